@@ -1,0 +1,184 @@
+"""Command-line interface over the same engine as the GUI (Qt-free).
+
+``gpu-planner estimate SOURCE ...``, ``gpu-planner presets``; ``--json`` prints one object that
+scripts rely on. Bad input: exit status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from typing import Any, Sequence
+
+from planner import __version__
+from planner.core.layers import LayerError, parse_ints
+from planner.core.memory import TERM_LABELS, TERMS, Assumptions, estimate, max_batch
+from planner.core.network import (
+    OPTIMIZERS,
+    PRECISIONS,
+    InvalidDraft,
+    NetworkDraft,
+    PlanFileError,
+    Setup,
+    analyze,
+    load_plan,
+)
+from planner.core.presets import list_presets, load_preset
+from planner.units import GIB, format_bytes, format_count
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, no usage dump
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def load_source(source: str) -> tuple[NetworkDraft, Setup]:
+    """A plan file, ``preset:NAME`` or (with the onnx extra) an ONNX file."""
+    try:
+        if source.startswith("preset:"):
+            return load_preset(source.split(":", 1)[1])
+        if source.lower().endswith(".onnx"):
+            from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
+
+            result = import_onnx(source)
+            return result.draft, result.setup
+        return load_plan(source)
+    except PlanFileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def add_estimate_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="a plan file (.json), preset:NAME, or a model.onnx")
+    p.add_argument("--batch", type=int, help="batch size (default: the plan's)")
+    p.add_argument("--input", metavar="CxHxW", help="per-sample input shape, e.g. 3x224x224")
+    p.add_argument("--precision", choices=PRECISIONS)
+    p.add_argument("--optimizer", choices=OPTIMIZERS)
+    p.add_argument("--mode", choices=("train", "infer"))
+    p.add_argument("--conv-algorithm", dest="conv_algorithm",
+                   choices=("typical", "implicit_gemm", "im2col", "fft", "winograd"))
+
+
+def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
+    draft, setup = load_source(args.source)
+    values = setup.to_json()
+    if args.batch is not None:
+        values["batch_size"] = args.batch
+    for key in ("precision", "optimizer", "mode"):
+        if getattr(args, key, None):
+            values[key] = getattr(args, key)
+    try:
+        setup = Setup(**values)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.input:
+        try:
+            shape = parse_ints(args.input, what="--input")
+            draft = draft.with_input_shape(shape)
+        except (LayerError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    assumptions = Assumptions()
+    if getattr(args, "conv_algorithm", None):
+        assumptions = Assumptions(conv_algorithm=args.conv_algorithm)
+    return draft, setup, assumptions
+
+
+def _cmd_estimate(args) -> int:
+    draft, setup, assumptions = resolve_setup(args)
+    analysis = analyze(draft)
+    if not analysis.ok:
+        raise UsageError("; ".join(str(p) for p in analysis.problems))
+    est = estimate(analysis, setup, assumptions)
+    mb = None
+    if args.memory is not None:
+        if not args.memory > 0:
+            raise UsageError("--memory must be a positive number of GiB")
+        mb = max_batch(analysis, setup, int(args.memory * GIB), assumptions)
+    if args.json:
+        out: dict[str, Any] = est.to_json()
+        if mb is not None:
+            out["max_batch"] = mb
+        print(json.dumps(out))
+        return 0
+    print(f"{draft.name}: {format_count(est.parameters)} parameters, batch {setup.batch_size}, "
+          f"{setup.precision}, {setup.optimizer}, {setup.mode}")
+    for term in TERMS:
+        print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
+    print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")
+    if mb is not None:
+        print(f"  Largest batch in {args.memory:g} GiB: {mb}")
+    print()
+    print(f"  {'layer':<28} {'output':<16} {'params':>10} {'kept':>12} {'FLOPs':>10}")
+    for layer in est.layers:
+        shape = "×".join(map(str, layer.output_shape or ()))
+        print(f"  {layer.name[:28]:<28} {shape:<16} {format_count(layer.parameters):>10} "
+              f"{format_bytes(layer.activation_bytes):>12} "
+              f"{format_count(layer.flops_fwd + layer.flops_bwd):>10}")
+    return 0
+
+
+def _cmd_presets(args) -> int:
+    presets = list_presets()
+    if args.json:
+        print(json.dumps([{"name": p.name, "title": p.title, "description": p.description}
+                          for p in presets]))
+        return 0
+    for p in presets:
+        print(f"{p.name:<14} {p.description}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gpu-planner",
+                     description="Plan, monitor and buy NVIDIA GPUs for deep learning. "
+                                 "Without a subcommand the window opens.")
+    parser.add_argument("--version", action="version", version=f"gpu-planner {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    p = sub.add_parser("estimate", help="memory footprint of a plan, layer by layer")
+    add_estimate_options(p)
+    p.add_argument("--memory", type=float, metavar="GIB",
+                   help="also solve the largest batch that fits this much memory")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_estimate)
+
+    p = sub.add_parser("presets", help="list the preset networks")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_presets)
+
+    for module, adder in (("planner.cli_catalog", "add_catalog_parser"),
+                          ("planner.cli_monitor", "add_monitor_parser")):
+        if importlib.util.find_spec(module) is not None:  # being written alongside
+            getattr(importlib.import_module(module), adder)(sub)
+    return parser
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        msg = str(exc)
+        print(msg if msg.startswith("gpu-planner") else f"gpu-planner: {msg}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidDraft as exc:
+        print(f"gpu-planner: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run())

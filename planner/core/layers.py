@@ -1,0 +1,702 @@
+"""Layer specifications: parameters, shape rules, parameter counts, FLOPs, saved-for-backward.
+
+A layer is a ``LayerSpec``: a kind (``conv2d``), a unique name (``conv1``) and its parameters.
+Shapes are per sample (no batch dimension) and channel-first:
+
+* images ``(C, H, W)``; video/volumes ``(C, T, H, W)``; sequences ``(T, F)``; vectors ``(F,)``.
+
+Everything that a layer does to memory is described by ``LayerRule.apply``: the output shape, the
+parameter count, the FLOPs, and which tensors the framework keeps for the backward pass. The rules
+follow what PyTorch's autograd saves (``derivatives.yaml``) on CUDA:
+
+* convolution and fully connected keep their input;
+* ReLU, ReLU6, sigmoid and tanh keep their output; GELU, SiLU, LeakyReLU, Hardswish and
+  Hardsigmoid keep their input (in-place variants keep the output, which is the same storage);
+* batch norm keeps its input plus per-channel mean and inverse std (fp32);
+* layer norm keeps its input plus a mean and inverse std per normalised row (fp32);
+* max pooling keeps its input and int64 indices of the output's shape;
+* average pooling keeps its input;
+* dropout keeps a one-byte mask of its output's shape;
+* residual add, concat, flatten and nearest/bilinear upsampling keep nothing.
+
+No I/O, no Qt, no work at import time beyond building the rule table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+Shape = tuple[int, ...]
+
+# Element storage classes of saved tensors: resolved to bytes by the estimate.
+ACT = "act"  # activation precision (4 bytes fp32, 2 bytes fp16/bf16/mixed)
+F32 = "f32"  # always fp32 (normalisation statistics)
+I64 = "i64"  # int64 (max-pool indices)
+MASK = "mask"  # one byte (dropout mask)
+
+
+class LayerError(ValueError):
+    """A problem with one layer; the message names the cause, the caller names the layer."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter schema
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    type: str  # int | float | bool | choice | ints | padding | ref | refs | shape
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    optional: bool = False  # None allowed (meaning "as documented in help")
+
+
+def _p(name, type_, default, help_, **kw) -> ParamSpec:
+    return ParamSpec(name, type_, default, help_, **kw)
+
+
+ACTIVATIONS = ("relu", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "relu6", "hardswish",
+               "hardsigmoid")
+# Functions whose backward needs the output (so in-place is free) vs the input.
+_KEEPS_OUTPUT = {"relu", "relu6", "sigmoid", "tanh"}
+
+_CONV_PARAMS = (
+    _p("filters", "int", 32, "Number of output channels (filters).", minimum=1),
+    _p("kernel", "ints", 3, "Kernel size: one number or one per spatial dimension.", minimum=1),
+    _p("stride", "ints", 1, "Stride: one number or one per spatial dimension.", minimum=1),
+    _p("padding", "padding", "valid",
+       "'valid' (no padding), 'same' (output = input ÷ stride) or explicit pixels."),
+    _p("dilation", "ints", 1, "Dilation of the kernel.", minimum=1),
+    _p("groups", "int", 1, "Groups (channels ÷ groups per filter; = channels for depthwise).",
+       minimum=1),
+    _p("bias", "bool", True, "Whether the layer has a bias vector."),
+)
+_POOL_PARAMS = (
+    _p("kernel", "ints", 2, "Pooling window.", minimum=1),
+    _p("stride", "ints", None, "Stride (empty = the window size).", minimum=1, optional=True),
+    _p("padding", "ints", 0, "Padding in pixels on each side.", minimum=0),
+    _p("ceil_mode", "bool", False, "Round the output size up instead of down."),
+)
+
+
+# --------------------------------------------------------------------------------------------
+# What a rule returns
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedTensor:
+    """A tensor kept for backward. ``source`` says which: 'input' (input 0), 'input:k', 'output'
+    or 'own' (a new tensor of this layer: indices, masks, statistics, LSTM reserve)."""
+
+    source: str
+    elements: int  # per sample
+    storage: str = ACT
+
+
+@dataclass(frozen=True)
+class LayerResult:
+    out_shape: Shape
+    parameters: int = 0
+    flops_fwd: int = 0  # per sample
+    flops_bwd: int = 0  # per sample
+    saved: tuple[SavedTensor, ...] = ()
+    inplace: bool = False  # output shares the input's storage (in-place op)
+    view: bool = False  # output is a view of the input (flatten)
+    # Convolution workspace candidates by algorithm, elements: (per sample, constant).
+    workspace: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    weight_elements: int = 0  # parameters touched per pass (for bytes moved)
+    note: str = ""
+
+
+def numel(shape: Shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def shape_str(shape: Shape | None) -> str:
+    if shape is None:
+        return "?"
+    return "×".join(str(d) for d in shape)
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers for spatial arithmetic
+# --------------------------------------------------------------------------------------------
+
+
+def _tuple(value, dims: int, what: str) -> tuple[int, ...]:
+    if isinstance(value, (list, tuple)):
+        if len(value) == 1:
+            value = value[0]
+        elif len(value) != dims:
+            raise LayerError(f"{what} needs 1 or {dims} numbers, got {len(value)}")
+        else:
+            return tuple(int(v) for v in value)
+    return (int(value),) * dims
+
+
+def _dims_text(t: tuple[int, ...]) -> str:
+    return "×".join(str(v) for v in t)
+
+
+def _conv_out(size: int, k: int, s: int, pad_total: int, d: int) -> int:
+    return (size + pad_total - d * (k - 1) - 1) // s + 1
+
+
+def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
+    dims = len(in_sp)
+    k = _tuple(kernel, dims, "kernel")
+    s = _tuple(stride, dims, "stride")
+    d = _tuple(dilation, dims, "dilation")
+    eff_k = tuple(d[i] * (k[i] - 1) + 1 for i in range(dims))
+    if isinstance(padding, str):
+        mode = padding.lower()
+        if mode == "valid":
+            pads = (0,) * dims
+        elif mode == "same":
+            # TensorFlow's rule: output = ceil(input / stride), padding split as needed.
+            pads = tuple(
+                max((math.ceil(in_sp[i] / s[i]) - 1) * s[i] + eff_k[i] - in_sp[i], 0)
+                for i in range(dims)
+            )
+        else:
+            raise LayerError(f"padding '{padding}' is not 'valid', 'same' or a number")
+    else:
+        pads = tuple(2 * p for p in _tuple(padding, dims, "padding"))
+        if any(p < 0 for p in pads):
+            raise LayerError("padding cannot be negative")
+    for i in range(dims):
+        if eff_k[i] > in_sp[i] + pads[i]:
+            raise LayerError(
+                f"kernel {_dims_text(eff_k)} is larger than its {_dims_text(in_sp)} input"
+                + (" (with padding)" if any(pads) else "")
+            )
+    out = tuple(_conv_out(in_sp[i], k[i], s[i], pads[i], d[i]) for i in range(dims))
+    return k, s, d, pads, out
+
+
+# --------------------------------------------------------------------------------------------
+# The rules
+# --------------------------------------------------------------------------------------------
+
+
+def _input(params, ins: list[Shape]) -> LayerResult:
+    shape = tuple(int(v) for v in params["shape"])
+    if not shape or len(shape) > 4:
+        raise LayerError("input shape needs 1 to 4 dimensions (C×H×W, C×T×H×W, T×F or F)")
+    if any(v < 1 for v in shape):
+        raise LayerError(f"input shape {shape_str(shape)} has a dimension below 1")
+    return LayerResult(out_shape=shape)
+
+
+def _conv(dims: int):
+    def rule(params, ins: list[Shape]) -> LayerResult:
+        x = ins[0]
+        if len(x) != dims + 1:
+            want = "C×H×W" if dims == 2 else "C×T×H×W"
+            raise LayerError(f"needs a {want} input, got {shape_str(x)}")
+        cin, sp = x[0], x[1:]
+        filters, groups = int(params["filters"]), int(params["groups"])
+        if cin % groups or filters % groups:
+            raise LayerError(
+                f"groups {groups} must divide both the {cin} input channels and {filters} filters"
+            )
+        k, s, d, pads, out_sp = _spatial_conv(sp, params["kernel"], params["stride"],
+                                              params["padding"], params["dilation"])
+        kvol = numel(k)
+        weights = filters * (cin // groups) * kvol
+        params_n = weights + (filters if params["bias"] else 0)
+        out = (filters,) + out_sp
+        out_n = numel(out)
+        macs = out_n * (cin // groups) * kvol
+        fwd = 2 * macs + (out_n if params["bias"] else 0)
+        in_n = numel(x)
+        # Workspace (elements) by algorithm family; per sample and constant parts.
+        ws: dict[str, tuple[int, int]] = {"implicit_gemm": (0, 0)}
+        # im2col / explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
+        ws["im2col"] = (numel(out_sp) * (cin // groups) * kvol * groups, 0)
+        # FFT: complex transforms of input and output at the padded size, and of the filters.
+        padded = [sp[i] + pads[i] for i in range(dims)]
+        fft_sp = 1
+        for i, v in enumerate(padded):
+            fft_sp *= (v // 2 + 1) if i == dims - 1 else v
+        ws["fft"] = ((cin + filters) * fft_sp * 2, filters * (cin // groups) * fft_sp * 2)
+        # Winograd F(2x2, 3x3): 4x4 tiles of every 2x2 output patch, for 3x3 stride-1 only.
+        if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
+            tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
+            ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
+        return LayerResult(
+            out_shape=out,
+            parameters=params_n,
+            flops_fwd=fwd,
+            flops_bwd=2 * fwd,
+            saved=(SavedTensor("input", in_n),),
+            workspace=ws,
+            weight_elements=params_n,
+        )
+
+    return rule
+
+
+def _pool_common(params, x: Shape, kind: str):
+    if len(x) not in (3, 4):
+        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+    sp = x[1:]
+    dims = len(sp)
+    k = _tuple(params["kernel"], dims, "kernel")
+    s = _tuple(params["stride"] if params.get("stride") not in (None, "", 0) else k, dims,
+               "stride")
+    p = _tuple(params["padding"], dims, "padding")
+    for i in range(dims):
+        if p[i] * 2 > k[i]:
+            raise LayerError(f"padding {p[i]} is more than half the {k[i]} window")
+        if k[i] > sp[i] + 2 * p[i]:
+            raise LayerError(f"window {_dims_text(k)} is larger than its {_dims_text(sp)} input")
+    out_sp = []
+    for i in range(dims):
+        span = sp[i] + 2 * p[i] - k[i]
+        o = (-(-span // s[i]) if params["ceil_mode"] else span // s[i]) + 1
+        if params["ceil_mode"] and (o - 1) * s[i] >= sp[i] + p[i]:
+            o -= 1
+        out_sp.append(o)
+    return (x[0],) + tuple(out_sp), numel(k)
+
+
+def _maxpool(params, ins):
+    out, kvol = _pool_common(params, ins[0], "max")
+    n = numel(out)
+    return LayerResult(out_shape=out, flops_fwd=n * kvol, flops_bwd=n,
+                       saved=(SavedTensor("input", numel(ins[0])), SavedTensor("own", n, I64)))
+
+
+def _avgpool(params, ins):
+    out, kvol = _pool_common(params, ins[0], "avg")
+    n = numel(out)
+    return LayerResult(out_shape=out, flops_fwd=n * kvol, flops_bwd=n * kvol,
+                       saved=(SavedTensor("input", numel(ins[0])),))
+
+
+def _adaptive_avgpool(params, ins):
+    x = ins[0]
+    if len(x) not in (3, 4):
+        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+    o = _tuple(params["output"], len(x) - 1, "output")
+    out = (x[0],) + o
+    return LayerResult(out_shape=out, flops_fwd=numel(x), flops_bwd=numel(x),
+                       saved=(SavedTensor("input", numel(x)),))
+
+
+def _global_avgpool(params, ins):
+    x = ins[0]
+    if len(x) not in (2, 3, 4):
+        raise LayerError(f"needs a C×H×W, C×T×H×W or T×F input, got {shape_str(x)}")
+    return LayerResult(out_shape=(x[0],), flops_fwd=numel(x), flops_bwd=numel(x),
+                       saved=(SavedTensor("input", numel(x)),))
+
+
+def _batchnorm(params, ins):
+    x = ins[0]
+    if len(x) < 2:
+        raise LayerError(f"needs channels and at least one more dimension, got {shape_str(x)}")
+    c, n = x[0], numel(x)
+    return LayerResult(out_shape=x, parameters=2 * c, flops_fwd=4 * n, flops_bwd=8 * n,
+                       saved=(SavedTensor("input", n),), weight_elements=2 * c,
+                       note=f"+ {2 * c} fp32 batch statistics")
+
+
+def _layernorm(params, ins):
+    x = ins[0]
+    last, n = x[-1], numel(x)
+    rows = n // last
+    return LayerResult(out_shape=x, parameters=2 * last, flops_fwd=5 * n, flops_bwd=8 * n,
+                       saved=(SavedTensor("input", n), SavedTensor("own", 2 * rows, F32)),
+                       weight_elements=2 * last)
+
+
+def _activation(params, ins):
+    x = ins[0]
+    fn = params["function"]
+    if fn not in ACTIVATIONS:
+        raise LayerError(f"unknown activation '{fn}' (one of {', '.join(ACTIVATIONS)})")
+    inplace = bool(params["inplace"])
+    n = numel(x)
+    keep = "output" if (fn in _KEEPS_OUTPUT or inplace) else "input"
+    cost = {"relu": 1, "relu6": 1, "leaky_relu": 2, "sigmoid": 4, "tanh": 4, "gelu": 8,
+            "silu": 5, "hardswish": 4, "hardsigmoid": 3}[fn]
+    return LayerResult(out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n,
+                       saved=(SavedTensor(keep, n),), inplace=inplace)
+
+
+def _dropout(params, ins):
+    p = float(params["p"])
+    if not 0.0 <= p < 1.0:
+        raise LayerError(f"dropout probability {p} must be at least 0 and below 1")
+    n = numel(ins[0])
+    saved = (SavedTensor("own", n, MASK),) if p > 0 else ()
+    return LayerResult(out_shape=ins[0], flops_fwd=2 * n, flops_bwd=n, saved=saved)
+
+
+def _flatten(params, ins):
+    return LayerResult(out_shape=(numel(ins[0]),), view=True)
+
+
+def _fc(params, ins):
+    x = ins[0]
+    units = int(params["units"])
+    fin = x[-1]
+    rows = numel(x) // fin
+    weights = fin * units
+    params_n = weights + (units if params["bias"] else 0)
+    fwd = 2 * rows * weights + (rows * units if params["bias"] else 0)
+    return LayerResult(out_shape=x[:-1] + (units,), parameters=params_n, flops_fwd=fwd,
+                       flops_bwd=2 * fwd, saved=(SavedTensor("input", numel(x)),),
+                       weight_elements=params_n)
+
+
+def _add(params, ins):
+    if len(ins) < 2:
+        raise LayerError("needs the layer named in 'from'")
+    a, b = ins[0], ins[1]
+    if a != b:
+        raise LayerError(f"cannot add {shape_str(b)} ('from') to {shape_str(a)}")
+    n = numel(a)
+    return LayerResult(out_shape=a, flops_fwd=n, flops_bwd=0)
+
+
+def _concat(params, ins):
+    if len(ins) < 2:
+        raise LayerError("needs at least one layer named in 'from'")
+    first = ins[0]
+    for other in ins[1:]:
+        if len(other) != len(first) or other[1:] != first[1:]:
+            raise LayerError(
+                f"cannot concatenate {shape_str(other)} with {shape_str(first)}: "
+                "all but the channel dimension must match"
+            )
+    c = sum(s[0] for s in ins)
+    out = (c,) + first[1:]
+    return LayerResult(out_shape=out, flops_fwd=0, flops_bwd=0)
+
+
+def _upsample(params, ins):
+    x = ins[0]
+    if len(x) not in (3, 4):
+        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+    scale = int(params["scale"])
+    out = (x[0],) + tuple(v * scale for v in x[1:])
+    n = numel(out)
+    mode = params["mode"]
+    if mode not in ("nearest", "bilinear"):
+        raise LayerError(f"mode '{mode}' is not 'nearest' or 'bilinear'")
+    cost = 1 if mode == "nearest" else 8
+    return LayerResult(out_shape=out, flops_fwd=cost * n, flops_bwd=cost * n)
+
+
+def _lstm(params, ins):
+    x = ins[0]
+    if len(x) != 2:
+        raise LayerError(f"needs a T×F sequence input (steps × features), got {shape_str(x)}")
+    steps, fin = x
+    h, layers = int(params["hidden"]), int(params["layers"])
+    dirs = 2 if params["bidirectional"] else 1
+    total_params = 0
+    macs = 0
+    in_l = fin
+    for _ in range(layers):
+        per_dir = 4 * h * (in_l + h) + 8 * h
+        total_params += per_dir * dirs
+        macs += dirs * steps * 4 * h * (in_l + h)
+        in_l = h * dirs
+    out = (steps, h * dirs) if params["return_sequences"] else (h * dirs,)
+    # cuDNN keeps a reserve space per layer, step and direction: the four gates, the cell state
+    # and its tanh; the inputs of layers above the first are the outputs below them.
+    reserve = layers * steps * dirs * 6 * h + (layers - 1) * steps * h * dirs
+    fwd = 2 * macs + 10 * layers * steps * dirs * h
+    return LayerResult(out_shape=out, parameters=total_params, flops_fwd=fwd, flops_bwd=2 * fwd,
+                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve)),
+                       weight_elements=total_params)
+
+
+@dataclass(frozen=True)
+class LayerRule:
+    kind: str
+    label: str
+    params: tuple[ParamSpec, ...]
+    apply: Callable[[Mapping[str, Any], list[Shape]], LayerResult]
+    help: str
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> ParamSpec | None:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+
+RULES: dict[str, LayerRule] = {
+    r.kind: r
+    for r in (
+        LayerRule("input", "Input", (
+            _p("shape", "shape", (3, 224, 224),
+               "Per-sample shape: C×H×W images, C×T×H×W video, T×F sequences."),
+        ), _input, "The network's input, without the batch dimension."),
+        LayerRule("conv2d", "Conv 2D", _CONV_PARAMS, _conv(2),
+                  "2-D convolution; keeps its input for backward."),
+        LayerRule("conv3d", "Conv 3D", _CONV_PARAMS, _conv(3),
+                  "3-D convolution (video, volumes); keeps its input for backward."),
+        LayerRule("maxpool", "Max pool", _POOL_PARAMS, _maxpool,
+                  "Max pooling; keeps its input and int64 indices."),
+        LayerRule("avgpool", "Average pool", _POOL_PARAMS, _avgpool,
+                  "Average pooling; keeps its input."),
+        LayerRule("adaptive_avgpool", "Adaptive avg pool", (
+            _p("output", "ints", 1, "Output size per spatial dimension.", minimum=1),
+        ), _adaptive_avgpool, "Average pooling to a fixed output size."),
+        LayerRule("global_avgpool", "Global avg pool", (), _global_avgpool,
+                  "Averages each channel to one number (output: C)."),
+        LayerRule("batchnorm", "Batch norm", (), _batchnorm,
+                  "Batch normalisation; keeps its input and per-channel statistics."),
+        LayerRule("layernorm", "Layer norm", (), _layernorm,
+                  "Layer normalisation over the last dimension."),
+        LayerRule("activation", "Activation", (
+            _p("function", "choice", "relu", "The non-linearity.", choices=ACTIVATIONS),
+            _p("inplace", "bool", False,
+               "Overwrite the input instead of allocating an output (saves memory)."),
+        ), _activation, "ReLU and friends."),
+        LayerRule("dropout", "Dropout", (
+            _p("p", "float", 0.5, "Probability of dropping a unit.", minimum=0.0, maximum=0.99),
+        ), _dropout, "Dropout; keeps a one-byte mask."),
+        LayerRule("flatten", "Flatten", (), _flatten, "Flattens to a vector (a view, free)."),
+        LayerRule("fc", "Fully connected", (
+            _p("units", "int", 1000, "Output features.", minimum=1),
+            _p("bias", "bool", True, "Whether the layer has a bias vector."),
+        ), _fc, "Dense / linear layer over the last dimension; keeps its input."),
+        LayerRule("add", "Residual add", (
+            _p("from", "ref", "", "The earlier layer whose output is added to the previous one."),
+        ), _add, "Adds an earlier layer's output (a skip connection); keeps nothing."),
+        LayerRule("concat", "Concat", (
+            _p("from", "refs", (), "Earlier layers concatenated (channels) to the previous one."),
+        ), _concat, "Concatenates channels; keeps nothing."),
+        LayerRule("upsample", "Upsample", (
+            _p("scale", "int", 2, "Scale factor.", minimum=1),
+            _p("mode", "choice", "nearest", "Interpolation.", choices=("nearest", "bilinear")),
+        ), _upsample, "Spatial upsampling; keeps nothing."),
+        LayerRule("lstm", "LSTM", (
+            _p("hidden", "int", 128, "Hidden units.", minimum=1),
+            _p("layers", "int", 1, "Stacked layers.", minimum=1),
+            _p("bidirectional", "bool", False, "Run both directions."),
+            _p("return_sequences", "bool", True,
+               "Output every step (T×H) or only the last (H)."),
+        ), _lstm, "LSTM over a T×F sequence (T = sequence length, set on the input)."),
+    )
+}
+
+# Every layer but the input may read an earlier layer instead of the one just before it
+# (ResNet's downsample branch, Inception's parallel towers).
+INPUT_PARAM = _p("input", "ref", "",
+                 "Read this earlier layer's output instead of the previous layer's (branches).",
+                 optional=True)
+RULES = {
+    kind: (rule if kind == "input" else
+           LayerRule(rule.kind, rule.label, rule.params + (INPUT_PARAM,), rule.apply, rule.help))
+    for kind, rule in RULES.items()
+}
+
+KINDS: tuple[str, ...] = tuple(RULES)
+
+
+@dataclass(frozen=True, eq=False)
+class LayerSpec:
+    """One layer of a draft: kind, unique name, parameters (missing ones take defaults)."""
+
+    kind: str
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        rule = RULES.get(self.kind)
+        merged = rule.defaults() if rule else {}
+        merged.update(self.params)
+        object.__setattr__(self, "params", merged)
+        object.__setattr__(self, "_key", (self.kind, self.name, _freeze(merged)))
+
+    def __eq__(self, other):
+        return isinstance(other, LayerSpec) and self._key == other._key
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def get(self, name: str, default=None):
+        return self.params.get(name, default)
+
+    def replace(self, *, name: str | None = None, kind: str | None = None,
+                **params) -> "LayerSpec":
+        merged = dict(self.params) if kind in (None, self.kind) else {}
+        merged.update(params)
+        return LayerSpec(kind or self.kind, name if name is not None else self.name, merged)
+
+    def source(self) -> str | None:
+        """The layer read as the main input when it is not the previous one."""
+        src = self.params.get("input")
+        return src or None
+
+    def refs(self) -> tuple[str, ...]:
+        """Names of earlier layers this one reads besides its main input."""
+        if self.kind == "add":
+            ref = self.params.get("from")
+            return (ref,) if ref else ()
+        if self.kind == "concat":
+            refs = self.params.get("from") or ()
+            if isinstance(refs, str):
+                refs = tuple(r.strip() for r in refs.split(",") if r.strip())
+            return tuple(refs)
+        return ()
+
+    def to_json(self) -> dict[str, Any]:
+        rule = RULES.get(self.kind)
+        defaults = rule.defaults() if rule else {}
+        out: dict[str, Any] = {"type": self.kind, "name": self.name}
+        for k, v in self.params.items():
+            if k in defaults and _freeze(defaults[k]) == _freeze(v) and k not in ("shape",):
+                continue
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+def _freeze(v):
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter parsing (plan files, the layer table, the CLI)
+# --------------------------------------------------------------------------------------------
+
+_MAX_DIM = 1 << 24  # a sanity bound on one dimension (16 M)
+
+
+def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...]:
+    """'3', '3x3', '3×3', '3,3', [3, 3] → (3, 3); an error message names the problem."""
+    if isinstance(text, bool):
+        raise LayerError(f"{what} must be a number, not {text!r}")
+    if isinstance(text, (int, float)):
+        items = [text]
+    elif isinstance(text, (list, tuple)):
+        items = list(text)
+    elif isinstance(text, str):
+        cleaned = text.strip().lower().replace("×", "x").replace("*", "x").replace(",", "x")
+        cleaned = cleaned.replace(" ", "x")
+        items = [t for t in cleaned.split("x") if t]
+        if not items:
+            raise LayerError(f"{what} is empty")
+    else:
+        raise LayerError(f"{what} must be a number or list of numbers, not {text!r}")
+    out = []
+    for item in items:
+        try:
+            f = float(item)
+        except (TypeError, ValueError):
+            raise LayerError(f"{what} '{item}' is not a number") from None
+        if not math.isfinite(f) or f != int(f):
+            raise LayerError(f"{what} '{item}' is not a whole number")
+        v = int(f)
+        if v < minimum:
+            raise LayerError(f"{what} {v} is below {minimum}")
+        if v > _MAX_DIM:
+            raise LayerError(f"{what} {v} is absurdly large")
+        out.append(v)
+    return tuple(out)
+
+
+def coerce_param(spec: ParamSpec, value):
+    """Turn a value from JSON or a text field into the parameter's type, or raise LayerError."""
+    what = spec.name
+    t = spec.type
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if spec.optional:
+            return None
+        if t == "refs":
+            return ()
+        raise LayerError(f"{what} is required")
+    if t == "int":
+        if isinstance(value, (list, tuple)) and len(value) != 1:
+            raise LayerError(f"{what} must be one number")
+        return parse_ints(value, minimum=int(spec.minimum or 0), what=what)[0]
+    if t == "float":
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            raise LayerError(f"{what} '{value}' is not a number") from None
+        if not math.isfinite(v):
+            raise LayerError(f"{what} must be finite")
+        if spec.minimum is not None and v < spec.minimum:
+            raise LayerError(f"{what} {v} is below {spec.minimum}")
+        if spec.maximum is not None and v > spec.maximum:
+            raise LayerError(f"{what} {v} is above {spec.maximum}")
+        return v
+    if t == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
+            return True
+        if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
+            return False
+        raise LayerError(f"{what} must be true or false, not {value!r}")
+    if t == "choice":
+        v = str(value).strip().lower()
+        if v not in spec.choices:
+            raise LayerError(f"{what} '{value}' is not one of {', '.join(spec.choices)}")
+        return v
+    if t in ("ints", "shape"):
+        v = parse_ints(value, minimum=int(spec.minimum if spec.minimum is not None else 1),
+                       what=what)
+        if t == "shape":
+            return v
+        return v[0] if len(v) == 1 else v
+    if t == "padding":
+        if isinstance(value, str) and value.strip().lower() in ("valid", "same"):
+            return value.strip().lower()
+        v = parse_ints(value, minimum=0, what=what)
+        return v[0] if len(v) == 1 else v
+    if t == "ref":
+        if not isinstance(value, str):
+            raise LayerError(f"{what} must name a layer")
+        return value.strip()
+    if t == "refs":
+        if isinstance(value, str):
+            return tuple(r.strip() for r in value.split(",") if r.strip())
+        if isinstance(value, (list, tuple)) and all(isinstance(r, str) for r in value):
+            return tuple(r.strip() for r in value)
+        raise LayerError(f"{what} must list layer names")
+    raise LayerError(f"{what}: unknown parameter type {t}")  # pragma: no cover
+
+
+def format_param(spec: ParamSpec, value) -> str:
+    """How a parameter reads in the layer table."""
+    if value is None:
+        return ""
+    if spec.type == "shape":
+        return shape_str(tuple(value))
+    if isinstance(value, (list, tuple)):
+        if spec.type == "refs":
+            return ", ".join(value)
+        return "×".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -1,0 +1,520 @@
+"""The memory estimate: every term separately, every guess in one ``Assumptions`` object.
+
+Training peak = overhead (CUDA context + library handles)
+              + weights + gradients + optimizer state
+              + activations kept for backward (unique storages, by the framework's rules)
+              + transient gradient buffers at the backward peak (the largest layer's gradient
+                with respect to its output and to its input, alive together)
+              + convolution workspace (the largest any one convolution needs; it is reused).
+
+Inference peak = overhead + weights + the largest set of activations alive at once (a tensor
+lives from the layer that makes it to the last layer that reads it) + workspace.
+
+Each tensor is rounded as PyTorch's caching allocator rounds it: up to 512-byte blocks, and large
+tensors (≥ 1 MiB) up to whole 2 MiB segments. Bytes are ints throughout.
+
+The article's own accounting ("classic": activation plus error per layer) is computed alongside,
+so a reader can check the article's worked example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+import numpy as np
+
+from planner.core.layers import ACT, F32, I64, MASK, numel
+from planner.core.network import (
+    MAX_BATCH,
+    Analysis,
+    InvalidDraft,
+    NetworkDraft,
+    Setup,
+    analyze,
+)
+
+MIB = 1024**2
+
+CONV_ALGORITHMS = ("typical", "implicit_gemm", "im2col", "fft", "winograd")
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """Every figure the estimate takes on trust. Shown in the UI and editable there."""
+
+    cuda_context_bytes: int = 400 * MIB
+    library_handles_bytes: int = 150 * MIB
+    allocator_block_bytes: int = 512
+    allocator_large_threshold_bytes: int = 1 * MIB
+    allocator_segment_bytes: int = 2 * MIB
+    conv_algorithm: str = "typical"
+    workspace_cap_bytes: int = 256 * MIB
+    driver_reserved_bytes: int = 300 * MIB
+
+    def __post_init__(self):
+        if self.conv_algorithm not in CONV_ALGORITHMS:
+            raise ValueError(
+                f"convolution algorithm '{self.conv_algorithm}' is not one of "
+                f"{', '.join(CONV_ALGORITHMS)}"
+            )
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name != "conv_algorithm" and (not isinstance(v, int) or v < 0):
+                raise ValueError(f"{f.name} must be a whole number of bytes ≥ 0, not {v!r}")
+        if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
+            raise ValueError("allocator block and segment sizes must be at least 1 byte")
+
+    @staticmethod
+    def describe() -> dict[str, str]:
+        """What each assumption means (tooltips, the CLI, the README)."""
+        return {
+            "cuda_context_bytes": "CUDA context and framework runtime per process (typical "
+                                  "PyTorch on CUDA 12 with lazy loading; not measured here)",
+            "library_handles_bytes": "cuBLAS / cuDNN handles and their loaded kernels",
+            "allocator_block_bytes": "allocator rounds every tensor up to this block",
+            "allocator_large_threshold_bytes": "tensors at least this large are rounded to "
+                                               "whole segments",
+            "allocator_segment_bytes": "segment size large tensors are rounded to",
+            "conv_algorithm": "convolution algorithm family for the workspace: typical = "
+                              "fastest per layer (Winograd for 3×3, else implicit GEMM) "
+                              "capped at the workspace allowance",
+            "workspace_cap_bytes": "largest workspace the framework typically grants one "
+                                   "convolution ('typical' only)",
+            "driver_reserved_bytes": "memory the driver keeps on a card that no process can use "
+                                     "(used when judging fit)",
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Assumptions":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+ACT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 2}
+WEIGHT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 2}
+MASTER_BYTES = {"fp32": 0, "fp16": 0, "bf16": 0, "mixed": 4}  # fp32 master copy
+STATE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 4}
+OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2}
+
+TERMS = ("overhead", "weights", "gradients", "optimizer", "activations", "transient", "workspace")
+TERM_LABELS = {
+    "overhead": "CUDA context + libraries",
+    "weights": "Weights",
+    "gradients": "Gradients",
+    "optimizer": "Optimizer state",
+    "activations": "Activations kept for backward",
+    "transient": "Gradient buffers (backward peak)",
+    "workspace": "Convolution workspace",
+}
+
+
+@dataclass(frozen=True)
+class LayerEstimate:
+    index: int
+    name: str
+    kind: str
+    output_shape: tuple[int, ...] | None
+    parameters: int
+    activation_bytes: int  # what this layer is the first to keep for backward (training)
+    output_bytes: int  # its output tensor (0 for in-place / views)
+    flops_fwd: int
+    flops_bwd: int
+    bytes_fwd: int  # bytes read + written in the forward pass (speed model)
+    bytes_bwd: int
+    workspace_bytes: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ClassicRow:
+    """The article's accounting: activation + error of each layer's output (input: activation)."""
+
+    name: str
+    bytes: int
+    article_bytes: int | None = None  # what the article's own arithmetic gives, where it differs
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    setup: Setup
+    assumptions: Assumptions
+    parameters: int
+    overhead: int
+    weights: int
+    gradients: int
+    optimizer: int
+    activations: int
+    transient: int
+    workspace: int
+    layers: tuple[LayerEstimate, ...] = field(repr=False)
+    classic: tuple[ClassicRow, ...] = field(repr=False)
+
+    @property
+    def peak(self) -> int:
+        return (self.overhead + self.weights + self.gradients + self.optimizer
+                + self.activations + self.transient + self.workspace)
+
+    def terms(self) -> dict[str, int]:
+        return {t: getattr(self, t) for t in TERMS}
+
+    @property
+    def flops_per_iteration(self) -> int:
+        if self.setup.mode == "train":
+            return sum(layer.flops_fwd + layer.flops_bwd for layer in self.layers)
+        return sum(layer.flops_fwd for layer in self.layers)
+
+    def to_json(self) -> dict[str, Any]:
+        b = self.terms()
+        b["peak"] = self.peak
+        return {
+            "parameters": self.parameters,
+            "bytes": b,
+            "layers": [
+                {"name": layer.name, "type": layer.kind,
+                 "output_shape": list(layer.output_shape) if layer.output_shape else None,
+                 "parameters": layer.parameters, "activation_bytes": layer.activation_bytes,
+                 "flops": layer.flops_fwd + (layer.flops_bwd if self.setup.mode == "train"
+                                             else 0)}
+                for layer in self.layers
+            ],
+            "classic": [{"name": r.name, "bytes": r.bytes} for r in self.classic],
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# The batch-independent part, prepared once per analysis and reused for every batch size.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Prepared:
+    analysis: Analysis
+    saved_elems: np.ndarray  # per sample, per unique saved storage
+    saved_class: tuple[str, ...]
+    saved_owner: np.ndarray  # layer index that first keeps it
+    param_counts: np.ndarray  # per layer
+    grad_pair_elems: np.ndarray  # per layer: grad of output + grad of input, per sample
+    ws: dict[str, tuple[np.ndarray, np.ndarray]]  # algorithm → (per sample, constant) per conv
+    ws_layers: np.ndarray  # layer index of each conv
+    st_elems: np.ndarray  # every storage, per sample (inference liveness)
+    st_class: tuple[str, ...]
+    st_start: np.ndarray
+    st_end: np.ndarray
+    out_elems: np.ndarray  # per layer, elements of its new output storage (0 in-place / view)
+    in_elems: np.ndarray  # per layer, elements of all inputs
+    weight_elems: np.ndarray
+    flops_fwd: np.ndarray
+    flops_bwd: np.ndarray
+
+
+_PREPARED_CACHE: dict[int, tuple[Analysis, _Prepared]] = {}
+
+
+def _prepare(analysis: Analysis) -> _Prepared:
+    hit = _PREPARED_CACHE.get(id(analysis))
+    if hit is not None and hit[0] is analysis:
+        return hit[1]
+    if not analysis.ok:
+        raise InvalidDraft(analysis.problems)
+    st = analysis.storages
+    saved = analysis.saved
+    owner = {}
+    for info in analysis.layers:
+        for sid in info.saved_storages:
+            owner[sid] = info.index
+    n = len(analysis.layers)
+    ws_names = ("implicit_gemm", "im2col", "fft", "winograd")
+    ws_ps: dict[str, list[int]] = {k: [] for k in ws_names}
+    ws_c: dict[str, list[int]] = {k: [] for k in ws_names}
+    ws_layers = []
+    grad_pair = np.zeros(n, dtype=np.int64)
+    out_elems = np.zeros(n, dtype=np.int64)
+    in_elems = np.zeros(n, dtype=np.int64)
+    params = np.zeros(n, dtype=np.int64)
+    weight_elems = np.zeros(n, dtype=np.int64)
+    ffwd = np.zeros(n, dtype=np.int64)
+    fbwd = np.zeros(n, dtype=np.int64)
+    for info in analysis.layers:
+        r = info.result
+        i = info.index
+        o = numel(r.out_shape)
+        ins = sum(numel(s) for s in info.in_shapes)
+        in_elems[i] = ins
+        grad_pair[i] = o + (ins if i > 1 else 0)  # no gradient for the input data
+        out_elems[i] = 0 if (r.inplace or r.view) else o
+        params[i] = r.parameters
+        weight_elems[i] = r.weight_elements
+        ffwd[i] = r.flops_fwd
+        fbwd[i] = r.flops_bwd if i > 0 else 0
+        if r.workspace:
+            ws_layers.append(i)
+            for k in ws_names:
+                ps, c = r.workspace.get(k, r.workspace["implicit_gemm"])
+                if k == "winograd" and k not in r.workspace:
+                    ps, c = r.workspace["implicit_gemm"]
+                ws_ps[k].append(ps)
+                ws_c[k].append(c)
+    prepared = _Prepared(
+        analysis=analysis,
+        saved_elems=np.array([st[s].elements for s in saved], dtype=np.int64),
+        saved_class=tuple(st[s].storage_class for s in saved),
+        saved_owner=np.array([owner.get(s, 0) for s in saved], dtype=np.int64),
+        param_counts=params,
+        grad_pair_elems=grad_pair,
+        ws={k: (np.array(ws_ps[k], dtype=np.int64), np.array(ws_c[k], dtype=np.int64))
+            for k in ws_names},
+        ws_layers=np.array(ws_layers, dtype=np.int64),
+        st_elems=np.array([s.elements for s in st], dtype=np.int64),
+        st_class=tuple(s.storage_class for s in st),
+        st_start=np.array([s.producer for s in st], dtype=np.int64),
+        st_end=np.array([s.last_use for s in st], dtype=np.int64),
+        out_elems=out_elems,
+        in_elems=in_elems,
+        weight_elems=weight_elems,
+        flops_fwd=ffwd,
+        flops_bwd=fbwd,
+    )
+    if len(_PREPARED_CACHE) > 16:
+        _PREPARED_CACHE.clear()
+    _PREPARED_CACHE[id(analysis)] = (analysis, prepared)
+    return prepared
+
+
+def _bpe(classes: tuple[str, ...], precision: str) -> np.ndarray:
+    act = ACT_BYTES[precision]
+    table = {ACT: act, F32: 4, I64: 8, MASK: 1}
+    return np.array([table[c] for c in classes], dtype=np.int64)
+
+
+def _round(nbytes: np.ndarray, a: Assumptions) -> np.ndarray:
+    """The caching allocator's rounding, element-wise."""
+    block, seg = a.allocator_block_bytes, a.allocator_segment_bytes
+    small = -(-nbytes // block) * block
+    large = -(-nbytes // seg) * seg
+    return np.where(nbytes >= a.allocator_large_threshold_bytes, large, small)
+
+
+def _round_int(nbytes: int, a: Assumptions) -> int:
+    if nbytes <= 0:
+        return 0
+    unit = (a.allocator_segment_bytes if nbytes >= a.allocator_large_threshold_bytes
+            else a.allocator_block_bytes)
+    return -(-nbytes // unit) * unit
+
+
+def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.ndarray:
+    """Workspace bytes per convolution layer for the chosen algorithm family."""
+    if not len(p.ws_layers):
+        return np.zeros(0, dtype=np.int64)
+    bpe = ACT_BYTES[precision]
+    algo = a.conv_algorithm
+    if algo == "typical":
+        ps, c = p.ws["winograd"]
+        ws = (ps * batch + c) * bpe
+        return np.minimum(ws, a.workspace_cap_bytes)
+    ps, c = p.ws[algo]
+    return (ps * batch + c) * bpe
+
+
+def _fixed_terms(p: _Prepared, setup: Setup, a: Assumptions) -> tuple[int, int, int, int]:
+    prec = setup.precision
+    params = p.param_counts[p.param_counts > 0]
+    weights = int(_round(params * WEIGHT_BYTES[prec], a).sum())
+    overhead = a.cuda_context_bytes + a.library_handles_bytes
+    if setup.mode == "infer":
+        return overhead, weights, 0, 0
+    grads = weights
+    states = OPTIMIZER_STATES[setup.optimizer]
+    optimizer = 0
+    if MASTER_BYTES[prec]:
+        optimizer += int(_round(params * MASTER_BYTES[prec], a).sum())
+    if states:
+        optimizer += states * int(_round(params * STATE_BYTES[prec], a).sum())
+    return overhead, weights, grads, optimizer
+
+
+def _variable_terms(p: _Prepared, setup: Setup, a: Assumptions, batch: int):
+    """(activations, transient, workspace, per-storage saved bytes) at one batch size."""
+    prec = setup.precision
+    ws = _workspace(p, batch, prec, a)
+    workspace = int(_round(ws, a).max()) if len(ws) else 0
+    if setup.mode == "infer":
+        nbytes = _round(p.st_elems * batch * _bpe(p.st_class, prec), a)
+        n = len(p.analysis.layers)
+        diff = np.zeros(n + 1, dtype=np.int64)
+        np.add.at(diff, p.st_start, nbytes)
+        np.add.at(diff, p.st_end + 1, -nbytes)
+        live = np.cumsum(diff[:-1])
+        return int(live.max()) if n else 0, 0, workspace, None
+    saved = _round(p.saved_elems * batch * _bpe(p.saved_class, prec), a)
+    act = int(saved.sum())
+    pair = int(p.grad_pair_elems.max()) * batch * ACT_BYTES[prec] if len(p.grad_pair_elems) else 0
+    transient = _round_int(pair, a)
+    return act, transient, workspace, saved
+
+
+def peak_bytes(analysis: Analysis, setup: Setup, assumptions: Assumptions | None = None) -> int:
+    """Only the peak, quickly (used by the fit table and the largest-batch search)."""
+    a = assumptions or Assumptions()
+    p = _prepare(analysis)
+    fixed = sum(_fixed_terms(p, setup, a))
+    act, transient, workspace, _ = _variable_terms(p, setup, a, setup.batch_size)
+    return fixed + act + transient + workspace
+
+
+def estimate(draft: NetworkDraft | Analysis, setup: Setup,
+             assumptions: Assumptions | None = None) -> MemoryEstimate:
+    """The full estimate. Raises ``InvalidDraft`` (listing every problem) for a bad draft."""
+    a = assumptions or Assumptions()
+    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
+    p = _prepare(analysis)
+    batch = setup.batch_size
+    prec = setup.precision
+    overhead, weights, grads, optimizer = _fixed_terms(p, setup, a)
+    act, transient, workspace, saved = _variable_terms(p, setup, a, batch)
+
+    n = len(analysis.layers)
+    per_layer_act = np.zeros(n, dtype=np.int64)
+    if saved is not None and len(saved):
+        np.add.at(per_layer_act, p.saved_owner, saved)
+    ws = _workspace(p, batch, prec, a)
+    per_layer_ws = np.zeros(n, dtype=np.int64)
+    if len(ws):
+        per_layer_ws[p.ws_layers] = ws
+    abpe = ACT_BYTES[prec]
+    wbpe = WEIGHT_BYTES[prec]
+    out_bytes = p.out_elems * batch * abpe
+    act_traffic = (p.in_elems + p.out_elems) * batch * abpe
+    w_traffic = p.weight_elems * wbpe
+    bytes_fwd = act_traffic + w_traffic
+    bytes_bwd = 2 * act_traffic + 2 * w_traffic
+    train = setup.mode == "train"
+    layers = tuple(
+        LayerEstimate(
+            index=i,
+            name=info.name,
+            kind=info.kind,
+            output_shape=info.out_shape,
+            parameters=info.parameters,
+            activation_bytes=int(per_layer_act[i]) if train else 0,
+            output_bytes=int(out_bytes[i]),
+            flops_fwd=int(p.flops_fwd[i]) * batch,
+            flops_bwd=int(p.flops_bwd[i]) * batch if train else 0,
+            bytes_fwd=int(bytes_fwd[i]),
+            bytes_bwd=int(bytes_bwd[i]) if train else 0,
+            workspace_bytes=int(per_layer_ws[i]),
+        )
+        for i, info in enumerate(analysis.layers)
+    )
+    return MemoryEstimate(
+        setup=setup, assumptions=a, parameters=analysis.parameters, overhead=overhead,
+        weights=weights, gradients=grads, optimizer=optimizer, activations=act,
+        transient=transient, workspace=workspace, layers=layers,
+        classic=classic_rows(analysis, batch, prec),
+    )
+
+
+def max_batch(draft: NetworkDraft | Analysis, setup: Setup, memory_bytes: int,
+              assumptions: Assumptions | None = None) -> int:
+    """The largest batch whose peak fits in ``memory_bytes`` (0 if not even batch 1 fits).
+
+    The peak is an affine function of the batch plus allocator rounding, which only adds and is
+    bounded, so the answer lies between two closed-form bounds; a short bisection finds it.
+    """
+    a = assumptions or Assumptions()
+    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
+    p = _prepare(analysis)
+    fixed = sum(_fixed_terms(p, setup, a))
+
+    def peak(b: int) -> int:
+        act, tr, ws, _ = _variable_terms(p, setup, a, b)
+        return fixed + act + tr + ws
+
+    p1 = peak(1)
+    if p1 > memory_bytes:
+        return 0
+    if peak(MAX_BATCH) <= memory_bytes:
+        return MAX_BATCH
+    slope = max(peak(2) - p1, 1)
+    guess = min(MAX_BATCH, max(1, 1 + (memory_bytes - p1) // slope))
+    # Step outward from the affine guess until the answer is bracketed, then bisect.
+    step = max(1, guess // 64)
+    if peak(guess) <= memory_bytes:
+        lo, hi = guess, min(MAX_BATCH, guess + step)
+        while hi < MAX_BATCH and peak(hi) <= memory_bytes:
+            lo, step = hi, step * 2
+            hi = min(MAX_BATCH, hi + step)
+    else:
+        lo, hi = max(1, guess - step), guess
+        while lo > 1 and peak(lo) > memory_bytes:
+            hi, step = lo, step * 2
+            lo = max(1, lo - step)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if peak(mid) <= memory_bytes:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+# --------------------------------------------------------------------------------------------
+# The article's accounting
+# --------------------------------------------------------------------------------------------
+
+
+def classic_rows(analysis: Analysis, batch: int, precision: str) -> tuple[ClassicRow, ...]:
+    """Activation + error for each layer's output (the input has no error), as the article.
+
+    For a chain of unpadded stride-1 convolutions the article computed each output side as
+    ``input − kernel`` rather than ``input − kernel + 1``; ``article_bytes`` repeats that
+    arithmetic so the two can be compared line by line.
+    """
+    bpe = ACT_BYTES[precision]
+    rows: list[ClassicRow] = []
+    article_side: dict[str, tuple[int, ...]] = {}
+    prev = None
+    for info in analysis.layers:
+        r = info.result
+        if r is None:
+            continue
+        out = info.out_shape
+        if info.kind == "input":
+            rows.append(ClassicRow(info.name, numel(out) * batch * bpe, None, "activation only"))
+            if len(out) == 3:
+                article_side[info.name] = out[1:]
+            prev = info
+            continue
+        if r.view or r.inplace:
+            prev = info
+            continue
+        nbytes = 2 * numel(out) * batch * bpe
+        article = None
+        note = "activation + error"
+        spec = analysis.draft.layers[info.index]
+        if (info.kind == "conv2d" and prev is not None and prev.name in article_side
+                and spec.params.get("padding") == "valid"
+                and spec.params.get("stride") in (1, (1, 1))
+                and spec.params.get("dilation") in (1, (1, 1))):
+            k = spec.params["kernel"]
+            k = (k, k) if isinstance(k, int) else tuple(k)
+            side = tuple(article_side[prev.name][j] - k[j] for j in range(2))
+            article_side[info.name] = side
+            article = 2 * out[0] * side[0] * side[1] * batch * bpe
+            if article != nbytes:
+                note = (f"the article took the output side as input − kernel "
+                        f"({side[0]}×{side[1]} instead of {out[1]}×{out[2]})")
+            else:
+                article = None
+        rows.append(ClassicRow(info.name, nbytes, article, note))
+        prev = info
+    return tuple(rows)
+
+
+def with_batch(setup: Setup, batch: int) -> Setup:
+    return replace(setup, batch_size=batch)

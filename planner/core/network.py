@@ -1,0 +1,445 @@
+"""A network draft (an input and an ordered list of layers), its analysis, and plan files.
+
+``NetworkDraft`` is immutable; edits make a new draft. ``analyze(draft)`` infers every shape,
+names every problem ("layer 3 (conv3): kernel 7×7 is larger than its 5×5 input") and lists the
+tensors that exist per sample, which the memory estimate scales by the batch size.
+
+Plan files are JSON with a ``schema_version``; ``load_plan`` names the bad field of a bad file and
+``save_plan`` writes atomically (a temporary file, then a rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from planner.core.layers import (
+    ACT,
+    RULES,
+    LayerError,
+    LayerResult,
+    LayerSpec,
+    Shape,
+    coerce_param,
+    numel,
+)
+
+SCHEMA_VERSION = 1
+PRECISIONS = ("fp32", "fp16", "bf16", "mixed")
+OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
+MODES = ("train", "infer")
+MAX_BATCH = 1 << 20
+
+
+class PlanFileError(ValueError):
+    """A plan file that cannot be read; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How the network is run: batch size, precision, optimizer, training or inference."""
+
+    batch_size: int = 32
+    precision: str = "fp32"
+    optimizer: str = "adam"
+    mode: str = "train"
+
+    def __post_init__(self):
+        if not isinstance(self.batch_size, int) or isinstance(self.batch_size, bool):
+            raise ValueError(f"batch size must be a whole number, not {self.batch_size!r}")
+        if not 1 <= self.batch_size <= MAX_BATCH:
+            raise ValueError(f"batch size {self.batch_size} must be between 1 and {MAX_BATCH}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(f"optimizer '{self.optimizer}' is not one of {', '.join(OPTIMIZERS)}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode '{self.mode}' is not one of {', '.join(MODES)}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"batch_size": self.batch_size, "precision": self.precision,
+                "optimizer": self.optimizer, "mode": self.mode}
+
+
+@dataclass(frozen=True)
+class NetworkDraft:
+    name: str
+    layers: tuple[LayerSpec, ...]
+    description: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "layers", tuple(self.layers))
+
+    # Edits return new drafts (the UI's undo stack keeps the old ones).
+    def with_layers(self, layers: Iterable[LayerSpec]) -> "NetworkDraft":
+        return replace(self, layers=tuple(layers))
+
+    def replace_layer(self, index: int, layer: LayerSpec) -> "NetworkDraft":
+        layers = list(self.layers)
+        layers[index] = layer
+        return self.with_layers(layers)
+
+    def insert_layer(self, index: int, layer: LayerSpec) -> "NetworkDraft":
+        layers = list(self.layers)
+        layers.insert(index, layer)
+        return self.with_layers(layers)
+
+    def remove_layer(self, index: int) -> "NetworkDraft":
+        layers = list(self.layers)
+        del layers[index]
+        return self.with_layers(layers)
+
+    def move_layer(self, index: int, to: int) -> "NetworkDraft":
+        layers = list(self.layers)
+        layer = layers.pop(index)
+        layers.insert(to, layer)
+        return self.with_layers(layers)
+
+    def unique_name(self, base: str) -> str:
+        names = {layer.name for layer in self.layers}
+        stem = base.rstrip("0123456789") or base
+        i = 1
+        while f"{stem}{i}" in names:
+            i += 1
+        return f"{stem}{i}"
+
+    def index_of(self, name: str) -> int | None:
+        for i, layer in enumerate(self.layers):
+            if layer.name == name:
+                return i
+        return None
+
+    @property
+    def input_shape(self) -> Shape | None:
+        if self.layers and self.layers[0].kind == "input":
+            return tuple(self.layers[0].params["shape"])
+        return None
+
+    def with_input_shape(self, shape: Shape) -> "NetworkDraft":
+        if not self.layers or self.layers[0].kind != "input":
+            raise ValueError("the draft has no input layer")
+        return self.replace_layer(0, self.layers[0].replace(shape=tuple(shape)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description,
+                "layers": [layer.to_json() for layer in self.layers]}
+
+
+# --------------------------------------------------------------------------------------------
+# Analysis
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    index: int
+    name: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"layer {self.index} ({self.name}): {self.message}"
+
+
+@dataclass(frozen=True)
+class Storage:
+    """A tensor's storage, per sample. In-place ops and views share their input's storage."""
+
+    elements: int
+    storage_class: str
+    producer: int
+    last_use: int
+
+
+@dataclass(frozen=True)
+class LayerInfo:
+    index: int
+    name: str
+    kind: str
+    in_shapes: tuple[Shape, ...]
+    out_shape: Shape | None
+    result: LayerResult | None
+    error: str | None = None
+    blocked: bool = False  # an earlier layer it depends on is invalid
+    output_storage: int = -1
+    saved_storages: tuple[int, ...] = ()  # storages this layer is the first to keep
+
+    @property
+    def parameters(self) -> int:
+        return self.result.parameters if self.result else 0
+
+
+@dataclass(frozen=True)
+class Analysis:
+    draft: NetworkDraft
+    layers: tuple[LayerInfo, ...]
+    problems: tuple[Problem, ...]
+    storages: tuple[Storage, ...] = ()
+    saved: tuple[int, ...] = ()  # unique storages kept for backward
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def parameters(self) -> int:
+        return sum(info.parameters for info in self.layers)
+
+    @property
+    def output_shape(self) -> Shape | None:
+        return self.layers[-1].out_shape if self.layers else None
+
+
+class InvalidDraft(ValueError):
+    def __init__(self, problems: tuple[Problem, ...]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems) or "the draft is empty")
+
+
+def analyze(draft: NetworkDraft) -> Analysis:
+    """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead."""
+    problems: list[Problem] = []
+    infos: list[LayerInfo] = []
+    storages: list[list] = []  # [elements, class, producer, last_use]
+    out_storage: dict[str, int] = {}
+    out_shape: dict[str, Shape | None] = {}
+    saved_seen: set[int] = set()
+    saved_order: list[int] = []
+    layers = draft.layers
+    if not layers:
+        return Analysis(draft, (), (Problem(0, "?", "the draft has no layers"),))
+    seen_names: set[str] = set()
+    prev_name: str | None = None
+    for i, layer in enumerate(layers):
+        name = layer.name
+        error: str | None = None
+        blocked = False
+        rule = RULES.get(layer.kind)
+        if not name or not isinstance(name, str):
+            error = "every layer needs a name"
+        elif name in seen_names:
+            error = f"the name '{name}' is already used by an earlier layer"
+        elif rule is None:
+            error = f"unknown layer type '{layer.kind}'"
+        elif i == 0 and layer.kind != "input":
+            error = "the first layer must be the input"
+        elif i > 0 and layer.kind == "input":
+            error = "only the first layer can be an input"
+        if isinstance(name, str):
+            seen_names.add(name)
+        in_names: list[str] = []
+        if error is None and i > 0:
+            src = layer.source()
+            if src is not None and src not in out_shape:
+                error = f"'input' names '{src}', which is not an earlier layer"
+            in_names.append(src or prev_name)  # type: ignore[arg-type]
+            for ref in layer.refs():
+                if ref not in out_shape:
+                    error = f"'from' names '{ref}', which is not an earlier layer"
+                    break
+                in_names.append(ref)
+            if layer.kind in ("add", "concat") and not layer.refs() and error is None:
+                error = "'from' must name an earlier layer"
+        in_shapes: list[Shape] = []
+        if error is None:
+            for n in in_names:
+                s = out_shape.get(n)
+                if s is None:
+                    blocked = True
+                    break
+                in_shapes.append(s)
+        result: LayerResult | None = None
+        if error is None and not blocked:
+            try:
+                params = _checked_params(layer)
+                result = rule.apply(params, in_shapes)  # type: ignore[union-attr]
+                if numel(result.out_shape) <= 0:
+                    raise LayerError(f"output {result.out_shape} is empty")
+            except LayerError as exc:
+                error = str(exc)
+            except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
+                error = f"invalid parameters ({exc})"
+        if error is not None:
+            problems.append(Problem(i, str(name), error))
+        info_storage = -1
+        first_saves: list[int] = []
+        if result is not None:
+            in_st = [out_storage[n] for n in in_names]
+            for s in in_st:
+                storages[s][3] = i
+            if (result.inplace or result.view) and in_st:
+                info_storage = in_st[0]
+                storages[info_storage][3] = i
+            else:
+                info_storage = len(storages)
+                storages.append([numel(result.out_shape), ACT, i, i])
+            for t in result.saved:
+                if t.source == "output":
+                    sid = info_storage
+                elif t.source.startswith("input"):
+                    k = int(t.source.split(":")[1]) if ":" in t.source else 0
+                    sid = in_st[k]
+                else:
+                    sid = len(storages)
+                    storages.append([t.elements, t.storage, i, i])
+                if sid not in saved_seen:
+                    saved_seen.add(sid)
+                    saved_order.append(sid)
+                    first_saves.append(sid)
+        out_storage[name] = info_storage
+        out_shape[name] = result.out_shape if result is not None else None
+        infos.append(LayerInfo(i, name, layer.kind, tuple(in_shapes),
+                               result.out_shape if result else None, result, error,
+                               blocked and error is None, info_storage, tuple(first_saves)))
+        prev_name = name
+    if storages:
+        last = infos[-1].output_storage
+        if last >= 0:
+            storages[last][3] = len(layers) - 1
+    return Analysis(draft, tuple(infos), tuple(problems),
+                    tuple(Storage(*s) for s in storages), tuple(saved_order))
+
+
+def _checked_params(layer: LayerSpec) -> dict[str, Any]:
+    rule = RULES[layer.kind]
+    out = {}
+    for spec in rule.params:
+        if spec.name != "input":
+            out[spec.name] = coerce_param(spec, layer.params.get(spec.name, spec.default))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Plan files
+# --------------------------------------------------------------------------------------------
+
+
+def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
+    if not isinstance(data, dict):
+        raise PlanFileError(f"{where}: expected an object with 'layers'")
+    raw_layers = data.get("layers")
+    if not isinstance(raw_layers, list) or not raw_layers:
+        raise PlanFileError(f"{where}: 'layers' must be a non-empty list")
+    layers = []
+    for i, raw in enumerate(raw_layers):
+        at = f"{where}: layers[{i}]"
+        if not isinstance(raw, dict):
+            raise PlanFileError(f"{at}: expected an object")
+        kind = raw.get("type")
+        if kind not in RULES:
+            raise PlanFileError(f"{at}.type: unknown layer type {kind!r}")
+        name = raw.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise PlanFileError(f"{at}.name: every layer needs a name")
+        rule = RULES[kind]
+        params = {}
+        for key, value in raw.items():
+            if key in ("type", "name"):
+                continue
+            spec = rule.param(key)
+            if spec is None:
+                raise PlanFileError(f"{at}.{key}: '{kind}' layers have no parameter '{key}'")
+            try:
+                params[key] = coerce_param(spec, value)
+            except LayerError as exc:
+                raise PlanFileError(f"{at}.{key}: {exc}") from None
+        layers.append(LayerSpec(kind, name.strip(), params))
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise PlanFileError(f"{where}: name must be text")
+    desc = data.get("description", "")
+    return NetworkDraft(name or "untitled", tuple(layers), desc if isinstance(desc, str) else "")
+
+
+def setup_from_json(data: Any, *, where: str = "plan", default: Setup | None = None) -> Setup:
+    base = default or Setup()
+    if data is None:
+        return base
+    if not isinstance(data, dict):
+        raise PlanFileError(f"{where}: setup must be an object")
+    values = base.to_json()
+    for key, value in data.items():
+        if key not in values:
+            raise PlanFileError(f"{where}: setup.{key}: unknown setting")
+        values[key] = value
+    try:
+        return Setup(**values)
+    except (TypeError, ValueError) as exc:
+        raise PlanFileError(f"{where}: setup: {exc}") from None
+
+
+def plan_to_json(draft: NetworkDraft, setup: Setup) -> dict[str, Any]:
+    data = {"schema_version": SCHEMA_VERSION}
+    data.update(draft.to_json())
+    data["setup"] = setup.to_json()
+    return data
+
+
+def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Setup]:
+    if not isinstance(data, dict):
+        raise PlanFileError(f"{where}: not a plan (expected a JSON object)")
+    version = data.get("schema_version")
+    if version is None:
+        raise PlanFileError(f"{where}: schema_version is missing (is this a GPU Planner plan?)")
+    if not isinstance(version, int) or version < 1:
+        raise PlanFileError(f"{where}: schema_version {version!r} is not valid")
+    if version > SCHEMA_VERSION:
+        raise PlanFileError(
+            f"{where}: schema_version {version} is newer than this app understands "
+            f"({SCHEMA_VERSION}); update GPU Planner"
+        )
+    draft = draft_from_json(data, where=where)
+    setup = setup_from_json(data.get("setup"), where=where)
+    return draft, setup
+
+
+def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
+    p = Path(path)
+    where = p.name
+    if p.is_dir():
+        raise PlanFileError(f"{where}: is a folder, not a plan file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlanFileError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PlanFileError(f"{where}: cannot be read ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PlanFileError(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return plan_from_json(data, where=where)
+
+
+def save_plan(path: str | os.PathLike, draft: NetworkDraft, setup: Setup) -> None:
+    """Write atomically: a temporary file in the same folder, flushed, then renamed over."""
+    write_json_atomic(Path(path), plan_to_json(draft, setup))
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    name: str
+    title: str
+    description: str
+    path: Path = field(compare=False)
