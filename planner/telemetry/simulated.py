@@ -1,0 +1,228 @@
+"""A simulated telemetry source: several cards running a training-like job.
+
+For trying the app without an NVIDIA GPU and for tests. Everything it shows says "simulated":
+every card's name ends in "(simulated)", ``DeviceInfo.simulated`` is True, the frame source is
+"simulated", and process names say so.
+
+The pattern per card, over a cycle of ``cycle_s`` seconds (cards are phase-shifted):
+
+- idle (a few seconds): the context only, utilisation near 0;
+- ramp: the job allocates (weights, optimizer state, activations) up to ~85% of the memory;
+- plateau: memory saw-tooths (activations allocated in the forward pass, freed in backward),
+  GPU busy ~95%, memory controller busy oscillates with the iteration;
+- free: the job ends and its memory is released; the next cycle starts a new pid.
+
+Deterministic: every value is a pure function of (seed, card, elapsed time), and the clock is
+injectable, so the same clock readings give the same samples.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from planner.telemetry.types import (
+    DeviceInfo,
+    GpuSample,
+    ProcessSample,
+    frozen_mapping,
+    peak_bandwidth_gbs,
+)
+
+MIB = 1024**2
+
+
+@dataclass(frozen=True)
+class _Profile:
+    name: str
+    memory_total_bytes: int
+    bus_width_bits: int
+    max_memory_clock_mhz: int
+    max_sm_clock_mhz: int
+    compute_capability: str
+    power_limit_w: float
+    idle_power_w: float
+    has_fan: bool
+    gpm: bool
+    pcie_peak_bytes_s: float
+
+
+PROFILES: tuple[_Profile, ...] = (
+    _Profile("NVIDIA GeForce RTX 4090 (simulated)", 24564 * MIB, 384, 10501, 2520, "8.9",
+             450.0, 25.0, True, False, 25e9),
+    _Profile("NVIDIA A100-SXM4-80GB (simulated)", 81920 * MIB, 5120, 1593, 1410, "8.0",
+             400.0, 60.0, False, False, 25e9),
+    _Profile("NVIDIA H100 80GB HBM3 (simulated)", 81559 * MIB, 5120, 2619, 1980, "9.0",
+             700.0, 70.0, False, True, 50e9),
+    _Profile("NVIDIA GeForce RTX 3090 (simulated)", 24576 * MIB, 384, 9751, 2100, "8.6",
+             350.0, 20.0, True, False, 25e9),
+)
+
+CONTEXT_BYTES = 420 * MIB  # what the driver/context keeps while a process runs
+RESERVED_BYTES = 300 * MIB  # "reserved" in the v2 memory call
+NOTEBOOK_BYTES = 1200 * MIB  # a notebook that sits on the even cards
+
+
+def _noise(seed: int, card: int, step: int, channel: int) -> float:
+    """A deterministic pseudo-random number in [0, 1) (splitmix64 of the inputs)."""
+    x = (seed * 0x9E3779B97F4A7C15 + card * 0xBF58476D1CE4E5B9 + step * 0x94D049BB133111EB
+         + channel * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 31
+    return x / 2**64
+
+
+class SimulatedBackend:
+    source = "simulated"
+
+    def __init__(self, n_devices: int = 2, seed: int = 0, *,
+                 clock: Callable[[], float] = time.monotonic, time_offset_s: float = 0.0,
+                 cycle_s: float = 240.0, process_every: int = 5,
+                 lose_device: tuple[int, float] | None = None) -> None:
+        """``lose_device=(index, at_s)`` makes that card report lost from ``at_s`` on."""
+        if n_devices < 0:
+            raise ValueError("n_devices must be ≥ 0")
+        self.n_devices = n_devices
+        self.seed = int(seed)
+        self._clock = clock
+        self._offset = float(time_offset_s)
+        self.cycle_s = float(cycle_s)
+        self.process_every = max(1, int(process_every))
+        self._lose = lose_device
+        self._t0: float | None = None
+        self._tick = 0
+        self._devices: list[DeviceInfo] = []
+        self.driver_version = "550.54.15 (simulated)"
+        self.cuda_version = "12.4"
+
+    def open(self) -> list[DeviceInfo]:
+        self._t0 = self._clock()
+        self._tick = 0
+        self._devices = [self._device(i) for i in range(self.n_devices)]
+        return list(self._devices)
+
+    def close(self) -> None:
+        self._t0 = None
+
+    def _device(self, i: int) -> DeviceInfo:
+        p = PROFILES[i % len(PROFILES)]
+        h = zlib.crc32(f"{self.seed}:{i}".encode())
+        uuid = f"GPU-5151{h:08x}-0000-4000-8000-{i:012d}"
+        return DeviceInfo(
+            index=i, name=p.name, uuid=uuid, pci_bus_id=f"00000000:{i + 1:02X}:00.0",
+            memory_total_bytes=p.memory_total_bytes, memory_bus_width_bits=p.bus_width_bits,
+            max_memory_clock_mhz=p.max_memory_clock_mhz,
+            peak_bandwidth_gbs=peak_bandwidth_gbs(p.bus_width_bits, p.max_memory_clock_mhz),
+            compute_capability=p.compute_capability, power_limit_w=p.power_limit_w,
+            mig_mode=False if p.compute_capability in ("8.0", "9.0") else None,
+            simulated=True, unavailable=frozen_mapping({}))
+
+    @property
+    def devices(self) -> list[DeviceInfo]:
+        return list(self._devices)
+
+    def elapsed_s(self) -> float:
+        if self._t0 is None:
+            raise RuntimeError("SimulatedBackend.sample() before open()")
+        return self._clock() - self._t0 + self._offset
+
+    def sample(self) -> tuple[GpuSample, ...]:
+        t = self.elapsed_s()
+        with_processes = self._tick % self.process_every == 0
+        self._tick += 1
+        return tuple(self.sample_at(i, t, with_processes) for i in range(self.n_devices))
+
+    # -- the pattern --------------------------------------------------------------------------
+
+    def _phase(self, i: int, t: float) -> tuple[int, float]:
+        """(cycle number, seconds into the cycle) for card i, phase-shifted per card."""
+        shifted = t + i * self.cycle_s * 0.37
+        cycle = math.floor(shifted / self.cycle_s)
+        return cycle, shifted - cycle * self.cycle_s
+
+    def sample_at(self, i: int, t: float, with_processes: bool = True) -> GpuSample:
+        """The sample card ``i`` shows ``t`` seconds after open (a pure function)."""
+        dev = self._devices[i]
+        p = PROFILES[i % len(PROFILES)]
+        if self._lose is not None and self._lose[0] == i and t >= self._lose[1]:
+            return GpuSample(index=i, uuid=dev.uuid, lost=True,
+                             unavailable=frozen_mapping({"*": "GPU is lost (simulated)"}))
+        cycle, u = self._phase(i, t)
+        c = self.cycle_s
+        idle_end, ramp_end, free_start = 0.04 * c, 0.12 * c, 0.92 * c
+        step = int(t * 10)
+        n = [_noise(self.seed, i, step, ch) for ch in range(6)]
+        total = p.memory_total_bytes
+        target = int(0.85 * (total - RESERVED_BYTES))
+        running = idle_end <= u < free_start + 0.04 * c
+        if u < idle_end:
+            job_bytes, busy = 0, 0.0
+        elif u < ramp_end:
+            frac = (u - idle_end) / (ramp_end - idle_end)
+            job_bytes, busy = int(target * 0.7 * frac), 0.3
+        elif u < free_start:
+            iter_s = 6.3 + 1.7 * (i % 3)  # not a multiple of common sampling intervals
+            saw = ((u - ramp_end) % iter_s) / iter_s  # forward allocates, backward frees
+            job_bytes = int(target * (0.7 + 0.3 * saw))
+            busy = 0.92 + 0.06 * n[0]
+        elif u < free_start + 0.04 * c:
+            frac = (u - free_start) / (0.04 * c)
+            job_bytes, busy = int(target * 0.7 * (1 - frac)), 0.05
+        else:
+            job_bytes, busy = 0, 0.0
+        job_used = (CONTEXT_BYTES + job_bytes) if running else 0
+        notebook = NOTEBOOK_BYTES if i % 2 == 0 else 0  # an idle notebook on even cards
+        used = min(job_used + notebook, total - RESERVED_BYTES)
+        free = total - RESERVED_BYTES - used
+        # memory controller busy: oscillates with the iteration while training
+        if busy > 0.5:
+            mem_busy = 55 + 25 * math.sin(2 * math.pi * u / 7.0) + 8 * (n[1] - 0.5)
+        else:
+            mem_busy = 40 * busy + 2 * n[1]
+        mem_busy = round(min(100.0, max(0.0, mem_busy)))
+        gpu_busy = round(min(100.0, max(0.0, 100 * busy + (2 * n[2] - 1) * 2)))
+        peak = dev.peak_bandwidth_gbs
+        bw_est = None if peak is None else mem_busy / 100.0 * peak
+        dram = None
+        un: dict[str, str] = {}
+        if p.gpm:
+            # measured DRAM bandwidth sits below the busy figure (busy ≠ saturated)
+            dram = round(mem_busy * (0.55 + 0.1 * n[3]), 1)
+        else:
+            un["dram_bw_util_pct"] = "GPM metrics need a Hopper or newer GPU (simulated)"
+        burst = 1.0 if (u % 2.5) < 0.3 and busy > 0.5 else 0.05
+        rx = p.pcie_peak_bytes_s * 0.4 * burst * (0.8 + 0.2 * n[4]) if running else 0.0
+        tx = rx * 0.1
+        power = p.idle_power_w + (p.power_limit_w - p.idle_power_w) * busy * (0.85 + 0.1 * n[5])
+        temp = 32.0 + 48.0 * busy + 2.0 * n[3]
+        fan = (30.0 + 50.0 * busy) if p.has_fan else None
+        if not p.has_fan:
+            un["fan_pct"] = "not supported by this GPU (passively cooled, simulated)"
+        throttle = ("gpu_idle",) if busy < 0.05 else (("sw_power_cap",) if n[5] > 0.9 else ())
+        sm_clock = int(p.max_sm_clock_mhz * (0.95 if busy > 0.05 else 0.1))
+        mem_clock = p.max_memory_clock_mhz if busy > 0.05 else int(p.max_memory_clock_mhz * 0.1)
+        processes = None
+        if with_processes:
+            procs = []
+            if notebook:
+                procs.append(ProcessSample(pid=39000 + i, name="python -m jupyter (simulated)",
+                                           user="simulated", memory_used_bytes=notebook))
+            if running:
+                procs.append(ProcessSample(pid=40000 + 1000 * i + cycle % 1000,
+                                           name="python train.py (simulated)", user="simulated",
+                                           memory_used_bytes=job_used))
+            processes = tuple(procs)
+        return GpuSample(
+            index=i, uuid=dev.uuid, memory_used_bytes=used, memory_reserved_bytes=RESERVED_BYTES,
+            memory_free_bytes=free, memory_busy_pct=float(mem_busy),
+            bandwidth_gbs_estimate=bw_est, dram_bw_util_pct=dram, pcie_rx_bytes_s=rx,
+            pcie_tx_bytes_s=tx, gpu_busy_pct=float(gpu_busy), sm_clock_mhz=sm_clock,
+            memory_clock_mhz=mem_clock, power_draw_w=round(power, 1),
+            temperature_c=round(temp, 0), fan_pct=fan, throttle_reasons=throttle,
+            processes=processes, lost=False, unavailable=frozen_mapping(un))
