@@ -564,12 +564,10 @@ class LayerSpec:
         return ()
 
     def to_json(self) -> dict[str, Any]:
-        rule = RULES.get(self.kind)
-        defaults = rule.defaults() if rule else {}
         out: dict[str, Any] = {"type": self.kind, "name": self.name}
         for k, v in self.params.items():
-            if k in defaults and _freeze(defaults[k]) == _freeze(v) and k not in ("shape",):
-                continue
+            if k == "input" and not v:
+                continue  # reads the previous layer, the usual case
             out[k] = list(v) if isinstance(v, tuple) else v
         return out
 

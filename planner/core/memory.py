@@ -165,7 +165,9 @@ class MemoryEstimate:
     @property
     def flops_per_iteration(self) -> int:
         if self.setup.mode == "train":
-            return sum(layer.flops_fwd + layer.flops_bwd for layer in self.layers)
+            recompute = self.setup.checkpointing  # the forward pass runs twice
+            return sum(layer.flops_fwd * (2 if recompute else 1) + layer.flops_bwd
+                       for layer in self.layers)
         return sum(layer.flops_fwd for layer in self.layers)
 
     def to_json(self) -> dict[str, Any]:
@@ -353,9 +355,31 @@ def _variable_terms(p: _Prepared, setup: Setup, a: Assumptions, batch: int):
         return int(live.max()) if n else 0, 0, workspace, None
     saved = _round(p.saved_elems * batch * _bpe(p.saved_class, prec), a)
     act = int(saved.sum())
+    if setup.checkpointing:
+        act = _checkpointed(p, saved, batch, prec, a)
     pair = int(p.grad_pair_elems.max()) * batch * ACT_BYTES[prec] if len(p.grad_pair_elems) else 0
     transient = _round_int(pair, a)
     return act, transient, workspace, saved
+
+
+def checkpoint_segments(n_layers: int) -> int:
+    """Layers per segment under sequential checkpointing: √n, as checkpoint_sequential."""
+    return max(1, int(round(n_layers ** 0.5)))
+
+
+def _checkpointed(p: _Prepared, saved: np.ndarray, batch: int, prec: str, a: Assumptions) -> int:
+    """Activations under gradient checkpointing: every segment's output is kept, and one
+    segment's own saved tensors exist at a time while it is recomputed during backward."""
+    n = len(p.analysis.layers)
+    seg = checkpoint_segments(n)
+    segment_of = p.saved_owner // seg
+    per_segment = np.bincount(segment_of, weights=saved, minlength=n // seg + 1)
+    bpe = ACT_BYTES[prec]
+    boundaries = 0
+    for end in range(seg - 1, n, seg):
+        info = p.analysis.layers[end]
+        boundaries += _round_int(int(p.st_elems[info.output_storage]) * batch * bpe, a)
+    return int(boundaries + (per_segment.max() if len(per_segment) else 0))
 
 
 def peak_bytes(analysis: Analysis, setup: Setup, assumptions: Assumptions | None = None) -> int:

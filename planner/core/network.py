@@ -47,6 +47,7 @@ class Setup:
     precision: str = "fp32"
     optimizer: str = "adam"
     mode: str = "train"
+    checkpointing: bool = False  # gradient checkpointing in √n segments (recompute forward)
 
     def __post_init__(self):
         if not isinstance(self.batch_size, int) or isinstance(self.batch_size, bool):
@@ -59,10 +60,13 @@ class Setup:
             raise ValueError(f"optimizer '{self.optimizer}' is not one of {', '.join(OPTIMIZERS)}")
         if self.mode not in MODES:
             raise ValueError(f"mode '{self.mode}' is not one of {', '.join(MODES)}")
+        if not isinstance(self.checkpointing, bool):
+            raise ValueError(f"checkpointing must be true or false, not {self.checkpointing!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {"batch_size": self.batch_size, "precision": self.precision,
-                "optimizer": self.optimizer, "mode": self.mode}
+                "optimizer": self.optimizer, "mode": self.mode,
+                "checkpointing": self.checkpointing}
 
 
 @dataclass(frozen=True)
