@@ -16,14 +16,37 @@ Conventions:
 from __future__ import annotations
 
 import dataclasses
-import types as _pytypes
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 Source = Literal["nvml", "simulated"]
 
-_EMPTY: Mapping[str, str] = _pytypes.MappingProxyType({})
+
+
+class FrozenDict(dict):
+    """A read-only dict (picklable and copyable, unlike MappingProxyType)."""
+
+    __slots__ = ()
+
+    def _readonly(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("this mapping is read-only")
+
+    __setitem__ = __delitem__ = _readonly  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+    __ior__ = _readonly  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return (FrozenDict, (dict(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+
+_EMPTY: Mapping[str, str] = FrozenDict()
 
 
 def peak_bandwidth_gbs(bus_width_bits: int | None, max_memory_clock_mhz: int | None,
@@ -166,7 +189,7 @@ def device_to_dict(d: DeviceInfo) -> dict[str, Any]:
 def device_from_dict(data: Mapping[str, Any]) -> DeviceInfo:
     names = {f.name for f in dataclasses.fields(DeviceInfo)}
     kwargs = {k: v for k, v in data.items() if k in names}
-    kwargs["unavailable"] = _pytypes.MappingProxyType(dict(kwargs.get("unavailable") or {}))
+    kwargs["unavailable"] = frozen_mapping(kwargs.get("unavailable"))
     return DeviceInfo(**kwargs)
 
 
@@ -183,4 +206,4 @@ def frozen_mapping(d: Mapping[str, str] | None) -> Mapping[str, str]:
     """A read-only copy (or the shared empty mapping)."""
     if not d:
         return _EMPTY
-    return _pytypes.MappingProxyType(dict(d))
+    return FrozenDict(d)

@@ -98,3 +98,17 @@ def test_lose_device():
 def test_sample_before_open_is_an_error():
     with pytest.raises(RuntimeError):
         SimulatedBackend().sample()
+
+
+def test_frames_are_immutable_and_picklable():
+    import dataclasses
+    import pickle
+
+    devices, frames = _run(0, [60.0])
+    s = frames[0][0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.memory_used_bytes = 1
+    with pytest.raises(TypeError):
+        s.unavailable["x"] = "y"
+    assert pickle.loads(pickle.dumps(frames[0])) == frames[0]
+    assert pickle.loads(pickle.dumps(devices)) == devices

@@ -1,0 +1,508 @@
+"""Recording frames to SQLite, and reading recordings back.
+
+One recording is one SQLite file in WAL mode (readers see committed data while the recorder
+writes). Tables:
+
+- ``meta``: key/value; ``format`` = "gpu-planner-recording", ``schema_version``.
+- ``sessions``: one row per run of the recorder (start time, source, driver/CUDA versions,
+  the cards as JSON). A new session starts when the set of cards changes.
+- ``samples``: one row per card per tick (the GpuSample fields; throttle reasons, processes
+  and unavailable reasons as JSON).
+
+Durability: frames are buffered and written in one transaction at most ``commit_interval_s``
+after the first uncommitted one (on the next write, or by a timer when writes stop), and on
+``flush()`` / ``close()``. With ``synchronous=NORMAL`` in WAL mode a committed transaction
+survives the app being killed, so a killed app loses at most the last second.
+
+``Recorder`` is thread-safe: the sampler thread writes while the GUI thread may flush or close.
+
+A file that is not SQLite, or not a recording, raises ``RecordingError`` with a clear message;
+``list_recordings`` skips such files and says why. Nothing here is fatal to the app.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from planner.telemetry.types import (
+    DeviceInfo,
+    Frame,
+    GpuSample,
+    device_from_dict,
+    device_to_dict,
+    frozen_mapping,
+    process_from_dict,
+    process_to_dict,
+)
+
+log = logging.getLogger(__name__)
+
+FORMAT = "gpu-planner-recording"
+SCHEMA_VERSION = 1
+RECORDING_SUFFIX = ".sqlite"
+DEFAULT_COMMIT_INTERVAL_S = 0.5
+
+NUMERIC_COLUMNS: tuple[str, ...] = (
+    "memory_used_bytes", "memory_reserved_bytes", "memory_free_bytes", "memory_busy_pct",
+    "bandwidth_gbs_estimate", "dram_bw_util_pct", "pcie_rx_bytes_s", "pcie_tx_bytes_s",
+    "gpu_busy_pct", "sm_clock_mhz", "memory_clock_mhz", "power_draw_w", "temperature_c",
+    "fan_pct",
+)
+_INT_COLUMNS = {"memory_used_bytes", "memory_reserved_bytes", "memory_free_bytes",
+                "sm_clock_mhz", "memory_clock_mhz"}
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    start_time_s REAL NOT NULL,
+    source TEXT NOT NULL,
+    driver_version TEXT,
+    cuda_version TEXT,
+    devices_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS samples (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    timestamp_s REAL NOT NULL,
+    monotonic_s REAL NOT NULL,
+    device_index INTEGER NOT NULL,
+    uuid TEXT,
+    lost INTEGER NOT NULL DEFAULT 0,
+    {", ".join(f"{c} {'INTEGER' if c in _INT_COLUMNS else 'REAL'}" for c in NUMERIC_COLUMNS)},
+    throttle_json TEXT,
+    processes_json TEXT,
+    unavailable_json TEXT
+);
+CREATE INDEX IF NOT EXISTS samples_by_time ON samples (session_id, timestamp_s);
+"""
+
+_INSERT_COLUMNS = ("session_id", "timestamp_s", "monotonic_s", "device_index", "uuid", "lost",
+                   *NUMERIC_COLUMNS, "throttle_json", "processes_json", "unavailable_json")
+_INSERT = (f"INSERT INTO samples ({', '.join(_INSERT_COLUMNS)}) "
+           f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
+
+
+class RecordingError(Exception):
+    """A recording cannot be read or written; the message says which file and why."""
+
+
+def _describe(path: Path, exc: BaseException) -> str:
+    msg = str(exc)
+    if "not a database" in msg or "malformed" in msg:
+        return f"{path.name} is not a readable GPU Planner recording (damaged or not SQLite)"
+    return f"{path.name}: {msg}"
+
+
+def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
+    if readonly:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                               check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+    return conn
+
+
+def _check_format(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if "no such table" in str(exc):
+            raise RecordingError(f"{path.name} is an SQLite file but not a GPU Planner "
+                                 "recording") from exc
+        raise RecordingError(_describe(path, exc)) from exc
+    if row is None or row[0] != FORMAT:
+        raise RecordingError(f"{path.name} is an SQLite file but not a GPU Planner recording")
+
+
+def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
+    return (
+        session_id, frame.timestamp_s, frame.monotonic_s, s.index, s.uuid, int(s.lost),
+        *(getattr(s, c) for c in NUMERIC_COLUMNS),
+        None if s.throttle_reasons is None else json.dumps(list(s.throttle_reasons)),
+        None if s.processes is None else json.dumps([process_to_dict(p) for p in s.processes]),
+        json.dumps(dict(s.unavailable)) if s.unavailable else None,
+    )
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+class Recorder:
+    def __init__(self, path: str | Path, *,
+                 commit_interval_s: float = DEFAULT_COMMIT_INTERVAL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """Open (or create) a recording; raises RecordingError for a file that is not one."""
+        self.path = Path(path)
+        self.commit_interval_s = float(commit_interval_s)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._pending: list[tuple] = []
+        self._pending_since: float | None = None
+        self._timer: threading.Timer | None = None
+        self._session_id: int | None = None
+        self._session_devices: tuple[DeviceInfo, ...] | None = None
+        self._closed = False
+        self.frames_written = 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            self._conn = _connect(self.path, readonly=False)
+        except sqlite3.Error as exc:
+            raise RecordingError(_describe(self.path, exc)) from exc
+        try:
+            if existed:
+                _check_format(self._conn, self.path)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                               (str(SCHEMA_VERSION),))
+        except RecordingError:
+            self._conn.close()
+            raise
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise RecordingError(_describe(self.path, exc)) from exc
+
+    def __enter__(self) -> Recorder:  # noqa: PYI034 - typing.Self needs 3.11
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def write(self, frame: Frame) -> bool:
+        """Queue one frame; commits when the oldest queued one is ≥ commit_interval_s old.
+
+        Returns False (and does nothing) once the recorder is closed.
+        """
+        with self._lock:
+            if self._closed:
+                return False
+            if self._session_id is None or frame.devices != self._session_devices:
+                self._flush_locked()
+                self._start_session(frame)
+            assert self._session_id is not None
+            self._pending.extend(_sample_row(self._session_id, frame, s) for s in frame.samples)
+            self.frames_written += 1
+            now = self._clock()
+            if self._pending_since is None:
+                self._pending_since = now
+            if now - self._pending_since >= self.commit_interval_s:
+                self._flush_locked()
+            elif self._timer is None:
+                delay = self.commit_interval_s - (now - self._pending_since)
+                self._timer = threading.Timer(max(0.0, delay), self.flush)
+                self._timer.daemon = True
+                self._timer.name = "planner-recorder-flush"
+                self._timer.start()
+            return True
+
+    def _start_session(self, frame: Frame) -> None:
+        devices = json.dumps([device_to_dict(d) for d in frame.devices])
+        cur = self._conn.execute(
+            "INSERT INTO sessions (start_time_s, source, driver_version, cuda_version, "
+            "devices_json) VALUES (?, ?, ?, ?, ?)",
+            (frame.timestamp_s, frame.source, frame.driver_version, frame.cuda_version, devices))
+        self._session_id = int(cur.lastrowid)
+        self._session_devices = frame.devices
+
+    def flush(self) -> None:
+        """Commit everything queued now."""
+        with self._lock:
+            if not self._closed:
+                self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        if self._timer is not None:
+            if self._timer is not threading.current_thread():
+                self._timer.cancel()
+            self._timer = None
+        self._pending_since = None
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        try:
+            self._conn.execute("BEGIN")
+            self._conn.executemany(_INSERT, rows)
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.debug("rollback failed", exc_info=True)
+            log.error("recording %s: could not write %d rows: %s", self.path, len(rows), exc)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._flush_locked()
+            self._closed = True
+            try:
+                self._conn.close()
+            except sqlite3.Error as exc:
+                log.debug("closing %s: %s", self.path, exc)
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    start_time_s: float
+    source: str
+    driver_version: str | None
+    cuda_version: str | None
+    devices: tuple[DeviceInfo, ...]
+
+
+@dataclass(frozen=True)
+class RecordingInfo:
+    path: Path
+    start_time_s: float | None
+    end_time_s: float | None
+    source: str | None
+    device_names: tuple[str, ...]
+    n_samples: int
+    size_bytes: int
+
+    @property
+    def duration_s(self) -> float:
+        if self.start_time_s is None or self.end_time_s is None:
+            return 0.0
+        return max(0.0, self.end_time_s - self.start_time_s)
+
+
+@dataclass(frozen=True)
+class SkippedRecording:
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
+class RecordingListing:
+    recordings: tuple[RecordingInfo, ...] = ()
+    skipped: tuple[SkippedRecording, ...] = field(default=())
+
+
+class Recording:
+    """A recording opened read-only (it may still be being written)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise RecordingError(f"{self.path.name}: no such recording")
+        try:
+            self._conn = _connect(self.path, readonly=True)
+        except sqlite3.Error as exc:
+            raise RecordingError(_describe(self.path, exc)) from exc
+        try:
+            _check_format(self._conn, self.path)
+            self.sessions: tuple[SessionInfo, ...] = tuple(self._read_sessions())
+        except RecordingError:
+            self._conn.close()
+            raise
+        except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:
+            self._conn.close()
+            raise RecordingError(_describe(self.path, exc)) from exc
+
+    def __enter__(self) -> Recording:  # noqa: PYI034 - typing.Self needs 3.11
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def _read_sessions(self) -> Iterator[SessionInfo]:
+        for sid, start, source, drv, cuda, devs in self._conn.execute(
+                "SELECT id, start_time_s, source, driver_version, cuda_version, devices_json "
+                "FROM sessions ORDER BY id"):
+            devices = tuple(device_from_dict(d) for d in json.loads(devs))
+            yield SessionInfo(sid, start, source, drv, cuda, devices)
+
+    def _session(self, session_id: int | None) -> SessionInfo:
+        if not self.sessions:
+            raise RecordingError(f"{self.path.name} holds no session")
+        if session_id is None:
+            return self.sessions[0]
+        for s in self.sessions:
+            if s.id == session_id:
+                return s
+        raise RecordingError(f"{self.path.name} has no session {session_id}")
+
+    def n_samples(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM samples").fetchone()[0])
+
+    def time_range(self) -> tuple[float | None, float | None]:
+        lo, hi = self._conn.execute(
+            "SELECT MIN(timestamp_s), MAX(timestamp_s) FROM samples").fetchone()
+        return lo, hi
+
+    def frames(self, session_id: int | None = None) -> Iterator[Frame]:
+        """The frames of one session (the first by default), in time order."""
+        sess = self._session(session_id)
+        cols = ", ".join(_INSERT_COLUMNS[1:])
+        cur = self._conn.execute(
+            f"SELECT {cols} FROM samples WHERE session_id = ? ORDER BY timestamp_s, "
+            "device_index", (sess.id,))
+        key: tuple[float, float] | None = None
+        batch: list[GpuSample] = []
+        for row in cur:
+            ts, mono = row[0], row[1]
+            if key is not None and (ts, mono) != key:
+                yield self._frame(sess, key, batch)
+                batch = []
+            key = (ts, mono)
+            batch.append(self._sample(row))
+        if key is not None:
+            yield self._frame(sess, key, batch)
+
+    @staticmethod
+    def _frame(sess: SessionInfo, key: tuple[float, float], batch: list[GpuSample]) -> Frame:
+        return Frame(timestamp_s=key[0], monotonic_s=key[1], source=sess.source,  # type: ignore[arg-type]
+                     driver_version=sess.driver_version, cuda_version=sess.cuda_version,
+                     devices=sess.devices, samples=tuple(batch))
+
+    @staticmethod
+    def _sample(row: tuple) -> GpuSample:
+        n = len(NUMERIC_COLUMNS)
+        _, _, index, uuid, lost = row[:5]
+        values = dict(zip(NUMERIC_COLUMNS, row[5:5 + n], strict=True))
+        throttle_j, procs_j, unav_j = row[5 + n:]
+        return GpuSample(
+            index=index, uuid=uuid or "", lost=bool(lost), **values,
+            throttle_reasons=None if throttle_j is None else tuple(json.loads(throttle_j)),
+            processes=None if procs_j is None else tuple(
+                process_from_dict(p) for p in json.loads(procs_j)),
+            unavailable=frozen_mapping(json.loads(unav_j) if unav_j else None))
+
+    def series(self, metric: str, device_index: int, session_id: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """(times, values) of one metric of one card as float arrays; NaN where N/A or lost."""
+        if metric not in NUMERIC_COLUMNS:
+            raise KeyError(f"unknown metric {metric!r}")
+        sess = self._session(session_id)
+        rows = self._conn.execute(
+            f"SELECT timestamp_s, CASE WHEN lost THEN NULL ELSE {metric} END FROM samples "
+            "WHERE session_id = ? AND device_index = ? ORDER BY timestamp_s",
+            (sess.id, device_index)).fetchall()
+        if not rows:
+            return np.empty(0), np.empty(0)
+        arr = np.array(rows, dtype=float)  # None → nan
+        return arr[:, 0].copy(), arr[:, 1].copy()
+
+    def info(self) -> RecordingInfo:
+        lo, hi = self.time_range()
+        first = self.sessions[0] if self.sessions else None
+        return RecordingInfo(
+            path=self.path, start_time_s=first.start_time_s if first else lo, end_time_s=hi,
+            source=first.source if first else None,
+            device_names=tuple(d.name for d in first.devices) if first else (),
+            n_samples=self.n_samples(), size_bytes=self.path.stat().st_size)
+
+
+def open_recording(path: str | Path) -> Recording:
+    return Recording(path)
+
+
+def _candidates(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.name.endswith(RECORDING_SUFFIX))
+
+
+def list_recordings(folder: str | Path) -> RecordingListing:
+    """Every recording in the folder, newest first; unreadable files are skipped with a note."""
+    good: list[RecordingInfo] = []
+    skipped: list[SkippedRecording] = []
+    for p in _candidates(Path(folder)):
+        try:
+            with Recording(p) as rec:
+                good.append(rec.info())
+        except RecordingError as exc:
+            log.warning("skipping recording: %s", exc)
+            skipped.append(SkippedRecording(p, str(exc)))
+        except (OSError, sqlite3.Error) as exc:
+            skipped.append(SkippedRecording(p, _describe(p, exc)))
+    good.sort(key=lambda r: r.start_time_s or 0.0, reverse=True)
+    return RecordingListing(tuple(good), tuple(skipped))
+
+
+def delete_recording(path: str | Path) -> None:
+    """Delete a recording and its WAL side files."""
+    p = Path(path)
+    for extra in ("-wal", "-shm"):
+        Path(str(p) + extra).unlink(missing_ok=True)
+    p.unlink(missing_ok=True)
+
+
+def apply_retention(folder: str | Path, days: float, *, now: float | None = None,
+                    keep: tuple[str | Path, ...] = ()) -> list[Path]:
+    """Delete recordings last written more than ``days`` days ago; returns what was deleted.
+
+    ``keep``: paths never deleted (the recording in progress). days ≤ 0 keeps everything.
+    """
+    if days <= 0:
+        return []
+    now = time.time() if now is None else now
+    kept = {Path(k).resolve() for k in keep}
+    deleted = []
+    for p in _candidates(Path(folder)):
+        if p.resolve() in kept:
+            continue
+        try:
+            age_s = now - p.stat().st_mtime
+        except OSError:
+            continue
+        if age_s > days * 86400:
+            delete_recording(p)
+            deleted.append(p)
+    return deleted
+
+
+def default_recording_path(folder: str | Path, now: float | None = None) -> Path:
+    stamp = _dt.datetime.fromtimestamp(time.time() if now is None else now).strftime(
+        "%Y%m%d-%H%M%S")
+    return Path(folder) / f"monitor-{stamp}{RECORDING_SUFFIX}"
+
+
+def export_csv(path: str | Path, out_csv: str | Path) -> int:
+    """One CSV row per card per tick, every session; returns the number of rows written."""
+    n = 0
+    with Recording(path) as rec, open(out_csv, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["session", "timestamp_s", "time_iso", "device_index", "device_name", "uuid",
+                    "lost", *NUMERIC_COLUMNS, "throttle_reasons", "process_count"])
+        for sess in rec.sessions:
+            names = {d.index: d.name for d in sess.devices}
+            for frame in rec.frames(sess.id):
+                iso = _dt.datetime.fromtimestamp(frame.timestamp_s).isoformat(
+                    timespec="milliseconds")
+                for s in frame.samples:
+                    w.writerow([
+                        sess.id, f"{frame.timestamp_s:.3f}", iso, s.index,
+                        names.get(s.index, ""), s.uuid, int(s.lost),
+                        *("" if getattr(s, c) is None else getattr(s, c)
+                          for c in NUMERIC_COLUMNS),
+                        "" if s.throttle_reasons is None else "|".join(s.throttle_reasons),
+                        "" if s.processes is None else len(s.processes)])
+                    n += 1
+    return n
