@@ -1,0 +1,251 @@
+"""``gpu-planner monitor``: live GPU telemetry on the command line (Qt-free).
+
+    gpu-planner monitor [--demo] [--once] [--json] [--interval S] [--duration S] [--record FILE]
+
+``--once --json`` prints one object::
+
+    {"source": "nvml" | "simulated", "devices": [{"index", "name", "uuid",
+     "memory_total_bytes", "memory_used_bytes", "memory_busy_pct", "bandwidth_gbs_estimate",
+     "peak_bandwidth_gbs", "gpu_busy_pct", "power_w", "temperature_c",
+     "processes": [{"pid", "name", "user", "memory_used_bytes"}]}]}
+
+(plus "timestamp_s", "driver_version", "cuda_version" and per device "lost"). Without
+``--once`` it prints a line per card per tick (``--json``: one object per tick) until
+``--duration`` seconds have passed or Ctrl-C (exit 0). Without a driver: exit status 1 and one
+line on stderr, no traceback. ``memory_busy_pct`` is the memory controller's busy time, not
+memory in use; ``bandwidth_gbs_estimate`` is busy % × the card's peak, an estimate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import queue
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S, Sampler
+from planner.telemetry.types import BackendUnavailable, DeviceInfo, Frame, TelemetryBackend
+from planner.units import format_bytes
+
+EXIT_OK = 0
+EXIT_NO_BACKEND = 1
+DEMO_DEVICES = 3
+DEMO_OFFSET_S = 60.0  # start the simulated job mid-run, so --demo --once shows a busy card
+
+BackendFactory = Callable[[bool], TelemetryBackend]
+
+
+def make_backend(demo: bool) -> TelemetryBackend:
+    """The real source, or the simulated one with --demo. Tests replace this."""
+    if demo:
+        from planner.telemetry.simulated import SimulatedBackend
+
+        return SimulatedBackend(n_devices=DEMO_DEVICES, seed=0, time_offset_s=DEMO_OFFSET_S)
+    from planner.telemetry.nvml import NvmlBackend
+
+    return NvmlBackend()
+
+
+def _interval(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not MIN_INTERVAL_S <= value <= MAX_INTERVAL_S:
+        raise argparse.ArgumentTypeError(
+            f"the interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} s, "
+            f"got {text}")
+    return value
+
+
+def _duration(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"the duration must be more than 0 s, got {text}")
+    return value
+
+
+def add_monitor_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "monitor", help="live memory, bandwidth and utilisation of the NVIDIA cards",
+        description="Live telemetry of the NVIDIA cards in this computer (NVML). Memory in use "
+                    "and memory-controller busy % are different things; GB/s figures derived "
+                    "from busy % are estimates.")
+    p.add_argument("--demo", action="store_true",
+                   help="a simulated source (several cards); no GPU needed")
+    p.add_argument("--once", action="store_true", help="print one sample and exit")
+    p.add_argument("--json", action="store_true",
+                   help="JSON: one object (--once) or one object per tick")
+    p.add_argument("--interval", type=_interval, default=1.0, metavar="S",
+                   help=f"seconds between samples, {MIN_INTERVAL_S:g}–{MAX_INTERVAL_S:g} "
+                        "(default 1)")
+    p.add_argument("--duration", type=_duration, default=None, metavar="S",
+                   help="stop after S seconds (default: until Ctrl-C)")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="also record to this SQLite file")
+    p.set_defaults(func=run_monitor)
+    return p
+
+
+# -- output -------------------------------------------------------------------------------------
+
+def _say(text: str, stream: TextIO) -> None:
+    try:
+        print(text, file=stream, flush=True)
+    except UnicodeEncodeError:
+        enc = getattr(stream, "encoding", None) or "ascii"
+        print(text.encode(enc, "replace").decode(enc), file=stream, flush=True)
+
+
+def frame_to_json(frame: Frame) -> dict[str, Any]:
+    devices = {d.index: d for d in frame.devices}
+    out = []
+    for s in frame.samples:
+        d = devices.get(s.index) or DeviceInfo(s.index, f"GPU {s.index}", s.uuid)
+        out.append({
+            "index": s.index,
+            "name": d.name,
+            "uuid": d.uuid,
+            "memory_total_bytes": d.memory_total_bytes,
+            "memory_used_bytes": s.memory_used_bytes,
+            "memory_busy_pct": s.memory_busy_pct,
+            "bandwidth_gbs_estimate": s.bandwidth_gbs_estimate,
+            "peak_bandwidth_gbs": d.peak_bandwidth_gbs,
+            "gpu_busy_pct": s.gpu_busy_pct,
+            "power_w": s.power_draw_w,
+            "temperature_c": s.temperature_c,
+            "lost": s.lost,
+            "processes": [
+                {"pid": p.pid, "name": p.name, "user": p.user,
+                 "memory_used_bytes": p.memory_used_bytes}
+                for p in (s.processes or ())
+            ],
+        })
+    return {"source": frame.source, "timestamp_s": frame.timestamp_s,
+            "driver_version": frame.driver_version, "cuda_version": frame.cuda_version,
+            "devices": out}
+
+
+def _num(v: float | None, fmt: str, unit: str = "") -> str:
+    return "N/A" if v is None else f"{v:{fmt}}{unit}"
+
+
+def frame_lines(frame: Frame) -> list[str]:
+    """One readable line per card."""
+    clock = _dt.datetime.fromtimestamp(frame.timestamp_s).strftime("%H:%M:%S")
+    devices = {d.index: d for d in frame.devices}
+    lines = []
+    for s in frame.samples:
+        d = devices.get(s.index)
+        name = d.name if d else f"GPU {s.index}"
+        if s.lost:
+            lines.append(f"{clock}  GPU{s.index}  {name}  LOST (the card stopped answering)")
+            continue
+        total = format_bytes(d.memory_total_bytes) if d else "N/A"
+        bw = ("N/A" if s.bandwidth_gbs_estimate is None
+              else f"~{s.bandwidth_gbs_estimate:.0f} GB/s est.")
+        procs = "" if s.processes is None else f"  procs {len(s.processes)}"
+        lines.append(
+            f"{clock}  GPU{s.index}  {name}  mem in use {format_bytes(s.memory_used_bytes)}"
+            f" / {total}  mem-ctrl busy {_num(s.memory_busy_pct, '.0f', '%')} ({bw})"
+            f"  gpu busy {_num(s.gpu_busy_pct, '.0f', '%')}"
+            f"  {_num(s.power_draw_w, '.0f', ' W')}  {_num(s.temperature_c, '.0f', ' C')}"
+            f"{procs}")
+    return lines
+
+
+def _emit(frame: Frame, as_json: bool, out: TextIO) -> None:
+    if as_json:
+        _say(json.dumps(frame_to_json(frame)), out)
+    else:
+        for line in frame_lines(frame):
+            _say(line, out)
+
+
+def _no_backend(exc: BackendUnavailable, err: TextIO) -> int:
+    _say(f"{exc}; try --demo", err)
+    return EXIT_NO_BACKEND
+
+
+# -- the command --------------------------------------------------------------------------------
+
+def run_monitor(args: argparse.Namespace, *, backend_factory: BackendFactory | None = None,
+                out: TextIO | None = None, err: TextIO | None = None) -> int:
+    factory = backend_factory or make_backend
+    out = out or sys.stdout
+    err = err or sys.stderr
+    recorder = None
+    if args.record:
+        from planner.telemetry.recorder import Recorder, RecordingError
+
+        try:
+            recorder = Recorder(args.record)
+        except (RecordingError, OSError) as exc:
+            _say(f"gpu-planner monitor: cannot record: {exc}", err)
+            return 2
+    try:
+        if args.once:
+            return _once(args, factory, recorder, out, err)
+        return _loop(args, factory, recorder, out, err)
+    finally:
+        if recorder is not None:
+            recorder.close()
+
+
+def _once(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out: TextIO,
+          err: TextIO) -> int:
+    backend = factory(args.demo)
+    try:
+        devices = tuple(backend.open())
+    except BackendUnavailable as exc:
+        return _no_backend(exc, err)
+    try:
+        samples = tuple(backend.sample())
+    finally:
+        backend.close()
+    frame = Frame(time.time(), time.monotonic(), backend.source, backend.driver_version,
+                  backend.cuda_version, devices, samples)
+    if recorder is not None:
+        recorder.write(frame)
+    _emit(frame, args.json, out)
+    return EXIT_OK
+
+
+def _loop(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out: TextIO,
+          err: TextIO) -> int:
+    events: queue.Queue[Frame | BaseException] = queue.Queue()
+    sampler = Sampler(lambda: factory(args.demo), interval_s=args.interval,
+                      on_frame=events.put, on_error=events.put)
+    end = None if args.duration is None else time.monotonic() + args.duration
+    sampler.start()
+    try:
+        while True:
+            timeout = 0.2 if end is None else min(0.2, end - time.monotonic())
+            if timeout <= 0:
+                break
+            try:
+                item = events.get(timeout=timeout)
+            except queue.Empty:
+                if not sampler.is_running():
+                    break
+                continue
+            if isinstance(item, BackendUnavailable):
+                return _no_backend(item, err)
+            if isinstance(item, BaseException):
+                _say(f"gpu-planner monitor: {item}", err)
+                continue
+            if recorder is not None:
+                recorder.write(item)
+            _emit(item, args.json, out)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sampler.stop(timeout=2.0)
+    return EXIT_OK
