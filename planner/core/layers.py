@@ -529,13 +529,15 @@ class LayerSpec:
         merged = rule.defaults() if rule else {}
         merged.update(self.params)
         object.__setattr__(self, "params", merged)
-        object.__setattr__(self, "_key", (self.kind, self.name, _freeze(merged)))
+        key = (self.kind, self.name, _freeze(merged))
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __eq__(self, other):
-        return isinstance(other, LayerSpec) and self._key == other._key
+        return self is other or (isinstance(other, LayerSpec) and self._key == other._key)
 
     def __hash__(self):
-        return hash(self._key)
+        return self._hash
 
     def get(self, name: str, default=None):
         return self.params.get(name, default)

@@ -20,7 +20,8 @@ so a reader can check the article's worked example.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -112,8 +113,7 @@ TERM_LABELS = {
 }
 
 
-@dataclass(frozen=True)
-class LayerEstimate:
+class LayerEstimate(NamedTuple):
     index: int
     name: str
     kind: str
@@ -126,7 +126,6 @@ class LayerEstimate:
     bytes_fwd: int  # bytes read + written in the forward pass (speed model)
     bytes_bwd: int
     workspace_bytes: int
-    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -152,7 +151,12 @@ class MemoryEstimate:
     transient: int
     workspace: int
     layers: tuple[LayerEstimate, ...] = field(repr=False)
-    classic: tuple[ClassicRow, ...] = field(repr=False)
+    analysis: Analysis = field(repr=False, compare=False)
+
+    @cached_property
+    def classic(self) -> tuple[ClassicRow, ...]:
+        """The article's accounting, computed when first asked for."""
+        return classic_rows(self.analysis, self.setup.batch_size, self.setup.precision)
 
     @property
     def peak(self) -> int:
@@ -229,38 +233,32 @@ def _prepare(analysis: Analysis) -> _Prepared:
     for info in analysis.layers:
         for sid in info.saved_storages:
             owner[sid] = info.index
-    n = len(analysis.layers)
+    infos = analysis.layers
+    n = len(infos)
+    results = [info.result for info in infos]
     ws_names = ("implicit_gemm", "im2col", "fft", "winograd")
     ws_ps: dict[str, list[int]] = {k: [] for k in ws_names}
     ws_c: dict[str, list[int]] = {k: [] for k in ws_names}
     ws_layers = []
-    grad_pair = np.zeros(n, dtype=np.int64)
-    out_elems = np.zeros(n, dtype=np.int64)
-    in_elems = np.zeros(n, dtype=np.int64)
-    params = np.zeros(n, dtype=np.int64)
-    weight_elems = np.zeros(n, dtype=np.int64)
-    ffwd = np.zeros(n, dtype=np.int64)
-    fbwd = np.zeros(n, dtype=np.int64)
-    for info in analysis.layers:
-        r = info.result
-        i = info.index
-        o = numel(r.out_shape)
-        ins = sum(numel(s) for s in info.in_shapes)
-        in_elems[i] = ins
-        grad_pair[i] = o + (ins if i > 1 else 0)  # no gradient for the input data
-        out_elems[i] = 0 if (r.inplace or r.view) else o
-        params[i] = r.parameters
-        weight_elems[i] = r.weight_elements
-        ffwd[i] = r.flops_fwd
-        fbwd[i] = r.flops_bwd if i > 0 else 0
+    for i, r in enumerate(results):
         if r.workspace:
             ws_layers.append(i)
+            fallback = r.workspace["implicit_gemm"]
             for k in ws_names:
-                ps, c = r.workspace.get(k, r.workspace["implicit_gemm"])
-                if k == "winograd" and k not in r.workspace:
-                    ps, c = r.workspace["implicit_gemm"]
+                ps, c = r.workspace.get(k, fallback)
                 ws_ps[k].append(ps)
                 ws_c[k].append(c)
+    o = np.array([numel(r.out_shape) for r in results], dtype=np.int64)
+    in_elems = np.array([sum(map(numel, info.in_shapes)) for info in infos], dtype=np.int64)
+    copies = np.array([not (r.inplace or r.view) for r in results], dtype=bool)
+    out_elems = np.where(copies, o, 0)
+    # The gradient of the input data itself is never computed.
+    grad_pair = o + np.where(np.arange(n) > 1, in_elems, 0)
+    params = np.array([r.parameters for r in results], dtype=np.int64)
+    weight_elems = np.array([r.weight_elements for r in results], dtype=np.int64)
+    ffwd = np.array([r.flops_fwd for r in results], dtype=np.int64)
+    fbwd = np.array([r.flops_bwd for r in results], dtype=np.int64)
+    fbwd[0] = 0
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=np.array([st[s].elements for s in saved], dtype=np.int64),
@@ -287,10 +285,21 @@ def _prepare(analysis: Analysis) -> _Prepared:
     return prepared
 
 
+_BPE_CACHE: dict[tuple[int, str], tuple[tuple[str, ...], np.ndarray]] = {}
+
+
 def _bpe(classes: tuple[str, ...], precision: str) -> np.ndarray:
-    act = ACT_BYTES[precision]
-    table = {ACT: act, F32: 4, I64: 8, MASK: 1}
-    return np.array([table[c] for c in classes], dtype=np.int64)
+    """Bytes per element of each storage class (memoised: the search calls it many times)."""
+    key = (id(classes), precision)
+    hit = _BPE_CACHE.get(key)
+    if hit is not None and hit[0] is classes:
+        return hit[1]
+    table = {ACT: ACT_BYTES[precision], F32: 4, I64: 8, MASK: 1}
+    arr = np.array([table[c] for c in classes], dtype=np.int64)
+    if len(_BPE_CACHE) > 64:
+        _BPE_CACHE.clear()
+    _BPE_CACHE[key] = (classes, arr)
+    return arr
 
 
 def _round(nbytes: np.ndarray, a: Assumptions) -> np.ndarray:
@@ -418,28 +427,26 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     bytes_fwd = act_traffic + w_traffic
     bytes_bwd = 2 * act_traffic + 2 * w_traffic
     train = setup.mode == "train"
-    layers = tuple(
-        LayerEstimate(
-            index=i,
-            name=info.name,
-            kind=info.kind,
-            output_shape=info.out_shape,
-            parameters=info.parameters,
-            activation_bytes=int(per_layer_act[i]) if train else 0,
-            output_bytes=int(out_bytes[i]),
-            flops_fwd=int(p.flops_fwd[i]) * batch,
-            flops_bwd=int(p.flops_bwd[i]) * batch if train else 0,
-            bytes_fwd=int(bytes_fwd[i]),
-            bytes_bwd=int(bytes_bwd[i]) if train else 0,
-            workspace_bytes=int(per_layer_ws[i]),
-        )
-        for i, info in enumerate(analysis.layers)
-    )
+    zeros = [0] * n
+    layers = tuple(map(
+        LayerEstimate,
+        range(n),
+        [info.name for info in analysis.layers],
+        [info.kind for info in analysis.layers],
+        [info.out_shape for info in analysis.layers],
+        p.param_counts.tolist(),
+        per_layer_act.tolist() if train else zeros,
+        out_bytes.tolist(),
+        (p.flops_fwd * batch).tolist(),
+        (p.flops_bwd * batch).tolist() if train else zeros,
+        bytes_fwd.tolist(),
+        bytes_bwd.tolist() if train else zeros,
+        per_layer_ws.tolist(),
+    ))
     return MemoryEstimate(
         setup=setup, assumptions=a, parameters=analysis.parameters, overhead=overhead,
         weights=weights, gradients=grads, optimizer=optimizer, activations=act,
-        transient=transient, workspace=workspace, layers=layers,
-        classic=classic_rows(analysis, batch, prec),
+        transient=transient, workspace=workspace, layers=layers, analysis=analysis,
     )
 
 

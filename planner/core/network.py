@@ -15,7 +15,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from planner.core.layers import (
     ACT,
@@ -138,8 +138,7 @@ class NetworkDraft:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     index: int
     name: str
     message: str
@@ -148,8 +147,7 @@ class Problem:
         return f"layer {self.index} ({self.name}): {self.message}"
 
 
-@dataclass(frozen=True)
-class Storage:
+class Storage(NamedTuple):
     """A tensor's storage, per sample. In-place ops and views share their input's storage."""
 
     elements: int
@@ -158,8 +156,7 @@ class Storage:
     last_use: int
 
 
-@dataclass(frozen=True)
-class LayerInfo:
+class LayerInfo(NamedTuple):
     index: int
     name: str
     kind: str
@@ -204,107 +201,145 @@ class InvalidDraft(ValueError):
 
 
 def analyze(draft: NetworkDraft) -> Analysis:
-    """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead."""
+    """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead.
+
+    This runs on every edit of a draft of hundreds of layers, so the loop is kept lean.
+    """
+    layers = draft.layers
+    if not layers:
+        return Analysis(draft, (), (Problem(0, "?", "the draft has no layers"),))
     problems: list[Problem] = []
     infos: list[LayerInfo] = []
-    storages: list[list] = []  # [elements, class, producer, last_use]
+    # Storages as parallel lists: elements per sample, class, producer, last use.
+    st_elems: list[int] = []
+    st_class: list[str] = []
+    st_prod: list[int] = []
+    st_last: list[int] = []
     out_storage: dict[str, int] = {}
     out_shape: dict[str, Shape | None] = {}
     saved_seen: set[int] = set()
     saved_order: list[int] = []
-    layers = draft.layers
-    if not layers:
-        return Analysis(draft, (), (Problem(0, "?", "the draft has no layers"),))
-    seen_names: set[str] = set()
     prev_name: str | None = None
     for i, layer in enumerate(layers):
         name = layer.name
+        kind = layer.kind
         error: str | None = None
-        blocked = False
-        rule = RULES.get(layer.kind)
         if not name or not isinstance(name, str):
             error = "every layer needs a name"
-        elif name in seen_names:
+        elif name in out_shape:
             error = f"the name '{name}' is already used by an earlier layer"
-        elif rule is None:
-            error = f"unknown layer type '{layer.kind}'"
-        elif i == 0 and layer.kind != "input":
-            error = "the first layer must be the input"
-        elif i > 0 and layer.kind == "input":
-            error = "only the first layer can be an input"
-        if isinstance(name, str):
-            seen_names.add(name)
+        elif kind not in RULES:
+            error = f"unknown layer type '{kind}'"
+        elif (kind == "input") != (i == 0):
+            error = ("the first layer must be the input" if i == 0
+                     else "only the first layer can be an input")
         in_names: list[str] = []
         if error is None and i > 0:
             src = layer.source()
             if src is not None and src not in out_shape:
                 error = f"'input' names '{src}', which is not an earlier layer"
             in_names.append(src or prev_name)  # type: ignore[arg-type]
-            for ref in layer.refs():
+            refs = layer.refs()
+            for ref in refs:
                 if ref not in out_shape:
                     error = f"'from' names '{ref}', which is not an earlier layer"
                     break
                 in_names.append(ref)
-            if layer.kind in ("add", "concat") and not layer.refs() and error is None:
+            if not refs and error is None and (kind == "add" or kind == "concat"):
                 error = "'from' must name an earlier layer"
-        in_shapes: list[Shape] = []
-        if error is None:
-            for n in in_names:
-                s = out_shape.get(n)
-                if s is None:
-                    blocked = True
-                    break
-                in_shapes.append(s)
         result: LayerResult | None = None
-        if error is None and not blocked:
-            try:
-                params = _checked_params(layer)
-                result = rule.apply(params, in_shapes)  # type: ignore[union-attr]
-                if numel(result.out_shape) <= 0:
-                    raise LayerError(f"output {result.out_shape} is empty")
-            except LayerError as exc:
-                error = str(exc)
-            except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
-                error = f"invalid parameters ({exc})"
+        blocked = False
+        in_shapes: tuple[Shape, ...] = ()
+        if error is None:
+            shapes = [out_shape[n] for n in in_names]
+            if None in shapes:
+                blocked = True
+            else:
+                in_shapes = tuple(shapes)  # type: ignore[arg-type]
+                result, error = _apply(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         info_storage = -1
-        first_saves: list[int] = []
+        first_saves: tuple[int, ...] = ()
         if result is not None:
             in_st = [out_storage[n] for n in in_names]
-            for s in in_st:
-                storages[s][3] = i
-            if (result.inplace or result.view) and in_st:
+            for sid in in_st:
+                st_last[sid] = i
+            if in_st and (result.inplace or result.view):
                 info_storage = in_st[0]
-                storages[info_storage][3] = i
             else:
-                info_storage = len(storages)
-                storages.append([numel(result.out_shape), ACT, i, i])
+                info_storage = len(st_elems)
+                st_elems.append(numel(result.out_shape))
+                st_class.append(ACT)
+                st_prod.append(i)
+                st_last.append(i)
+            firsts = []
             for t in result.saved:
-                if t.source == "output":
+                source = t.source
+                if source == "input":
+                    sid = in_st[0]
+                elif source == "output":
                     sid = info_storage
-                elif t.source.startswith("input"):
-                    k = int(t.source.split(":")[1]) if ":" in t.source else 0
-                    sid = in_st[k]
-                else:
-                    sid = len(storages)
-                    storages.append([t.elements, t.storage, i, i])
+                elif source == "own":
+                    sid = len(st_elems)
+                    st_elems.append(t.elements)
+                    st_class.append(t.storage)
+                    st_prod.append(i)
+                    st_last.append(i)
+                else:  # "input:k"
+                    sid = in_st[int(source.split(":")[1])]
                 if sid not in saved_seen:
                     saved_seen.add(sid)
                     saved_order.append(sid)
-                    first_saves.append(sid)
+                    firsts.append(sid)
+            first_saves = tuple(firsts)
+            out_shape[name] = result.out_shape
+        else:
+            out_shape[name] = None
         out_storage[name] = info_storage
-        out_shape[name] = result.out_shape if result is not None else None
-        infos.append(LayerInfo(i, name, layer.kind, tuple(in_shapes),
-                               result.out_shape if result else None, result, error,
-                               blocked and error is None, info_storage, tuple(first_saves)))
+        infos.append(LayerInfo(i, name, kind, in_shapes,
+                               result.out_shape if result is not None else None, result, error,
+                               blocked, info_storage, first_saves))
         prev_name = name
-    if storages:
-        last = infos[-1].output_storage
-        if last >= 0:
-            storages[last][3] = len(layers) - 1
+    last = infos[-1].output_storage
+    if last >= 0:
+        st_last[last] = len(layers) - 1
     return Analysis(draft, tuple(infos), tuple(problems),
-                    tuple(Storage(*s) for s in storages), tuple(saved_order))
+                    tuple(map(Storage, st_elems, st_class, st_prod, st_last)),
+                    tuple(saved_order))
+
+
+# Layer results by (layer, input shapes). Layers are immutable and an edit changes one of them,
+# so re-analysing a draft after an edit reuses every other layer's result.
+_RESULTS: dict[tuple[LayerSpec, tuple[Shape, ...]], tuple[LayerResult | None, str | None]] = {}
+_RESULTS_MAX = 20_000
+
+
+def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
+    key = (layer, in_shapes)
+    hit = _RESULTS.get(key)
+    if hit is not None:
+        return hit
+    result: LayerResult | None = None
+    error: str | None = None
+    try:
+        params = _checked_params(layer)
+        result = RULES[layer.kind].apply(params, list(in_shapes))
+        if numel(result.out_shape) <= 0:
+            raise LayerError(f"output {result.out_shape} is empty")
+    except LayerError as exc:
+        result, error = None, str(exc)
+    except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
+        result, error = None, f"invalid parameters ({exc})"
+    if len(_RESULTS) >= _RESULTS_MAX:
+        _RESULTS.clear()
+    _RESULTS[key] = (result, error)
+    return result, error
+
+
+def clear_cache() -> None:
+    """Forget cached layer results (benchmarks measuring a cold start use this)."""
+    _RESULTS.clear()
 
 
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:

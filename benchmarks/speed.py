@@ -1,0 +1,88 @@
+"""Re-estimate speed: a ~500-layer network, full estimate plus the largest batch that fits.
+
+Prints the median and 90th percentile of:
+* cold: analyze (shape inference) + estimate + max_batch on a draft never seen before;
+* edit: one layer changed (what the Planner pane does on every edit), same work.
+Target (issue 2): median under 5 ms. Run: python benchmarks/speed.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from planner.core.layers import LayerSpec  # noqa: E402
+from planner.core.memory import Assumptions, estimate, max_batch  # noqa: E402
+from planner.core.network import NetworkDraft, Setup, analyze, clear_cache  # noqa: E402
+from planner.units import GIB  # noqa: E402
+
+
+def deep_resnet(blocks: int = 83) -> NetworkDraft:
+    """conv-bn-relu-conv-bn-add blocks: 6 layers each, ~500 layers in all."""
+    layers = [LayerSpec("input", "input", {"shape": (3, 224, 224)}),
+              LayerSpec("conv2d", "stem", {"filters": 64, "kernel": 7, "stride": 2, "padding": 3}),
+              LayerSpec("maxpool", "pool", {"kernel": 3, "stride": 2, "padding": 1})]
+    prev = "pool"
+    for b in range(blocks):
+        p = f"b{b}"
+        layers += [
+            LayerSpec("conv2d", f"{p}.c1", {"filters": 64, "kernel": 3, "padding": 1,
+                                            "bias": False}),
+            LayerSpec("batchnorm", f"{p}.bn1"),
+            LayerSpec("activation", f"{p}.r1", {"function": "relu", "inplace": True}),
+            LayerSpec("conv2d", f"{p}.c2", {"filters": 64, "kernel": 3, "padding": 1,
+                                            "bias": False}),
+            LayerSpec("batchnorm", f"{p}.bn2"),
+            LayerSpec("add", f"{p}.add", {"from": prev}),
+        ]
+        prev = f"{p}.add"
+    layers += [LayerSpec("global_avgpool", "gap"), LayerSpec("fc", "fc", {"units": 1000})]
+    return NetworkDraft("deep", tuple(layers))
+
+
+def full_reestimate(draft: NetworkDraft, setup: Setup, assumptions: Assumptions) -> int:
+    a = analyze(draft)
+    estimate(a, setup, assumptions)
+    return max_batch(a, setup, 24 * GIB, assumptions)
+
+
+def timeit(fn, runs: int) -> list[float]:
+    out = []
+    for i in range(runs):
+        t0 = time.perf_counter()
+        fn(i)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def main() -> None:
+    base = deep_resnet()
+    setup = Setup(32, "fp32", "adam")
+    assumptions = Assumptions()
+    print(f"network: {len(base.layers)} layers, batch {setup.batch_size}")
+    full_reestimate(base, setup, assumptions)  # warm imports
+
+    def cold(i):
+        # A fresh draft each time, with the per-layer result cache emptied.
+        clear_cache()
+        d = NetworkDraft("deep", tuple(LayerSpec(x.kind, x.name, dict(x.params))
+                                       for x in base.layers))
+        full_reestimate(d, setup, assumptions)
+
+    def edit(i):
+        d = base.replace_layer(5, base.layers[5].replace(filters=64 + (i % 7)))
+        full_reestimate(d, setup, assumptions)
+
+    for label, fn in (("cold (new draft)", cold), ("after one edit", edit)):
+        times = timeit(fn, 60)
+        times.sort()
+        print(f"{label:<18} median {statistics.median(times):6.2f} ms   "
+              f"p90 {times[int(0.9 * len(times))]:6.2f} ms   target < 5 ms")
+
+
+if __name__ == "__main__":
+    main()
