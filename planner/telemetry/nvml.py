@@ -360,6 +360,8 @@ class NvmlBackend:
         mg.sample2 = cur
         mg.metrics[0].metricId = nv.NVML_GPM_METRIC_DRAM_BW_UTIL
         nv.nvmlGpmMetricsGet(mg)
+        if getattr(mg.metrics[0], "nvmlReturn", 0):  # this metric failed on its own
+            raise nv.NVMLError(mg.metrics[0].nvmlReturn)
         return float(mg.metrics[0].value)
 
     def close(self) -> None:
@@ -459,11 +461,16 @@ class NvmlBackend:
             processes=processes, lost=False, unavailable=frozen_mapping(un))
 
     def _throttle_mask(self, h: Any) -> int:
+        """Clock event reasons (the newer name), falling back to the older throttle call."""
         nv = self._nvml
         fn = getattr(nv, "nvmlDeviceGetCurrentClocksEventReasons", None)
-        if fn is None:
-            fn = nv.nvmlDeviceGetCurrentClocksThrottleReasons
-        return fn(h)
+        if fn is not None:
+            try:
+                return fn(h)
+            except Exception as exc:
+                if self._error_code(exc) != self._code("NVML_ERROR_FUNCTION_NOT_FOUND"):
+                    raise
+        return nv.nvmlDeviceGetCurrentClocksThrottleReasons(h)
 
     def _processes(self, card: _Card, un: dict[str, str]) -> tuple[ProcessSample, ...] | None:
         nv = self._nvml

@@ -4,7 +4,8 @@ Conventions:
 
 - ``None`` means "not available" (not supported by this card, not permitted, or the card is
   lost). The reason, where there is one, is in ``GpuSample.unavailable`` (field name → reason)
-  so a UI can show "N/A" with the reason on hover.
+  so a UI can show "N/A" with the reason on hover. The key ``"*"`` gives a reason for the
+  whole card (a lost card).
 - Units are in the names: ``_bytes``, ``_pct``, ``_mhz``, ``_w``, ``_c``, ``_gbs`` (GB/s,
   decimal gigabytes as GPU vendors quote bandwidth), ``_bytes_s`` (bytes per second).
 - "Memory in use" (``memory_used_bytes``) and "memory controller busy" (``memory_busy_pct``)

@@ -220,3 +220,28 @@ def test_card_lost_at_open(fake_nvml):
 def test_throttle_names():
     assert throttle_names(0) == ()
     assert throttle_names(0x1 | 0x40) == ("gpu_idle", "hw_thermal")
+
+
+def test_throttle_falls_back_to_the_older_call(fake_nvml):
+    fake_nvml.fail("nvmlDeviceGetCurrentClocksEventReasons", NVML_ERROR_FUNCTION_NOT_FOUND)
+    fake_nvml.nvmlDeviceGetCurrentClocksThrottleReasons = lambda h: 0x1
+    b = _backend(fake_nvml)
+    b.open()
+    assert b.sample()[0].throttle_reasons == ("gpu_idle",)
+    b.close()
+
+
+def test_gpm_metric_failure_is_not_available(fake_nvml):
+    real = fake_nvml.nvmlGpmMetricsGet
+
+    def failing(mg):
+        real(mg)
+        mg.metrics[0].nvmlReturn = NVML_ERROR_NOT_SUPPORTED
+        return mg
+
+    fake_nvml.nvmlGpmMetricsGet = failing
+    b = _backend(fake_nvml)
+    b.open()
+    s1 = b.sample()[1]
+    assert s1.dram_bw_util_pct is None and s1.unavailable["dram_bw_util_pct"]
+    b.close()
