@@ -1,0 +1,269 @@
+"""The two charts of the Planner pane.
+
+* ``BreakdownBar``: one horizontal bar stacked by the estimate's terms, a legend with each term in
+  MiB/GiB (binary, as nvidia-smi) and its share, and the peak. Painted with QPainter so the labels
+  never clip and it scales with the window.
+* ``LayerChart``: a pyqtgraph bar chart of the bytes each layer keeps for backward, so the costly
+  early layers stand out; the selected layer is highlighted and clicking a bar selects its layer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate
+from planner.units import MIB, format_bytes
+
+TERM_COLORS = {
+    "overhead": QColor("#8c8c8c"),
+    "weights": QColor("#1f77b4"),
+    "gradients": QColor("#6baed6"),
+    "optimizer": QColor("#9467bd"),
+    "activations": QColor("#d62728"),
+    "transient": QColor("#ff9896"),
+    "workspace": QColor("#ff7f0e"),
+}
+
+
+def _grey(color: QColor) -> QColor:
+    v = int(0.3 * color.red() + 0.59 * color.green() + 0.11 * color.blue())
+    v = 170 + (v - 128) // 4
+    return QColor(v, v, v)
+
+
+class BreakdownBar(QWidget):
+    """A stacked horizontal bar of the memory terms, with a legend and the peak."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._estimate: MemoryEstimate | None = None
+        self._stale = False
+        self._message = ""
+        self._capacity_bytes: int | None = None
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setMinimumWidth(360)
+
+    def set_estimate(self, estimate: MemoryEstimate | None, *, stale: bool = False,
+                     message: str = "", capacity_bytes: int | None = None) -> None:
+        """Show ``estimate``; ``stale`` greys it out with ``message`` over it."""
+        self._estimate = estimate
+        self._stale = stale
+        self._message = message
+        self._capacity_bytes = capacity_bytes
+        self.updateGeometry()
+        self.update()
+
+    def _terms(self) -> list[tuple[str, int]]:
+        if self._estimate is None:
+            return []
+        return [(t, v) for t, v in self._estimate.terms().items() if v > 0]
+
+    _MARGIN = 8
+    _BAR_H = 30
+
+    def _legend_columns(self, width: int) -> int:
+        """Two legend columns when every label fits in half the width, else one."""
+        fm = QFontMetrics(self.font())
+        label_w = max(fm.horizontalAdvance(self.tr(TERM_LABELS[t])) for t in TERMS)
+        amount_w = fm.horizontalAdvance("9999.9 MiB  (100%)")
+        needed = 18 + label_w + 16 + amount_w + 12
+        return 2 if 2 * needed <= width - 2 * self._MARGIN else 1
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        line = QFontMetrics(self.font()).height() + 4
+        rows = -(-len(TERMS) // self._legend_columns(width))
+        return self._MARGIN + line + 4 + self._BAR_H + 10 + rows * line + self._MARGIN
+
+    def sizeHint(self) -> QSize:
+        width = max(self.width(), 520)
+        return QSize(520, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(360, self.heightForWidth(max(self.width(), 360)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.heightForWidth(event.size().width()) != self.height():
+            self.updateGeometry()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        text_color = pal.color(pal.ColorRole.WindowText)
+        fm = QFontMetrics(self.font())
+        line = fm.height() + 4
+        margin = self._MARGIN
+        width = self.width() - 2 * margin
+        y = margin
+        est = self._estimate
+        bold = QFont(self.font())
+        bold.setBold(True)
+        bold.setPointSizeF(self.font().pointSizeF() * 1.15)
+        p.setFont(bold)
+        if est is None:
+            p.setPen(text_color)
+            p.drawText(QRectF(margin, y, width, line * 3),
+                       int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
+                       self._message or self.tr("No estimate"))
+            return
+        peak = est.peak
+        title = self.tr("Peak %1").replace("%1", format_bytes(peak))
+        mode = est.setup.mode
+        sub = (self.tr("training") if mode == "train" else self.tr("inference")) + ", " + \
+            self.tr("batch %1").replace("%1", str(est.setup.batch_size)) + ", " + \
+            est.setup.precision
+        p.setPen(QColor(128, 128, 128) if self._stale else text_color)
+        p.drawText(QPointF(margin, y + fm.ascent() + 2), title)
+        tw = QFontMetrics(bold).horizontalAdvance(title)
+        p.setFont(self.font())
+        p.drawText(QPointF(margin + tw + 12, y + fm.ascent() + 2), "(" + sub + ")")
+        if self._capacity_bytes:
+            cap = self.tr("of %1").replace("%1", format_bytes(self._capacity_bytes))
+            fits = peak <= self._capacity_bytes
+            verdict = cap + " — " + (self.tr("fits") if fits else self.tr("does not fit"))
+            p.setPen(QColor(128, 128, 128) if self._stale else
+                     (QColor(0, 120, 0) if fits else QColor(180, 0, 0)))
+            p.drawText(QRectF(margin, y, width, line),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), verdict)
+        y += line + 4
+        bar_h = self._BAR_H
+        x = float(margin)
+        total = max(peak, 1)
+        for term, value in self._terms():
+            w = width * value / total
+            color = TERM_COLORS[term]
+            p.fillRect(QRectF(x, y, w, bar_h), _grey(color) if self._stale else color)
+            x += w
+        p.setPen(QPen(text_color, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(QRectF(margin, y, width, bar_h))
+        if self._stale and self._message:
+            p.setPen(QColor(160, 0, 0))
+            p.setFont(bold)
+            p.drawText(QRectF(margin, y, width, bar_h), int(Qt.AlignmentFlag.AlignCenter),
+                       self._message)
+            p.setFont(self.font())
+        y += bar_h + 10
+        cols = self._legend_columns(self.width())
+        col_w = width / cols
+        for i, term in enumerate(TERMS):
+            value = getattr(est, term)
+            cx = margin + (i % cols) * col_w
+            cy = y + (i // cols) * line
+            color = TERM_COLORS[term]
+            p.fillRect(QRectF(cx, cy + 3, 12, 12), _grey(color) if self._stale else color)
+            p.setPen(QColor(128, 128, 128) if (self._stale or value == 0) else text_color)
+            label = self.tr(TERM_LABELS[term])
+            share = f"{100 * value / total:.0f}%" if value else "—"
+            amount = f"{format_bytes(value)}  ({share})"
+            aw = fm.horizontalAdvance(amount)
+            name_w = col_w - 24 - aw - 8
+            p.drawText(QRectF(cx + 18, cy, name_w, line),
+                       int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                       fm.elidedText(label, Qt.TextElideMode.ElideRight, int(name_w)))
+            p.drawText(QRectF(cx + col_w - aw - 12, cy, aw, line),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), amount)
+
+
+class LayerChart(pg.PlotWidget):
+    """Bytes kept for backward per layer (MiB), one bar per layer."""
+
+    layer_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=None)
+        self.setMinimumHeight(160)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.showGrid(y=True, alpha=0.25)
+        item.setLabel("left", self.tr("kept for backward (MiB)"))
+        item.setLabel("bottom", self.tr("layer"))
+        self.setMouseEnabled(x=True, y=False)
+        self._bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        item.addItem(self._bars)
+        self._names: list[str] = []
+        self._values: np.ndarray = np.zeros(0)
+        self._selected = -1
+        self._stale = False
+        self._note = pg.TextItem(anchor=(0.5, 0.5), color=(160, 0, 0))
+        self._note.setVisible(False)
+        item.addItem(self._note, ignoreBounds=True)
+        self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    def set_estimate(self, estimate: MemoryEstimate | None, *, stale: bool = False,
+                     message: str = "") -> None:
+        self._stale = stale
+        if estimate is None:
+            self._names, self._values = [], np.zeros(0)
+        else:
+            self._names = [layer.name for layer in estimate.layers]
+            self._values = np.array([layer.activation_bytes for layer in estimate.layers],
+                                    dtype=float) / MIB
+            if estimate.setup.mode != "train":
+                self._values = np.array([layer.output_bytes for layer in estimate.layers],
+                                        dtype=float) / MIB
+        label = (self.tr("kept for backward (MiB)") if estimate is None
+                 or estimate.setup.mode == "train" else self.tr("output size (MiB)"))
+        self.getPlotItem().setLabel("left", label)
+        n = len(self._names)
+        axis = self.getPlotItem().getAxis("bottom")
+        if 0 < n <= 24:
+            axis.setTicks([[(i, name) for i, name in enumerate(self._names)]])
+        else:
+            axis.setTicks(None)
+        self._redraw()
+        top = float(self._values.max()) if len(self._values) else 1.0
+        self.getPlotItem().setXRange(-0.6, max(n - 0.4, 0.6), padding=0)
+        self.getPlotItem().setYRange(0, max(top, 1e-3) * 1.08, padding=0)
+        self._note.setText(message if stale else "")
+        self._note.setVisible(bool(stale and message))
+        self._note.setPos(max(n - 1, 0) / 2, max(top, 1e-3) * 0.55)
+
+    def set_selected(self, row: int) -> None:
+        if row != self._selected:
+            self._selected = row
+            self._redraw()
+
+    def _redraw(self) -> None:
+        n = len(self._values)
+        base = QColor("#d62728") if not self._stale else QColor(175, 175, 175)
+        sel = QColor("#1f4e9c") if not self._stale else QColor(120, 120, 120)
+        brushes = [pg.mkBrush(sel if i == self._selected else base) for i in range(n)]
+        self._bars.setOpts(x=np.arange(n), height=self._values, width=0.8, brushes=brushes,
+                           pens=[pg.mkPen(None)] * n)
+
+    def _index_at(self, scene_pos) -> int | None:
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        x = vb.mapSceneToView(scene_pos).x()
+        i = round(x)
+        if 0 <= i < len(self._values) and abs(x - i) <= 0.45:
+            return i
+        return None
+
+    @Slot(object)
+    def _on_scene_clicked(self, event) -> None:
+        i = self._index_at(event.scenePos())
+        if i is not None:
+            self.layer_clicked.emit(i)
+
+    @Slot(object)
+    def _on_mouse_moved(self, pos) -> None:
+        i = self._index_at(pos)
+        if i is None:
+            self.setToolTip("")
+        else:
+            self.setToolTip(f"{i}: {self._names[i]} — {format_bytes(self._values[i] * MIB)}")

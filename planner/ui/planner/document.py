@@ -1,0 +1,171 @@
+"""The open plan: draft, setup, assumptions, file path, undo stack and the current estimate.
+
+Every change goes through the undo stack (``PlanCommand`` swaps immutable plans) and ends in
+``set_plan``, which recomputes the analysis and the estimate synchronously (a few ms) and emits
+``plan_changed`` once, so every view updates within the same frame.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from planner.core.layers import LayerSpec
+from planner.core.memory import Assumptions, MemoryEstimate, estimate
+from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.ui.planner.commands import (
+    ApplySuggestionCommand,
+    ChangeSetupCommand,
+    EditLayerCommand,
+    InsertLayerCommand,
+    MoveLayerCommand,
+    RemoveLayerCommand,
+)
+
+
+class PlanDocument(QObject):
+    """One plan being edited. Views read its properties and listen to ``plan_changed``."""
+
+    plan_changed = Signal()  # draft, setup or assumptions changed; estimate recomputed
+    path_changed = Signal()  # the file it belongs to (or its name) changed
+    current_row_changed = Signal(int)  # an edit wants this layer row shown
+
+    def __init__(self, draft: NetworkDraft, setup: Setup, assumptions: Assumptions,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self._draft = draft
+        self._setup = setup
+        self._assumptions = assumptions
+        self._path: Path | None = None
+        self.current_row = 0
+        self._analysis: Analysis = analyze(draft)
+        self._estimate: MemoryEstimate | None = None
+        self._last_good: MemoryEstimate | None = None
+        self._failure: str | None = None
+        self._recompute()
+
+    # ---- state ---------------------------------------------------------------------------
+    @property
+    def draft(self) -> NetworkDraft:
+        return self._draft
+
+    @property
+    def setup(self) -> Setup:
+        return self._setup
+
+    @property
+    def assumptions(self) -> Assumptions:
+        return self._assumptions
+
+    @property
+    def analysis(self) -> Analysis:
+        return self._analysis
+
+    @property
+    def estimate(self) -> MemoryEstimate | None:
+        """The estimate of the current plan, or None while the draft has problems."""
+        return self._estimate
+
+    @property
+    def last_good_estimate(self) -> MemoryEstimate | None:
+        """The last estimate computed without problems (shown greyed while there are some)."""
+        return self._last_good
+
+    @property
+    def failure(self) -> str | None:
+        """Why there is no estimate: the problems, one per line (None when there is one)."""
+        return self._failure
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    # ---- whole-plan changes (not undoable: they start a new history) ----------------------
+    def load(self, draft: NetworkDraft, setup: Setup, path: Path | None,
+             *, modified: bool = False) -> None:
+        self.undo_stack.clear()
+        self._path = Path(path) if path is not None else None
+        self.set_plan(draft, setup, select=0)
+        if modified:
+            self.undo_stack.resetClean()  # clean index -1: modified until saved
+        else:
+            self.undo_stack.setClean()
+        self.path_changed.emit()
+
+    def mark_saved(self, path: Path) -> None:
+        self._path = Path(path)
+        self.undo_stack.setClean()
+        self.path_changed.emit()
+
+    def set_assumptions(self, assumptions: Assumptions) -> None:
+        if assumptions != self._assumptions:
+            self._assumptions = assumptions
+            self._recompute()
+            self.plan_changed.emit()
+
+    # ---- called by the undo commands ------------------------------------------------------
+    def set_plan(self, draft: NetworkDraft, setup: Setup, *, select: int | None = None) -> None:
+        self._draft = draft
+        self._setup = setup
+        self._recompute()
+        if select is not None and draft.layers:
+            self.current_row = max(0, min(select, len(draft.layers) - 1))
+        self.plan_changed.emit()
+        if select is not None:
+            self.current_row_changed.emit(self.current_row)
+
+    def _recompute(self) -> None:
+        self._analysis = analyze(self._draft)
+        if not self._analysis.ok:
+            self._estimate = None
+            self._failure = "\n".join(str(p) for p in self._analysis.problems)
+            return
+        try:
+            self._estimate = estimate(self._analysis, self._setup, self._assumptions)
+        except (ValueError, ArithmeticError) as exc:  # InvalidDraft is a ValueError
+            self._estimate = None
+            self._failure = str(exc)
+            return
+        self._failure = None
+        self._last_good = self._estimate
+
+    # ---- undoable edits --------------------------------------------------------------------
+    def edit_layer(self, row: int, layer: LayerSpec, *, merge_key=None) -> None:
+        if self._draft.layers[row] == layer:
+            return
+        draft = self._draft.replace_layer(row, layer)
+        self.undo_stack.push(EditLayerCommand(self, row, draft, merge_key=merge_key))
+
+    def insert_layer(self, row: int, layer: LayerSpec, text: str) -> None:
+        row = max(0, min(row, len(self._draft.layers)))
+        self.undo_stack.push(InsertLayerCommand(self, row, self._draft.insert_layer(row, layer),
+                                                text))
+
+    def remove_layer(self, row: int) -> None:
+        if not 0 <= row < len(self._draft.layers) or len(self._draft.layers) <= 1:
+            return
+        self.undo_stack.push(RemoveLayerCommand(self, row, self._draft.remove_layer(row)))
+
+    def move_layer(self, row: int, to: int) -> None:
+        n = len(self._draft.layers)
+        if not (0 <= row < n and 0 <= to < n) or row == to:
+            return
+        self.undo_stack.push(MoveLayerCommand(self, row, to, self._draft.move_layer(row, to)))
+
+    def change_setup(self, setup: Setup, field: str) -> None:
+        if setup != self._setup:
+            self.undo_stack.push(ChangeSetupCommand(self, setup, field))
+
+    def apply_plan(self, title: str, draft: NetworkDraft, setup: Setup) -> None:
+        """Replace draft and setup together as one undoable step (a reduction suggestion)."""
+        self.undo_stack.push(ApplySuggestionCommand(self, title, draft, setup))
+
+    def select_row(self, row: int) -> None:
+        self.current_row = row

@@ -1,0 +1,675 @@
+"""The Planner pane: draft a network, set how it runs, see its memory footprint.
+
+Left: the run settings, the layer table (inline editing), the problems line and the selected
+layer's properties. Right: the peak and its stacked breakdown, then tabs with the per-layer chart,
+the per-layer table, the article's accounting and the "what would help" list.
+
+Every change goes through the document's undo stack; the document recomputes synchronously and
+emits ``plan_changed`` once, and ``_on_plan_changed`` refreshes every view in the same frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner.core.layers import KINDS, RULES, LayerSpec
+from planner.core.memory import Assumptions, max_batch
+from planner.core.network import MAX_BATCH, MODES, OPTIMIZERS, PRECISIONS
+from planner.ui.planner.assumptions_dialog import AssumptionsDialog
+from planner.ui.planner.charts import BreakdownBar, LayerChart
+from planner.ui.planner.document import PlanDocument
+from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, LayerTableModel, LayerTypeDelegate
+from planner.ui.planner.properties import LayerPropertiesPanel
+from planner.ui.planner.results import (
+    SORT_ROLE,
+    ClassicTableModel,
+    LayerEstimateTableModel,
+    SuggestionTableModel,
+)
+from planner.units import GIB, format_bytes
+
+_ERROR_STYLE = "color: #a00000;"
+
+
+def _suggestions(draft, setup, assumptions):
+    """The reduction advisor, imported when first needed (no work at import time)."""
+    from planner.core.reduce import suggestions
+
+    return suggestions(draft, setup, assumptions)
+
+
+class PlannerPane(QWidget):
+    """The Planner pane. ``actions`` holds the layer edit actions the main window's Edit menu
+    shows; the pane's own tool bar shows the same actions."""
+
+    status_changed = Signal(str)  # one line for the status bar: the peak, or why there is none
+    assumptions_changed = Signal(object)  # the user edited the assumptions (to persist them)
+    message = Signal(str)  # a transient message (a rejected edit)
+
+    def __init__(self, document: PlanDocument, parent: QWidget | None = None, *,
+                 memory_gib: float = 24.0):
+        super().__init__(parent)
+        self.setObjectName("planner_pane")
+        self._doc = document
+        self._suggestions_dirty = True
+        self._selecting = False
+        self._build_actions()
+        self._build_ui(memory_gib)
+        document.plan_changed.connect(self._on_plan_changed)
+        document.current_row_changed.connect(self._on_current_row_changed)
+        self._on_plan_changed()
+        self._on_current_row_changed(document.current_row)
+
+    # ------------------------------------------------------------------------------------------
+    # Construction
+    # ------------------------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        self.add_menu = QMenu(self.tr("Add Layer of &Type"), self)
+        self.insert_menu = QMenu(self.tr("&Insert Layer Before"), self)
+        for kind in KINDS:
+            if kind == "input":
+                continue
+            label = RULES[kind].label
+            add = self.add_menu.addAction(label)
+            add.setData(kind)
+            add.setToolTip(RULES[kind].help)
+            add.triggered.connect(self._on_add_triggered)
+            ins = self.insert_menu.addAction(label)
+            ins.setData(kind)
+            ins.setToolTip(RULES[kind].help)
+            ins.triggered.connect(self._on_insert_triggered)
+        self.add_action = QAction(self.tr("&Add Layer"), self)
+        self.add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
+        self.add_action.setToolTip(self.tr("Add a layer of the same type after the selected one"))
+        self.add_action.triggered.connect(self._on_add_same_triggered)
+        self.duplicate_action = QAction(self.tr("&Duplicate Layer"), self)
+        self.duplicate_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_D))
+        self.duplicate_action.triggered.connect(self._on_duplicate_triggered)
+        self.remove_action = QAction(self.tr("&Remove Layer"), self)
+        self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.remove_action.triggered.connect(self._on_remove_triggered)
+        self.up_action = QAction(self.tr("Move &Up"), self)
+        self.up_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Up))
+        self.up_action.triggered.connect(self._on_move_up_triggered)
+        self.down_action = QAction(self.tr("Move Do&wn"), self)
+        self.down_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Down))
+        self.down_action.triggered.connect(self._on_move_down_triggered)
+        self.assumptions_action = QAction(self.tr("Estimate &Assumptions…"), self)
+        self.assumptions_action.triggered.connect(self._on_assumptions_triggered)
+
+    def _build_ui(self, memory_gib: float) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        root.addWidget(self._build_setup_bar(memory_gib))
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self._build_editor())
+        splitter.addWidget(self._build_results())
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([800, 600])
+        root.addWidget(splitter, 1)
+        self.splitter = splitter
+
+    def _build_setup_bar(self, memory_gib: float) -> QWidget:
+        box = QGroupBox(self.tr("How it runs"), self)
+        row = QHBoxLayout(box)
+        self.batch_spin = QSpinBox(box)
+        self.batch_spin.setRange(1, MAX_BATCH)
+        self.batch_spin.setKeyboardTracking(False)
+        self.batch_spin.setAccelerated(True)
+        self.batch_spin.setToolTip(self.tr("Samples per iteration (mini-batch size)"))
+        self.batch_spin.valueChanged.connect(self._on_batch_changed)
+        self.precision_combo = QComboBox(box)
+        self.precision_combo.addItems(list(PRECISIONS))
+        self.precision_combo.setToolTip(self.tr(
+            "fp32; fp16 / bf16 (16-bit everything); mixed (16-bit activations with fp32 master "
+            "weights)"))
+        self.precision_combo.currentTextChanged.connect(self._on_precision_changed)
+        self.optimizer_combo = QComboBox(box)
+        self.optimizer_combo.addItems(list(OPTIMIZERS))
+        self.optimizer_combo.setToolTip(self.tr(
+            "Optimizer state per parameter: SGD none, momentum one, Adam/AdamW two"))
+        self.optimizer_combo.currentTextChanged.connect(self._on_optimizer_changed)
+        self.mode_combo = QComboBox(box)
+        for mode in MODES:
+            self.mode_combo.addItem(self.tr("training") if mode == "train" else
+                                    self.tr("inference"), mode)
+        self.mode_combo.currentIndexChanged.connect(self._on_mode_changed)
+        self.checkpoint_check = QCheckBox(self.tr("Checkpointing"), box)
+        self.checkpoint_check.setToolTip(self.tr(
+            "Gradient checkpointing: keep only √n segment outputs and recompute the rest during "
+            "backward (about a third more compute)"))
+        self.checkpoint_check.toggled.connect(self._on_checkpointing_toggled)
+        for label, widget in ((self.tr("Batch"), self.batch_spin),
+                              (self.tr("Precision"), self.precision_combo),
+                              (self.tr("Optimizer"), self.optimizer_combo),
+                              (self.tr("Mode"), self.mode_combo)):
+            lab = QLabel(label, box)
+            lab.setBuddy(widget)
+            row.addWidget(lab)
+            row.addWidget(widget)
+            row.addSpacing(6)
+        row.addWidget(self.checkpoint_check)
+        row.addStretch(1)
+        fit = QLabel(self.tr("Largest batch that fits in"), box)
+        self.memory_spin = QDoubleSpinBox(box)
+        self.memory_spin.setRange(0.5, 1024.0)
+        self.memory_spin.setDecimals(1)
+        self.memory_spin.setSingleStep(1.0)
+        self.memory_spin.setSuffix(" GiB")
+        self.memory_spin.setValue(memory_gib)
+        self.memory_spin.setKeyboardTracking(False)
+        self.memory_spin.setToolTip(self.tr("A card's memory, as nvidia-smi shows it (GiB)"))
+        self.memory_spin.valueChanged.connect(self._on_memory_changed)
+        self.max_batch_label = QLabel(box)
+        self.max_batch_label.setMinimumWidth(90)
+        font = self.max_batch_label.font()
+        font.setBold(True)
+        self.max_batch_label.setFont(font)
+        row.addWidget(fit)
+        row.addWidget(self.memory_spin)
+        row.addWidget(QLabel("→", box))
+        row.addWidget(self.max_batch_label)
+        row.addSpacing(8)
+        button = QToolButton(box)
+        button.setDefaultAction(self.assumptions_action)
+        button.setText(self.tr("Assumptions…"))
+        button.setToolTip(self.tr("Edit the figures the estimate takes on trust (CUDA context, "
+                                  "workspace, allocator rounding)"))
+        row.addWidget(button)
+        return box
+
+    def _build_editor(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QToolBar(panel)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        add_button = QToolButton(bar)
+        add_button.setDefaultAction(self.add_action)
+        add_button.setText(self.tr("Add"))
+        add_button.setMenu(self.add_menu)
+        add_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        bar.addWidget(add_button)
+        insert_button = QToolButton(bar)
+        insert_button.setText(self.tr("Insert"))
+        insert_button.setToolTip(self.tr("Insert a layer before the selected one"))
+        insert_button.setMenu(self.insert_menu)
+        insert_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar.addWidget(insert_button)
+        for action in (self.duplicate_action, self.remove_action, self.up_action,
+                       self.down_action):
+            bar.addAction(action)
+        layout.addWidget(bar)
+
+        self.layer_model = LayerTableModel(self._doc, self)
+        self.layer_model.edit_rejected.connect(self._on_edit_rejected)
+        self.layer_view = QTableView(panel)
+        self.layer_view.setObjectName("layer_table")
+        self.layer_view.setModel(self.layer_model)
+        self.layer_view.setItemDelegateForColumn(2, LayerTypeDelegate(self.layer_view))
+        self.layer_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.layer_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.layer_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                        | QAbstractItemView.EditTrigger.EditKeyPressed
+                                        | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.layer_view.verticalHeader().setVisible(False)
+        self.layer_view.verticalHeader().setDefaultSectionSize(
+            self.layer_view.fontMetrics().height() + 8)
+        self.layer_view.setAlternatingRowColors(True)
+        header = self.layer_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COL_PARAMS, QHeaderView.ResizeMode.Stretch)
+        fm = self.layer_view.fontMetrics()
+        hfm = header.fontMetrics()
+        for col, sample in ((0, "0000"), (1, "layer4.2.conv3x"), (2, "Adaptive avg pool"),
+                            (4, "2048×56×56"), (5, "25.56 M"), (6, "9999.9 MiB")):
+            title = str(self.layer_model.headerData(col, Qt.Orientation.Horizontal))
+            header.resizeSection(col, max(fm.horizontalAdvance(sample),
+                                          hfm.horizontalAdvance(title)) + 20)
+        self.layer_view.selectionModel().currentRowChanged.connect(self._on_table_row_changed)
+        self.layer_view.addAction(self.remove_action)
+        table_box = QWidget(panel)
+        tl = QVBoxLayout(table_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.layer_view, 1)
+
+        self.problems_label = QLabel(panel)
+        self.problems_label.setObjectName("problems")
+        self.problems_label.setWordWrap(True)
+        self.problems_label.setStyleSheet(_ERROR_STYLE)
+        self.problems_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problems_label.setVisible(False)
+        tl.addWidget(self.problems_label)
+
+        self.properties = LayerPropertiesPanel(self._doc, panel)
+        self.properties.edit_rejected.connect(self._on_edit_rejected)
+        scroll = QScrollArea(panel)
+        scroll.setWidget(self.properties)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setMinimumHeight(120)
+        vsplit = QSplitter(Qt.Orientation.Vertical, panel)
+        vsplit.setChildrenCollapsible(False)
+        vsplit.addWidget(table_box)
+        vsplit.addWidget(scroll)
+        vsplit.setStretchFactor(0, 3)
+        vsplit.setStretchFactor(1, 2)
+        vsplit.setSizes([440, 340])
+        layout.addWidget(vsplit, 1)
+        return panel
+
+    def _build_results(self) -> QWidget:
+        panel = QWidget(self)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.breakdown = BreakdownBar(panel)
+        self.breakdown.setObjectName("breakdown")
+        layout.addWidget(self.breakdown)
+        self.tabs = QTabWidget(panel)
+        self.tabs.setObjectName("result_tabs")
+        layout.addWidget(self.tabs, 1)
+
+        self.chart = LayerChart(self.tabs)
+        self.chart.layer_clicked.connect(self._on_chart_layer_clicked)
+        self.tabs.addTab(self.chart, self.tr("Per-layer chart"))
+
+        self.estimate_model = LayerEstimateTableModel(self)
+        self.estimate_proxy = QSortFilterProxyModel(self)
+        self.estimate_proxy.setSourceModel(self.estimate_model)
+        self.estimate_proxy.setSortRole(SORT_ROLE)
+        self.estimate_view = self._read_only_view(self.estimate_proxy)
+        self.estimate_view.setSortingEnabled(True)
+        self.estimate_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.estimate_view.doubleClicked.connect(self._on_estimate_row_activated)
+        self.tabs.addTab(self.estimate_view, self.tr("Per-layer table"))
+
+        classic = QWidget(self.tabs)
+        cl = QVBoxLayout(classic)
+        note = QLabel(self.tr(
+            "The article's accounting: for each layer, its output (activation) plus the error "
+            "(the gradient of that output), at the batch and precision above; the input has no "
+            "error. A framework keeps different tensors (see the per-layer table), so this is "
+            "for checking the article's worked example, not for sizing a card."), classic)
+        note.setWordWrap(True)
+        cl.addWidget(note)
+        self.classic_model = ClassicTableModel(self)
+        self.classic_view = self._read_only_view(self.classic_model)
+        self.classic_view.horizontalHeader().setSectionResizeMode(
+            3, QHeaderView.ResizeMode.Stretch)
+        self.classic_view.setWordWrap(True)
+        cl.addWidget(self.classic_view, 1)
+        self.tabs.addTab(classic, self.tr("Article's accounting"))
+
+        helps = QWidget(self.tabs)
+        hl = QVBoxLayout(helps)
+        intro = QLabel(self.tr(
+            "What each of the article's memory-reduction techniques would save on this network, "
+            "largest saving first. Each throws information away or costs speed: read the "
+            "caution. Apply is one undoable edit."), helps)
+        intro.setWordWrap(True)
+        hl.addWidget(intro)
+        self.suggestion_model = SuggestionTableModel(self)
+        self.suggestion_view = self._read_only_view(self.suggestion_model)
+        self.suggestion_view.setWordWrap(True)
+        sh = self.suggestion_view.horizontalHeader()
+        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        sh.resizeSection(0, 230)
+        sh.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        sh.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        self.suggestion_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        hl.addWidget(self.suggestion_view, 1)
+        self.suggestion_empty = QLabel(helps)
+        self.suggestion_empty.setWordWrap(True)
+        self.suggestion_empty.setVisible(False)
+        hl.addWidget(self.suggestion_empty)
+        self._suggestion_tab = self.tabs.addTab(helps, self.tr("What would help"))
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        return panel
+
+    def _read_only_view(self, model) -> QTableView:
+        view = QTableView(self.tabs)
+        view.setModel(model)
+        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setAlternatingRowColors(True)
+        view.verticalHeader().setVisible(False)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        return view
+
+    # ------------------------------------------------------------------------------------------
+    # Public
+    # ------------------------------------------------------------------------------------------
+    @property
+    def document(self) -> PlanDocument:
+        return self._doc
+
+    def memory_bytes(self) -> int:
+        return round(self.memory_spin.value() * GIB)
+
+    def current_row(self) -> int:
+        index = self.layer_view.currentIndex()
+        return index.row() if index.isValid() else self._doc.current_row
+
+    def select_row(self, row: int) -> None:
+        if not 0 <= row < self.layer_model.rowCount():
+            return
+        self._selecting = True
+        try:
+            index = self.layer_model.index(row, COL_NAME)
+            self.layer_view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows)
+            self.layer_view.scrollTo(index)
+        finally:
+            self._selecting = False
+        self._doc.select_row(row)
+        self.properties.show_row(row)
+        self.chart.set_selected(row)
+        self._update_action_state()
+
+    def summary(self) -> str:
+        est = self._doc.estimate
+        if est is None:
+            n = len(self._doc.analysis.problems)
+            return self.tr("Fix the %n problem(s) to see the estimate", "", n)
+        fit = self.max_batch_label.text()
+        return self.tr("Peak %1 · %2 parameters · largest batch in %3 GiB: %4").replace(
+            "%1", format_bytes(est.peak)).replace("%2", f"{est.parameters:,}").replace(
+            "%3", f"{self.memory_spin.value():g}").replace("%4", fit)
+
+    def apply_suggestion(self, row: int) -> None:
+        items = self.suggestion_model.suggestions
+        if 0 <= row < len(items):
+            s = items[row]
+            self._doc.apply_plan(s.title, s.draft, s.setup)
+
+    def refresh_suggestions(self) -> None:
+        """Recompute the "what would help" list now (it is otherwise computed when shown)."""
+        self._suggestions_dirty = False
+        for r in range(self.suggestion_model.rowCount()):
+            self.suggestion_view.setIndexWidget(
+                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), None)
+        if self._doc.estimate is None:
+            self.suggestion_model.set_suggestions(())
+            self.suggestion_empty.setText(self.tr("Fix the errors in the draft to see what "
+                                                  "would help."))
+            self.suggestion_empty.setVisible(True)
+            return
+        try:
+            found = _suggestions(self._doc.draft, self._doc.setup, self._doc.assumptions)
+        except ValueError as exc:
+            found = []
+            self.suggestion_empty.setText(str(exc))
+        else:
+            self.suggestion_empty.setText(self.tr("None of the techniques would save memory on "
+                                                  "this network as it is set up."))
+        self.suggestion_model.set_suggestions(found)
+        self.suggestion_empty.setVisible(not found)
+        for r in range(len(found)):
+            button = QPushButton(self.tr("Apply"), self.suggestion_view)
+            button.setObjectName(f"apply_{found[r].key}")
+            button.setToolTip(found[r].detail)
+            button.setProperty("suggestion_row", r)
+            button.clicked.connect(self._on_apply_clicked)
+            self.suggestion_view.setIndexWidget(
+                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), button)
+
+    # ------------------------------------------------------------------------------------------
+    # Following the document
+    # ------------------------------------------------------------------------------------------
+    @Slot()
+    def _on_plan_changed(self) -> None:
+        doc = self._doc
+        setup = doc.setup
+        for widget, value in ((self.batch_spin, setup.batch_size),):
+            if widget.value() != value:
+                widget.blockSignals(True)
+                widget.setValue(value)
+                widget.blockSignals(False)
+        for combo, text in ((self.precision_combo, setup.precision),
+                            (self.optimizer_combo, setup.optimizer)):
+            if combo.currentText() != text:
+                combo.blockSignals(True)
+                combo.setCurrentText(text)
+                combo.blockSignals(False)
+        i = self.mode_combo.findData(setup.mode)
+        if self.mode_combo.currentIndex() != i:
+            self.mode_combo.blockSignals(True)
+            self.mode_combo.setCurrentIndex(i)
+            self.mode_combo.blockSignals(False)
+        if self.checkpoint_check.isChecked() != setup.checkpointing:
+            self.checkpoint_check.blockSignals(True)
+            self.checkpoint_check.setChecked(setup.checkpointing)
+            self.checkpoint_check.blockSignals(False)
+        self.checkpoint_check.setEnabled(setup.mode == "train")
+        self.optimizer_combo.setEnabled(setup.mode == "train")
+
+        est = doc.estimate
+        problems = doc.analysis.problems
+        if problems:
+            lines = [str(p) for p in problems[:6]]
+            if len(problems) > 6:
+                lines.append(self.tr("… and %1 more").replace("%1", str(len(problems) - 6)))
+            self.problems_label.setText("\n".join(lines))
+            self.problems_label.setToolTip("\n".join(str(p) for p in problems))
+        self.problems_label.setVisible(bool(problems))
+        stale_msg = self.tr("Fix the errors to see the estimate")
+        shown = est if est is not None else doc.last_good_estimate
+        stale = est is None
+        self.breakdown.set_estimate(shown, stale=stale, message=stale_msg if stale else "",
+                                    capacity_bytes=self.memory_bytes())
+        if shown is None:
+            self.breakdown.set_estimate(None, message=stale_msg + "\n" + (doc.failure or ""))
+        self.chart.set_estimate(shown, stale=stale, message=stale_msg)
+        self.chart.set_selected(doc.current_row)
+        self.estimate_model.set_estimate(shown, stale=stale)
+        self.classic_model.set_estimate(shown, stale=stale)
+        self._update_max_batch()
+        self._suggestions_dirty = True
+        if self.tabs.currentIndex() == self._suggestion_tab:
+            self.refresh_suggestions()
+        self._update_action_state()
+        self.status_changed.emit(self.summary())
+
+    def _update_max_batch(self) -> None:
+        doc = self._doc
+        if doc.estimate is None:
+            self.max_batch_label.setText("—")
+            self.max_batch_label.setToolTip(self.tr("Fix the errors to see the estimate"))
+            return
+        n = max_batch(doc.analysis, doc.setup, self.memory_bytes(), doc.assumptions)
+        self.max_batch_label.setText(self.tr("batch %1").replace("%1", f"{n:,}") if n else
+                                     self.tr("not even batch 1"))
+        self.max_batch_label.setToolTip(self.tr(
+            "The largest batch whose estimated peak fits in %1 with these settings").replace(
+            "%1", format_bytes(self.memory_bytes())))
+        self.breakdown.set_estimate(doc.estimate, capacity_bytes=self.memory_bytes())
+
+    def _update_action_state(self) -> None:
+        n = len(self._doc.draft.layers)
+        row = self._doc.current_row
+        self.duplicate_action.setEnabled(0 < row < n)
+        self.remove_action.setEnabled(0 < row < n and n > 1)
+        self.up_action.setEnabled(1 < row < n)
+        self.down_action.setEnabled(0 < row < n - 1)
+        self.insert_menu.setEnabled(row > 0)
+
+    @Slot(int)
+    def _on_current_row_changed(self, row: int) -> None:
+        self.select_row(row)
+
+    # ------------------------------------------------------------------------------------------
+    # User edits
+    # ------------------------------------------------------------------------------------------
+    @Slot()
+    def _on_table_row_changed(self, current, _previous) -> None:
+        if self._selecting or not current.isValid():
+            return
+        self._doc.select_row(current.row())
+        self.properties.show_row(current.row())
+        self.chart.set_selected(current.row())
+        self._update_action_state()
+
+    @Slot(int)
+    def _on_chart_layer_clicked(self, row: int) -> None:
+        self.select_row(row)
+
+    @Slot()
+    def _on_estimate_row_activated(self, index) -> None:
+        row = self.estimate_proxy.mapToSource(index).row()
+        self.select_row(row)
+
+    @Slot(str)
+    def _on_edit_rejected(self, text: str) -> None:
+        self.problems_label.setText(text)
+        self.problems_label.setVisible(True)
+        self.message.emit(text)
+
+    def _new_layer(self, kind: str, row: int) -> LayerSpec:
+        draft = self._doc.draft
+        params = {}
+        if kind == "add" and row >= 2:
+            params["from"] = draft.layers[row - 2].name
+        elif kind == "concat" and row >= 2:
+            params["from"] = (draft.layers[row - 2].name,)
+        base = {"conv2d": "conv", "conv3d": "conv", "activation": "act", "batchnorm": "bn",
+                "fc": "fc", "maxpool": "pool", "avgpool": "pool"}.get(kind, kind)
+        return LayerSpec(kind, draft.unique_name(base), params)
+
+    def _insert(self, kind: str, row: int) -> None:
+        layer = self._new_layer(kind, row)
+        self._doc.insert_layer(row, layer, self.tr("Add layer %1").replace("%1", layer.name))
+
+    @Slot()
+    def _on_add_triggered(self) -> None:
+        kind = self.sender().data()
+        self._insert(kind, self._doc.current_row + 1)
+
+    @Slot()
+    def _on_insert_triggered(self) -> None:
+        kind = self.sender().data()
+        self._insert(kind, max(1, self._doc.current_row))
+
+    @Slot()
+    def _on_add_same_triggered(self) -> None:
+        row = self._doc.current_row
+        layers = self._doc.draft.layers
+        kind = layers[row].kind if 0 < row < len(layers) else "conv2d"
+        self._insert(kind, row + 1)
+
+    @Slot()
+    def _on_duplicate_triggered(self) -> None:
+        row = self._doc.current_row
+        layers = self._doc.draft.layers
+        if not 0 < row < len(layers):
+            return
+        layer = layers[row]
+        copy = layer.replace(name=self._doc.draft.unique_name(layer.name))
+        self._doc.insert_layer(row + 1, copy,
+                               self.tr("Duplicate layer %1").replace("%1", layer.name))
+
+    @Slot()
+    def _on_remove_triggered(self) -> None:
+        row = self._doc.current_row
+        if row > 0:
+            self._doc.remove_layer(row)
+
+    @Slot()
+    def _on_move_up_triggered(self) -> None:
+        row = self._doc.current_row
+        if row > 1:
+            self._doc.move_layer(row, row - 1)
+
+    @Slot()
+    def _on_move_down_triggered(self) -> None:
+        row = self._doc.current_row
+        if 0 < row < len(self._doc.draft.layers) - 1:
+            self._doc.move_layer(row, row + 1)
+
+    def _change_setup(self, field: str, value) -> None:
+        try:
+            setup = replace(self._doc.setup, **{field: value})
+        except ValueError as exc:
+            self._on_edit_rejected(str(exc))
+            return
+        self._doc.change_setup(setup, field)
+
+    @Slot(int)
+    def _on_batch_changed(self, value: int) -> None:
+        self._change_setup("batch_size", value)
+
+    @Slot(str)
+    def _on_precision_changed(self, value: str) -> None:
+        self._change_setup("precision", value)
+
+    @Slot(str)
+    def _on_optimizer_changed(self, value: str) -> None:
+        self._change_setup("optimizer", value)
+
+    @Slot(int)
+    def _on_mode_changed(self, _index: int) -> None:
+        self._change_setup("mode", self.mode_combo.currentData())
+
+    @Slot(bool)
+    def _on_checkpointing_toggled(self, on: bool) -> None:
+        self._change_setup("checkpointing", on)
+
+    @Slot(float)
+    def _on_memory_changed(self, _value: float) -> None:
+        self._update_max_batch()
+        self.status_changed.emit(self.summary())
+
+    @Slot(int)
+    def _on_tab_changed(self, index: int) -> None:
+        if index == self._suggestion_tab and self._suggestions_dirty:
+            self.refresh_suggestions()
+
+    @Slot()
+    def _on_apply_clicked(self) -> None:
+        row = self.sender().property("suggestion_row")
+        if row is not None:
+            self.apply_suggestion(int(row))
+
+    @Slot()
+    def _on_assumptions_triggered(self) -> None:
+        dialog = AssumptionsDialog(self._doc.assumptions, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.set_assumptions(dialog.assumptions())
+
+    def set_assumptions(self, assumptions: Assumptions) -> None:
+        self._doc.set_assumptions(assumptions)
+        self.assumptions_changed.emit(assumptions)
+
+
+__all__ = ["PlannerPane", "QSizePolicy"]

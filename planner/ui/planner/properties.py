@@ -1,0 +1,225 @@
+"""The properties panel: a form with one editor per parameter of the selected layer.
+
+Spin boxes for whole numbers, check boxes for flags, combo boxes for choices and line edits for
+sizes ("3x3"), padding and layer references; tooltips come from each ParamSpec's help. A value
+that does not parse is not applied and the field turns red with the reason as its tooltip.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from planner.core.layers import RULES, LayerError, LayerSpec, ParamSpec, coerce_param, format_param
+from planner.ui.planner.document import PlanDocument
+
+_INT_MAX = 1 << 24
+_BAD_STYLE = "background: #ffe0e0; color: #a00000;"
+
+
+class LayerPropertiesPanel(QGroupBox):
+    """Edits the layer in ``current_row`` of the document; every change is one undo step."""
+
+    edit_rejected = Signal(str)
+
+    def __init__(self, document: PlanDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._doc = document
+        self._row = -1
+        self._kind: str | None = None
+        self._editors: dict[str, QWidget] = {}
+        self._updating = False
+        self._form = QFormLayout(self)
+        self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._help = QLabel(self)
+        self._help.setWordWrap(True)
+        self._help.setStyleSheet("color: palette(mid);")
+        document.plan_changed.connect(self._on_plan_changed)
+        self.show_row(0)
+
+    def show_row(self, row: int) -> None:
+        layers = self._doc.draft.layers
+        if not 0 <= row < len(layers):
+            row = -1
+        kind = layers[row].kind if row >= 0 else None
+        if row != self._row or kind != self._kind:
+            self._row, self._kind = row, kind
+            self._rebuild()
+        self._refresh()
+
+    # ---- building ----------------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        while self._form.rowCount():
+            self._form.removeRow(0)
+        self._editors = {}
+        self._help = QLabel(self)
+        self._help.setWordWrap(True)
+        if self._row < 0:
+            self.setTitle(self.tr("Layer properties"))
+            self._form.addRow(QLabel(self.tr("Select a layer to edit its parameters."), self))
+            return
+        layer = self._doc.draft.layers[self._row]
+        rule = RULES[layer.kind]
+        self.setTitle(self.tr("Layer properties: %1").replace("%1", rule.label))
+        self._help.setText(rule.help)
+        self._form.addRow(self._help)
+        name = QLineEdit(self)
+        name.setToolTip(self.tr("A unique name; other layers refer to it in 'from' and 'input'."))
+        name.editingFinished.connect(self._on_name_edited)
+        self._editors["__name__"] = name
+        self._form.addRow(self.tr("Name"), name)
+        for spec in rule.params:
+            editor = self._make_editor(spec)
+            editor.setToolTip(spec.help)
+            editor.setObjectName(f"param_{spec.name}")
+            self._editors[spec.name] = editor
+            label = QLabel(spec.name.replace("_", " "), self)
+            label.setToolTip(spec.help)
+            self._form.addRow(label, editor)
+        self._form.activate()
+        self.setMinimumHeight(self._form.minimumSize().height())
+
+    def _make_editor(self, spec: ParamSpec) -> QWidget:
+        if spec.type == "int" and not spec.optional:
+            box = QSpinBox(self)
+            box.setRange(int(spec.minimum or 0), int(spec.maximum or _INT_MAX))
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(self._on_value_changed)
+            return box
+        if spec.type == "float":
+            box = QDoubleSpinBox(self)
+            box.setDecimals(3)
+            box.setSingleStep(0.05)
+            box.setRange(spec.minimum if spec.minimum is not None else -1e9,
+                         spec.maximum if spec.maximum is not None else 1e9)
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(self._on_value_changed)
+            return box
+        if spec.type == "bool":
+            check = QCheckBox(self)
+            check.toggled.connect(self._on_value_changed)
+            return check
+        if spec.type == "choice":
+            combo = QComboBox(self)
+            combo.addItems(list(spec.choices))
+            combo.currentTextChanged.connect(self._on_value_changed)
+            return combo
+        line = QLineEdit(self)
+        if spec.type in ("ref", "refs"):
+            line.setPlaceholderText(self.tr("layer name") if spec.type == "ref"
+                                    else self.tr("layer names, comma separated"))
+        elif spec.optional:
+            line.setPlaceholderText(self.tr("default"))
+        line.editingFinished.connect(self._on_value_changed)
+        return line
+
+    # ---- showing values ----------------------------------------------------------------------
+    def _refresh(self) -> None:
+        if self._row < 0 or self._row >= len(self._doc.draft.layers):
+            return
+        layer = self._doc.draft.layers[self._row]
+        self._updating = True
+        try:
+            name = self._editors["__name__"]
+            if not name.hasFocus():
+                name.setText(layer.name)
+                name.setStyleSheet("")
+            for spec in RULES[layer.kind].params:
+                editor = self._editors.get(spec.name)
+                value = layer.params.get(spec.name, spec.default)
+                if isinstance(editor, QSpinBox):
+                    try:
+                        editor.setValue(int(coerce_param(spec, value)))
+                    except (LayerError, TypeError, ValueError):
+                        pass
+                elif isinstance(editor, QDoubleSpinBox):
+                    try:
+                        editor.setValue(float(coerce_param(spec, value)))
+                    except (LayerError, TypeError, ValueError):
+                        pass
+                elif isinstance(editor, QCheckBox):
+                    editor.setChecked(bool(value))
+                elif isinstance(editor, QComboBox):
+                    editor.setCurrentText(str(value))
+                elif isinstance(editor, QLineEdit) and not editor.hasFocus():
+                    text = format_param(spec, value) if value is not None else ""
+                    editor.setText(text.replace(" ", "") if spec.type not in ("refs",) else text)
+                    editor.setStyleSheet("")
+                    editor.setToolTip(spec.help)
+        finally:
+            self._updating = False
+
+    # ---- editing -----------------------------------------------------------------------------
+    @Slot()
+    def _on_name_edited(self) -> None:
+        if self._updating or self._row < 0:
+            return
+        editor = self._editors["__name__"]
+        layer = self._doc.draft.layers[self._row]
+        name = editor.text().strip()
+        if name == layer.name:
+            return
+        problem = None
+        if not name:
+            problem = self.tr("every layer needs a name")
+        elif self._doc.draft.index_of(name) is not None:
+            problem = self.tr("the name '%1' is already used").replace("%1", name)
+        if problem:
+            self._reject(editor, layer, problem)
+            return
+        editor.setStyleSheet("")
+        self._doc.edit_layer(self._row, layer.replace(name=name))
+
+    @Slot()
+    def _on_value_changed(self, *_args) -> None:
+        if self._updating or self._row < 0:
+            return
+        editor = self.sender()
+        spec_name = next((k for k, v in self._editors.items() if v is editor), None)
+        if spec_name is None or spec_name == "__name__":
+            return
+        layer = self._doc.draft.layers[self._row]
+        spec = RULES[layer.kind].param(spec_name)
+        if isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+            raw = editor.value()
+        elif isinstance(editor, QCheckBox):
+            raw = editor.isChecked()
+        elif isinstance(editor, QComboBox):
+            raw = editor.currentText()
+        else:
+            raw = editor.text()
+        try:
+            value = coerce_param(spec, raw)
+        except LayerError as exc:
+            self._reject(editor, layer, str(exc))
+            return
+        editor.setStyleSheet("")
+        editor.setToolTip(spec.help)
+        if value == layer.params.get(spec_name):
+            return
+        self._doc.edit_layer(self._row, layer.replace(**{spec_name: value}),
+                             merge_key=("layer", self._row, spec_name))
+
+    def _reject(self, editor: QWidget, layer: LayerSpec, problem: str) -> None:
+        message = self.tr("layer %1 (%2): %3 — not applied").replace(
+            "%1", str(self._row)).replace("%2", layer.name).replace("%3", problem)
+        editor.setStyleSheet(_BAD_STYLE)
+        editor.setToolTip(message)
+        self.edit_rejected.emit(message)
+
+    @Slot()
+    def _on_plan_changed(self) -> None:
+        self.show_row(min(self._row, len(self._doc.draft.layers) - 1) if self._row >= 0 else 0)
+
+
+__all__ = ["LayerPropertiesPanel", "Qt"]

@@ -1,0 +1,390 @@
+"""The Planner pane and the main window, built through the app's own factory.
+
+No modal dialog ever opens: the prompts are scripted. Qt warnings fail the tests.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from planner import paths
+from planner.core.network import load_plan
+from planner.core.presets import list_presets
+from planner.ui.main_window import build_main_window, run_gui
+from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, COL_SHAPE, parse_params_text
+from planner.ui.services import Services
+
+pytestmark = [
+    pytest.mark.qt_log_level_fail("WARNING"),
+    # The offscreen platform plugin warns about this on every show(); it is not ours.
+    pytest.mark.qt_log_ignore("propagateSizeHints"),
+]
+
+
+class ScriptedPrompts:
+    """Answers every question the window asks, and records them."""
+
+    def __init__(self, *, restore=False, save_answer="discard", open_answer=None,
+                 save_answer_path=None):
+        self.restore = restore
+        self.save_answer = save_answer
+        self.open_answer = open_answer
+        self.save_answer_path = save_answer_path
+        self.errors: list[tuple[str, str]] = []
+        self.asked: list[str] = []
+
+    def restore_autosave(self, path):
+        self.asked.append("restore")
+        return self.restore
+
+    def save_changes(self, plan_name):
+        self.asked.append(f"save_changes:{plan_name}")
+        return self.save_answer
+
+    def open_path(self, folder):
+        return self.open_answer
+
+    def save_path(self, suggested):
+        return self.save_answer_path
+
+    def error(self, title, text):
+        self.errors.append((title, text))
+
+
+@pytest.fixture
+def make_window(qtbot, planner_home, tmp_path):
+    made = []
+
+    def make(prompts=None, preset="seed-example"):
+        prompts = prompts or ScriptedPrompts()
+        services = Services(prompts=prompts, settings_path=tmp_path / "settings.ini",
+                            start_preset=preset, autosave_delay_ms=30)
+        window = build_main_window(services)
+        qtbot.addWidget(window)
+        window.prompts = prompts
+        made.append(window)
+        return window
+
+    yield make
+    for window in made:
+        window.document.undo_stack.setClean()
+
+
+@pytest.fixture
+def window(make_window):
+    w = make_window()
+    w.show()
+    return w
+
+
+def peak(w) -> int:
+    est = w.document.estimate
+    assert est is not None, w.document.failure
+    return est.peak
+
+
+def params_index(w, row):
+    return w.planner.layer_model.index(row, COL_PARAMS)
+
+
+def test_item_models_pass_the_model_tester(window, qtmodeltester):
+    pane = window.planner
+    pane.refresh_suggestions()
+    for model in (pane.layer_model, pane.estimate_model, pane.estimate_proxy,
+                  pane.classic_model, pane.suggestion_model):
+        qtmodeltester.check(model)
+
+
+def test_starts_on_planner_with_an_estimate(window):
+    assert window.tabs.currentWidget() is window.planner
+    assert window.document.draft.name == "Seed article example"
+    assert peak(window) > 0
+    assert "Seed article example" in window.windowTitle()
+    assert not window.isWindowModified()
+    assert "Peak" in window.planner.summary()
+    assert window.planner.max_batch_label.text().startswith("batch")
+
+
+def test_editing_filters_changes_the_peak_and_undo_redo_restore_it(window):
+    model = window.planner.layer_model
+    before = peak(window)
+    assert model.data(params_index(window, 1)).startswith("filters=32")
+    assert model.setData(params_index(window, 1), "filters=64 kernel=3 stride=1 padding=valid")
+    after = peak(window)
+    assert after > before
+    assert window.document.draft.layers[1].params["filters"] == 64
+    assert window.isWindowModified()
+    assert model.data(model.index(1, COL_SHAPE)) == "64×248×248"
+    window.undo_action.trigger()
+    assert peak(window) == before
+    assert not window.isWindowModified()
+    window.redo_action.trigger()
+    assert peak(window) == after
+
+
+def test_text_that_does_not_parse_is_not_applied_and_names_the_layer(window, qtbot):
+    model = window.planner.layer_model
+    draft = window.document.draft
+    before = peak(window)
+    with qtbot.waitSignal(model.edit_rejected) as blocker:
+        assert not model.setData(params_index(window, 2), "filters=abc")
+    message = blocker.args[0]
+    assert "layer 2 (conv2)" in message and "abc" in message
+    assert window.document.draft == draft
+    assert peak(window) == before
+    assert window.planner.problems_label.isVisibleTo(window)
+    assert "conv2" in window.planner.problems_label.text()
+    assert window.document.undo_stack.count() == 0
+
+
+def test_unknown_parameter_names_are_rejected(window):
+    with pytest.raises(ValueError, match="not a parameter"):
+        parse_params_text("conv2d", "filterz=3")
+
+
+def test_kernel_larger_than_input_shows_its_error_and_keeps_the_rest(window):
+    model = window.planner.layer_model
+    before = peak(window)
+    assert model.setData(params_index(window, 1), "filters=32 kernel=300")
+    assert window.document.estimate is None
+    label = window.planner.problems_label
+    assert label.isVisibleTo(window)
+    assert "layer 1 (conv1)" in label.text() and "300×300" in label.text()
+    tip = model.data(params_index(window, 1), Qt.ItemDataRole.ToolTipRole)
+    assert "conv1" in tip and "larger than" in tip
+    assert model.data(params_index(window, 1), Qt.ItemDataRole.BackgroundRole) is not None
+    # The other layers are still there and the input row still has its shape.
+    assert model.rowCount() == 4
+    assert model.data(model.index(0, COL_SHAPE)) == "3×250×250"
+    assert model.data(model.index(3, COL_NAME)) == "conv3"
+    assert "Fix" in window.planner.summary()
+    assert window.planner.max_batch_label.text() == "—"
+    # The last good numbers are still shown (greyed), and undo brings the estimate back.
+    assert window.document.last_good_estimate.peak == before
+    window.undo_action.trigger()
+    assert peak(window) == before
+    assert not window.planner.problems_label.isVisibleTo(window)
+
+
+def test_properties_panel_edits_are_undoable(window, qtbot):
+    pane = window.planner
+    pane.select_row(2)
+    spin = pane.properties.findChild(type(pane.batch_spin), "param_filters")
+    assert spin is not None and spin.value() == 64
+    before = peak(window)
+    spin.setValue(128)
+    assert window.document.draft.layers[2].params["filters"] == 128
+    assert peak(window) > before
+    window.undo_action.trigger()
+    assert peak(window) == before
+    assert spin.value() == 64
+
+
+def test_properties_panel_rejects_bad_text(window, qtbot):
+    from PySide6.QtWidgets import QLineEdit
+
+    pane = window.planner
+    pane.select_row(1)
+    kernel = pane.properties.findChild(QLineEdit, "param_kernel")
+    draft = window.document.draft
+    kernel.setText("three")
+    with qtbot.waitSignal(pane.properties.edit_rejected) as blocker:
+        kernel.editingFinished.emit()
+    assert "layer 1 (conv1)" in blocker.args[0]
+    assert window.document.draft == draft
+
+
+def test_setup_controls_change_the_peak(window):
+    pane = window.planner
+    before = peak(window)
+    pane.batch_spin.setValue(64)
+    assert window.document.setup.batch_size == 64
+    assert peak(window) < before
+    pane.precision_combo.setCurrentText("fp16")
+    half = peak(window)
+    pane.mode_combo.setCurrentIndex(pane.mode_combo.findData("infer"))
+    assert peak(window) < half
+    assert not pane.optimizer_combo.isEnabled()
+    while window.document.undo_stack.canUndo():
+        window.undo_action.trigger()
+    assert peak(window) == before
+    assert pane.batch_spin.value() == 128
+    assert pane.precision_combo.currentText() == "fp32"
+
+
+def test_layer_actions_are_undoable(window):
+    pane = window.planner
+    doc = window.document
+    pane.select_row(1)
+    pane.duplicate_action.trigger()
+    assert [layer.name for layer in doc.draft.layers] == ["input", "conv1", "conv4", "conv2",
+                                                          "conv3"]
+    assert doc.current_row == 2
+    pane.up_action.trigger()
+    assert doc.draft.layers[1].name == "conv4"
+    pane.down_action.trigger()
+    assert doc.draft.layers[2].name == "conv4"
+    pane.remove_action.trigger()
+    assert [layer.name for layer in doc.draft.layers] == ["input", "conv1", "conv2", "conv3"]
+    maxpool = next(a for a in pane.add_menu.actions() if a.data() == "maxpool")
+    pane.select_row(3)
+    maxpool.trigger()
+    assert doc.draft.layers[4].kind == "maxpool"
+    assert doc.estimate is not None
+    assert pane.layer_model.rowCount() == 5
+    while doc.undo_stack.canUndo():
+        window.undo_action.trigger()
+    assert [layer.name for layer in doc.draft.layers] == ["input", "conv1", "conv2", "conv3"]
+    assert pane.layer_model.rowCount() == 4
+
+
+def test_save_and_open_round_trip(make_window, tmp_path):
+    target = tmp_path / "plans" / "mine.json"
+    prompts = ScriptedPrompts(save_answer_path=str(target))
+    w = make_window(prompts)
+    w.planner.layer_model.setData(params_index(w, 1), "filters=48")
+    w.planner.batch_spin.setValue(32)
+    edited_draft, edited_setup = w.document.draft, w.document.setup
+    assert w.save_as()
+    assert target.is_file()
+    assert not w.isWindowModified()
+    assert "mine.json" in w.windowTitle()
+    assert load_plan(target) == (edited_draft, edited_setup)
+    assert w.recent_files()[0] == str(target.resolve())
+    w.load_preset("vgg16")
+    assert w.document.draft.name != edited_draft.name
+    assert w.open_file(target)
+    assert w.document.draft == edited_draft and w.document.setup == edited_setup
+    assert w.document.path == target
+    # The recent list is persisted: a new window sees it.
+    w2 = make_window(ScriptedPrompts())
+    assert w2.recent_files()[0] == str(target.resolve())
+    assert not prompts.errors
+
+
+def test_a_bad_file_names_the_field_and_leaves_the_plan_untouched(window, tmp_path):
+    window.planner.layer_model.setData(params_index(window, 1), "filters=40")
+    draft, setup = window.document.draft, window.document.setup
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"schema_version": 1, "name": "x", "layers": [
+        {"type": "input", "name": "input", "shape": [3, 32, 32]},
+        {"type": "conv2d", "name": "c", "kernel": "big"}]}), encoding="utf-8")
+    assert not window.open_file(bad)
+    _title, text = window.prompts.errors[-1]
+    assert "layers[1].kernel" in text
+    assert window.document.draft == draft and window.document.setup == setup
+    assert window.isWindowModified()
+    assert window.document.undo_stack.canUndo()
+    assert not window.open_file(tmp_path / "missing.json")
+    assert "no such file" in window.prompts.errors[-1][1]
+
+
+def test_closing_with_changes_asks_and_cancel_keeps_the_window(make_window, qtbot):
+    prompts = ScriptedPrompts(save_answer="cancel")
+    w = make_window(prompts)
+    w.show()
+    w.planner.batch_spin.setValue(7)
+    assert not w.close()
+    assert w.isVisible()
+    assert prompts.asked[-1].startswith("save_changes")
+    prompts.save_answer = "discard"
+    assert w.close()
+
+
+def test_autosave_is_written_and_restored_by_a_new_window(make_window, qtbot):
+    w = make_window()
+    autosave = paths.autosave_path()
+    assert not autosave.exists()
+    with qtbot.waitSignal(w.autosaved, timeout=3000):
+        w.planner.layer_model.setData(params_index(w, 3), "filters=100")
+    assert autosave.is_file()
+    edited = w.document.draft
+    # Simulate a crash: the window goes away without a clean close.
+    prompts = ScriptedPrompts(restore=True)
+    w2 = make_window(prompts)
+    assert prompts.asked == ["restore"]
+    assert w2.document.draft == edited
+    assert w2.isWindowModified()
+    # A clean quit deletes the autosave.
+    w2.prompts.save_answer = "discard"
+    assert w2.close()
+    assert not autosave.exists()
+
+
+def test_declining_the_restore_deletes_the_autosave(make_window, qtbot):
+    w = make_window()
+    with qtbot.waitSignal(w.autosaved, timeout=3000):
+        w.planner.batch_spin.setValue(3)
+    w2 = make_window(ScriptedPrompts(restore=False))
+    assert w2.document.setup.batch_size == 128
+    assert not paths.autosave_path().exists()
+
+
+def test_applying_a_suggestion_lowers_the_peak_and_undo_restores_it(window, qtbot):
+    pane = window.planner
+    pane.tabs.setCurrentIndex(pane.tabs.count() - 1)  # "What would help" computes on show
+    model = pane.suggestion_model
+    assert model.rowCount() > 0
+    before = peak(window)
+    first = model.suggestions[0]
+    button = pane.suggestion_view.indexWidget(model.index(0, model.APPLY_COLUMN))
+    assert button is not None
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert peak(window) < before
+    assert peak(window) == first.new_peak_bytes
+    assert window.document.undo_stack.count() == 1
+    window.undo_action.trigger()
+    assert peak(window) == before
+
+
+def test_every_preset_loads_without_errors(window):
+    names = [p.name for p in list_presets()]
+    assert set(window.preset_actions) == set(names)
+    for name in names:
+        window.preset_actions[name].trigger()
+        assert window.document.analysis.ok, (name, window.document.failure)
+        assert window.document.estimate is not None
+        assert not window.planner.problems_label.isVisibleTo(window)
+        assert not window.isWindowModified()
+    assert not window.prompts.errors
+
+
+def test_assumptions_change_the_estimate_and_persist(make_window, tmp_path):
+    from dataclasses import replace
+
+    w = make_window()
+    before = peak(w)
+    a = replace(w.document.assumptions, cuda_context_bytes=1024**3)
+    w.planner.set_assumptions(a)
+    assert peak(w) == before + 1024**3 - 400 * 1024**2
+    w2 = build_main_window(Services(prompts=ScriptedPrompts(),
+                                    settings_path=tmp_path / "settings.ini",
+                                    start_preset="seed-example"))
+    try:
+        assert w2.document.assumptions == a
+    finally:
+        w2.deleteLater()
+
+
+def test_new_plan_and_title(window):
+    window.new_action.trigger()
+    assert [layer.kind for layer in window.document.draft.layers] == ["input"]
+    assert "untitled" in window.windowTitle()
+
+
+def test_self_test_returns_zero(qapp, capsys):
+    assert run_gui(["--self-test"]) == 0
+    assert "self-test OK" in capsys.readouterr().out
+
+
+def test_window_renders(window, qtbot, tmp_path):
+    window.resize(1200, 800)
+    for i in range(window.planner.tabs.count()):
+        window.planner.tabs.setCurrentIndex(i)
+        image = window.grab()
+        assert not image.isNull()
+    assert Path(tmp_path).exists()
