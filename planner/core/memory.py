@@ -216,6 +216,29 @@ class _Prepared:
     weight_elems: np.ndarray
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
+    grouped: dict = field(default_factory=dict)  # memo for _grouped
+
+    def saved_groups(self, precision: str) -> tuple[np.ndarray, np.ndarray]:
+        """Saved bytes per sample, grouped: (distinct sizes, how many tensors of each).
+        Deep networks repeat a few sizes hundreds of times, so sums over groups are short."""
+        key = ("saved", precision)
+        hit = self.grouped.get(key)
+        if hit is None:
+            per = self.saved_elems * _bpe(self.saved_class, precision)
+            hit = np.unique(per, return_counts=True) if len(per) else (per, per)
+            self.grouped[key] = hit
+        return hit
+
+    def ws_groups(self, algo: str) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct (per sample, constant) workspace pairs: only their maximum matters."""
+        key = ("ws", algo)
+        hit = self.grouped.get(key)
+        if hit is None:
+            ps, c = self.ws[algo]
+            pairs = np.unique(np.stack([ps, c], axis=1), axis=0) if len(ps) else np.zeros((0, 2))
+            hit = (pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64))
+            self.grouped[key] = hit
+        return hit
 
 
 _PREPARED_CACHE: dict[int, tuple[Analysis, _Prepared]] = {}
@@ -333,6 +356,15 @@ def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.n
 
 
 def _fixed_terms(p: _Prepared, setup: Setup, a: Assumptions) -> tuple[int, int, int, int]:
+    key = ("fixed", setup.precision, setup.optimizer, setup.mode, a)
+    hit = p.grouped.get(key)
+    if hit is None:
+        hit = p.grouped[key] = _compute_fixed_terms(p, setup, a)
+    return hit
+
+
+def _compute_fixed_terms(p: _Prepared, setup: Setup,
+                         a: Assumptions) -> tuple[int, int, int, int]:
     prec = setup.precision
     params = p.param_counts[p.param_counts > 0]
     weights = int(_round(params * WEIGHT_BYTES[prec], a).sum())
@@ -369,6 +401,75 @@ def _variable_terms(p: _Prepared, setup: Setup, a: Assumptions, batch: int):
     pair = int(p.grad_pair_elems.max()) * batch * ACT_BYTES[prec] if len(p.grad_pair_elems) else 0
     transient = _round_int(pair, a)
     return act, transient, workspace, saved
+
+
+def _peaks(p: _Prepared, setup: Setup, a: Assumptions, batches: np.ndarray) -> np.ndarray:
+    """The peak at many batch sizes at once (the largest-batch search for every card)."""
+    prec = setup.precision
+    b = np.asarray(batches, dtype=np.int64)[None, :]
+    fixed = sum(_fixed_terms(p, setup, a))
+    total = np.full(b.shape[1], fixed, dtype=np.int64)
+    if len(p.ws_layers):
+        bpe = ACT_BYTES[prec]
+        if a.conv_algorithm == "typical":
+            ps, c = p.ws_groups("winograd")
+            ws = np.minimum((ps[:, None] * b + c[:, None]) * bpe, a.workspace_cap_bytes)
+        else:
+            ps, c = p.ws_groups(a.conv_algorithm)
+            ws = (ps[:, None] * b + c[:, None]) * bpe
+        total += _round(ws, a).max(axis=0)
+    if setup.mode == "infer":
+        nbytes = _round((p.st_elems * _bpe(p.st_class, prec))[:, None] * b, a)
+        n = len(p.analysis.layers)
+        diff = np.zeros((n + 1, b.shape[1]), dtype=np.int64)
+        np.add.at(diff, p.st_start, nbytes)
+        np.add.at(diff, p.st_end + 1, -nbytes)
+        return total + np.cumsum(diff[:-1], axis=0).max(axis=0)
+    if setup.checkpointing:  # rare; one batch at a time
+        return total + np.array([sum(_variable_terms(p, setup, a, int(x))[:2]) for x in b[0]],
+                                dtype=np.int64)
+    sizes, counts = p.saved_groups(prec)
+    total += (_round(sizes[:, None] * b, a) * counts[:, None]).sum(axis=0)
+    if len(p.grad_pair_elems):
+        total += _round(int(p.grad_pair_elems.max()) * ACT_BYTES[prec] * b[0], a)
+    return total
+
+
+def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
+                   assumptions: Assumptions | None = None) -> np.ndarray:
+    """The largest batch that fits each of several memory sizes (0 where none fits).
+
+    One vectorised bisection for all of them: the peak does not depend on the card.
+    """
+    a = assumptions or Assumptions()
+    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
+    p = _prepare(analysis)
+    mem = np.asarray(memories, dtype=np.int64)
+    if mem.ndim == 0:
+        mem = mem[None]
+    lo = np.zeros(len(mem), dtype=np.int64)  # fits (0 = nothing, trivially)
+    hi = np.full(len(mem), MAX_BATCH + 1, dtype=np.int64)  # does not fit
+    # Narrow both ends with the affine model first: peak(b) ≈ p1 + (b − 1)·slope. Rounding
+    # distorts the slope between batch 1 and 2, so it is measured again near the first guess.
+    p1, p2 = _peaks(p, setup, a, np.array([1, 2]))
+    guess = np.clip(1 + (mem - p1) // max(int(p2 - p1), 1), 2, MAX_BATCH)
+    slope = np.maximum((_peaks(p, setup, a, guess) - p1) // (guess - 1), 1)
+    guess = np.clip(1 + (mem - p1) // slope, 1, MAX_BATCH)
+    for factor in (1.0, 0.995, 1.005, 0.97, 1.03):
+        probe = np.clip((guess * factor).astype(np.int64), 1, MAX_BATCH)
+        fits = _peaks(p, setup, a, probe) <= mem
+        lo = np.where(fits & (probe > lo), probe, lo)
+        hi = np.where(~fits & (probe < hi), probe, hi)
+    while True:
+        open_ = hi - lo > 1
+        if not open_.any():
+            break
+        mid = (lo + hi) // 2
+        probe = np.where(open_, mid, np.maximum(lo, 1))
+        fits = _peaks(p, setup, a, probe) <= mem
+        lo = np.where(open_ & fits, mid, lo)
+        hi = np.where(open_ & ~fits, mid, hi)
+    return np.minimum(lo, MAX_BATCH)
 
 
 def checkpoint_segments(n_layers: int) -> int:
@@ -455,43 +556,9 @@ def max_batch(draft: NetworkDraft | Analysis, setup: Setup, memory_bytes: int,
     """The largest batch whose peak fits in ``memory_bytes`` (0 if not even batch 1 fits).
 
     The peak is an affine function of the batch plus allocator rounding, which only adds and is
-    bounded, so the answer lies between two closed-form bounds; a short bisection finds it.
+    bounded, so a guess from the affine part lands close; a bisection finishes the job.
     """
-    a = assumptions or Assumptions()
-    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
-    p = _prepare(analysis)
-    fixed = sum(_fixed_terms(p, setup, a))
-
-    def peak(b: int) -> int:
-        act, tr, ws, _ = _variable_terms(p, setup, a, b)
-        return fixed + act + tr + ws
-
-    p1 = peak(1)
-    if p1 > memory_bytes:
-        return 0
-    if peak(MAX_BATCH) <= memory_bytes:
-        return MAX_BATCH
-    slope = max(peak(2) - p1, 1)
-    guess = min(MAX_BATCH, max(1, 1 + (memory_bytes - p1) // slope))
-    # Step outward from the affine guess until the answer is bracketed, then bisect.
-    step = max(1, guess // 64)
-    if peak(guess) <= memory_bytes:
-        lo, hi = guess, min(MAX_BATCH, guess + step)
-        while hi < MAX_BATCH and peak(hi) <= memory_bytes:
-            lo, step = hi, step * 2
-            hi = min(MAX_BATCH, hi + step)
-    else:
-        lo, hi = max(1, guess - step), guess
-        while lo > 1 and peak(lo) > memory_bytes:
-            hi, step = lo, step * 2
-            lo = max(1, lo - step)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if peak(mid) <= memory_bytes:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return int(max_batch_many(draft, setup, [memory_bytes], assumptions)[0])
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,117 @@
+"""The CLI contract scripts rely on: JSON keys and types, exit status 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from planner.cli import run
+
+BYTE_KEYS = {"weights", "gradients", "optimizer", "activations", "workspace", "overhead", "peak"}
+
+
+def call(capsys, *argv):
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_estimate_json_contract(capsys):
+    code, out, err = call(capsys, "estimate", "preset:vgg16", "--batch", "32", "--json",
+                          "--memory", "24")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["parameters"] == 138_357_544
+    assert BYTE_KEYS <= set(data["bytes"])
+    assert all(isinstance(v, int) for v in data["bytes"].values())
+    assert data["bytes"]["peak"] == sum(v for k, v in data["bytes"].items() if k != "peak")
+    assert isinstance(data["max_batch"], int) and data["max_batch"] > 32
+    layer = data["layers"][1]
+    assert set(layer) >= {"name", "type", "output_shape", "parameters", "activation_bytes",
+                          "flops"}
+    assert layer["type"] == "conv2d" and layer["output_shape"] == [64, 224, 224]
+    assert data["classic"][0]["name"] == "input" and isinstance(data["classic"][0]["bytes"], int)
+
+
+def test_estimate_options_change_the_numbers(capsys):
+    def peak(*extra):
+        code, out, _ = call(capsys, "estimate", "preset:seed-example", "--json", *extra)
+        assert code == 0
+        return json.loads(out)["bytes"]["peak"]
+
+    base = peak()
+    assert peak("--precision", "fp16") < base
+    assert peak("--batch", "64") < base
+    assert peak("--mode", "infer") < base
+    assert peak("--input", "3x125x125") < base
+    assert peak("--optimizer", "adam") > peak("--optimizer", "sgd")
+
+
+def test_estimate_plan_file(tmp_path, capsys):
+    from planner.core.network import save_plan
+    from planner.core.presets import load_preset
+
+    d, s = load_preset("resnet18")
+    save_plan(tmp_path / "mine.json", d, s)
+    code, out, _ = call(capsys, "estimate", str(tmp_path / "mine.json"), "--json")
+    assert code == 0 and json.loads(out)["parameters"] == 11_689_512
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["estimate", "preset:nope"], "no preset named 'nope'"),
+    (["estimate", "preset:vgg"], "did you mean"),
+    (["estimate", "preset:vgg16", "--batch", "0"], "batch size 0"),
+    (["estimate", "preset:vgg16", "--batch", "x"], "invalid int value"),
+    (["estimate", "preset:vgg16", "--precision", "fp8"], "invalid choice"),
+    (["estimate", "preset:vgg16", "--input", "3x20x20"], "layer 31 (features.30)"),
+    (["estimate", "preset:vgg16", "--input", "axb"], "--input 'a' is not a number"),
+    (["estimate", "preset:vgg16", "--memory", "-1"], "--memory"),
+    (["estimate", "/no/such/plan.json"], "no such file"),
+    (["estimate"], "required"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
+    code, out, err = call(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert needle in lines[0]
+    assert "Traceback" not in err
+
+
+def test_bad_plan_file_names_field(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1, "layers": [{"type": "input", "name": "i"}, '
+                   '{"type": "conv2d", "name": "c", "kernel": "big"}]}')
+    code, _, err = call(capsys, "estimate", str(bad))
+    assert code == 2 and "layers[1].kernel" in err
+
+
+def test_presets_json(capsys):
+    code, out, _ = call(capsys, "presets", "--json")
+    assert code == 0
+    names = [p["name"] for p in json.loads(out)]
+    assert names[:2] == ["seed-example", "seed-reduced"] and "lstm-1024" in names
+
+
+def test_human_output_lists_terms_and_layers(capsys):
+    code, out, _ = call(capsys, "estimate", "preset:seed-example", "--memory", "12")
+    assert code == 0
+    assert "Activations kept for backward" in out and "Peak" in out
+    assert "Largest batch in 12 GiB" in out and "conv3" in out
+
+
+def test_module_entry_point_runs_cli_without_qt():
+    """`python -m planner estimate ...` answers without importing Qt."""
+    code = ("import sys, runpy; sys.argv=['planner','presets']; "
+            "import planner.app as a; rc=a.main(['presets']); "
+            "assert not any(m.startswith(('PySide6','pyqtgraph')) for m in sys.modules), "
+            "'Qt loaded'; print('ok', rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("ok 0")
