@@ -331,8 +331,11 @@ def test_applying_a_suggestion_lowers_the_peak_and_undo_restores_it(window, qtbo
     assert model.rowCount() > 0
     before = peak(window)
     first = model.suggestions[0]
-    button = pane.suggestion_view.indexWidget(model.index(0, model.APPLY_COLUMN))
-    assert button is not None
+    from PySide6.QtWidgets import QPushButton
+
+    cell = pane.suggestion_view.indexWidget(model.index(0, model.APPLY_COLUMN))
+    button = cell.findChild(QPushButton)
+    assert button is not None and button.text() == "Apply"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert peak(window) < before
     assert peak(window) == first.new_peak_bytes

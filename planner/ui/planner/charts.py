@@ -187,8 +187,14 @@ class LayerChart(pg.PlotWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.showGrid(y=True, alpha=0.25)
-        item.setLabel("left", self.tr("kept for backward (MiB)"))
-        item.setLabel("bottom", self.tr("layer"))
+        text = self.palette().color(self.palette().ColorRole.WindowText)
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setTextPen(pg.mkPen(text))
+            axis.setPen(pg.mkPen(text))
+        self._label_color = text.name()
+        item.setLabel("left", self.tr("kept for backward (MiB)"), color=self._label_color)
+        item.setLabel("bottom", self.tr("layer"), color=self._label_color)
         self.setMouseEnabled(x=True, y=False)
         self._bars = pg.BarGraphItem(x=[], height=[], width=0.8)
         item.addItem(self._bars)
@@ -216,7 +222,7 @@ class LayerChart(pg.PlotWidget):
                                         dtype=float) / MIB
         label = (self.tr("kept for backward (MiB)") if estimate is None
                  or estimate.setup.mode == "train" else self.tr("output size (MiB)"))
-        self.getPlotItem().setLabel("left", label)
+        self.getPlotItem().setLabel("left", label, color=self._label_color)
         n = len(self._names)
         axis = self.getPlotItem().getAxis("bottom")
         if 0 < n <= 24:

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -341,10 +348,8 @@ class PlannerPane(QWidget):
         self.suggestion_view = self._read_only_view(self.suggestion_model)
         self.suggestion_view.setWordWrap(True)
         sh = self.suggestion_view.horizontalHeader()
-        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        sh.resizeSection(0, 230)
-        sh.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        sh.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        sh.setStretchLastSection(False)
+        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.suggestion_view.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
         hl.addWidget(self.suggestion_view, 1)
@@ -363,6 +368,7 @@ class PlannerPane(QWidget):
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setAlternatingRowColors(True)
         view.verticalHeader().setVisible(False)
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         view.horizontalHeader().setStretchLastSection(True)
         view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         return view
@@ -437,13 +443,19 @@ class PlannerPane(QWidget):
         self.suggestion_model.set_suggestions(found)
         self.suggestion_empty.setVisible(not found)
         for r in range(len(found)):
-            button = QPushButton(self.tr("Apply"), self.suggestion_view)
+            cell = QWidget(self.suggestion_view)
+            cell_layout = QHBoxLayout(cell)
+            cell_layout.setContentsMargins(6, 2, 6, 2)
+            button = QPushButton(self.tr("Apply"), cell)
             button.setObjectName(f"apply_{found[r].key}")
             button.setToolTip(found[r].detail)
             button.setProperty("suggestion_row", r)
             button.clicked.connect(self._on_apply_clicked)
+            cell_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
             self.suggestion_view.setIndexWidget(
-                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), button)
+                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), cell)
+        self.suggestion_view.resizeColumnToContents(SuggestionTableModel.APPLY_COLUMN)
+        self.suggestion_view.resizeRowsToContents()
 
     # ------------------------------------------------------------------------------------------
     # Following the document
@@ -532,8 +544,8 @@ class PlannerPane(QWidget):
     # ------------------------------------------------------------------------------------------
     # User edits
     # ------------------------------------------------------------------------------------------
-    @Slot()
-    def _on_table_row_changed(self, current, _previous) -> None:
+    @Slot(QModelIndex, QModelIndex)
+    def _on_table_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._selecting or not current.isValid():
             return
         self._doc.select_row(current.row())
@@ -545,8 +557,8 @@ class PlannerPane(QWidget):
     def _on_chart_layer_clicked(self, row: int) -> None:
         self.select_row(row)
 
-    @Slot()
-    def _on_estimate_row_activated(self, index) -> None:
+    @Slot(QModelIndex)
+    def _on_estimate_row_activated(self, index: QModelIndex) -> None:
         row = self.estimate_proxy.mapToSource(index).row()
         self.select_row(row)
 

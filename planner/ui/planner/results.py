@@ -127,14 +127,14 @@ class ClassicTableModel(_RowsModel):
 
 
 class SuggestionTableModel(_RowsModel):
-    """What each memory-reduction technique would save; the view puts an Apply button in the
-    last column."""
+    """What each memory-reduction technique would save; the first column reads the technique
+    and its caution, the view puts an Apply button in the last column."""
 
-    APPLY_COLUMN = 4
+    APPLY_COLUMN = 3
 
     def __init__(self, parent=None):
-        super().__init__((self.tr("Technique"), self.tr("Saves"), self.tr("New peak"),
-                          self.tr("Caution"), ""), numeric=(1, 2), parent=parent)
+        super().__init__((self.tr("Technique and caution"), self.tr("Saves"),
+                          self.tr("New peak"), ""), numeric=(1, 2), parent=parent)
         self._suggestions: tuple = ()
 
     @property
@@ -145,9 +145,9 @@ class SuggestionTableModel(_RowsModel):
         self._suggestions = tuple(suggestions)
         rows = []
         for s in self._suggestions:
-            rows.append((_cell(s.title, None, s.detail),
+            rows.append((_cell(f"{s.title}\n{s.caution}", s.title,
+                               f"{s.detail}\n\n{s.caution}"),
                          _cell(format_bytes(s.saving_bytes), s.saving_bytes),
                          _cell(format_bytes(s.new_peak_bytes), s.new_peak_bytes),
-                         _cell(s.caution, None, s.caution),
                          _cell("")))
         self.set_rows(rows)
