@@ -10,12 +10,14 @@ parameter count, the FLOPs, and which tensors the framework keeps for the backwa
 follow what PyTorch's autograd saves (``derivatives.yaml``) on CUDA:
 
 * convolution and fully connected keep their input;
-* ReLU, ReLU6, sigmoid and tanh keep their output; GELU, SiLU, LeakyReLU, Hardswish and
-  Hardsigmoid keep their input (in-place variants keep the output, which is the same storage);
-* batch norm keeps its input plus per-channel mean and inverse std (fp32);
+* ReLU, sigmoid and tanh keep their output; GELU, SiLU, LeakyReLU, ReLU6 (hardtanh), Hardswish
+  and Hardsigmoid keep their input. In place, ReLU, sigmoid, tanh and LeakyReLU keep the output
+  (the same storage); the others keep a copy of their input, made before it is overwritten;
+* batch norm keeps its input plus per-channel mean and inverse std (fp32, not per sample);
 * layer norm keeps its input plus a mean and inverse std per normalised row (fp32);
 * max pooling keeps its input and int64 indices of the output's shape;
-* average pooling keeps its input;
+* average pooling keeps its input; global average pooling (PyTorch's mean()) keeps nothing;
+* an LSTM keeps its input, cuDNN's reserve space and its whole output sequence;
 * dropout keeps a one-byte mask of its output's shape;
 * residual add, concat, flatten and nearest/bilinear upsampling keep nothing.
 
@@ -35,6 +37,7 @@ ACT = "act"  # activation precision (4 bytes fp32, 2 bytes fp16/bf16/mixed)
 F32 = "f32"  # always fp32 (normalisation statistics)
 I64 = "i64"  # int64 (max-pool indices)
 MASK = "mask"  # one byte (dropout mask)
+F32_FIXED = "f32_fixed"  # fp32, not per sample (batch-norm's saved mean and inverse std)
 
 
 class LayerError(ValueError):
@@ -65,7 +68,10 @@ def _p(name, type_, default, help_, **kw) -> ParamSpec:
 ACTIVATIONS = ("relu", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "relu6", "hardswish",
                "hardsigmoid")
 # Functions whose backward needs the output (so in-place is free) vs the input.
-_KEEPS_OUTPUT = {"relu", "relu6", "sigmoid", "tanh"}
+_KEEPS_OUTPUT = {"relu", "sigmoid", "tanh"}
+# leaky_relu_ keeps its result; the others below need their original input, so in place they
+# keep a copy of it (autograd saves the input before it is overwritten).
+_INPLACE_KEEPS_OUTPUT = _KEEPS_OUTPUT | {"leaky_relu"}
 
 _CONV_PARAMS = (
     _p("filters", "int", 32, "Number of output channels (filters).", minimum=1),
@@ -114,6 +120,10 @@ class LayerResult:
     workspace: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     weight_elements: int = 0  # parameters touched per pass (for bytes moved)
     note: str = ""
+    # Independent outputs one kernel computes per sample (0 = the output's size), and how many
+    # such kernels run one after another (an LSTM's time steps): the speed model's utilisation.
+    parallel_elements: int = 0
+    sequential_steps: int = 1
 
 
 def numel(shape: Shape) -> int:
@@ -300,8 +310,8 @@ def _global_avgpool(params, ins):
     x = ins[0]
     if len(x) not in (2, 3, 4):
         raise LayerError(f"needs a C×H×W, C×T×H×W or T×F input, got {shape_str(x)}")
-    return LayerResult(out_shape=(x[0],), flops_fwd=numel(x), flops_bwd=numel(x),
-                       saved=(SavedTensor("input", numel(x)),))
+    # PyTorch turns a 1×1 adaptive average pool into mean(), which keeps only the shape.
+    return LayerResult(out_shape=(x[0],), flops_fwd=numel(x), flops_bwd=numel(x))
 
 
 def _batchnorm(params, ins):
@@ -310,8 +320,8 @@ def _batchnorm(params, ins):
         raise LayerError(f"needs channels and at least one more dimension, got {shape_str(x)}")
     c, n = x[0], numel(x)
     return LayerResult(out_shape=x, parameters=2 * c, flops_fwd=4 * n, flops_bwd=8 * n,
-                       saved=(SavedTensor("input", n),), weight_elements=2 * c,
-                       note=f"+ {2 * c} fp32 batch statistics")
+                       saved=(SavedTensor("input", n), SavedTensor("own", 2 * c, F32_FIXED)),
+                       weight_elements=2 * c)
 
 
 def _layernorm(params, ins):
@@ -330,11 +340,14 @@ def _activation(params, ins):
         raise LayerError(f"unknown activation '{fn}' (one of {', '.join(ACTIVATIONS)})")
     inplace = bool(params["inplace"])
     n = numel(x)
-    keep = "output" if (fn in _KEEPS_OUTPUT or inplace) else "input"
+    if inplace:
+        saved = SavedTensor("output", n) if fn in _INPLACE_KEEPS_OUTPUT else SavedTensor("own", n)
+    else:
+        saved = SavedTensor("output" if fn in _KEEPS_OUTPUT else "input", n)
     cost = {"relu": 1, "relu6": 1, "leaky_relu": 2, "sigmoid": 4, "tanh": 4, "gelu": 8,
             "silu": 5, "hardswish": 4, "hardsigmoid": 3}[fn]
     return LayerResult(out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n,
-                       saved=(SavedTensor(keep, n),), inplace=inplace)
+                       saved=(saved,), inplace=inplace)
 
 
 def _dropout(params, ins):
@@ -422,9 +435,14 @@ def _lstm(params, ins):
     # and its tanh; the inputs of layers above the first are the outputs below them.
     reserve = layers * steps * dirs * 6 * h + (layers - 1) * steps * h * dirs
     fwd = 2 * macs + 10 * layers * steps * dirs * h
+    # The whole output sequence is kept too; returning the last step only is a view of it.
+    sequence = SavedTensor("output", steps * h * dirs) if params["return_sequences"] else \
+        SavedTensor("own", steps * h * dirs)
     return LayerResult(out_shape=out, parameters=total_params, flops_fwd=fwd, flops_bwd=2 * fwd,
-                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve)),
-                       weight_elements=total_params)
+                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve),
+                              sequence),
+                       weight_elements=total_params, parallel_elements=4 * h * dirs,
+                       sequential_steps=steps * layers)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from planner.core.layers import ACT, F32, I64, MASK, numel
+from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK, numel
 from planner.core.network import (
     MAX_BATCH,
     Analysis,
@@ -52,6 +52,17 @@ class Assumptions:
     conv_algorithm: str = "typical"
     workspace_cap_bytes: int = 256 * MIB
     driver_reserved_bytes: int = 300 * MIB
+    # Speed model (roofline): what fraction of a card's datasheet peak real kernels reach.
+    compute_efficiency: float = 0.6
+    tensor_efficiency: float = 0.45
+    memory_efficiency: float = 0.75
+    # Older architectures reach less of their peak in cuDNN; calibrated so that the article's
+    # equivalence table comes out (Kepler's GTX Titan ≈ 0.33 × a GTX 1080).
+    architecture_efficiency: tuple[tuple[str, float], ...] = (("Kepler", 0.6),
+                                                             ("Maxwell", 0.85))
+    # A kernel fills a card when it has this many independent outputs per CUDA core.
+    saturation_items_per_core: int = 48
+    kernel_launch_s: float = 5e-6
 
     def __post_init__(self):
         if self.conv_algorithm not in CONV_ALGORITHMS:
@@ -61,8 +72,29 @@ class Assumptions:
             )
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name != "conv_algorithm" and (not isinstance(v, int) or v < 0):
-                raise ValueError(f"{f.name} must be a whole number of bytes ≥ 0, not {v!r}")
+            if f.name in ("conv_algorithm", "architecture_efficiency"):
+                continue
+            if f.type in ("float", float):
+                if not isinstance(v, (int, float)) or not 0 <= v <= 10 or v != v:
+                    raise ValueError(f"{f.name} must be a number between 0 and 10, not {v!r}")
+                continue
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"{f.name} must be a whole number ≥ 0, not {v!r}")
+        for pair in self.architecture_efficiency:
+            if (not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
+                    or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 2):
+                raise ValueError(f"architecture_efficiency entry {pair!r} is not (name, 0–2)")
+        for name in ("compute_efficiency", "tensor_efficiency", "memory_efficiency"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be above 0 and at most 1")
+        if self.saturation_items_per_core < 1:
+            raise ValueError("saturation_items_per_core must be at least 1")
+
+    def arch_factor(self, architecture: str | None) -> float:
+        for name, factor in self.architecture_efficiency:
+            if name == architecture:
+                return float(factor)
+        return 1.0
         if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
             raise ValueError("allocator block and segment sizes must be at least 1 byte")
 
@@ -84,15 +116,31 @@ class Assumptions:
                                    "convolution ('typical' only)",
             "driver_reserved_bytes": "memory the driver keeps on a card that no process can use "
                                      "(used when judging fit)",
+            "compute_efficiency": "fraction of the datasheet FP32 rate large convolutions reach",
+            "tensor_efficiency": "fraction of the datasheet tensor-core rate reached",
+            "memory_efficiency": "fraction of the datasheet bandwidth reached",
+            "architecture_efficiency": "extra factor per architecture (older ones reach less of "
+                                       "their peak; calibrated to the article's table)",
+            "saturation_items_per_core": "independent outputs per CUDA core a kernel needs to "
+                                         "fill the card (small networks fill it less)",
+            "kernel_launch_s": "fixed cost of launching one layer's kernel",
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["architecture_efficiency"] = dict(self.architecture_efficiency)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Assumptions":
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        values = {k: v for k, v in data.items() if k in known}
+        arch = values.get("architecture_efficiency")
+        if isinstance(arch, dict):
+            values["architecture_efficiency"] = tuple(sorted(arch.items()))
+        elif isinstance(arch, list):
+            values["architecture_efficiency"] = tuple(tuple(x) for x in arch)
+        return cls(**values)
 
 
 ACT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 2}
@@ -200,8 +248,9 @@ class MemoryEstimate:
 @dataclass(frozen=True, eq=False)
 class _Prepared:
     analysis: Analysis
-    saved_elems: np.ndarray  # per sample, per unique saved storage
+    saved_elems: np.ndarray  # per sample, per unique saved storage (or fixed: see below)
     saved_class: tuple[str, ...]
+    saved_fixed: np.ndarray  # True where the tensor does not grow with the batch
     saved_owner: np.ndarray  # layer index that first keeps it
     param_counts: np.ndarray  # per layer
     grad_pair_elems: np.ndarray  # per layer: grad of output + grad of input, per sample
@@ -224,9 +273,19 @@ class _Prepared:
         key = ("saved", precision)
         hit = self.grouped.get(key)
         if hit is None:
-            per = self.saved_elems * _bpe(self.saved_class, precision)
+            per = (self.saved_elems * _bpe(self.saved_class, precision))[~self.saved_fixed]
             hit = np.unique(per, return_counts=True) if len(per) else (per, per)
             self.grouped[key] = hit
+        return hit
+
+    def saved_fixed_bytes(self, a: Assumptions) -> int:
+        """Saved tensors whose size does not depend on the batch (batch-norm statistics)."""
+        key = ("fixed_saved", a)
+        hit = self.grouped.get(key)
+        if hit is None:
+            fixed = self.saved_elems[self.saved_fixed] * _bpe(self.saved_class, "fp32")[
+                self.saved_fixed]
+            hit = self.grouped[key] = int(_round(fixed, a).sum()) if len(fixed) else 0
         return hit
 
     def ws_groups(self, algo: str) -> tuple[np.ndarray, np.ndarray]:
@@ -282,20 +341,23 @@ def _prepare(analysis: Analysis) -> _Prepared:
     ffwd = np.array([r.flops_fwd for r in results], dtype=np.int64)
     fbwd = np.array([r.flops_bwd for r in results], dtype=np.int64)
     fbwd[0] = 0
+    outputs = sorted({info.output_storage for info in infos if info.output_storage >= 0})
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=np.array([st[s].elements for s in saved], dtype=np.int64),
         saved_class=tuple(st[s].storage_class for s in saved),
+        saved_fixed=np.array([st[s].storage_class == F32_FIXED for s in saved], dtype=bool),
         saved_owner=np.array([owner.get(s, 0) for s in saved], dtype=np.int64),
         param_counts=params,
         grad_pair_elems=grad_pair,
         ws={k: (np.array(ws_ps[k], dtype=np.int64), np.array(ws_c[k], dtype=np.int64))
             for k in ws_names},
         ws_layers=np.array(ws_layers, dtype=np.int64),
-        st_elems=np.array([s.elements for s in st], dtype=np.int64),
-        st_class=tuple(s.storage_class for s in st),
-        st_start=np.array([s.producer for s in st], dtype=np.int64),
-        st_end=np.array([s.last_use for s in st], dtype=np.int64),
+        # Inference keeps no tensors for backward: only layer outputs exist.
+        st_elems=np.array([st[s].elements for s in outputs], dtype=np.int64),
+        st_class=tuple(st[s].storage_class for s in outputs),
+        st_start=np.array([st[s].producer for s in outputs], dtype=np.int64),
+        st_end=np.array([st[s].last_use for s in outputs], dtype=np.int64),
         out_elems=out_elems,
         in_elems=in_elems,
         weight_elems=weight_elems,
@@ -317,7 +379,7 @@ def _bpe(classes: tuple[str, ...], precision: str) -> np.ndarray:
     hit = _BPE_CACHE.get(key)
     if hit is not None and hit[0] is classes:
         return hit[1]
-    table = {ACT: ACT_BYTES[precision], F32: 4, I64: 8, MASK: 1}
+    table = {ACT: ACT_BYTES[precision], F32: 4, F32_FIXED: 4, I64: 8, MASK: 1}
     arr = np.array([table[c] for c in classes], dtype=np.int64)
     if len(_BPE_CACHE) > 64:
         _BPE_CACHE.clear()
@@ -394,7 +456,8 @@ def _variable_terms(p: _Prepared, setup: Setup, a: Assumptions, batch: int):
         np.add.at(diff, p.st_end + 1, -nbytes)
         live = np.cumsum(diff[:-1])
         return int(live.max()) if n else 0, 0, workspace, None
-    saved = _round(p.saved_elems * batch * _bpe(p.saved_class, prec), a)
+    per_tensor = np.where(p.saved_fixed, 1, batch)
+    saved = _round(p.saved_elems * per_tensor * _bpe(p.saved_class, prec), a)
     act = int(saved.sum())
     if setup.checkpointing:
         act = _checkpointed(p, saved, batch, prec, a)
@@ -430,6 +493,7 @@ def _peaks(p: _Prepared, setup: Setup, a: Assumptions, batches: np.ndarray) -> n
                                 dtype=np.int64)
     sizes, counts = p.saved_groups(prec)
     total += (_round(sizes[:, None] * b, a) * counts[:, None]).sum(axis=0)
+    total += p.saved_fixed_bytes(a)
     if len(p.grad_pair_elems):
         total += _round(int(p.grad_pair_elems.max()) * ACT_BYTES[prec] * b[0], a)
     return total
@@ -488,7 +552,8 @@ def _checkpointed(p: _Prepared, saved: np.ndarray, batch: int, prec: str, a: Ass
     boundaries = 0
     for end in range(seg - 1, n, seg):
         info = p.analysis.layers[end]
-        boundaries += _round_int(int(p.st_elems[info.output_storage]) * batch * bpe, a)
+        elements = p.analysis.storages[info.output_storage].elements
+        boundaries += _round_int(elements * batch * bpe, a)
     return int(boundaries + (per_segment.max() if len(per_segment) else 0))
 
 

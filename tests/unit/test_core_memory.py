@@ -255,3 +255,34 @@ def test_random_drafts_never_crash(shape, layers, batch, mode):
     else:
         for p in a.problems:
             assert str(p).startswith(f"layer {p.index} ({p.name}): ")
+
+
+@pytest.mark.parametrize("function,inplace,kept", [
+    ("relu", True, 1),  # keeps its output, the same storage the next conv keeps
+    ("relu", False, 1),
+    ("sigmoid", True, 1),
+    ("leaky_relu", True, 1),
+    ("relu6", True, 2),  # hardtanh_ keeps a copy of its input before overwriting it
+    ("silu", True, 2),
+    ("hardswish", True, 2),
+    ("gelu", False, 2),  # keeps its input; the next conv keeps the output
+])
+def test_activation_rules_match_autograd(function, inplace, kept):
+    # conv → bn → activation → conv: count activation-sized tensors kept beyond conv/bn inputs.
+    n = 4 * 8 * 8
+    layers = (LayerSpec("input", "in", {"shape": (4, 8, 8)}),
+              LayerSpec("conv2d", "c1", {"filters": 4, "kernel": 3, "padding": 1}),
+              LayerSpec("batchnorm", "bn"),
+              LayerSpec("activation", "act", {"function": function, "inplace": inplace}),
+              LayerSpec("conv2d", "c2", {"filters": 4, "kernel": 3, "padding": 1}))
+    e = estimate(NetworkDraft("t", layers), Setup(1, "fp32", "sgd"), EXACT)
+    base = (n + n) * 4 + 2 * 4 * 4  # conv1's input, bn's input, bn statistics (2 × C fp32)
+    assert e.activations == base + kept * n * 4
+
+
+def test_batchnorm_statistics_do_not_grow_with_the_batch():
+    layers = (LayerSpec("input", "in", {"shape": (8, 4, 4)}), LayerSpec("batchnorm", "bn"))
+    one = estimate(NetworkDraft("t", layers), Setup(1, "fp32", "sgd"), EXACT).activations
+    ten = estimate(NetworkDraft("t", layers), Setup(10, "fp32", "sgd"), EXACT).activations
+    assert one == 8 * 16 * 4 + 2 * 8 * 4
+    assert ten == 10 * 8 * 16 * 4 + 2 * 8 * 4
