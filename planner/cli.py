@@ -125,6 +125,54 @@ def _cmd_estimate(args) -> int:
     return 0
 
 
+def _cmd_fit(args) -> int:
+    from planner.core.catalog import CatalogError, load_catalog  # noqa: PLC0415
+    from planner.core.fit import fit_table  # noqa: PLC0415
+
+    draft, setup, assumptions = resolve_setup(args)
+    analysis = analyze(draft)
+    if not analysis.ok:
+        raise UsageError("; ".join(str(p) for p in analysis.problems))
+    try:
+        catalog = load_catalog()
+    except CatalogError as exc:
+        raise UsageError(str(exc)) from None
+    if args.reference and catalog.by_name(args.reference) is None:
+        close = catalog.closest_names(args.reference)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UsageError(f"no card named '{args.reference}'{hint}")
+    if args.as_of is not None and not _is_month(args.as_of):
+        raise UsageError(f"--as-of must be a month YYYY-MM, not '{args.as_of}'")
+    rows = fit_table(analysis, setup, catalog, assumptions, reference=args.reference,
+                     as_of=args.as_of)
+    if args.fits_only:
+        rows = [r for r in rows if r.fits]
+    for notice in catalog.notices:
+        print(f"gpu-planner: {notice}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows]))
+        return 0
+    ref = args.reference or "GTX 1080"
+    print(f"{draft.name}: batch {setup.batch_size}, {setup.precision}, {setup.mode}; "
+          f"peak {format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
+    print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
+          f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
+    for r in rows:
+        price = r.price
+        ptxt = f"${price.usd:,.0f} {price.condition[0]} {price.date}" if price else "—"
+        print(f"  {r.card.name[:28]:<28} {'yes' if r.fits else 'no':<5} "
+              f"{format_bytes(r.usable_bytes):>10} {r.max_batch:>9} "
+              f"{r.time_per_iter_s * 1e3:>9.1f} {r.samples_per_s:>10.1f} "
+              f"{r.relative_speed:>6.2f} {ptxt:>12} {r.support:<18}")
+    return 0
+
+
+def _is_month(text: str) -> bool:
+    import re  # noqa: PLC0415
+
+    return bool(re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", text))
+
+
 def _cmd_presets(args) -> int:
     presets = list_presets()
     if args.json:
@@ -149,6 +197,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also solve the largest batch that fits this much memory")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_estimate)
+
+    p = sub.add_parser("fit", help="how the plan fits and runs on every card of the catalog")
+    add_estimate_options(p)
+    p.add_argument("--reference", metavar="CARD", help="speeds relative to this card "
+                                                       "(default: GTX 1080, the article's)")
+    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", help="prices as of this month")
+    p.add_argument("--fits-only", dest="fits_only", action="store_true",
+                   help="only the cards it fits on")
+    p.add_argument("--json", action="store_true", help="print a JSON list, one object per card")
+    p.set_defaults(func=_cmd_fit)
 
     p = sub.add_parser("presets", help="list the preset networks")
     p.add_argument("--json", action="store_true")

@@ -264,7 +264,8 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
         raise r.fail("compute_capability", f"must look like '8.6', got {cc!r}")
     memory_type = r.str_("memory_type")
     if memory_type is not None and not custom and memory_type not in MEMORY_TYPES:
-        raise r.fail("memory_type", f"must be one of {', '.join(MEMORY_TYPES)}; got {memory_type!r}")
+        raise r.fail("memory_type",
+                     f"must be one of {', '.join(MEMORY_TYPES)}; got {memory_type!r}")
     prices_raw = row.get("prices", [])
     if prices_raw is None:
         prices_raw = []

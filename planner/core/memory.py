@@ -261,6 +261,7 @@ class _Prepared:
     st_start: np.ndarray
     st_end: np.ndarray
     out_elems: np.ndarray  # per layer, elements of its new output storage (0 in-place / view)
+    out_numel: np.ndarray  # per layer, elements of its output (written even when in place)
     in_elems: np.ndarray  # per layer, elements of all inputs
     weight_elems: np.ndarray
     flops_fwd: np.ndarray
@@ -359,6 +360,7 @@ def _prepare(analysis: Analysis) -> _Prepared:
         st_start=np.array([st[s].producer for s in outputs], dtype=np.int64),
         st_end=np.array([st[s].last_use for s in outputs], dtype=np.int64),
         out_elems=out_elems,
+        out_numel=o,
         in_elems=in_elems,
         weight_elems=weight_elems,
         flops_fwd=ffwd,
@@ -588,7 +590,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     abpe = ACT_BYTES[prec]
     wbpe = WEIGHT_BYTES[prec]
     out_bytes = p.out_elems * batch * abpe
-    act_traffic = (p.in_elems + p.out_elems) * batch * abpe
+    act_traffic = (p.in_elems + np.where(p.out_elems > 0, p.out_numel, 0)) * batch * abpe
     w_traffic = p.weight_elems * wbpe
     bytes_fwd = act_traffic + w_traffic
     bytes_bwd = 2 * act_traffic + 2 * w_traffic

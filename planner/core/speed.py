@@ -95,9 +95,11 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     p = _prepare(analysis)
     b = setup.batch_size
     abpe, wbpe = ACT_BYTES[setup.precision], WEIGHT_BYTES[setup.precision]
-    act = (p.in_elems + p.out_elems) * b * abpe
+    # Views (flatten) move nothing; in-place layers still read and write every element.
+    moves = np.array([not info.result.view for info in analysis.layers], dtype=bool)
+    act = np.where(moves, p.in_elems + p.out_numel, 0) * b * abpe
     w = p.weight_elems * wbpe
-    par = np.array([(info.result.parallel_elements or max(int(p.out_elems[i]), 1))
+    par = np.array([(info.result.parallel_elements or max(int(p.out_numel[i]), 1))
                     for i, info in enumerate(analysis.layers)], dtype=np.float64)
     steps = np.array([info.result.sequential_steps for info in analysis.layers],
                      dtype=np.float64)

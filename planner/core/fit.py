@@ -1,0 +1,114 @@
+"""How the drafted network fits and runs on every card of the catalog.
+
+One row per card: whether the estimated peak fits the usable memory (total less what the driver
+keeps; the GTX 970 judged on its fast 3.5 GB), the headroom, the largest batch that fits, the
+time per iteration and samples per second, the speed relative to a reference card, prices new
+and used (dated), samples per second per dollar, and whether current software supports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
+from planner.core.memory import Assumptions, max_batch_many, peak_bytes
+from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.core.speed import SpeedEstimate, iteration_time, workload
+
+DEFAULT_REFERENCE = "GTX 1080"
+
+
+@dataclass(frozen=True)
+class FitRow:
+    card: GpuSpec
+    fits: bool
+    peak_bytes: int
+    usable_bytes: int
+    max_batch: int
+    speed: SpeedEstimate
+    relative_speed: float
+    price_new: PricePoint | None
+    price_used: PricePoint | None
+    support: str  # supported | legacy | unsupported
+    support_reason: str
+    owned: bool
+    note: str = ""
+
+    @property
+    def headroom_bytes(self) -> int:
+        return self.usable_bytes - self.peak_bytes
+
+    @property
+    def time_per_iter_s(self) -> float:
+        return self.speed.time_per_iter_s
+
+    @property
+    def samples_per_s(self) -> float:
+        return self.speed.samples_per_s
+
+    @property
+    def price(self) -> PricePoint | None:
+        """The cheaper of new and used: the article prices old cards at their used price."""
+        options = [p for p in (self.price_new, self.price_used) if p is not None]
+        return min(options, key=lambda p: p.usd) if options else None
+
+    @property
+    def samples_per_s_per_usd(self) -> float | None:
+        p = self.price
+        return self.samples_per_s / p.usd if p and p.usd > 0 else None
+
+    def to_json(self) -> dict:
+        price = self.price
+        return {
+            "name": self.card.name,
+            "fits": self.fits,
+            "peak_bytes": self.peak_bytes,
+            "usable_bytes": self.usable_bytes,
+            "max_batch": self.max_batch,
+            "time_per_iter_s": self.time_per_iter_s,
+            "samples_per_s": self.samples_per_s,
+            "relative_speed": self.relative_speed,
+            "price_usd": price.usd if price else None,
+            "price_date": price.date if price else None,
+            "price_condition": price.condition if price else None,
+            "samples_per_s_per_usd": self.samples_per_s_per_usd,
+            "support": self.support,
+            "owned": self.owned,
+            "note": self.note,
+        }
+
+
+def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
+              assumptions: Assumptions | None = None, *, reference: str | None = None,
+              as_of: str | None = None, cards: list[GpuSpec] | None = None) -> list[FitRow]:
+    """Every card (or ``cards``), in catalog order. Raises InvalidDraft for a bad draft."""
+    a = assumptions or Assumptions()
+    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
+    cards = list(catalog) if cards is None else cards
+    peak = peak_bytes(analysis, setup, a)
+    usable = np.array([c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards],
+                      dtype=np.int64)
+    batches = max_batch_many(analysis, setup, usable, a) if len(cards) else []
+    work = workload(analysis, setup)
+    ref_card = catalog.by_name(reference or DEFAULT_REFERENCE)
+    ref_time = (iteration_time(work, ref_card, setup.precision, a).time_per_iter_s
+                if ref_card is not None else None)
+    rows = []
+    for card, use, mb in zip(cards, usable.tolist(), list(batches)):
+        speed = iteration_time(work, card, setup.precision, a)
+        rel = ref_time / speed.time_per_iter_s if ref_time and speed.time_per_iter_s else 0.0
+        status, reason = software_support(card.compute_capability)
+        note = ""
+        if card.fast_memory_bytes < card.memory_bytes:
+            note = (f"judged on its fast {card.fast_memory_bytes / 2**30:.1f} GiB: the rest of "
+                    "its memory is much slower")
+        rows.append(FitRow(
+            card=card, fits=peak <= use, peak_bytes=peak, usable_bytes=use,
+            max_batch=int(mb), speed=speed, relative_speed=rel,
+            price_new=catalog.price(card, as_of, "new"),
+            price_used=catalog.price(card, as_of, "used"),
+            support=status, support_reason=reason, owned=catalog.is_owned(card), note=note,
+        ))
+    return rows
