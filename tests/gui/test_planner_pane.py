@@ -16,6 +16,7 @@ from planner.core.network import load_plan
 from planner.core.presets import list_presets
 from planner.ui.main_window import build_main_window, run_gui
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, COL_SHAPE, parse_params_text
+from planner.ui.planner.results import SORT_ROLE
 from planner.ui.services import Services
 
 pytestmark = [
@@ -94,6 +95,8 @@ def params_index(w, row):
 def test_item_models_pass_the_model_tester(window, qtmodeltester):
     pane = window.planner
     pane.refresh_suggestions()
+    pane.refresh_tables()
+    assert pane.estimate_model.rowCount() == 4 and pane.classic_model.rowCount() == 4
     for model in (pane.layer_model, pane.estimate_model, pane.estimate_proxy,
                   pane.classic_model, pane.suggestion_model):
         qtmodeltester.check(model)
@@ -382,6 +385,21 @@ def test_new_plan_and_title(window):
 def test_self_test_returns_zero(qapp, capsys):
     assert run_gui(["--self-test"]) == 0
     assert "self-test OK" in capsys.readouterr().out
+
+
+def test_result_tables_follow_edits_when_shown(window):
+    pane = window.planner
+    pane.tabs.setCurrentIndex(1)
+    model = pane.estimate_model
+    kept = model.index(1, 5).data(SORT_ROLE)
+    pane.batch_spin.setValue(64)
+    assert model.index(1, 5).data(SORT_ROLE) * 2 == kept
+    pane.tabs.setCurrentIndex(2)
+    assert pane.classic_model.index(1, 0).data() == "conv1"
+    assert "input − kernel" in pane.classic_model.index(1, 3).data()
+    pane.layer_model.setData(params_index(window, 1), "filters=32 kernel=300")
+    assert pane.classic_model.rowCount() == 4  # the last good numbers, greyed
+    assert pane.classic_model.index(1, 0).data(Qt.ItemDataRole.ForegroundRole) is not None
 
 
 def test_window_renders(window, qtbot, tmp_path):

@@ -85,6 +85,7 @@ class PlannerPane(QWidget):
         self.setObjectName("planner_pane")
         self._doc = document
         self._suggestions_dirty = True
+        self._tables_dirty = True
         self._selecting = False
         self._build_actions()
         self._build_ui(memory_gib)
@@ -317,7 +318,8 @@ class PlannerPane(QWidget):
         self.estimate_view.setSortingEnabled(True)
         self.estimate_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.estimate_view.doubleClicked.connect(self._on_estimate_row_activated)
-        self.tabs.addTab(self.estimate_view, self.tr("Per-layer table"))
+        self._table_tab = self.tabs.addTab(self.estimate_view, self.tr("Per-layer table"))
+        self._tables_sized = False
 
         classic = QWidget(self.tabs)
         cl = QVBoxLayout(classic)
@@ -332,9 +334,11 @@ class PlannerPane(QWidget):
         self.classic_view = self._read_only_view(self.classic_model)
         self.classic_view.horizontalHeader().setSectionResizeMode(
             3, QHeaderView.ResizeMode.Stretch)
+        self.classic_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
         self.classic_view.setWordWrap(True)
         cl.addWidget(self.classic_view, 1)
-        self.tabs.addTab(classic, self.tr("Article's accounting"))
+        self._classic_tab = self.tabs.addTab(classic, self.tr("Article's accounting"))
 
         helps = QWidget(self.tabs)
         hl = QVBoxLayout(helps)
@@ -349,6 +353,7 @@ class PlannerPane(QWidget):
         self.suggestion_view.setWordWrap(True)
         sh = self.suggestion_view.horizontalHeader()
         sh.setStretchLastSection(False)
+        sh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.suggestion_view.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
@@ -370,7 +375,7 @@ class PlannerPane(QWidget):
         view.verticalHeader().setVisible(False)
         view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         view.horizontalHeader().setStretchLastSection(True)
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         return view
 
     # ------------------------------------------------------------------------------------------
@@ -505,12 +510,11 @@ class PlannerPane(QWidget):
             self.breakdown.set_estimate(None, message=stale_msg + "\n" + (doc.failure or ""))
         self.chart.set_estimate(shown, stale=stale, message=stale_msg)
         self.chart.set_selected(doc.current_row)
-        self.estimate_model.set_estimate(shown, stale=stale)
-        self.classic_model.set_estimate(shown, stale=stale)
         self._update_max_batch()
+        # The tables and the suggestions are filled when their tab is shown (or now, if it is).
+        self._tables_dirty = True
         self._suggestions_dirty = True
-        if self.tabs.currentIndex() == self._suggestion_tab:
-            self.refresh_suggestions()
+        self._refresh_current_tab()
         self._update_action_state()
         self.status_changed.emit(self.summary())
 
@@ -663,9 +667,29 @@ class PlannerPane(QWidget):
         self.status_changed.emit(self.summary())
 
     @Slot(int)
-    def _on_tab_changed(self, index: int) -> None:
+    def _on_tab_changed(self, _index: int) -> None:
+        self._refresh_current_tab()
+
+    def _refresh_current_tab(self) -> None:
+        index = self.tabs.currentIndex()
         if index == self._suggestion_tab and self._suggestions_dirty:
             self.refresh_suggestions()
+        elif index in (self._table_tab, self._classic_tab) and self._tables_dirty:
+            self.refresh_tables()
+
+    def refresh_tables(self) -> None:
+        """Fill the per-layer and the article's tables now (otherwise done when shown)."""
+        self._tables_dirty = False
+        doc = self._doc
+        est = doc.estimate
+        shown = est if est is not None else doc.last_good_estimate
+        rows_before = self.estimate_model.rowCount()
+        self.estimate_model.set_estimate(shown, stale=est is None)
+        self.classic_model.set_estimate(shown, stale=est is None)
+        if self.estimate_model.rowCount() != rows_before or not self._tables_sized:
+            self._tables_sized = True
+            self.estimate_view.resizeColumnsToContents()
+            self.classic_view.resizeColumnsToContents()
 
     @Slot()
     def _on_apply_clicked(self) -> None:
