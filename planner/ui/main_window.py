@@ -489,8 +489,9 @@ def build_main_window(services: Services | None = None) -> MainWindow:
 # ----------------------------------------------------------------------------------------------
 
 
-def _install_excepthook() -> None:
-    """Log uncaught exceptions to log_dir()/gpu-planner.log and show them instead of dying."""
+def make_excepthook(*, show_dialog: bool = True):
+    """An excepthook that appends the traceback to log_dir()/gpu-planner.log and shows a
+    message box (never two at once) instead of letting the app vanish."""
     showing = False
 
     def hook(exc_type, exc, tb):
@@ -503,9 +504,9 @@ def _install_excepthook() -> None:
                 fh.write(text + "\n")
         except OSError:
             pass
-        sys.__stderr__.write(text) if sys.__stderr__ else None
-        app = QApplication.instance()
-        if app is None or showing or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        if sys.__stderr__ is not None:
+            sys.__stderr__.write(text)
+        if not show_dialog or showing or QApplication.instance() is None:
             return
         showing = True
         try:
@@ -520,7 +521,7 @@ def _install_excepthook() -> None:
         finally:
             showing = False
 
-    sys.excepthook = hook
+    return hook
 
 
 def _make_app(argv: list[str]) -> QApplication:
@@ -603,7 +604,8 @@ def run_gui(argv: list[str]) -> int:
     if "--self-test" in argv:
         return self_test([a for a in argv if a != "--self-test"])
     app = _make_app(argv)
-    _install_excepthook()
+    sys.excepthook = make_excepthook(
+        show_dialog=os.environ.get("QT_QPA_PLATFORM") != "offscreen")
     window = build_main_window(Services())
     window.show()
     return app.exec()

@@ -19,41 +19,13 @@ from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, COL_SHAPE, pars
 from planner.ui.planner.results import SORT_ROLE
 from planner.ui.services import Services
 
+from gui_prompts import ScriptedPrompts  # tests/gui is on sys.path (pytest rootdir mode)
+
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
     # The offscreen platform plugin warns about this on every show(); it is not ours.
     pytest.mark.qt_log_ignore("propagateSizeHints"),
 ]
-
-
-class ScriptedPrompts:
-    """Answers every question the window asks, and records them."""
-
-    def __init__(self, *, restore=False, save_answer="discard", open_answer=None,
-                 save_answer_path=None):
-        self.restore = restore
-        self.save_answer = save_answer
-        self.open_answer = open_answer
-        self.save_answer_path = save_answer_path
-        self.errors: list[tuple[str, str]] = []
-        self.asked: list[str] = []
-
-    def restore_autosave(self, path):
-        self.asked.append("restore")
-        return self.restore
-
-    def save_changes(self, plan_name):
-        self.asked.append(f"save_changes:{plan_name}")
-        return self.save_answer
-
-    def open_path(self, folder):
-        return self.open_answer
-
-    def save_path(self, suggested):
-        return self.save_answer_path
-
-    def error(self, title, text):
-        self.errors.append((title, text))
 
 
 @pytest.fixture

@@ -187,6 +187,13 @@ class PlannerPane(QWidget):
             row.addSpacing(6)
         row.addWidget(self.checkpoint_check)
         row.addStretch(1)
+        self._fit_widget = self._build_fit_row(memory_gib)
+        return box
+
+    def _build_fit_row(self, memory_gib: float) -> QWidget:
+        box = QWidget(self)
+        row = QHBoxLayout(box)
+        row.setContentsMargins(8, 0, 0, 0)
         fit = QLabel(self.tr("Largest batch that fits in"), box)
         self.memory_spin = QDoubleSpinBox(box)
         self.memory_spin.setRange(0.5, 1024.0)
@@ -206,7 +213,7 @@ class PlannerPane(QWidget):
         row.addWidget(self.memory_spin)
         row.addWidget(QLabel("→", box))
         row.addWidget(self.max_batch_label)
-        row.addSpacing(8)
+        row.addStretch(1)
         button = QToolButton(box)
         button.setDefaultAction(self.assumptions_action)
         button.setText(self.tr("Assumptions…"))
@@ -299,6 +306,7 @@ class PlannerPane(QWidget):
         panel = QWidget(self)
         layout = QVBoxLayout(panel)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._fit_widget)
         self.breakdown = BreakdownBar(panel)
         self.breakdown.setObjectName("breakdown")
         layout.addWidget(self.breakdown)

@@ -1,0 +1,118 @@
+"""The main window around the Planner pane: settings, recent files, title, entry point."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from PySide6.QtCore import Qt
+
+from planner import paths
+from planner.ui.main_window import build_main_window, make_excepthook, run_gui
+from planner.ui.planner.layer_table import COL_NAME, COL_TYPE
+from planner.ui.services import Services
+
+from gui_prompts import ScriptedPrompts  # tests/gui is on sys.path (pytest rootdir mode)
+
+pytestmark = [
+    pytest.mark.qt_log_level_fail("WARNING"),
+    pytest.mark.qt_log_ignore("propagateSizeHints"),
+]
+
+
+@pytest.fixture
+def services(planner_home, tmp_path):
+    def make(**kw):
+        kw.setdefault("prompts", ScriptedPrompts())
+        return Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
+                        **kw)
+    return make
+
+
+def test_geometry_is_restored(qtbot, services, tmp_path):
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    w.show()
+    w.resize(1300, 850)
+    qtbot.waitUntil(lambda: w.width() == 1300)
+    assert w.close()
+    ini = (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert "geometry=" in ini
+    w2 = build_main_window(services())
+    qtbot.addWidget(w2)
+    # The offscreen screen is 800×600, so the restored size is clamped to it; the default
+    # (used when nothing was saved) would be 1400×900.
+    assert (w2.width(), w2.height()) != (1400, 900)
+
+
+def test_settings_live_under_planner_home(qtbot, planner_home):
+    w = build_main_window(Services(prompts=ScriptedPrompts(), start_preset="seed-example"))
+    qtbot.addWidget(w)
+    w.show()
+    assert w.close()
+    assert (paths.config_dir() / "gpu-planner.ini").is_file()
+    assert str(paths.config_dir()).startswith(str(planner_home))
+
+
+def test_title_shows_name_and_modified_marker(qtbot, services):
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    assert w.windowTitle() == "Seed article example[*] — GPU Planner"
+    assert not w.isWindowModified()
+    w.planner.batch_spin.setValue(100)
+    assert w.isWindowModified()
+    w.undo_action.trigger()
+    assert not w.isWindowModified()
+
+
+def test_type_and_name_edit_inline(qtbot, services):
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    model = w.planner.layer_model
+    draft = w.document.draft
+    assert model.setData(model.index(3, COL_TYPE), "maxpool")
+    assert w.document.draft.layers[3].kind == "maxpool"
+    assert model.data(model.index(3, COL_TYPE)) == "Max pool"
+    assert model.setData(model.index(3, COL_NAME), "pool1")
+    assert w.document.draft.layers[3].name == "pool1"
+    with qtbot.waitSignal(model.edit_rejected) as blocker:
+        assert not model.setData(model.index(2, COL_NAME), "conv1")
+    assert "already used" in blocker.args[0]
+    assert not (model.flags(model.index(0, COL_TYPE)) & Qt.ItemFlag.ItemIsEditable)
+    w.undo_action.trigger()
+    w.undo_action.trigger()
+    assert w.document.draft == draft
+    w.document.undo_stack.setClean()
+
+
+def test_recent_menu_opens_the_file(qtbot, services, tmp_path):
+    target = tmp_path / "a.json"
+    prompts = ScriptedPrompts(save_answer_path=str(target))
+    w = build_main_window(services(prompts=prompts))
+    qtbot.addWidget(w)
+    w.planner.batch_spin.setValue(16)
+    assert w.save_as()
+    w.load_preset("alexnet")
+    w._rebuild_recent_menu()
+    actions = [a for a in w.recent_menu.actions() if a.data()]
+    assert actions and actions[0].data() == str(target.resolve())
+    actions[0].trigger()
+    assert w.document.setup.batch_size == 16
+    assert w.document.path == target.resolve() or w.document.path == target
+
+
+def test_excepthook_logs_the_traceback(planner_home):
+    hook = make_excepthook(show_dialog=False)
+    try:
+        raise RuntimeError("boom in a slot")
+    except RuntimeError:
+        hook(*sys.exc_info())
+    log = (paths.log_dir() / "gpu-planner.log").read_text(encoding="utf-8")
+    assert "boom in a slot" in log and "Traceback" in log
+
+
+def test_self_test_writes_nothing_to_the_user_folders(qapp, planner_home, capsys):
+    assert run_gui(["--self-test"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("GPU Planner self-test OK")
+    assert not planner_home.exists() or not any(planner_home.rglob("*"))
