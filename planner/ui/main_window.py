@@ -524,6 +524,38 @@ def make_excepthook(*, show_dialog: bool = True):
     return hook
 
 
+BINDING_BUG = (
+    "PySide6 {version} on Python {python} releases references it does not own (every call of "
+    "a void method drops one from None), so the app would crash within seconds. Install "
+    "PySide6-Essentials<6.12 or run on Python 3.12 or newer."
+)
+
+
+def binding_drops_references() -> bool:
+    """True when the Qt binding decrements None's reference count on void calls (PySide6
+    6.12.0 on Python 3.11): a process using it crashes with 'deallocating None'."""
+    if sys.version_info >= (3, 12):  # None is immortal there: the bug is harmless
+        return False
+    from PySide6.QtGui import QImage, QPainter  # noqa: PLC0415
+
+    image = QImage(4, 4, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    before = sys.getrefcount(None)
+    for _ in range(64):
+        painter.save()
+        painter.restore()
+    after = sys.getrefcount(None)
+    painter.end()
+    return after < before - 32
+
+
+def binding_bug_message() -> str:
+    import PySide6  # noqa: PLC0415
+
+    return BINDING_BUG.format(version=PySide6.__version__,
+                              python=".".join(map(str, sys.version_info[:3])))
+
+
 def _make_app(argv: list[str]) -> QApplication:
     app = QApplication.instance()
     if app is None:
@@ -559,6 +591,8 @@ def self_test(argv: list[str]) -> int:
     os.environ["PLANNER_HOME"] = home
     try:
         app = _make_app(argv)
+        if binding_drops_references():
+            raise RuntimeError(binding_bug_message())
         window = build_main_window(Services(prompts=_SelfTestPrompts()))
         window.resize(1400, 900)
         window.show()
@@ -604,8 +638,14 @@ def run_gui(argv: list[str]) -> int:
     if "--self-test" in argv:
         return self_test([a for a in argv if a != "--self-test"])
     app = _make_app(argv)
-    sys.excepthook = make_excepthook(
-        show_dialog=os.environ.get("QT_QPA_PLATFORM") != "offscreen")
+    offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen"
+    if binding_drops_references():
+        message = binding_bug_message()
+        print(f"gpu-planner: {message}", file=sys.stderr)
+        if not offscreen:
+            QMessageBox.critical(None, APP_TITLE, message)
+        return 1
+    sys.excepthook = make_excepthook(show_dialog=not offscreen)
     window = build_main_window(Services())
     window.show()
     return app.exec()

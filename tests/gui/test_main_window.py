@@ -8,7 +8,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from planner import paths
-from planner.ui.main_window import build_main_window, make_excepthook, run_gui
+from planner.ui.main_window import (
+    binding_bug_message,
+    binding_drops_references,
+    build_main_window,
+    make_excepthook,
+    run_gui,
+)
 from planner.ui.planner.layer_table import COL_NAME, COL_TYPE
 from planner.ui.services import Services
 
@@ -111,8 +117,15 @@ def test_excepthook_logs_the_traceback(planner_home):
     assert "boom in a slot" in log and "Traceback" in log
 
 
+@pytest.mark.skipif("binding_drops_references()", reason="broken Qt binding (see below)")
 def test_self_test_writes_nothing_to_the_user_folders(qapp, planner_home, capsys):
     assert run_gui(["--self-test"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("GPU Planner self-test OK")
     assert not planner_home.exists() or not any(planner_home.rglob("*"))
+
+
+def test_qt_binding_keeps_reference_counts(qapp):
+    """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call; the app then
+    dies with 'Fatal Python error: none_dealloc' after a few dozen edits. Pin the binding."""
+    assert not binding_drops_references(), binding_bug_message()

@@ -354,9 +354,15 @@ def test_new_plan_and_title(window):
     assert "untitled" in window.windowTitle()
 
 
-def test_self_test_returns_zero(qapp, capsys):
-    assert run_gui(["--self-test"]) == 0
-    assert "self-test OK" in capsys.readouterr().out
+def test_self_test_reports_its_outcome(qapp, capsys):
+    from planner.ui.main_window import binding_drops_references
+
+    if binding_drops_references():  # the self-test must refuse a binding that will crash
+        assert run_gui(["--self-test"]) == 1
+        assert "PySide6" in capsys.readouterr().err
+    else:
+        assert run_gui(["--self-test"]) == 0
+        assert "self-test OK" in capsys.readouterr().out
 
 
 def test_result_tables_follow_edits_when_shown(window):
