@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 
 from planner import paths
@@ -387,3 +389,24 @@ def test_window_renders(window, qtbot, tmp_path):
         image = window.grab()
         assert not image.isNull()
     assert Path(tmp_path).exists()
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(row=st.integers(0, 3), column=st.sampled_from([1, 2, 3]),
+       text=st.one_of(st.text(max_size=30),
+                      st.sampled_from(["filters=0", "kernel=1x2x3", "stride=-1", "padding=same",
+                                       "groups=7", "from=conv1", "input=nowhere", "shape=3x0x5",
+                                       "filters=64 kernel=3 kernel=5", "p=2", "lstm", "add"])))
+def test_random_edits_never_crash(window, row, column, text):
+    model = window.planner.layer_model
+    model.setData(model.index(row, column), text)
+    doc = window.document
+    assert (doc.estimate is None) == bool(doc.analysis.problems) or doc.failure
+    for r in range(model.rowCount()):
+        for c in range(model.columnCount()):
+            model.data(model.index(r, c))
+            model.data(model.index(r, c), Qt.ItemDataRole.ToolTipRole)
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()
+    assert doc.estimate is not None

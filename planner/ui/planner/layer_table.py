@@ -217,7 +217,8 @@ class LayerTableModel(QAbstractTableModel):
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or role != Qt.ItemDataRole.EditRole:
+        if (not index.isValid() or role != Qt.ItemDataRole.EditRole
+                or not self.flags(index) & Qt.ItemFlag.ItemIsEditable):
             return False
         row, col = index.row(), index.column()
         draft = self._doc.draft
