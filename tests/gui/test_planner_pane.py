@@ -410,3 +410,27 @@ def test_random_edits_never_crash(window, row, column, text):
     while doc.undo_stack.canUndo():
         doc.undo_stack.undo()
     assert doc.estimate is not None
+
+
+def test_assumptions_dialog_edits_every_field(qtbot):
+    from PySide6.QtWidgets import QLineEdit, QSpinBox
+
+    from planner.core.memory import Assumptions
+    from planner.ui.planner.assumptions_dialog import AssumptionsDialog
+
+    dialog = AssumptionsDialog(Assumptions())
+    qtbot.addWidget(dialog)
+    assert dialog.edited() == Assumptions()
+    dialog.findChild(QSpinBox, "cuda_context_bytes").setValue(1024)
+    assert dialog.edited().cuda_context_bytes == 1024**3
+    pairs = dialog.findChild(QLineEdit, "architecture_efficiency")
+    pairs.setText("Kepler=0.5")
+    assert dialog.edited().architecture_efficiency == (("Kepler", 0.5),)
+    pairs.setText("Kepler=fast")
+    dialog._on_accepted()
+    assert "not a number" in dialog._error.text()
+    assert dialog.assumptions() == Assumptions()
+    dialog._on_restore_defaults()
+    assert dialog.edited() == Assumptions()
+    dialog._on_accepted()
+    assert dialog.result() == dialog.DialogCode.Accepted

@@ -1,4 +1,10 @@
-"""A dialog editing the estimate's Assumptions; each field's tooltip is Assumptions.describe()."""
+"""A dialog editing the estimate's Assumptions; each field's tooltip is Assumptions.describe().
+
+Fields are laid out by type, so a field added to Assumptions appears without a change here:
+byte counts in MiB/KiB/B spin boxes, fractions and seconds in decimal spin boxes, whole numbers
+in spin boxes, the convolution algorithm in a combo box, and per-architecture factors as
+"Kepler=0.6, Maxwell=0.85". Memory fields and speed-model fields are in separate groups.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,11 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
+    QLineEdit,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -18,55 +27,78 @@ from PySide6.QtWidgets import (
 
 from planner.core.memory import CONV_ALGORITHMS, Assumptions
 
-# Field → (unit shown, bytes per unit).
+# Byte fields → (unit shown, bytes per unit). Any other *_bytes field is shown in MiB.
 _UNITS = {
-    "cuda_context_bytes": ("MiB", 1024**2),
-    "library_handles_bytes": ("MiB", 1024**2),
     "allocator_block_bytes": ("B", 1),
     "allocator_large_threshold_bytes": ("KiB", 1024),
     "allocator_segment_bytes": ("KiB", 1024),
-    "workspace_cap_bytes": ("MiB", 1024**2),
-    "driver_reserved_bytes": ("MiB", 1024**2),
 }
+_MIB = ("MiB", 1024**2)
+
+
+_LABELS = {"cuda_context_bytes": "CUDA context", "conv_algorithm": "Convolution algorithm",
+           "kernel_launch_s": "Kernel launch time"}
 
 
 def _label(name: str) -> str:
-    return name.removesuffix("_bytes").replace("_", " ").capitalize()
+    if name in _LABELS:
+        return _LABELS[name]
+    return name.removesuffix("_bytes").removesuffix("_s").replace("_", " ").capitalize()
+
+
+def _is_memory(name: str) -> bool:
+    return name.endswith("_bytes") or name == "conv_algorithm"
+
+
+def format_pairs(pairs) -> str:
+    return ", ".join(f"{k}={v:g}" for k, v in pairs)
+
+
+def parse_pairs(text: str) -> tuple[tuple[str, float], ...]:
+    """'Kepler=0.6, Maxwell=0.85' → (('Kepler', 0.6), ('Maxwell', 0.85)); ValueError if bad."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"'{item}' is not name=factor")
+        try:
+            out.append((name.strip(), float(value)))
+        except ValueError:
+            raise ValueError(f"'{value.strip()}' in '{item}' is not a number") from None
+    return tuple(out)
 
 
 class AssumptionsDialog(QDialog):
-    """Edit a copy of the assumptions; ``assumptions()`` returns the edited one."""
+    """Edit a copy of the assumptions; ``assumptions()`` returns the accepted one."""
 
     def __init__(self, assumptions: Assumptions, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Estimate assumptions"))
+        self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
         intro = QLabel(self.tr("Every figure the estimate takes on trust. Hover a field for what "
                                "it means; changes apply to every plan."), self)
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        form = QFormLayout()
-        layout.addLayout(form)
+        memory = QGroupBox(self.tr("Memory"), self)
+        speed = QGroupBox(self.tr("Speed model"), self)
+        forms = {True: QFormLayout(memory), False: QFormLayout(speed)}
+        layout.addWidget(memory)
+        layout.addWidget(speed)
         self._editors: dict[str, QWidget] = {}
         describe = Assumptions.describe()
         for f in fields(Assumptions):
-            value = getattr(assumptions, f.name)
-            if f.name == "conv_algorithm":
-                editor = QComboBox(self)
-                editor.addItems(list(CONV_ALGORITHMS))
-                editor.setCurrentText(value)
-            else:
-                unit, scale = _UNITS.get(f.name, ("B", 1))
-                editor = QSpinBox(self)
-                editor.setRange(0, 2**31 - 1)
-                editor.setSuffix(" " + unit)
-                editor.setValue(value // scale)
+            editor = self._make_editor(f.name, getattr(assumptions, f.name))
             editor.setObjectName(f.name)
             editor.setToolTip(describe.get(f.name, ""))
             label = QLabel(_label(f.name), self)
             label.setToolTip(describe.get(f.name, ""))
-            form.addRow(label, editor)
+            forms[_is_memory(f.name)].addRow(label, editor)
             self._editors[f.name] = editor
+        speed.setVisible(forms[False].rowCount() > 0)
         self._error = QLabel(self)
         self._error.setStyleSheet("color: #a00000;")
         self._error.setWordWrap(True)
@@ -81,14 +113,59 @@ class AssumptionsDialog(QDialog):
         layout.addWidget(buttons)
         self._result = assumptions
 
+    def _make_editor(self, name: str, value) -> QWidget:
+        if name == "conv_algorithm":
+            combo = QComboBox(self)
+            combo.addItems(list(CONV_ALGORITHMS))
+            return self._set(combo, name, value)
+        if isinstance(value, bool) or isinstance(value, tuple):
+            return self._set(QLineEdit(self), name, value)
+        if isinstance(value, float):
+            box = QDoubleSpinBox(self)
+            if name.endswith("_s"):
+                box.setDecimals(7)
+                box.setRange(0.0, 10.0)
+                box.setSingleStep(1e-6)
+                box.setSuffix(" s")
+            else:
+                box.setDecimals(3)
+                box.setRange(0.0, 10.0)
+                box.setSingleStep(0.05)
+            return self._set(box, name, value)
+        box = QSpinBox(self)
+        box.setRange(0, 2**31 - 1)
+        if name.endswith("_bytes"):
+            box.setSuffix(" " + _UNITS.get(name, _MIB)[0])
+        return self._set(box, name, value)
+
+    def _set(self, editor: QWidget, name: str, value) -> QWidget:
+        if isinstance(editor, QComboBox):
+            editor.setCurrentText(str(value))
+        elif isinstance(editor, QLineEdit):
+            editor.setText(format_pairs(value) if isinstance(value, tuple) else str(value))
+        elif isinstance(editor, QDoubleSpinBox):
+            editor.setValue(float(value))
+        elif isinstance(editor, QSpinBox):
+            scale = _UNITS.get(name, _MIB)[1] if name.endswith("_bytes") else 1
+            editor.setValue(int(value) // scale)
+        return editor
+
     def edited(self) -> Assumptions:
         """The assumptions as the fields say; raises ValueError naming a bad field."""
         values = {}
         for name, editor in self._editors.items():
             if isinstance(editor, QComboBox):
                 values[name] = editor.currentText()
+            elif isinstance(editor, QLineEdit):
+                try:
+                    values[name] = parse_pairs(editor.text())
+                except ValueError as exc:
+                    raise ValueError(f"{_label(name)}: {exc}") from None
+            elif isinstance(editor, QDoubleSpinBox):
+                values[name] = editor.value()
             else:
-                values[name] = editor.value() * _UNITS.get(name, ("B", 1))[1]
+                scale = _UNITS.get(name, _MIB)[1] if name.endswith("_bytes") else 1
+                values[name] = editor.value() * scale
         return Assumptions(**values)
 
     def assumptions(self) -> Assumptions:
@@ -98,7 +175,7 @@ class AssumptionsDialog(QDialog):
     def _on_accepted(self) -> None:
         try:
             self._result = self.edited()
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             self._error.setText(str(exc))
             return
         self.accept()
@@ -107,8 +184,4 @@ class AssumptionsDialog(QDialog):
     def _on_restore_defaults(self) -> None:
         defaults = Assumptions()
         for name, editor in self._editors.items():
-            value = getattr(defaults, name)
-            if isinstance(editor, QComboBox):
-                editor.setCurrentText(value)
-            else:
-                editor.setValue(value // _UNITS.get(name, ("B", 1))[1])
+            self._set(editor, name, getattr(defaults, name))
