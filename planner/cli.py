@@ -167,6 +167,57 @@ def _cmd_fit(args) -> int:
     return 0
 
 
+def _cmd_advise(args) -> int:
+    from planner.core.advisor import (  # noqa: PLC0415
+        AdvisorError,
+        AdvisorInputs,
+        advise,
+        get_profile,
+    )
+    from planner.core.catalog import CatalogError, OwnedCard, load_catalog  # noqa: PLC0415
+
+    try:
+        profile = get_profile(args.profile)
+        catalog = load_catalog()
+        plan = None
+        if args.plan:
+            draft, setup = load_source(args.plan)
+            plan = (draft, setup)
+        owned = tuple(OwnedCard(name, "used", 1) for name in (args.owned or ()))
+        inputs = AdvisorInputs(
+            profile, owned=owned or catalog.owned, budget_usd=args.budget,
+            price_basis=args.price, as_of=args.as_of, plan=plan,
+            electricity_usd_per_kwh=args.electricity, hours_per_day=args.hours,
+            cloud_usd_per_hour=args.cloud)
+        advice = advise(catalog, inputs)
+    except (AdvisorError, CatalogError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(advice.to_json()))
+        return 0
+    print(f"{advice.profile.title} — prices as of {advice.as_of}")
+    print(f"  assumes: {advice.profile.assumptions_text()}")
+    for i, r in enumerate(advice.recommendations, 1):
+        print(f"  {i}. {r.action.upper():<5} {r.reason}")
+    for note in advice.notes:
+        print(f"  · {note}")
+    return 0
+
+
+def _cmd_profiles(args) -> int:
+    from planner.core.advisor import PROFILES  # noqa: PLC0415
+
+    if args.json:
+        print(json.dumps([{"name": p.key, "title": p.title, "description": p.description,
+                           "memory_gib": p.memory_gib, "budget_usd": p.budget_usd,
+                           "price_weight": p.price_weight, "workload": p.workload,
+                           "article": p.article} for p in PROFILES]))
+        return 0
+    for p in PROFILES:
+        print(f"{p.key:<22} {p.title}: {p.assumptions_text()}")
+    return 0
+
+
 def _is_month(text: str) -> bool:
     import re  # noqa: PLC0415
 
@@ -207,6 +258,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only the cards it fits on")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per card")
     p.set_defaults(func=_cmd_fit)
+
+    p = sub.add_parser("advise", help="what to buy, what to sell, and why")
+    p.add_argument("--profile", required=True, help="a use case (see: gpu-planner profiles)")
+    p.add_argument("--budget", type=float, metavar="USD", help="net budget (default: profile's)")
+    p.add_argument("--owned", action="append", metavar="NAME",
+                   help="a card you own (repeat); default: the cards saved in the app")
+    p.add_argument("--plan", metavar="SOURCE", help="advise on this plan (file or preset:NAME)")
+    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", help="prices as of this month")
+    p.add_argument("--price", choices=("new", "used", "both"), default="both",
+                   help="price basis (default: both)")
+    p.add_argument("--electricity", type=float, metavar="USD_PER_KWH",
+                   help="electricity price, for the running cost")
+    p.add_argument("--hours", type=float, default=8.0, help="hours of training a day")
+    p.add_argument("--cloud", type=float, metavar="USD_PER_HOUR",
+                   help="a cloud GPU's hourly price, for rent against buy")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_advise)
+
+    p = sub.add_parser("profiles", help="list the advisor's use-case profiles")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_profiles)
 
     p = sub.add_parser("presets", help="list the preset networks")
     p.add_argument("--json", action="store_true")

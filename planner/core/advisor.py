@@ -1,0 +1,493 @@
+"""What to buy, what to sell, and why: the article's method as a ranking with its numbers.
+
+The article balances three things: the memory the work needs (a hard limit), the speed
+(bandwidth first) and the price (new, or used for older cards). Here:
+
+1. **Memory first.** A card is a candidate only if it has the memory the profile needs, or, with
+   a drafted plan, if the plan's estimated peak fits its usable memory (the GTX 970 judged on its
+   fast 3.5 GB).
+2. **Then speed per dollar.** Each candidate's speed is the time per iteration of the plan (or of
+   the profile's reference workload) from the roofline model; the score is
+   ``speed / price ** price_weight``: a price weight of 1 is pure speed per dollar, 0 is speed
+   regardless of cost. The budget is a hard limit on the net cost.
+3. **Software support** as of the chosen date: cards current software no longer supports are
+   flagged and their score multiplied down.
+4. **Keep what you have** when nothing within the budget is at least ``min_speedup`` times
+   faster than the best card owned, and say so with the numbers.
+5. **Sell** the owned card a purchase replaces, at its dated used price (net cost); the
+   start-cheap, sell-and-upgrade path says what the cheap card fetches later.
+
+Every profile states its assumptions (memory, budget, price weight, workload); they are plain
+fields the user can see and change. Qt-free, no I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+import re
+from dataclasses import dataclass, field, replace
+
+from planner.core.catalog import Catalog, GpuSpec, OwnedCard, PricePoint, parse_compute_capability
+from planner.core.memory import Assumptions, max_batch_many, peak_bytes
+from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.core.presets import load_preset
+from planner.core.speed import iteration_time, workload
+
+GIB = 1024**3
+_MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+class AdvisorError(ValueError):
+    """Bad advisor input (unknown profile or card, bad date): one clear message."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    key: str
+    title: str
+    description: str
+    memory_gib: float  # what the work needs; with a plan, the plan's own peak is used
+    budget_usd: float | None  # net cost limit; None = no limit
+    price_weight: float  # 1 = speed per dollar, 0 = speed regardless of price
+    workload: str = "vgg16"  # preset whose speed stands for the profile's work
+    workload_batch: int = 64
+    several_gpus: bool = False
+    start_cheap: bool = False  # the article's start-cheap, sell-and-upgrade path
+    article: str = ""  # what the article recommended (2017 revision)
+
+    def assumptions_text(self) -> str:
+        budget = f"${self.budget_usd:,.0f}" if self.budget_usd else "no limit"
+        return (f"needs {self.memory_gib:g} GB; budget {budget}; price weight "
+                f"{self.price_weight:g} (1 = speed per dollar, 0 = speed only); speed measured "
+                f"on {self.workload} at batch {self.workload_batch}")
+
+
+PROFILES: tuple[Profile, ...] = (
+    Profile("starting", "Starting out seriously",
+            "A first card to learn on; sell it later and buy what fits your direction.",
+            6, 300, 1.0, start_cheap=True,
+            article="GTX 1060 (6 GB), then sell it and buy what fits your direction"),
+    Profile("tight-budget", "Tight budget (little money)",
+            "The most speed per dollar with enough memory for most work.", 6, 250, 1.0,
+            article="GTX 1060 (6 GB)"),
+    Profile("almost-no-money", "Almost no money",
+            "The cheapest card that still trains CNNs.", 4, 150, 1.0,
+            article="GTX 1050 Ti (4 GB)"),
+    Profile("kaggle", "Kaggle (ordinary competitions)",
+            "Ordinary competitions: small data sets, many quick experiments.", 6, 300, 1.0,
+            article="GTX 1060 (6 GB)"),
+    Profile("dl-competitions", "Deep-learning competitions",
+            "Competitions where large networks win: speed matters, within reason.", 8, 800,
+            0.5, article="GTX 1080 Ti"),
+    Profile("cv-research", "Computer-vision research",
+            "ImageNet-scale state of the art needs at least 12 GB.", 12, None, 0.5,
+            article="Titan X Pascal or a GTX Titan X you have"),
+    Profile("nlp-research", "NLP research",
+            "Recurrent networks; 8 GB does for most (check your model's memory).", 8, 800, 0.5,
+            workload="lstm-1024", workload_batch=128, article="GTX 1070 or GTX 1080 Ti"),
+    Profile("large-datasets", "Data sets over 250 GB",
+            "Large data sets want large networks: a 12 GB card.", 12, None, 0.5,
+            article="GTX Titan X or Titan X Pascal (12 GB)"),
+    Profile("best", "The best regardless of cost",
+            "Speed first; price only breaks near-ties.", 8, None, 0.25,
+            article="Titan X Pascal or GTX 1080 Ti"),
+    Profile("cost-efficient", "Cost-efficient (but expensive)",
+            "Fast cards that are still good value.", 8, 800, 0.5,
+            article="GTX 1080 Ti or GTX 1070"),
+    Profile("cost-efficient-cheap", "Cost-efficient and cheap",
+            "The best value among cheap cards.", 6, 300, 1.0,
+            article="GTX 1060 (6 GB); avoid the 3 GB variant"),
+    Profile("several-gpus", "Several GPUs",
+            "Two cards for parallel training or two experiments at once.", 8, 1500, 0.5,
+            several_gpus=True,
+            article="several cheaper cards can beat one big one for research throughput"),
+)
+
+
+def profile_names() -> list[str]:
+    return [p.key for p in PROFILES]
+
+
+def get_profile(key: str) -> Profile:
+    for p in PROFILES:
+        if p.key == key:
+            return p
+    close = difflib.get_close_matches(key, profile_names(), n=3, cutoff=0.4)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise AdvisorError(f"no profile named '{key}'{hint}")
+
+
+@dataclass(frozen=True)
+class AdvisorInputs:
+    profile: Profile
+    owned: tuple[OwnedCard, ...] = ()
+    budget_usd: float | None = None  # None: the profile's
+    price_basis: str = "both"  # new | used | both
+    as_of: str | None = None  # YYYY-MM; None: this month
+    plan: tuple[NetworkDraft, Setup] | None = None
+    electricity_usd_per_kwh: float | None = None
+    hours_per_day: float = 8.0
+    cloud_usd_per_hour: float | None = None
+    several_gpus: bool | None = None  # None: the profile's
+    sell_replaced: bool = True  # sell the owned card a purchase replaces
+
+
+@dataclass(frozen=True)
+class AdvisorAssumptions:
+    """The advisor's own guesses, editable like the estimate's."""
+
+    stale_price_months: int = 24  # a price older than this is not taken as today's
+    min_speedup: float = 1.25  # below this, keeping what you have is the advice
+    legacy_factor: float = 0.85  # score multiplier for legacy-only software support
+    unsupported_factor: float = 0.4  # and for no current support
+    average_load: float = 0.8  # share of TDP drawn while training
+    two_gpu_speedup: float = 1.8  # data-parallel CNN on two cards (article: 4 → 2.5–3.8×)
+    top: int = 5
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    action: str  # buy | keep | sell
+    card: str
+    price_usd: float | None
+    price: PricePoint | None
+    net_cost_usd: float | None
+    speedup: float | None  # over the best card owned (None when nothing is owned)
+    fits: bool
+    max_batch: int | None
+    power_cost_per_year_usd: float | None
+    support: str
+    reason: str
+    score: float = 0.0
+    count: int = 1
+    sells: tuple[str, ...] = ()
+    break_even_months: float | None = None
+
+    def to_json(self) -> dict:
+        return {"action": self.action, "card": self.card, "price_usd": self.price_usd,
+                "price_date": self.price.date if self.price else None,
+                "price_condition": self.price.condition if self.price else None,
+                "net_cost_usd": self.net_cost_usd, "speedup": self.speedup, "fits": self.fits,
+                "max_batch": self.max_batch, "count": self.count, "sells": list(self.sells),
+                "power_cost_per_year_usd": self.power_cost_per_year_usd,
+                "break_even_months": self.break_even_months, "support": self.support,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Advice:
+    as_of: str
+    profile: Profile
+    recommendations: tuple[Recommendation, ...]
+    notes: tuple[str, ...] = ()
+    considered: int = 0
+    options: tuple[tuple[str, float, float, bool], ...] = field(default=())  # name, cost, speed
+
+    def to_json(self) -> dict:
+        return {"as_of": self.as_of, "profile": self.profile.key,
+                "profile_assumptions": self.profile.assumptions_text(),
+                "recommendations": [r.to_json() for r in self.recommendations],
+                "notes": list(self.notes)}
+
+
+# ------------------------------------------------------------------------- software over time
+
+# (from month, minimum compute capability for "supported", for "legacy") — what CUDA, cuDNN and
+# the frameworks supported at a date. Before 2022-12 every cuDNN-capable card (Kepler, 3.0+)
+# was current, as in the article; CUDA 12 (2022-12) dropped Kepler; CUDA 13 (2025-08) dropped
+# Maxwell, Pascal and Volta.
+_SUPPORT_ERAS = (
+    ("2025-08", (7, 5), (5, 0)),
+    ("2022-12", (5, 0), (3, 5)),
+    ("0000-00", (3, 0), (3, 0)),
+)
+
+
+def support_as_of(compute_capability: str, as_of: str) -> str:
+    cc = parse_compute_capability(compute_capability)
+    for since, current, legacy in _SUPPORT_ERAS:
+        if as_of >= since:
+            if cc >= current:
+                return "supported"
+            if cc >= legacy:
+                return "legacy"
+            return "unsupported"
+    return "unsupported"  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------- the advice
+
+
+def _months_between(a: str, b: str) -> int:
+    ya, ma = int(a[:4]), int(a[5:7])
+    yb, mb = int(b[:4]), int(b[5:7])
+    return (yb - ya) * 12 + (mb - ma)
+
+
+def this_month() -> str:
+    return _dt.date.today().strftime("%Y-%m")
+
+
+def _money(v: float) -> str:
+    return f"${v:,.0f}"
+
+
+def _gb(nbytes: int) -> str:
+    return f"{nbytes / GIB:.1f} GiB"
+
+
+@dataclass(frozen=True)
+class _Option:
+    card: GpuSpec
+    price: PricePoint
+    count: int
+    speed: float  # samples per second (of the whole option)
+    fits: bool
+    max_batch: int | None
+    support: str
+
+
+def advise(catalog: Catalog, inputs: AdvisorInputs,
+           assumptions: Assumptions | None = None,
+           advisor: AdvisorAssumptions | None = None) -> Advice:
+    a = assumptions or Assumptions()
+    adv = advisor or AdvisorAssumptions()
+    prof = inputs.profile
+    as_of = inputs.as_of or this_month()
+    if not _MONTH.match(as_of):
+        raise AdvisorError(f"as-of must be a month YYYY-MM, not '{as_of}'")
+    if inputs.price_basis not in ("new", "used", "both"):
+        raise AdvisorError("price basis must be new, used or both")
+    budget = inputs.budget_usd if inputs.budget_usd is not None else prof.budget_usd
+    if budget is not None and budget < 0:
+        raise AdvisorError("budget must be a positive amount")
+    several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
+    notes: list[str] = []
+
+    # The workload: the user's plan, or the profile's reference network.
+    if inputs.plan is not None:
+        draft, setup = inputs.plan
+        label = f"your {draft.name}"
+    else:
+        draft, setup = load_preset(prof.workload)
+        setup = replace(setup, batch_size=prof.workload_batch, precision="mixed")
+        label = f"{draft.name} (the profile's reference workload)"
+    analysis: Analysis = analyze(draft)
+    if not analysis.ok:
+        raise AdvisorError("the plan has errors: " + "; ".join(map(str, analysis.problems)))
+    peak = peak_bytes(analysis, setup, a)
+    work = workload(analysis, setup)
+
+    cards = [c for c in catalog if c.release is None or c.release <= as_of]
+    usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
+    batches = max_batch_many(analysis, setup, usable, a)
+    speed = {}
+    fits = {}
+    mbatch = {}
+    for c, use, mb in zip(cards, usable, batches):
+        speed[c.name] = iteration_time(work, c, setup.precision, a).samples_per_s
+        if inputs.plan is not None:
+            fits[c.name] = peak <= use
+        else:
+            need = prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
+            fits[c.name] = c.fast_memory_bytes >= need
+        mbatch[c.name] = int(mb)
+
+    # What the user owns.
+    owned_specs: list[tuple[GpuSpec, OwnedCard]] = []
+    for o in inputs.owned:
+        spec = catalog.by_name(o.name)
+        if spec is None:
+            close = catalog.closest_names(o.name)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise AdvisorError(f"unknown card '{o.name}'{hint}")
+        owned_specs.append((spec, o))
+    best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
+    owned_speed = speed.get(best_owned[0].name) if best_owned else None
+    if best_owned and best_owned[0].name not in speed:
+        owned_speed = iteration_time(work, best_owned[0], setup.precision, a).samples_per_s
+
+    def fresh(p: PricePoint | None) -> PricePoint | None:
+        if p is None or not p.date:
+            return p
+        return p if _months_between(p.date, as_of) <= adv.stale_price_months else None
+
+    def resale(spec: GpuSpec) -> PricePoint | None:
+        return fresh(catalog.price(spec, as_of, "used"))
+
+    options: list[_Option] = []
+    for c in cards:
+        prices = []
+        if inputs.price_basis in ("new", "both"):
+            prices.append(fresh(catalog.price(c, as_of, "new")))
+        if inputs.price_basis in ("used", "both"):
+            prices.append(fresh(catalog.price(c, as_of, "used")))
+        prices = [p for p in prices if p is not None and p.usd > 0]
+        if not prices:
+            continue
+        price = min(prices, key=lambda p: p.usd)
+        support = support_as_of(c.compute_capability, as_of)
+        options.append(_Option(c, price, 1, speed[c.name], fits[c.name], mbatch[c.name],
+                               support))
+        if several:
+            options.append(_Option(c, price, 2, speed[c.name] * adv.two_gpu_speedup,
+                                   fits[c.name], mbatch[c.name], support))
+
+    sell_value = 0.0
+    sells: tuple[str, ...] = ()
+    if best_owned and inputs.sell_replaced and not several:
+        rp = resale(best_owned[0])
+        if rp is not None:
+            sell_value = rp.usd * best_owned[1].count
+            sells = (best_owned[0].name,)
+
+    def score(o: _Option) -> float:
+        cost = max(o.price.usd * o.count, 1.0)
+        s = o.speed / cost ** prof.price_weight
+        if o.support == "legacy":
+            s *= adv.legacy_factor
+        elif o.support == "unsupported":
+            s *= adv.unsupported_factor
+        return s
+
+    owned_names = {s.name for s, _ in owned_specs}
+    eligible = []
+    slower = 0  # fit and within budget, but no faster than what is owned
+    for o in options:
+        if not o.fits or o.card.name in owned_names:
+            continue
+        net = o.price.usd * o.count - sell_value
+        if budget is not None and net > budget:
+            continue
+        if owned_speed and o.speed <= owned_speed:
+            slower += 1  # never advise buying something slower than what you have
+            continue
+        eligible.append((score(o), o, net))
+    eligible.sort(key=lambda t: -t[0])
+    chart = tuple((f"{o.count}× {o.card.name}" if o.count > 1 else o.card.name,
+                   o.price.usd * o.count - sell_value, o.speed, o.fits)
+                  for _, o, _ in eligible[:40])
+
+    recs: list[Recommendation] = []
+    if best_owned is not None:
+        spec, own = best_owned
+        if not fits.get(spec.name, False) and inputs.plan is not None:
+            notes.append(f"Your {spec.name} does not fit {label} at batch {setup.batch_size} "
+                         f"(peak {_gb(peak)}).")
+
+    for sc, o, net in eligible[:adv.top]:
+        recs.append(_buy(o, net, sc, sells if sell_value else (), sell_value, owned_speed,
+                         best_owned, inputs, adv, label, setup, catalog, as_of, resale))
+
+    # Keep what you have, when nothing is meaningfully better for the money.
+    if best_owned is not None:
+        spec, own = best_owned
+        owned_fits = fits.get(spec.name, True)
+        top_speedup = recs[0].speedup if recs else None
+        if owned_fits and (top_speedup is None or top_speedup < adv.min_speedup):
+            if recs and top_speedup is not None:
+                why = (f"Keep your {spec.name}: the best buy within your budget, "
+                       f"{recs[0].card}, is only {top_speedup:.2f}× as fast on {label} "
+                       f"(less than the {adv.min_speedup:g}× worth the money and the trouble).")
+            else:
+                why = (f"Keep your {spec.name}: nothing within your budget fits "
+                       f"{label} and is faster.")
+            recs = [r for r in recs if r.speedup is None or r.speedup >= adv.min_speedup]
+            keep = Recommendation("keep", spec.name, None, None, 0.0, 1.0, owned_fits,
+                                  mbatch.get(spec.name), _power(spec, inputs, adv),
+                                  support_as_of(spec.compute_capability, as_of), why,
+                                  count=own.count)
+            recs.insert(0, keep)
+        if sells and recs and recs[0].action == "buy":
+            rp = resale(spec)
+            recs.append(Recommendation(
+                "sell", spec.name, rp.usd if rp else None, rp, -(rp.usd if rp else 0.0),
+                None, owned_fits, mbatch.get(spec.name), None,
+                support_as_of(spec.compute_capability, as_of),
+                f"Sell your {spec.name} for about {_money(rp.usd)} (used price, {rp.date}) "
+                f"when the {recs[0].card} arrives." if rp else
+                f"Sell your {spec.name} when the {recs[0].card} arrives.",
+                count=own.count))
+    if not eligible and slower:
+        notes.append(f"Every card that fits and is priced as of {as_of}"
+                     + (f" within {_money(budget)}" if budget is not None else "")
+                     + f" is slower than your {best_owned[0].name}.")
+    elif not eligible:
+        need = (f"{_gb(peak)} for {label}" if inputs.plan is not None
+                else f"{prof.memory_gib:g} GB")
+        notes.append(f"No card priced as of {as_of} has {need}"
+                     + (f" within {_money(budget)}" if budget is not None else "") + ".")
+    if prof.start_cheap and recs:
+        first = next((r for r in recs if r.action == "buy"), None)
+        if first is not None:
+            notes.append(_upgrade_path(first, catalog, as_of))
+    if several:
+        notes.append("Several GPUs: two cards train one convolutional network about "
+                     f"{adv.two_gpu_speedup:g}× as fast as one in optimised code (the article: "
+                     "four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research "
+                     "code; dense networks gain much less) — or run two experiments at once.")
+    if inputs.plan is None:
+        notes.append(f"Speed is measured on {label}; draft your own network for advice on it.")
+    return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart)
+
+
+def _power(card: GpuSpec, inputs: AdvisorInputs, adv: AdvisorAssumptions,
+           count: int = 1) -> float | None:
+    if inputs.electricity_usd_per_kwh is None or not card.tdp_w:
+        return None
+    kwh = card.tdp_w * adv.average_load * inputs.hours_per_day * 365 / 1000 * count
+    return round(kwh * inputs.electricity_usd_per_kwh, 2)
+
+
+def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, best_owned,
+         inputs: AdvisorInputs, adv: AdvisorAssumptions, label: str, setup: Setup,
+         catalog: Catalog, as_of: str, resale) -> Recommendation:
+    card = o.card
+    name = f"{o.count}× {card.name}" if o.count > 1 else card.name
+    speedup = o.speed / owned_speed if owned_speed else None
+    parts = [f"{name}: fits {label}"]
+    if o.max_batch:
+        parts[0] += f" up to batch {o.max_batch} in {setup.precision}"
+    if speedup is not None:
+        parts.append(f"{speedup:.1f}× your {best_owned[0].name}")
+    else:
+        parts.append(f"{o.speed:,.0f} samples/s")
+    price_txt = (f"{_money(o.price.usd)}{' each' if o.count > 1 else ''} "
+                 f"{o.price.condition} ({o.price.date})")
+    if sell_value:
+        parts.append(f"{price_txt} less ~{_money(sell_value)} for your {best_owned[0].name} "
+                     f"used = {_money(net)} net")
+    else:
+        parts.append(f"{price_txt}" + (f" = {_money(net)}" if o.count > 1 else ""))
+    power = _power(card, inputs, adv, o.count)
+    if power is not None:
+        parts.append(f"~{_money(power)} a year in electricity")
+    support = o.support
+    if support != "supported":
+        parts.append("current software supports it only through legacy builds"
+                     if support == "legacy" else "current CUDA and PyTorch no longer support it")
+    if card.fast_memory_bytes < card.memory_bytes:
+        parts.append("only its first 3.5 GB are fast")
+    break_even = None
+    if inputs.cloud_usd_per_hour:
+        monthly_cloud = inputs.cloud_usd_per_hour * inputs.hours_per_day * 30
+        monthly_power = (power or 0.0) / 12
+        if monthly_cloud > monthly_power:
+            break_even = round(net / (monthly_cloud - monthly_power), 1) if net > 0 else 0.0
+            parts.append(f"pays for itself against ${inputs.cloud_usd_per_hour:g}/h cloud in "
+                         f"{break_even:g} months")
+    reason = ", ".join(parts) + "."
+    return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
+                          round(speedup, 3) if speedup is not None else None, o.fits,
+                          o.max_batch, power, support, reason, round(score, 6), o.count,
+                          tuple(sells), break_even)
+
+
+def _upgrade_path(first: Recommendation, catalog: Catalog, as_of: str) -> str:
+    card = catalog.by_name(first.card.split("× ")[-1])
+    used = catalog.price(card, None, "used") if card is not None else None
+    later = f" (it fetched about {_money(used.usd)} used by {used.date})" if used else ""
+    return (f"Start with the {first.card}; once you know your direction (start-up, Kaggle, "
+            f"research, applied work), sell it{later} and buy what that direction needs — the "
+            "article's start-cheap, sell-and-upgrade path.")

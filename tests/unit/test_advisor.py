@@ -1,0 +1,201 @@
+"""The advisor: the article's 2017 picks from 2017 prices (the time machine), and its rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planner.cli import run
+from planner.core.advisor import (
+    PROFILES,
+    AdvisorError,
+    AdvisorInputs,
+    advise,
+    get_profile,
+    support_as_of,
+)
+from planner.core.catalog import OwnedCard, load_catalog
+from planner.core.presets import load_preset
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def buys(catalog, profile, as_of, **kw):
+    advice = advise(catalog, AdvisorInputs(get_profile(profile), as_of=as_of, **kw))
+    return advice, [r.card for r in advice.recommendations if r.action == "buy"]
+
+
+def names(catalog, *cards):
+    return {catalog.by_name(c).name for c in cards}
+
+
+# The article's 2017 revision (dated 2017-03-19, when the GTX 1080 Ti came out).
+ARTICLE_2017 = {
+    "best": ("TITAN X (Pascal)", "GTX 1080 Ti"),
+    "cost-efficient": ("GTX 1080 Ti", "GTX 1070"),
+    "cost-efficient-cheap": ("GTX 1060 6GB",),
+    "tight-budget": ("GTX 1060 6GB",),
+    "almost-no-money": ("GTX 1050 Ti",),
+    "kaggle": ("GTX 1060 6GB",),
+    "dl-competitions": ("GTX 1080 Ti",),
+    "cv-research": ("TITAN X (Pascal)", "GTX TITAN X"),
+    "nlp-research": ("GTX 1070", "GTX 1080 Ti"),
+    "large-datasets": ("TITAN X (Pascal)", "GTX TITAN X", "TITAN Xp"),  # "a 12 GB Titan"
+    "starting": ("GTX 1060 6GB",),
+}
+
+
+@pytest.mark.parametrize("profile", sorted(ARTICLE_2017))
+def test_time_machine_at_the_article_revision(catalog, profile):
+    _, picks = buys(catalog, profile, "2017-03")
+    assert picks and picks[0] in names(catalog, *ARTICLE_2017[profile]), picks
+
+
+@pytest.mark.parametrize("profile", sorted(set(ARTICLE_2017) - {"cv-research"}))
+def test_time_machine_mid_2017(catalog, profile):
+    _, picks = buys(catalog, profile, "2017-07")
+    assert picks and picks[0] in names(catalog, *ARTICLE_2017[profile]), picks
+
+
+def test_mid_2017_cv_research_takes_the_titan_xp_then_the_article_picks(catalog):
+    # The Titan Xp (April 2017) replaced the Titan X Pascal at the same price after the
+    # article's revision; the article's picks follow it.
+    _, picks = buys(catalog, "cv-research", "2017-07")
+    assert picks[0] == catalog.by_name("TITAN Xp").name
+    assert set(picks[1:3]) == names(catalog, "TITAN X (Pascal)", "GTX TITAN X")
+
+
+def test_starting_out_gives_the_sell_and_upgrade_path(catalog):
+    advice, picks = buys(catalog, "starting", "2017-07")
+    assert any("sell it" in n and "upgrade" in n for n in advice.notes)
+
+
+def test_today_picks_are_current_supported_cards(catalog):
+    for profile in ("dl-competitions", "cv-research", "best", "cost-efficient"):
+        advice, picks = buys(catalog, profile, "2026-11")
+        top = advice.recommendations[0]
+        assert top.action == "buy" and top.support == "supported", (profile, top)
+        assert catalog.by_name(top.card).release >= "2024-01", (profile, top.card)
+    _, cv = buys(catalog, "cv-research", "2026-11")
+    assert catalog.by_name(cv[0]).memory_gib >= 12
+
+
+def test_memory_need_is_a_hard_limit_and_970_judged_on_3_5_gb(catalog):
+    advice, picks = buys(catalog, "almost-no-money", "2017-07")
+    assert catalog.by_name("GTX 970").name not in picks  # 3.5 GB fast < 4 GB needed
+    for r in advice.recommendations:
+        assert catalog.by_name(r.card).memory_gib >= 4
+
+
+def test_budget_is_a_hard_limit_on_net_cost(catalog):
+    advice, _ = buys(catalog, "cost-efficient", "2017-07", budget_usd=400)
+    assert advice.recommendations
+    assert all(r.net_cost_usd <= 400 for r in advice.recommendations)
+
+
+def test_selling_the_replaced_card_gives_the_net_cost(catalog):
+    advice, _ = buys(catalog, "dl-competitions", "2026-11",
+                     owned=(OwnedCard("GTX 1070", "used"),))
+    top = advice.recommendations[0]
+    used = catalog.price(catalog.by_name("GTX 1070"), "2026-11", "used").usd
+    assert top.net_cost_usd == pytest.approx(top.price_usd - used)
+    assert f"less ~${used:,.0f}" in top.reason and "net" in top.reason
+    assert top.speedup > 1.25
+    assert any(r.action == "sell" and r.card.endswith("GTX 1070") for r in advice.recommendations)
+
+
+def test_keep_when_nothing_is_meaningfully_better(catalog):
+    advice, picks = buys(catalog, "best", "2026-11", owned=(OwnedCard("RTX 5090", "new"),))
+    assert advice.recommendations[0].action == "keep"
+    assert "Keep your" in advice.recommendations[0].reason
+    assert not picks
+
+
+def test_plan_decides_fit_and_speed(catalog):
+    draft, setup = load_preset("resnet18")
+    advice = advise(catalog, AdvisorInputs(get_profile("kaggle"), as_of="2017-07",
+                                           plan=(draft, setup)))
+    top = advice.recommendations[0]
+    assert top.fits and top.max_batch >= setup.batch_size
+    assert "ResNet-18" in top.reason
+    # ResNet-50 at batch 64 in fp32 needs about 7 GiB: no card within $300 in 2017 fits it.
+    draft, setup = load_preset("resnet50")
+    advice = advise(catalog, AdvisorInputs(get_profile("kaggle"), as_of="2017-07",
+                                           plan=(draft, setup)))
+    assert not advice.recommendations
+    assert any("No card priced" in n and "within $300" in n for n in advice.notes)
+
+
+def test_rent_vs_buy_and_running_cost(catalog):
+    advice, _ = buys(catalog, "dl-competitions", "2026-11", electricity_usd_per_kwh=0.30,
+                     hours_per_day=10, cloud_usd_per_hour=0.80)
+    top = advice.recommendations[0]
+    card = catalog.by_name(top.card)
+    power = card.tdp_w * 0.8 * 10 * 365 / 1000 * 0.30
+    assert top.power_cost_per_year_usd == pytest.approx(power, rel=1e-3)
+    monthly = 0.80 * 10 * 30 - power / 12
+    assert top.break_even_months == pytest.approx(top.net_cost_usd / monthly, abs=0.1)
+    assert "pays for itself" in top.reason
+
+
+def test_unsupported_cards_are_flagged_and_ranked_down(catalog):
+    assert support_as_of("3.5", "2017-07") == "supported"  # the article's era
+    assert support_as_of("3.5", "2026-11") == "unsupported"
+    assert support_as_of("6.1", "2026-11") == "legacy"
+    assert support_as_of("8.9", "2026-11") == "supported"
+
+
+def test_several_gpus_offers_pairs(catalog):
+    advice, picks = buys(catalog, "several-gpus", "2026-11")
+    assert any(p.startswith("2× ") for p in picks)
+    assert any("2.5–3×" in n for n in advice.notes)
+
+
+def test_every_profile_states_its_assumptions():
+    for p in PROFILES:
+        text = p.assumptions_text()
+        assert "needs" in text and "budget" in text and p.workload in text
+
+
+def test_bad_inputs(catalog):
+    with pytest.raises(AdvisorError, match="did you mean kaggle"):
+        get_profile("kagle")
+    with pytest.raises(AdvisorError, match="did you mean"):
+        advise(catalog, AdvisorInputs(get_profile("kaggle"),
+                                      owned=(OwnedCard("GTX 1800", "used"),)))
+    with pytest.raises(AdvisorError, match="YYYY-MM"):
+        advise(catalog, AdvisorInputs(get_profile("kaggle"), as_of="2017"))
+
+
+def test_advise_cli_contract(capsys):
+    code = run(["advise", "--profile", "dl-competitions", "--as-of", "2017-07", "--json",
+                "--owned", "GTX 970"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    data = json.loads(out)
+    assert data["as_of"] == "2017-07" and data["profile"] == "dl-competitions"
+    rec = data["recommendations"][0]
+    assert {"action", "card", "price_usd", "net_cost_usd", "speedup", "fits", "max_batch",
+            "reason"} <= set(rec)
+    assert rec["action"] == "buy" and rec["card"].endswith("GTX 1080 Ti")
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["advise", "--profile", "kagle"], "did you mean kaggle"),
+    (["advise", "--profile", "kaggle", "--owned", "GTX 1800"], "did you mean"),
+    (["advise", "--profile", "kaggle", "--as-of", "July"], "YYYY-MM"),
+])
+def test_advise_cli_bad_names_exit_2(capsys, argv, needle):
+    assert run(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0]
+
+
+def test_profiles_cli(capsys):
+    assert run(["profiles", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {p["name"] for p in data} == {p.key for p in PROFILES}
