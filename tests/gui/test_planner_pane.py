@@ -434,3 +434,15 @@ def test_assumptions_dialog_edits_every_field(qtbot):
     assert dialog.edited() == Assumptions()
     dialog._on_accepted()
     assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def test_reference_fields_complete_earlier_layer_names(make_window):
+    from PySide6.QtWidgets import QLineEdit
+
+    w = make_window(preset="resnet18")
+    row = next(i for i, layer in enumerate(w.document.draft.layers) if layer.kind == "add")
+    w.planner.select_row(row)
+    ref = w.planner.properties.findChild(QLineEdit, "param_from")
+    names = ref.completer().model().stringList()
+    assert names == [layer.name for layer in w.document.draft.layers[:row]]
+    assert ref.text() == w.document.draft.layers[row].params["from"]

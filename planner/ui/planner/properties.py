@@ -7,10 +7,11 @@ that does not parse is not applied and the field turns red with the reason as it
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QCompleter,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -115,6 +116,11 @@ class LayerPropertiesPanel(QGroupBox):
             combo.currentTextChanged.connect(self._on_value_changed)
             return combo
         line = QLineEdit(self)
+        if spec.type == "ref":
+            completer = QCompleter(self._earlier_names(), line)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            line.setCompleter(completer)
         if spec.type in ("ref", "refs"):
             line.setPlaceholderText(self.tr("layer name") if spec.type == "ref"
                                     else self.tr("layer names, comma separated"))
@@ -122,6 +128,10 @@ class LayerPropertiesPanel(QGroupBox):
             line.setPlaceholderText(self.tr("default"))
         line.editingFinished.connect(self._on_value_changed)
         return line
+
+    def _earlier_names(self) -> list[str]:
+        """Names a branch or skip connection of the selected layer can refer to."""
+        return [layer.name for layer in self._doc.draft.layers[:max(self._row, 0)]]
 
     # ---- showing values ----------------------------------------------------------------------
     def _refresh(self) -> None:
@@ -152,6 +162,9 @@ class LayerPropertiesPanel(QGroupBox):
                 elif isinstance(editor, QComboBox):
                     editor.setCurrentText(str(value))
                 elif isinstance(editor, QLineEdit) and not editor.hasFocus():
+                    if editor.completer() is not None:
+                        editor.completer().setModel(QStringListModel(self._earlier_names(),
+                                                                     editor.completer()))
                     text = format_param(spec, value) if value is not None else ""
                     editor.setText(text.replace(" ", "") if spec.type not in ("refs",) else text)
                     editor.setStyleSheet("")
@@ -222,4 +235,3 @@ class LayerPropertiesPanel(QGroupBox):
         self.show_row(min(self._row, len(self._doc.draft.layers) - 1) if self._row >= 0 else 0)
 
 
-__all__ = ["LayerPropertiesPanel", "Qt"]
