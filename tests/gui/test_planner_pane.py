@@ -134,6 +134,11 @@ def test_kernel_larger_than_input_shows_its_error_and_keeps_the_rest(window):
     tip = model.data(params_index(window, 1), Qt.ItemDataRole.ToolTipRole)
     assert "conv1" in tip and "larger than" in tip
     assert model.data(params_index(window, 1), Qt.ItemDataRole.BackgroundRole) is not None
+    window.planner.select_row(1)
+    from PySide6.QtWidgets import QLabel
+
+    error_label = window.planner.properties.findChild(QLabel, "layer_error")
+    assert error_label.isVisibleTo(window) and "larger than" in error_label.text()
     # The other layers are still there and the input row still has its shape.
     assert model.rowCount() == 4
     assert model.data(model.index(0, COL_SHAPE)) == "3×250×250"

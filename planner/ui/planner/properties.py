@@ -43,8 +43,7 @@ class LayerPropertiesPanel(QGroupBox):
         self._form = QFormLayout(self)
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._help = QLabel(self)
-        self._help.setWordWrap(True)
-        self._help.setStyleSheet("color: palette(mid);")
+        self._error = QLabel(self)
         document.plan_changed.connect(self._on_plan_changed)
         self.show_row(0)
 
@@ -74,6 +73,12 @@ class LayerPropertiesPanel(QGroupBox):
         self.setTitle(self.tr("Layer properties: %1").replace("%1", rule.label))
         self._help.setText(rule.help)
         self._form.addRow(self._help)
+        self._error = QLabel(self)
+        self._error.setObjectName("layer_error")
+        self._error.setWordWrap(True)
+        self._error.setStyleSheet("color: #a00000; font-weight: bold;")
+        self._error.setVisible(False)
+        self._form.addRow(self._error)
         name = QLineEdit(self)
         name.setToolTip(self.tr("A unique name; other layers refer to it in 'from' and 'input'."))
         name.editingFinished.connect(self._on_name_edited)
@@ -138,6 +143,10 @@ class LayerPropertiesPanel(QGroupBox):
         if self._row < 0 or self._row >= len(self._doc.draft.layers):
             return
         layer = self._doc.draft.layers[self._row]
+        infos = self._doc.analysis.layers
+        error = infos[self._row].error if self._row < len(infos) else None
+        self._error.setText(error or "")
+        self._error.setVisible(bool(error))
         self._updating = True
         try:
             name = self._editors["__name__"]
