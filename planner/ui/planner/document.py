@@ -25,6 +25,9 @@ from planner.ui.planner.commands import (
 )
 
 
+UNDO_LIMIT = 1000
+
+
 class PlanDocument(QObject):
     """One plan being edited. Views read its properties and listen to ``plan_changed``."""
 
@@ -36,6 +39,7 @@ class PlanDocument(QObject):
                  parent: QObject | None = None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)  # each step holds two immutable plans
         self._draft = draft
         self._setup = setup
         self._assumptions = assumptions
