@@ -65,6 +65,20 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("train", "infer"))
     p.add_argument("--conv-algorithm", dest="conv_algorithm",
                    choices=("typical", "implicit_gemm", "im2col", "fft", "winograd"))
+    p.add_argument("--gpus", type=int, default=1, metavar="N",
+                   help="GPUs per node (data parallel; --batch is per GPU)")
+    p.add_argument("--nodes", type=int, default=1, metavar="M", help="machines")
+    p.add_argument("--strategy", choices=("ddp", "zero1", "zero2", "zero3", "fsdp"),
+                   default="ddp", help="how weights, gradients and optimizer state are shared")
+
+
+def resolve_parallel(args):
+    from planner.core.parallel import Parallel  # noqa: PLC0415
+
+    try:
+        return Parallel(args.gpus, args.nodes, args.strategy)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
@@ -96,16 +110,27 @@ def _cmd_estimate(args) -> int:
     analysis = analyze(draft)
     if not analysis.ok:
         raise UsageError("; ".join(str(p) for p in analysis.problems))
+    from planner.core.parallel import per_gpu_memory  # noqa: PLC0415
+
+    parallel = resolve_parallel(args)
     est = estimate(analysis, setup, assumptions)
+    per_gpu = per_gpu_memory(est, parallel) if parallel.world > 1 else None
     mb = None
     if args.memory is not None:
         if not args.memory > 0:
             raise UsageError("--memory must be a positive number of GiB")
-        mb = max_batch(analysis, setup, int(args.memory * GIB), assumptions)
+        # Sharding only changes batch-independent terms: what it saves is free for the batch.
+        saved = est.peak - per_gpu.peak if per_gpu else 0
+        mb = max_batch(analysis, setup, int(args.memory * GIB) + saved, assumptions)
     if args.json:
         out: dict[str, Any] = est.to_json()
         if mb is not None:
             out["max_batch"] = mb
+        if per_gpu is not None:
+            out["parallel"] = {"gpus": parallel.gpus, "nodes": parallel.nodes,
+                               "strategy": parallel.strategy,
+                               "global_batch": setup.batch_size * parallel.world,
+                               "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
         print(json.dumps(out))
         return 0
     print(f"{draft.name}: {format_count(est.parameters)} parameters, batch {setup.batch_size}, "
@@ -113,6 +138,13 @@ def _cmd_estimate(args) -> int:
     for term in TERMS:
         print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
     print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")
+    if per_gpu is not None:
+        print(f"  On {parallel.world} GPUs ({parallel.strategy}, global batch "
+              f"{setup.batch_size * parallel.world}), per GPU:")
+        for term, value in per_gpu.terms().items():
+            if value:
+                print(f"    {term:<34} {format_bytes(value):>12}")
+        print(f"    {'peak per GPU':<34} {format_bytes(per_gpu.peak):>12}")
     if mb is not None:
         print(f"  Largest batch in {args.memory:g} GiB: {mb}")
     print()
@@ -144,7 +176,7 @@ def _cmd_fit(args) -> int:
     if args.as_of is not None and not _is_month(args.as_of):
         raise UsageError(f"--as-of must be a month YYYY-MM, not '{args.as_of}'")
     rows = fit_table(analysis, setup, catalog, assumptions, reference=args.reference,
-                     as_of=args.as_of)
+                     as_of=args.as_of, parallel=resolve_parallel(args))
     if args.fits_only:
         rows = [r for r in rows if r.fits]
     for notice in catalog.notices:
@@ -153,8 +185,11 @@ def _cmd_fit(args) -> int:
         print(json.dumps([r.to_json() for r in rows]))
         return 0
     ref = args.reference or "GTX 1080"
-    print(f"{draft.name}: batch {setup.batch_size}, {setup.precision}, {setup.mode}; "
-          f"peak {format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
+    par = resolve_parallel(args)
+    each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
+            if par.world > 1 else "; peak")
+    print(f"{draft.name}: batch {setup.batch_size}, {setup.precision}, {setup.mode}{each} "
+          f"{format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
           f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:

@@ -8,13 +8,20 @@ and used (dated), samples per second per dollar, and whether current software su
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
-from planner.core.memory import Assumptions, max_batch_many, peak_bytes
+from planner.core.memory import Assumptions, estimate, max_batch_many, peak_bytes
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.core.parallel import (
+    Parallel,
+    ParallelAssumptions,
+    gradient_bytes,
+    per_gpu_memory,
+    scaling,
+)
 from planner.core.speed import SpeedEstimate, iteration_time, workload
 
 DEFAULT_REFERENCE = "GTX 1080"
@@ -82,23 +89,46 @@ class FitRow:
 
 def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
               assumptions: Assumptions | None = None, *, reference: str | None = None,
-              as_of: str | None = None, cards: list[GpuSpec] | None = None) -> list[FitRow]:
-    """Every card (or ``cards``), in catalog order. Raises InvalidDraft for a bad draft."""
+              as_of: str | None = None, cards: list[GpuSpec] | None = None,
+              parallel: Parallel | None = None,
+              parallel_assumptions: ParallelAssumptions | None = None) -> list[FitRow]:
+    """Every card (or ``cards``), in catalog order. Raises InvalidDraft for a bad draft.
+
+    With ``parallel`` (several GPUs of each card), fit is judged per GPU and speed is that of
+    the whole set; the batch is per GPU.
+    """
     a = assumptions or Assumptions()
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     cards = list(catalog) if cards is None else cards
     peak = peak_bytes(analysis, setup, a)
+    saved = 0
+    grads = 0
+    if parallel is not None and parallel.world > 1:
+        est = estimate(analysis, setup, a)
+        per_gpu = per_gpu_memory(est, parallel, parallel_assumptions)
+        saved = est.peak - per_gpu.peak
+        peak = per_gpu.peak
+        grads = gradient_bytes(est)
     usable = np.array([c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards],
                       dtype=np.int64)
-    batches = max_batch_many(analysis, setup, usable, a) if len(cards) else []
+    batches = max_batch_many(analysis, setup, usable + saved, a) if len(cards) else []
     work = workload(analysis, setup)
+
+    def speed_of(card: GpuSpec) -> SpeedEstimate:
+        single = iteration_time(work, card, setup.precision, a)
+        if not grads:
+            return single
+        last = scaling(work, card, setup.precision, grads, parallel, parallel_assumptions,
+                       a)[-1]
+        return replace(single, time_per_iter_s=last.time_per_iter_s,
+                       samples_per_s=last.samples_per_s)
+
     ref_card = catalog.by_name(reference or DEFAULT_REFERENCE)
-    ref_time = (iteration_time(work, ref_card, setup.precision, a).time_per_iter_s
-                if ref_card is not None else None)
+    ref_speed = speed_of(ref_card).samples_per_s if ref_card is not None else None
     rows = []
     for card, use, mb in zip(cards, usable.tolist(), list(batches)):
-        speed = iteration_time(work, card, setup.precision, a)
-        rel = ref_time / speed.time_per_iter_s if ref_time and speed.time_per_iter_s else 0.0
+        speed = speed_of(card)
+        rel = speed.samples_per_s / ref_speed if ref_speed else 0.0
         status, reason = software_support(card.compute_capability)
         note = ""
         if card.fast_memory_bytes < card.memory_bytes:

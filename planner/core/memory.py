@@ -89,14 +89,14 @@ class Assumptions:
                 raise ValueError(f"{name} must be above 0 and at most 1")
         if self.saturation_items_per_core < 1:
             raise ValueError("saturation_items_per_core must be at least 1")
+        if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
+            raise ValueError("allocator block and segment sizes must be at least 1 byte")
 
     def arch_factor(self, architecture: str | None) -> float:
         for name, factor in self.architecture_efficiency:
             if name == architecture:
                 return float(factor)
         return 1.0
-        if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
-            raise ValueError("allocator block and segment sizes must be at least 1 byte")
 
     @staticmethod
     def describe() -> dict[str, str]:

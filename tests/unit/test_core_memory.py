@@ -286,3 +286,19 @@ def test_batchnorm_statistics_do_not_grow_with_the_batch():
     ten = estimate(NetworkDraft("t", layers), Setup(10, "fp32", "sgd"), EXACT).activations
     assert one == 8 * 16 * 4 + 2 * 8 * 4
     assert ten == 10 * 8 * 16 * 4 + 2 * 8 * 4
+
+
+@pytest.mark.parametrize("field,value", [
+    ("allocator_block_bytes", 0), ("allocator_segment_bytes", 0), ("cuda_context_bytes", -1),
+    ("compute_efficiency", 0), ("memory_efficiency", 1.5), ("conv_algorithm", "magic"),
+    ("saturation_items_per_core", 0), ("architecture_efficiency", (("Kepler", 0),)),
+])
+def test_bad_assumptions_are_rejected(field, value):
+    with pytest.raises(ValueError):
+        Assumptions(**{field: value})
+
+
+def test_assumptions_round_trip_json():
+    a = Assumptions(cuda_context_bytes=123 * MIB, conv_algorithm="fft",
+                    architecture_efficiency=(("Kepler", 0.5),))
+    assert Assumptions.from_json(a.to_json()) == a
