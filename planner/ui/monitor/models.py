@@ -1,0 +1,437 @@
+"""Table adapters of the Monitor pane (Qt item models over telemetry values).
+
+* ``GpuTableModel``: one row per card, its latest values. "Memory in use" and "memory
+  controller busy" are different columns with different names; the GB/s column is an estimate
+  (busy % × peak) and says so; DRAM bandwidth % (GPM, measured) only where the card has it.
+  A value that is not available shows "N/A" with the reason as the tooltip.
+* ``ProcessTableModel``: the processes on the selected card(s), with their peak.
+* ``RecordingsTableModel``: the recordings in the folder, plus the skipped (corrupt) files with
+  the reason.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from planner.telemetry.recorder import RecordingInfo, SkippedRecording
+from planner.telemetry.types import DeviceInfo, Frame, GpuSample, ProcessSample
+from planner.units import GIB, MIB, format_bytes
+
+_Index = QModelIndex | QPersistentModelIndex
+
+LOST_COLOR = QColor("#b03030")
+NA_COLOR = QColor("#808080")
+
+
+def format_mib_pair(used: int | None, total: int | None) -> str:
+    """"8,192 / 24,564 MiB" as nvidia-smi prints memory."""
+    u = "N/A" if used is None else f"{round(used / MIB):,}"
+    t = "N/A" if total is None else f"{round(total / MIB):,}"
+    return f"{u} / {t} MiB"
+
+
+def format_gib(n: int | float | None) -> str:
+    """Bytes as GiB with one decimal ("8.7 GiB"), smaller amounts as MiB."""
+    if n is None or (isinstance(n, float) and math.isnan(n)):
+        return "N/A"
+    if abs(n) >= GIB:
+        return f"{n / GIB:.1f} GiB"
+    return format_bytes(n)
+
+
+def card_label(d: DeviceInfo) -> str:
+    return f"GPU {d.index}: {d.name}"
+
+
+def short_card_label(d: DeviceInfo) -> str:
+    """"GPU 0: RTX 4090 (simulated)": the name without the vendor and brand words."""
+    name = d.name
+    for word in ("NVIDIA ", "GeForce ", "Tesla "):
+        name = name.replace(word, "")
+    return f"GPU {d.index}: {name.strip() or d.name}"
+
+
+# -- the cards ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Column:
+    key: str
+    header: str
+    tip: str
+
+
+class GpuTableModel(QAbstractTableModel):
+    """One row per card; ``set_frame()`` with each new frame (or at the redraw rate)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        tr = self.tr
+        self.columns: tuple[_Column, ...] = (
+            _Column("name", tr("Card"), tr("NVML index and name")),
+            _Column("memory", tr("Memory in use\n/ total"),
+                    tr("Memory in use (allocated on the card), as nvidia-smi shows it")),
+            _Column("memory_pct", tr("Memory\nin use %"), tr("Memory in use ÷ total memory")),
+            _Column("memory_busy", tr("Memory-controller\nbusy %"),
+                    tr("Share of time the memory controller was reading or writing "
+                       "(NVML 'memory utilisation'). Not the memory in use.")),
+            _Column("bandwidth", tr("Bandwidth\nGB/s (est.)"),
+                    tr("An ESTIMATE: memory-controller busy % × the card's peak bandwidth")),
+            _Column("dram", tr("DRAM bandwidth\n% (GPM)"),
+                    tr("Measured DRAM bandwidth utilisation (GPM metrics, Hopper and newer)")),
+            _Column("gpu_busy", tr("GPU\nbusy %"),
+                    tr("Share of time a kernel was running on the GPU")),
+            _Column("clocks", tr("SM / memory\nclock"), tr("Current clocks in MHz")),
+            _Column("power", tr("Power"), tr("Power draw in watts")),
+            _Column("temperature", tr("Temp."), tr("GPU temperature in °C")),
+            _Column("fan", tr("Fan"), tr("Fan speed, % of maximum")),
+            _Column("throttle", tr("Throttle\nreasons"),
+                    tr("Why the clocks are held below their maximum")),
+            _Column("state", tr("State"), tr("ok, or lost when the card stopped answering")),
+        )
+        self._keys = [c.key for c in self.columns]
+        self._devices: tuple[DeviceInfo, ...] = ()
+        self._samples: dict[int, GpuSample] = {}
+
+    # -- feeding --------------------------------------------------------------------------
+
+    def set_frame(self, frame: Frame | None) -> None:
+        devices = () if frame is None else frame.devices
+        samples = {} if frame is None else {s.index: s for s in frame.samples}
+        if tuple(d.index for d in devices) != tuple(d.index for d in self._devices) or \
+                devices != self._devices:
+            self.beginResetModel()
+            self._devices, self._samples = tuple(devices), samples
+            self.endResetModel()
+            return
+        self._samples = samples
+        if self._devices:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self._devices) - 1, len(self.columns) - 1),
+                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
+                                   Qt.ItemDataRole.ForegroundRole])
+
+    def column_of(self, key: str) -> int:
+        return self._keys.index(key)
+
+    def device_at(self, row: int) -> DeviceInfo | None:
+        return self._devices[row] if 0 <= row < len(self._devices) else None
+
+    def row_of(self, device_index: int) -> int:
+        for r, d in enumerate(self._devices):
+            if d.index == device_index:
+                return r
+        return -1
+
+    # -- Qt ---------------------------------------------------------------------------------
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._devices)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section].header
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section].tip
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._devices) or \
+                not 0 <= index.column() < len(self.columns):
+            return None
+        d = self._devices[index.row()]
+        s = self._samples.get(d.index)
+        key = self._keys[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(key, d, s)[0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._text(key, d, s)[1]
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if s is not None and s.lost:
+                return QBrush(LOST_COLOR)
+            if self._text(key, d, s)[0] == "N/A":
+                return QBrush(NA_COLOR)
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if key in ("name", "throttle", "state"):
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and key == "state" and s is not None and s.lost:
+            f = QFont()
+            f.setBold(True)
+            return f
+        return None
+
+    def _na(self, s: GpuSample | None, *fields: str) -> tuple[str, str]:
+        if s is None:
+            return "N/A", self.tr("no sample yet")
+        if s.lost:
+            return "N/A", s.unavailable.get("*", self.tr("the card is lost"))
+        for f in fields:
+            if f in s.unavailable:
+                return "N/A", s.unavailable[f]
+        return "N/A", self.tr("not reported by this card")
+
+    def _text(self, key: str, d: DeviceInfo, s: GpuSample | None) -> tuple[str, str | None]:
+        if key == "name":
+            tip = d.uuid + (f"\n{d.pci_bus_id}" if d.pci_bus_id else "")
+            if d.peak_bandwidth_gbs:
+                tip += "\n" + self.tr("peak bandwidth {bw:.0f} GB/s").format(
+                    bw=d.peak_bandwidth_gbs)
+            return short_card_label(d), card_label(d) + "\n" + tip
+        if key == "state":
+            if s is None:
+                return self.tr("waiting"), None
+            if s.lost:
+                return self.tr("lost"), s.unavailable.get("*", self.tr("the card stopped "
+                                                                       "answering"))
+            return self.tr("ok"), None
+        if s is None or s.lost:
+            return self._na(s)
+        if key == "memory":
+            if s.memory_used_bytes is None:
+                return self._na(s, "memory_used_bytes", "memory")
+            return format_mib_pair(s.memory_used_bytes, d.memory_total_bytes), None
+        if key == "memory_pct":
+            if s.memory_used_bytes is None or not d.memory_total_bytes:
+                return self._na(s, "memory_used_bytes", "memory", "memory_total_bytes")
+            return f"{100 * s.memory_used_bytes / d.memory_total_bytes:.0f}%", None
+        if key == "memory_busy":
+            if s.memory_busy_pct is None:
+                return self._na(s, "memory_busy_pct", "utilization")
+            return f"{s.memory_busy_pct:.0f}%", None
+        if key == "bandwidth":
+            if s.bandwidth_gbs_estimate is None:
+                return self._na(s, "bandwidth_gbs_estimate", "memory_busy_pct",
+                                "peak_bandwidth_gbs")
+            peak = d.peak_bandwidth_gbs
+            tip = self.tr("estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak").format(
+                busy=s.memory_busy_pct or 0.0, peak=peak or 0.0)
+            return f"~{s.bandwidth_gbs_estimate:.0f}", tip
+        if key == "dram":
+            if s.dram_bw_util_pct is None:
+                return self._na(s, "dram_bw_util_pct")
+            return f"{s.dram_bw_util_pct:.0f}%", self.tr("measured (GPM)")
+        if key == "gpu_busy":
+            if s.gpu_busy_pct is None:
+                return self._na(s, "gpu_busy_pct", "utilization")
+            return f"{s.gpu_busy_pct:.0f}%", None
+        if key == "clocks":
+            if s.sm_clock_mhz is None and s.memory_clock_mhz is None:
+                return self._na(s, "sm_clock_mhz", "memory_clock_mhz")
+            sm = "N/A" if s.sm_clock_mhz is None else f"{s.sm_clock_mhz:,}"
+            mem = "N/A" if s.memory_clock_mhz is None else f"{s.memory_clock_mhz:,}"
+            tips = [s.unavailable[k] for k in ("sm_clock_mhz", "memory_clock_mhz")
+                    if k in s.unavailable]
+            return f"{sm} / {mem} MHz", "\n".join(tips) or None
+        if key == "power":
+            if s.power_draw_w is None:
+                return self._na(s, "power_draw_w")
+            limit = d.power_limit_w
+            tip = None if not limit else self.tr("limit {w:.0f} W").format(w=limit)
+            return f"{s.power_draw_w:.0f} W", tip
+        if key == "temperature":
+            if s.temperature_c is None:
+                return self._na(s, "temperature_c")
+            return f"{s.temperature_c:.0f} °C", None
+        if key == "fan":
+            if s.fan_pct is None:
+                return self._na(s, "fan_pct")
+            return f"{s.fan_pct:.0f}%", None
+        if key == "throttle":
+            if s.throttle_reasons is None:
+                return self._na(s, "throttle_reasons")
+            text = ", ".join(s.throttle_reasons) if s.throttle_reasons else self.tr("none")
+            return text, text
+        return "", None
+
+
+# -- processes ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ProcessRow:
+    device: int
+    process: ProcessSample
+    peak_bytes: int | None
+
+
+class ProcessTableModel(QAbstractTableModel):
+    HEADERS = ("GPU", "PID", "Name", "User", "Memory", "Peak")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._headers = (self.tr("GPU"), self.tr("PID"), self.tr("Name"), self.tr("User"),
+                         self.tr("Memory"), self.tr("Peak"))
+        self._rows: list[ProcessRow] = []
+
+    def set_rows(self, rows: Sequence[ProcessRow]) -> None:
+        rows = list(rows)
+        keys = [(r.device, r.process.pid) for r in rows]
+        if keys == [(r.device, r.process.pid) for r in self._rows]:
+            self._rows = rows
+            if rows:
+                self.dataChanged.emit(self.index(0, 0),
+                                      self.index(len(rows) - 1, len(self._headers) - 1))
+            return
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def row_at(self, row: int) -> ProcessRow | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, device: int, pid: int) -> int:
+        for i, r in enumerate(self._rows):
+            if r.device == device and r.process.pid == pid:
+                return i
+        return -1
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self._headers)):
+            return self._headers[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or \
+                not 0 <= index.column() < len(self._headers):
+            return None
+        r = self._rows[index.row()]
+        p = r.process
+        c = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == 0:
+                return str(r.device)
+            if c == 1:
+                return str(p.pid)
+            if c == 2:
+                return p.name
+            if c == 3:
+                return p.user if p.user is not None else "N/A"
+            if c == 4:
+                return format_gib(p.memory_used_bytes)
+            if c == 5:
+                return format_gib(r.peak_bytes)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if c == 2:
+                return p.name
+            if c == 4 and p.memory_used_bytes is None:
+                return self.tr("the driver does not report per-process memory here")
+            if c == 3 and p.user is None:
+                return self.tr("the owner could not be read")
+        if role == Qt.ItemDataRole.TextAlignmentRole and c in (0, 1, 4, 5):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+# -- recordings -----------------------------------------------------------------------------------
+
+def _when(t: float | None) -> str:
+    if t is None:
+        return "N/A"
+    return _dt.datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _duration(s: float) -> str:
+    s = int(round(s))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+class RecordingsTableModel(QAbstractTableModel):
+    """Recordings first (newest first), then the skipped files with the reason."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._headers = (self.tr("Started"), self.tr("Duration"), self.tr("Source"),
+                         self.tr("Cards"), self.tr("Samples"), self.tr("Size"),
+                         self.tr("File"), self.tr("Status"))
+        self._good: list[RecordingInfo] = []
+        self._skipped: list[SkippedRecording] = []
+        self.current_path: Any = None  # the recording in progress
+
+    def set_listing(self, good: Sequence[RecordingInfo],
+                    skipped: Sequence[SkippedRecording]) -> None:
+        self.beginResetModel()
+        self._good, self._skipped = list(good), list(skipped)
+        self.endResetModel()
+
+    def recording_at(self, row: int) -> RecordingInfo | None:
+        return self._good[row] if 0 <= row < len(self._good) else None
+
+    def skipped_at(self, row: int) -> SkippedRecording | None:
+        i = row - len(self._good)
+        return self._skipped[i] if 0 <= i < len(self._skipped) else None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._good) + len(self._skipped)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self._headers)):
+            return self._headers[section]
+        return None
+
+    def _is_current(self, rec: RecordingInfo) -> bool:
+        if self.current_path is None:
+            return False
+        try:
+            return rec.path.resolve() == type(rec.path)(self.current_path).resolve()
+        except OSError:
+            return False
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        n = self.rowCount()
+        if not index.isValid() or not 0 <= index.row() < n or \
+                not 0 <= index.column() < len(self._headers):
+            return None
+        c = index.column()
+        rec = self.recording_at(index.row())
+        if rec is not None:
+            if role == Qt.ItemDataRole.DisplayRole:
+                status = self.tr("recording now") if self._is_current(rec) else self.tr("ok")
+                return (_when(rec.start_time_s), _duration(rec.duration_s),
+                        rec.source or "N/A", ", ".join(rec.device_names) or "N/A",
+                        f"{rec.n_samples:,}", format_bytes(rec.size_bytes), rec.path.name,
+                        status)[c]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return str(rec.path)
+            return None
+        sk = self.skipped_at(index.row())
+        if sk is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == 6:
+                return sk.path.name
+            if c == 7:
+                return self.tr("skipped: {reason}").format(reason=sk.reason)
+            return "—"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return sk.reason
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(LOST_COLOR)
+        return None

@@ -1,0 +1,1062 @@
+"""The Monitor pane: the NVIDIA cards in this computer, live, recorded.
+
+Built by the main window (or a test) with a backend factory::
+
+    pane = MonitorPane(NvmlBackend, demo=False)          # or SimulatedBackend, demo=True
+    pane.set_predicted_peak(plan_peak_bytes, "ResNet-50, batch 64")
+    ...
+    pane.shutdown()                                      # stop sampling, close the recording
+
+Data flow: a ``SamplingBridge`` samples in a daemon thread; the recording is written in that
+thread; each immutable Frame arrives in the GUI thread through a queued signal, where it is
+appended to a fixed-size ``History`` and checked for alerts, ended processes and lost cards
+(cheap, every frame). A 3 Hz timer puts the latest frame into the tables and redraws the plots
+(not per sample, not while the pane is hidden, and not the plots while paused).
+
+Signals for the main window: ``status_message(str)`` (alerts and notices for the status bar),
+``devices_changed(tuple[DeviceInfo])`` (what the user owns), ``source_changed(str)``
+("nvml", "simulated" or "unavailable"), ``comparison_ready(str)`` (plan vs run),
+``retention_changed(float)`` (days, to persist).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import logging
+import math
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFont, QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from planner import paths
+from planner.telemetry.history import History, ProcessRecord, ProcessTracker
+from planner.telemetry.recorder import RecordingError, apply_retention, open_recording
+from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
+from planner.telemetry.simulated import SimulatedBackend
+from planner.telemetry.types import DeviceInfo, Frame
+from planner.ui.monitor.models import (
+    GpuTableModel,
+    ProcessRow,
+    ProcessTableModel,
+    card_label,
+    format_gib,
+)
+from planner.ui.monitor.plots import PLOT_METRICS, MonitorPlots
+from planner.ui.monitor.recordings import (
+    DEFAULT_RETENTION_DAYS,
+    RecordingsDialog,
+    RecordingSink,
+)
+from planner.ui.sampling import SamplingBridge
+
+log = logging.getLogger(__name__)
+
+REDRAW_HZ = 3
+HISTORY_CAPACITY = 7200  # fine samples per metric per card (2 h at 1 s, 12 min at 0.1 s)
+PROCESS_POINTS = 20000  # memory points kept per process
+MAX_PROCESS_SERIES = 64
+MEMORY_HYSTERESIS_PCT = 2.0
+TEMPERATURE_HYSTERESIS_C = 3.0
+
+
+def default_demo_factory() -> SimulatedBackend:
+    """Two simulated cards, a minute into a training-like job."""
+    return SimulatedBackend(n_devices=2, seed=0, time_offset_s=60.0)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MonitorPane", text)
+
+
+WINDOWS: tuple[tuple[str, float | None], ...] = (
+    ("1 min", 60.0), ("10 min", 600.0), ("1 h", 3600.0), ("Whole session", None))
+
+
+class MonitorPane(QWidget):
+    status_message = Signal(str)
+    devices_changed = Signal(object)
+    source_changed = Signal(str)
+    comparison_ready = Signal(str)
+    retention_changed = Signal(float)
+
+    def __init__(self, backend_factory: Callable[[], Any], *, demo: bool,
+                 parent: QWidget | None = None, interval_s: float = 1.0,
+                 recordings_dir: str | Path | None = None, record: bool = True,
+                 demo_factory: Callable[[], Any] | None = None,
+                 retention_days: float = DEFAULT_RETENTION_DAYS,
+                 memory_alert_pct: float = 95.0, temperature_alert_c: float = 85.0,
+                 history_capacity: int = HISTORY_CAPACITY,
+                 confirm: Callable[[QWidget, str, str], bool] | None = None,
+                 ask_save_path: Callable[[QWidget, str, str, str], str | None] | None = None,
+                 autostart: bool = True) -> None:
+        """``backend_factory``: a zero-argument callable returning a telemetry backend
+        (``NvmlBackend`` or ``SimulatedBackend``), called in the sampling thread. ``demo``:
+        the factory is the simulated source. ``demo_factory``: what "Try the simulated demo"
+        switches to. ``confirm`` / ``ask_save_path``: injectable questions (tests script
+        them; the default uses message boxes and file dialogs)."""
+        super().__init__(parent)
+        self.setObjectName("MonitorPane")
+        self._factory = backend_factory
+        self._demo = bool(demo)
+        self._demo_factory = demo_factory or default_demo_factory
+        self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
+        self._record = record
+        self.retention_days = float(retention_days)
+        self.memory_alert_pct = float(memory_alert_pct)
+        self.temperature_alert_c = float(temperature_alert_c)
+        self._history_capacity = int(history_capacity)
+        self._confirm = confirm
+        self._ask_save_path = ask_save_path
+        self._shut = False
+        self.history: History | None = None
+        self.devices: tuple[DeviceInfo, ...] = ()
+        self.latest: Frame | None = None
+        self.tracker = ProcessTracker()
+        self._proc_series: dict[tuple[int, int], deque[tuple[float, float]]] = {}
+        self._last_procs: dict[int, tuple] = {}
+        self._followed: tuple[int, int] | None = None
+        self._card_peak: dict[int, int] = {}
+        self._lost: set[int] = set()
+        self._alerts: dict[tuple[int, str], str] = {}
+        self.alerts_fired: list[str] = []
+        self._last_error: str | None = None
+        self._dirty = False
+        self._paused = False
+        self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
+        self.predicted_bytes: int | None = None
+        self.predicted_label = ""
+        self.last_comparison: str | None = None
+        self.source: str = "simulated" if demo else "nvml"
+        self.unavailable_message: str | None = None
+        self.frames_received = 0
+
+        self.sink: RecordingSink | None = None
+        if record:
+            folder = self.recordings_dir or paths.recordings_dir()
+            self.recordings_dir = folder
+            self.sink = RecordingSink(folder)
+            try:
+                apply_retention(folder, self.retention_days)
+            except OSError as exc:
+                log.warning("retention: %s", exc)
+        self.bridge = SamplingBridge(self._factory, interval_s, self,
+                                     in_thread=self.sink.write if self.sink else None)
+        self.bridge.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
+        self.bridge.unavailable.connect(self._on_unavailable, Qt.ConnectionType.QueuedConnection)
+        self.bridge.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
+
+        self._build_ui(interval_s)
+        self._timer = QTimer(self)
+        self._timer.setInterval(int(1000 / REDRAW_HZ))
+        self._timer.timeout.connect(self._on_tick)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+        self._update_source_ui()
+        if autostart:
+            self.start()
+
+    # -- UI -----------------------------------------------------------------------------------
+
+    def _build_ui(self, interval_s: float) -> None:
+        tr = self.tr
+        # banner: no telemetry
+        self.banner = QFrame(self)
+        self.banner.setObjectName("monitorBanner")
+        self.banner.setStyleSheet("#monitorBanner { background: #fff4ce; border: 1px solid "
+                                  "#e0c060; border-radius: 4px; }")
+        self.banner_label = QLabel("", self.banner)
+        self.banner_label.setWordWrap(True)
+        self.demo_button = QPushButton(tr("Try the simulated demo"), self.banner)
+        self.demo_button.clicked.connect(self.switch_to_demo)
+        bl = QHBoxLayout(self.banner)
+        bl.setContentsMargins(10, 6, 10, 6)
+        bl.addWidget(self.banner_label, 1)
+        bl.addWidget(self.demo_button)
+        self.banner.setVisible(False)
+
+        # source line
+        self.simulated_label = QLabel(tr("SIMULATED"), self)
+        self.simulated_label.setObjectName("simulatedBadge")
+        self.simulated_label.setStyleSheet(
+            "#simulatedBadge { background: #6a3d9a; color: white; font-weight: bold; "
+            "padding: 2px 8px; border-radius: 3px; }")
+        self.simulated_label.setToolTip(tr("Every value shown comes from a simulated source, "
+                                           "not from a GPU"))
+        self.source_label = QLabel("", self)
+        self.recording_label = QLabel("", self)
+        self.recording_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        src = QHBoxLayout()
+        src.addWidget(self.simulated_label)
+        src.addWidget(self.source_label, 1)
+        src.addWidget(self.recording_label)
+
+        # alert line
+        self.alert_label = QLabel("", self)
+        self.alert_label.setObjectName("alertLine")
+        self.alert_label.setWordWrap(True)
+        self.alert_label.setStyleSheet("#alertLine { background: #fde0dc; color: #8a1c12; "
+                                       "border: 1px solid #e8a39b; padding: 3px 8px; }")
+        self.alert_label.setVisible(False)
+
+        # replay bar
+        self.replay_bar = QFrame(self)
+        self.replay_bar.setObjectName("replayBar")
+        self.replay_bar.setStyleSheet("#replayBar { background: #dbe9f7; border: 1px solid "
+                                      "#8fb3d9; }")
+        self.replay_label = QLabel("", self.replay_bar)
+        f = QFont(self.replay_label.font())
+        f.setBold(True)
+        self.replay_label.setFont(f)
+        self.live_button = QPushButton(tr("Back to live"), self.replay_bar)
+        self.live_button.clicked.connect(self.stop_replay)
+        rl = QHBoxLayout(self.replay_bar)
+        rl.setContentsMargins(8, 3, 8, 3)
+        rl.addWidget(self.replay_label, 1)
+        rl.addWidget(self.live_button)
+        self.replay_bar.setVisible(False)
+
+        # controls
+        self.card_combo = QComboBox(self)
+        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.card_combo.currentIndexChanged.connect(self._on_card_combo)
+        self.window_combo = QComboBox(self)
+        for text, seconds in WINDOWS:
+            self.window_combo.addItem(tr(text), seconds)
+        self.window_combo.setCurrentIndex(1)
+        self.window_combo.currentIndexChanged.connect(self._on_window_changed)
+        self.interval_spin = QDoubleSpinBox(self)
+        self.interval_spin.setRange(MIN_INTERVAL_S, MAX_INTERVAL_S)
+        self.interval_spin.setDecimals(1)
+        self.interval_spin.setSingleStep(0.1)
+        self.interval_spin.setSuffix(tr(" s"))
+        self.interval_spin.setValue(self.bridge.interval_s)
+        self.interval_spin.setToolTip(tr("Seconds between samples (0.1–10)"))
+        self.interval_spin.valueChanged.connect(self._on_interval_changed)
+        self.pause_button = QPushButton(tr("Pause plots"), self)
+        self.pause_button.setCheckable(True)
+        self.pause_button.setToolTip(tr("Freeze the plots; sampling and recording go on"))
+        self.pause_button.toggled.connect(self.set_paused)
+        self.export_plot_button = QPushButton(tr("Export plot…"), self)
+        self.export_plot_button.clicked.connect(self._on_export_plot)
+        self.export_data_button = QPushButton(tr("Export data…"), self)
+        self.export_data_button.clicked.connect(self._on_export_data)
+        self.recordings_button = QPushButton(tr("Recordings…"), self)
+        self.recordings_button.clicked.connect(self.open_recordings)
+        self.memory_alert_spin = QSpinBox(self)
+        self.memory_alert_spin.setRange(1, 100)
+        self.memory_alert_spin.setSuffix(" %")
+        self.memory_alert_spin.setValue(int(round(self.memory_alert_pct)))
+        self.memory_alert_spin.setToolTip(tr("Alert when memory in use passes this share of "
+                                             "the card's memory"))
+        self.memory_alert_spin.valueChanged.connect(self._on_alert_thresholds)
+        self.temp_alert_spin = QSpinBox(self)
+        self.temp_alert_spin.setRange(30, 120)
+        self.temp_alert_spin.setSuffix(" °C")
+        self.temp_alert_spin.setValue(int(round(self.temperature_alert_c)))
+        self.temp_alert_spin.setToolTip(tr("Alert when a card's temperature passes this"))
+        self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
+
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel(tr("Card:"), self))
+        controls.addWidget(self.card_combo)
+        controls.addSpacing(8)
+        controls.addWidget(QLabel(tr("Window:"), self))
+        controls.addWidget(self.window_combo)
+        controls.addSpacing(8)
+        controls.addWidget(QLabel(tr("Sample every"), self))
+        controls.addWidget(self.interval_spin)
+        controls.addSpacing(8)
+        controls.addWidget(self.pause_button)
+        controls.addStretch(1)
+        controls.addWidget(QLabel(tr("Alert at memory"), self))
+        controls.addWidget(self.memory_alert_spin)
+        controls.addWidget(QLabel(tr("or"), self))
+        controls.addWidget(self.temp_alert_spin)
+        controls.addSpacing(8)
+        controls.addWidget(self.export_plot_button)
+        controls.addWidget(self.export_data_button)
+        controls.addWidget(self.recordings_button)
+
+        # the cards
+        self.gpu_model = GpuTableModel(self)
+        self.gpu_table = QTableView(self)
+        self.gpu_table.setModel(self.gpu_model)
+        self.gpu_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.gpu_table.verticalHeader().setVisible(False)
+        self.gpu_table.setWordWrap(False)
+        hh = self.gpu_table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setStretchLastSection(True)
+        self.gpu_table.selectionModel().currentRowChanged.connect(self._on_gpu_row)
+
+        # plots
+        self.plots = MonitorPlots(self)
+        self.plots.setMinimumHeight(320)
+        self.window_note = QLabel("", self)
+        self.window_note.setStyleSheet("color: #555;")
+
+        # processes
+        self.process_model = ProcessTableModel(self)
+        self.process_table = QTableView(self)
+        self.process_table.setModel(self.process_model)
+        self.process_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.process_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.process_table.verticalHeader().setVisible(False)
+        ph = self.process_table.horizontalHeader()
+        ph.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.process_table.setWordWrap(False)
+        self.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.process_table.selectionModel().selectionChanged.connect(self._on_process_selected)
+        self.compare_button = QPushButton(tr("Compare with plan"), self)
+        self.compare_button.setToolTip(tr("The plan's predicted peak against the peak of the "
+                                          "followed process (or of the selected card)"))
+        self.compare_button.clicked.connect(self.compare_with_plan)
+        self.unfollow_button = QPushButton(tr("Stop following"), self)
+        self.unfollow_button.clicked.connect(self.unfollow)
+        self.unfollow_button.setEnabled(False)
+        self.comparison_label = QLabel(tr("Select a process to follow its memory."), self)
+        self.comparison_label.setWordWrap(True)
+        proc_box = QGroupBox(tr("Processes on the selected card"), self)
+        pl = QVBoxLayout(proc_box)
+        pl.addWidget(self.process_table, 1)
+        pb = QHBoxLayout()
+        pb.addWidget(self.compare_button)
+        pb.addWidget(self.unfollow_button)
+        pb.addStretch(1)
+        pl.addLayout(pb)
+        pl.addWidget(self.comparison_label)
+
+        plot_box = QWidget(self)
+        pv = QVBoxLayout(plot_box)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(self.plots, 1)
+        pv.addWidget(self.window_note)
+        lower = QSplitter(Qt.Orientation.Horizontal, self)
+        lower.addWidget(plot_box)
+        lower.addWidget(proc_box)
+        lower.setStretchFactor(0, 4)
+        lower.setStretchFactor(1, 1)
+        lower.setSizes([980, 400])
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.addWidget(self.gpu_table)
+        self.splitter.addWidget(lower)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([150, 650])
+
+        self.empty_label = QLabel("", self)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet("color: #555; font-size: 13pt;")
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.empty_label)
+        self.stack.addWidget(self.splitter)
+
+        self.status_label = QLabel("", self)
+        self.status_label.setStyleSheet("color: #444;")
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.banner)
+        layout.addLayout(src)
+        layout.addWidget(self.alert_label)
+        layout.addWidget(self.replay_bar)
+        layout.addLayout(controls)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.status_label)
+        self._set_empty(tr("Waiting for the first sample…"))
+
+    def _set_empty(self, text: str | None) -> None:
+        if text is None:
+            self.stack.setCurrentWidget(self.splitter)
+        else:
+            self.empty_label.setText(text)
+            self.stack.setCurrentWidget(self.empty_label)
+
+    def _update_source_ui(self) -> None:
+        simulated = self.source == "simulated"
+        self.simulated_label.setVisible(simulated)
+        n = len(self.devices)
+        if self.source == "unavailable":
+            text = self.tr("No live telemetry")
+        elif simulated:
+            text = self.tr("Simulated source — no GPU is read; {n} simulated card(s)").format(n=n)
+        else:
+            f = self.latest
+            drv = f.driver_version if f and f.driver_version else "N/A"
+            cuda = f.cuda_version if f and f.cuda_version else "N/A"
+            text = self.tr("Live (NVML) · driver {drv} · CUDA {cuda} · {n} card(s)").format(
+                drv=drv, cuda=cuda, n=n)
+        self.source_label.setText(text)
+        if self.sink is None:
+            self.recording_label.setText(self.tr("Not recording"))
+        elif self.sink.failure:
+            self.recording_label.setText(self.tr("Recording failed"))
+            self.recording_label.setToolTip(self.sink.failure)
+        elif self.sink.path is not None:
+            self.recording_label.setText(self.tr("● Recording: {name}").format(
+                name=self.sink.path.name))
+            self.recording_label.setToolTip(str(self.sink.path))
+        else:
+            self.recording_label.setText("")
+
+    def _status(self, text: str) -> None:
+        self.status_label.setText(text)
+        self.status_label.setToolTip(text)
+        self.status_message.emit(text)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._shut:
+            return
+        self.bridge.start()
+        if self.isVisible():
+            self._timer.start()
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Stop the sampler and close the recording. Safe to call twice."""
+        if self._shut:
+            return
+        self._shut = True
+        self._timer.stop()
+        self.bridge.stop()
+        if self.sink is not None:
+            self.sink.close()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not self._shut:
+            self._timer.start()
+            QTimer.singleShot(0, self._on_tick)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        super().hideEvent(event)
+        self._timer.stop()
+
+    @property
+    def interval_s(self) -> float:
+        return self.bridge.interval_s
+
+    def set_interval(self, interval_s: float) -> None:
+        self.interval_spin.setValue(interval_s)  # → _on_interval_changed
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        """Freeze the plots (sampling, alerts and recording go on)."""
+        self._paused = bool(paused)
+        if self.pause_button.isChecked() != self._paused:
+            self.pause_button.setChecked(self._paused)
+        self.pause_button.setText(self.tr("Resume plots") if paused else self.tr("Pause plots"))
+        if paused:
+            self._status(self.tr("Plots paused; sampling and recording go on"))
+        else:
+            self._on_tick()
+
+    @property
+    def window_s(self) -> float | None:
+        return self.window_combo.currentData()
+
+    def set_window(self, seconds: float | None) -> None:
+        for i in range(self.window_combo.count()):
+            if self.window_combo.itemData(i) == seconds:
+                self.window_combo.setCurrentIndex(i)
+                return
+        raise ValueError(f"no time window of {seconds} s")
+
+    @property
+    def selected_device(self) -> int | None:
+        """The card shown in the plots (its NVML index), or None for all cards."""
+        return self.card_combo.currentData()
+
+    def select_device(self, index: int | None) -> None:
+        i = self.card_combo.findData(index)
+        if i >= 0:
+            self.card_combo.setCurrentIndex(i)
+
+    def set_alert_thresholds(self, memory_pct: float | None = None,
+                             temperature_c: float | None = None) -> None:
+        if memory_pct is not None:
+            self.memory_alert_pct = float(memory_pct)
+            self.memory_alert_spin.blockSignals(True)
+            self.memory_alert_spin.setValue(int(round(memory_pct)))
+            self.memory_alert_spin.blockSignals(False)
+        if temperature_c is not None:
+            self.temperature_alert_c = float(temperature_c)
+            self.temp_alert_spin.blockSignals(True)
+            self.temp_alert_spin.setValue(int(round(temperature_c)))
+            self.temp_alert_spin.blockSignals(False)
+
+    def set_predicted_peak(self, n_bytes: int | None, label: str = "") -> None:
+        """The Planner's predicted peak (bytes, or None to hide), drawn on the memory plot."""
+        self.predicted_bytes = n_bytes if n_bytes and n_bytes > 0 else None
+        self.predicted_label = label or ""
+        self.plots.set_predicted_peak(self.predicted_bytes, self.predicted_label)
+
+    def set_retention_days(self, days: float) -> None:
+        self.retention_days = float(days)
+
+    # -- the source ----------------------------------------------------------------------------
+
+    @Slot()
+    def switch_to_demo(self) -> None:
+        """Replace the backend by the simulated source (the banner's button)."""
+        if self._shut:
+            return
+        self._demo = True
+        self._factory = self._demo_factory
+        self.source = "simulated"
+        self.unavailable_message = None
+        self.banner.setVisible(False)
+        self._set_empty(self.tr("Starting the simulated demo…"))
+        self._update_source_ui()
+        self.source_changed.emit("simulated")
+        self.bridge.restart(self._factory)
+        self._status(self.tr("Showing the simulated demo: no GPU is read"))
+
+    @Slot(str)
+    def _on_unavailable(self, message: str) -> None:
+        if self._shut:
+            return
+        self.unavailable_message = message
+        self.source = "unavailable"
+        self.banner_label.setText(message)
+        self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
+        self.banner.setVisible(True)
+        self._set_empty(self.tr("No live telemetry: {msg}.\n\nThe Planner and the advice do not "
+                                "need it. “Try the simulated demo” shows what this pane does "
+                                "with simulated cards.").format(msg=message.rstrip(".")))
+        self._update_source_ui()
+        self.source_changed.emit("unavailable")
+        self._status(message)
+
+    @Slot(str)
+    def _on_error(self, message: str) -> None:
+        if message != self._last_error:
+            self._last_error = message
+            self._status(self.tr("Telemetry: {msg}").format(msg=message))
+
+    # -- frames --------------------------------------------------------------------------------
+
+    def _new_devices(self, frame: Frame) -> None:
+        self.devices = tuple(frame.devices)
+        self.history = History([d.index for d in self.devices], self._history_capacity,
+                               metrics=PLOT_METRICS, gap_s=3 * self.bridge.interval_s + 0.5)
+        self._lost.clear()
+        self._alerts.clear()
+        self._card_peak.clear()
+        self._refresh_alert_line()
+        if self._replay is None:
+            self._show_devices(self.devices)
+        self._fit_gpu_table()
+        self.devices_changed.emit(self.devices)
+
+    def _fit_gpu_table(self) -> None:
+        """Give the cards table the height of its rows (2–8 rows), the plots the rest."""
+        rows = min(max(len(self.devices), 2), 8)
+        row_h = self.gpu_table.verticalHeader().defaultSectionSize()
+        head_h = self.gpu_table.horizontalHeader().sizeHint().height()
+        want = head_h + rows * row_h + 2 * self.gpu_table.frameWidth() + 4
+        total = sum(self.splitter.sizes()) or 800
+        self.splitter.setSizes([want, max(200, total - want)])
+
+    def _show_devices(self, devices: tuple[DeviceInfo, ...], select_first: bool = False) -> None:
+        """Curves and the card chooser for these cards (live or replayed)."""
+        self.plots.set_devices(devices)
+        keep = None if select_first else self.selected_device
+        self.card_combo.blockSignals(True)
+        self.card_combo.clear()
+        self.card_combo.addItem(self.tr("All cards"), None)
+        for d in devices:
+            self.card_combo.addItem(card_label(d), d.index)
+        i = self.card_combo.findData(keep) if keep is not None else -1
+        self.card_combo.setCurrentIndex(i if i >= 0 else (1 if devices else 0))
+        self.card_combo.blockSignals(False)
+        self.plots.set_selection(self.selected_device)
+
+    @Slot(object)
+    def _on_frame(self, frame: Frame) -> None:
+        if self._shut:
+            return
+        self.frames_received += 1
+        first = self.latest is None or self.source == "unavailable"
+        if frame.devices != self.devices or self.history is None:
+            self._new_devices(frame)
+        source = "simulated" if (frame.source == "simulated"
+                                 or any(d.simulated for d in frame.devices)) else "nvml"
+        if source != self.source:
+            self.source = source
+            self.source_changed.emit(source)
+        assert self.history is not None
+        self.history.append(frame)
+        self.latest = frame
+        self._dirty = True
+        t = self.history.fine.last_time()
+        for s in frame.samples:
+            if s.lost:
+                if s.index not in self._lost:
+                    self._lost.add(s.index)
+                    self._last_procs[s.index] = ()
+                    self._status(self.tr("GPU {i} stopped answering and is marked lost; the "
+                                         "other cards go on").format(i=s.index))
+                continue
+            if s.memory_used_bytes is not None:
+                self._card_peak[s.index] = max(self._card_peak.get(s.index, 0),
+                                               s.memory_used_bytes)
+            if s.processes is not None:
+                self._last_procs[s.index] = s.processes
+                for p in s.processes:
+                    key = (s.index, p.pid)
+                    series = self._proc_series.get(key)
+                    if series is None:
+                        series = self._proc_series[key] = deque(maxlen=PROCESS_POINTS)
+                    series.append((t, math.nan if p.memory_used_bytes is None
+                                   else float(p.memory_used_bytes)))
+        ended = self.tracker.update(frame)
+        if ended:
+            self._on_processes_ended(ended)
+        self._check_alerts(frame)
+        if first:
+            self._set_empty(None if self.devices else self.tr("No NVIDIA card was found."))
+            self._update_source_ui()
+            if self.isVisible():
+                QTimer.singleShot(0, self._on_tick)
+
+    def _prune_process_series(self) -> None:
+        if len(self._proc_series) <= MAX_PROCESS_SERIES:
+            return
+        running = {(r.device, r.pid) for r in self.tracker.running()}
+        for key in list(self._proc_series):
+            if len(self._proc_series) <= MAX_PROCESS_SERIES:
+                break
+            if key not in running and key != self._followed:
+                del self._proc_series[key]
+
+    def _on_processes_ended(self, ended: list[ProcessRecord]) -> None:
+        self._prune_process_series()
+        if self.predicted_bytes is None:
+            return
+        rec = None
+        if self._followed is not None:
+            rec = next((r for r in ended if (r.device, r.pid) == self._followed), None)
+        else:
+            sel = self.selected_device
+            cands = [r for r in ended if r.peak_bytes and (sel is None or r.device == sel)]
+            rec = max(cands, key=lambda r: r.peak_bytes or 0, default=None)
+        if rec is None or not rec.peak_bytes:
+            return
+        msg = self._comparison_text(rec.peak_bytes, self.tr(
+            "process {pid} ({name}) on GPU {dev} ended").format(
+                pid=rec.pid, name=rec.name, dev=rec.device))
+        self._show_comparison(msg)
+
+    # -- alerts --------------------------------------------------------------------------------
+
+    def _check_alerts(self, frame: Frame) -> None:
+        devices = {d.index: d for d in frame.devices}
+        changed = False
+        for s in frame.samples:
+            d = devices.get(s.index)
+            if s.lost or d is None:
+                continue
+            if s.memory_used_bytes is not None and d.memory_total_bytes:
+                pct = 100.0 * s.memory_used_bytes / d.memory_total_bytes
+                changed |= self._alert(
+                    (s.index, "memory"), pct >= self.memory_alert_pct,
+                    pct < self.memory_alert_pct - MEMORY_HYSTERESIS_PCT,
+                    self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
+                        i=s.index, pct=pct, lim=self.memory_alert_pct))
+            if s.temperature_c is not None:
+                changed |= self._alert(
+                    (s.index, "temperature"), s.temperature_c >= self.temperature_alert_c,
+                    s.temperature_c < self.temperature_alert_c - TEMPERATURE_HYSTERESIS_C,
+                    self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
+                        i=s.index, t=s.temperature_c, lim=self.temperature_alert_c))
+        if changed:
+            self._refresh_alert_line()
+
+    def _alert(self, key: tuple[int, str], above: bool, clear: bool, text: str) -> bool:
+        """Edge-triggered: announce once when crossing up; re-arm below the hysteresis."""
+        if key in self._alerts:
+            if clear:
+                del self._alerts[key]
+                return True
+            return False
+        if above:
+            self._alerts[key] = text
+            self.alerts_fired.append(text)
+            self._status(self.tr("Alert: {text}").format(text=text))
+            return True
+        return False
+
+    def _refresh_alert_line(self) -> None:
+        if not self._alerts:
+            self.alert_label.setVisible(False)
+            self.alert_label.setText("")
+            return
+        self.alert_label.setText("⚠ " + "   ·   ".join(self._alerts.values()))
+        self.alert_label.setVisible(True)
+
+    @property
+    def active_alerts(self) -> list[str]:
+        return list(self._alerts.values())
+
+    @Slot()
+    def _on_alert_thresholds(self) -> None:
+        self.memory_alert_pct = float(self.memory_alert_spin.value())
+        self.temperature_alert_c = float(self.temp_alert_spin.value())
+        self._alerts.clear()  # re-evaluated on the next frame
+        self._refresh_alert_line()
+
+    # -- the timer: tables and plots -----------------------------------------------------------
+
+    @Slot()
+    def _on_tick(self) -> None:
+        if self._shut or not self.isVisible():
+            return
+        if self._dirty and self.latest is not None:
+            self._dirty = False
+            self.gpu_model.set_frame(self.latest)
+            self._sync_gpu_selection()
+            self._update_processes()
+            self._update_source_ui()
+        if not self._paused:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """One full redraw of the plots from the live history (or the replay)."""
+        source = self._replay[0] if self._replay is not None else self.history
+        if source is None:
+            return
+        self.plots.redraw(source, self.window_s)
+        self._redraw_followed()
+        if self.plots.coarse_shown:
+            self.window_note.setText(self.tr(
+                "Long window: {b:.0f}-second buckets (memory: the bucket's maximum, the rest: "
+                "its mean)").format(b=source.coarse_bucket_s))
+        else:
+            self.window_note.setText("")
+
+    def _redraw_followed(self) -> None:
+        if self._followed is None or self._replay is not None:
+            self.plots.set_process_curve(None)
+            return
+        dev, pid = self._followed
+        sel = self.selected_device
+        if sel is not None and sel != dev:
+            self.plots.set_process_curve(None)
+            return
+        series = self._proc_series.get(self._followed)
+        rec = self.tracker.records.get(self._followed)
+        name = rec.name if rec else ""
+        label = self.tr("process {pid} {name}").format(pid=pid, name=name).strip()
+        if not series:
+            self.plots.set_process_curve(label, np.empty(0), np.empty(0))
+            return
+        arr = np.fromiter((v for tv in series for v in tv), float, 2 * len(series))
+        arr = arr.reshape(-1, 2)
+        self.plots.set_process_curve(label, arr[:, 0], arr[:, 1])
+
+    def _sync_gpu_selection(self) -> None:
+        sel = self.selected_device
+        row = -1 if sel is None else self.gpu_model.row_of(sel)
+        cur = self.gpu_table.selectionModel().currentIndex()
+        if row >= 0 and cur.row() != row:
+            self.gpu_table.selectionModel().blockSignals(True)
+            self.gpu_table.selectRow(row)
+            self.gpu_table.selectionModel().blockSignals(False)
+
+    def _update_processes(self) -> None:
+        sel = self.selected_device
+        rows = []
+        for dev in sorted(self._last_procs):
+            if sel is not None and dev != sel:
+                continue
+            for p in self._last_procs[dev]:
+                rec = self.tracker.records.get((dev, p.pid))
+                rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
+        self.process_model.set_rows(rows)
+        if self._followed is not None:
+            r = self.process_model.row_of(*self._followed)
+            sm = self.process_table.selectionModel()
+            if r >= 0 and not sm.isRowSelected(r):
+                sm.blockSignals(True)
+                self.process_table.selectRow(r)
+                sm.blockSignals(False)
+
+    # -- user actions --------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_card_combo(self, _i: int) -> None:
+        if self._replay is not None:
+            self.plots.set_selection(self.selected_device)
+        else:
+            self.plots.set_selection(self.selected_device)
+            self._update_processes()
+        self._sync_gpu_selection()
+        if not self._paused:
+            self.redraw()
+
+    @Slot()
+    def _on_gpu_row(self, current: Any, _previous: Any) -> None:
+        d = self.gpu_model.device_at(current.row())
+        if d is not None and d.index != self.selected_device:
+            self.select_device(d.index)
+
+    @Slot(int)
+    def _on_window_changed(self, _i: int) -> None:
+        if not self._paused:
+            self.redraw()
+
+    @Slot(float)
+    def _on_interval_changed(self, value: float) -> None:
+        used = self.bridge.set_interval(value)
+        if self.history is not None:
+            self.history.gap_s = 3 * used + 0.5
+
+    @Slot()
+    def _on_process_selected(self) -> None:
+        rows = self.process_table.selectionModel().selectedRows()
+        if not rows:
+            return
+        r = self.process_model.row_at(rows[0].row())
+        if r is not None:
+            self.follow_process(r.device, r.process.pid)
+
+    def follow_process(self, device: int, pid: int) -> None:
+        """Draw this process's memory on the memory plot; compare it when it ends."""
+        self._followed = (device, pid)
+        self.unfollow_button.setEnabled(True)
+        rec = self.tracker.records.get((device, pid))
+        name = rec.name if rec else str(pid)
+        self.comparison_label.setText(self.tr("Following process {pid} ({name}) on GPU "
+                                              "{dev}.").format(pid=pid, name=name, dev=device))
+        if not self._paused:
+            self._redraw_followed()
+
+    @Slot()
+    def unfollow(self) -> None:
+        self._followed = None
+        self.unfollow_button.setEnabled(False)
+        self.process_table.clearSelection()
+        self.plots.set_process_curve(None)
+        self.comparison_label.setText(self.tr("Select a process to follow its memory."))
+
+    @property
+    def followed_process(self) -> tuple[int, int] | None:
+        return self._followed
+
+    def _comparison_text(self, peak_bytes: int, subject: str) -> str:
+        assert self.predicted_bytes is not None
+        diff = 100.0 * (peak_bytes - self.predicted_bytes) / self.predicted_bytes
+        text = self.tr("plan predicted {pred}, the run peaked at {peak} ({diff:+.0f}%)").format(
+            pred=format_gib(self.predicted_bytes), peak=format_gib(peak_bytes), diff=diff)
+        return f"{text} — {subject}"
+
+    def _show_comparison(self, msg: str) -> None:
+        self.last_comparison = msg
+        self.comparison_label.setText(msg)
+        self._status(msg)
+        self.comparison_ready.emit(msg)
+
+    @Slot()
+    def compare_with_plan(self) -> str | None:
+        """Plan vs run now: the followed process's peak, else the selected card's peak."""
+        if self.predicted_bytes is None:
+            msg = self.tr("No predicted peak to compare with: draft a plan in the Planner.")
+            self.comparison_label.setText(msg)
+            self._status(msg)
+            return None
+        if self._followed is not None:
+            rec = self.tracker.records.get(self._followed)
+            if rec is None or not rec.peak_bytes:
+                self.comparison_label.setText(self.tr("No memory reading of that process yet."))
+                return None
+            subject = self.tr("process {pid} ({name}) on GPU {dev}").format(
+                pid=rec.pid, name=rec.name, dev=rec.device)
+            peak = rec.peak_bytes
+        else:
+            dev = self.selected_device
+            if dev is None:
+                dev = next(iter(self._card_peak), None)
+            peak = self._card_peak.get(dev) if dev is not None else None
+            if not peak:
+                self.comparison_label.setText(self.tr("No memory reading yet."))
+                return None
+            subject = self.tr("GPU {dev}, whole card").format(dev=dev)
+        msg = self._comparison_text(peak, subject)
+        self._show_comparison(msg)
+        return msg
+
+    # -- export --------------------------------------------------------------------------------
+
+    def _save_path(self, title: str, suggested: str, filter_: str) -> str | None:
+        if self._ask_save_path is not None:
+            return self._ask_save_path(self, title, suggested, filter_)
+        path, _ = QFileDialog.getSaveFileName(self, title, suggested, filter_)
+        return path or None
+
+    @Slot()
+    def _on_export_plot(self) -> None:
+        path = self._save_path(self.tr("Export plot"), "monitor.png", self.tr("PNG (*.png)"))
+        if path and self.export_plot_png(path):
+            self._status(self.tr("Plot saved to {path}").format(path=path))
+
+    @Slot()
+    def _on_export_data(self) -> None:
+        path = self._save_path(self.tr("Export data"), "monitor.csv", self.tr("CSV (*.csv)"))
+        if path:
+            try:
+                n = self.export_data_csv(path)
+            except OSError as exc:
+                self._status(self.tr("Export failed: {err}").format(err=exc))
+                return
+            self._status(self.tr("{n} rows saved to {path}").format(n=n, path=path))
+
+    def export_plot_png(self, path: str | Path) -> bool:
+        """The four plots as they are on screen, as a PNG."""
+        return bool(self.plots.grab().save(str(path), "PNG"))
+
+    def export_data_csv(self, path: str | Path) -> int:
+        """The plotted window's data (shown cards) as CSV; returns the number of rows."""
+        source = self._replay[0] if self._replay is not None else self.history
+        devices = self._replay[2] if self._replay is not None else self.devices
+        sel = self.selected_device
+        names = {d.index: d.name for d in devices}
+        n = 0
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["timestamp_s", "time_iso", "device_index", "device_name",
+                        *PLOT_METRICS])
+            if source is None:
+                return 0
+            for dev in source.device_indices:
+                if sel is not None and dev != sel:
+                    continue
+                cols = [source.window(self.window_s, m, dev) for m in PLOT_METRICS]
+                times = cols[0].times
+                for i in range(len(times)):
+                    t = float(times[i])
+                    vals = ["" if math.isnan(c.values[i]) else f"{c.values[i]:.6g}"
+                            for c in cols]
+                    if all(v == "" for v in vals):
+                        continue  # a gap marker
+                    iso = _dt.datetime.fromtimestamp(t).isoformat(timespec="milliseconds")
+                    w.writerow([f"{t:.3f}", iso, dev, names.get(dev, ""), *vals])
+                    n += 1
+        return n
+
+    # -- recordings ----------------------------------------------------------------------------
+
+    @property
+    def recording_path(self) -> Path | None:
+        return None if self.sink is None else self.sink.path
+
+    @Slot()
+    def open_recordings(self) -> RecordingsDialog:
+        """Open the recordings browser (non-modal) and return it."""
+        if self.sink is not None:
+            self.sink.flush()
+        folder = self.recordings_dir or paths.recordings_dir()
+        dlg = RecordingsDialog(folder, current_path=self.recording_path,
+                               retention_days=self.retention_days, confirm=self._confirm,
+                               ask_save_path=self._ask_save_path, parent=self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.replay_requested.connect(self.replay)
+        dlg.retention_changed.connect(self._on_retention_changed)
+        self.recordings_dialog = dlg
+        dlg.show()
+        return dlg
+
+    @Slot(float)
+    def _on_retention_changed(self, days: float) -> None:
+        self.retention_days = days
+        self.retention_changed.emit(days)
+
+    @Slot(object)
+    def replay(self, path: str | Path) -> bool:
+        """Show a recording in the plots, labelled as a replay; False (and a message) if it
+        cannot be read. Live sampling and recording go on underneath."""
+        path = Path(path)
+        try:
+            with open_recording(path) as rec:
+                if not rec.sessions:
+                    raise RecordingError(f"{path.name} holds no session")
+                sess = rec.sessions[0]
+                n = max(1, rec.n_samples())
+                rows = max(1, len(sess.devices)) * len(PLOT_METRICS)
+                capacity = int(min(n, max(1000, 2_000_000 // rows)))
+                hist = History([d.index for d in sess.devices], capacity,
+                               metrics=PLOT_METRICS, gap_s=None)
+                for frame in rec.frames(sess.id):
+                    hist.append(frame)
+                more = len(rec.sessions) - 1
+        except (RecordingError, OSError) as exc:
+            self._status(self.tr("Cannot replay: {err}").format(err=exc))
+            return False
+        when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
+        label = self.tr("REPLAY of the recording of {when} ({src}) — not live").format(
+            when=when, src=sess.source)
+        if more:
+            label += self.tr(" · first of {n} sessions").format(n=more + 1)
+        self._replay = (hist, label, sess.devices)
+        self.replay_label.setText(label + f"  ·  {path.name}")
+        self.replay_bar.setVisible(True)
+        self.plots.set_title_prefix(self.tr("REPLAY {when} — ").format(when=when))
+        self._show_devices(sess.devices, select_first=True)
+        self.set_window(None)
+        self._set_empty(None)
+        self.redraw()
+        self._status(label)
+        return True
+
+    @property
+    def replaying(self) -> bool:
+        return self._replay is not None
+
+    @Slot()
+    def stop_replay(self) -> None:
+        if self._replay is None:
+            return
+        self._replay = None
+        self.replay_bar.setVisible(False)
+        self.plots.set_title_prefix("")
+        self.plots.clear_data()
+        self._show_devices(self.devices)
+        self.redraw()

@@ -1,0 +1,391 @@
+"""The Monitor pane's live plots: memory, bandwidth, utilisation, PCIe (pyqtgraph).
+
+Curves are created once per set of cards and only get new data afterwards; ``redraw()`` is
+called by the pane's timer (a few times a second), never per sample. Each plot has a fixed x
+window (so ``clipToView`` drops what is outside it) and automatic peak downsampling; gaps are
+NaN and break the line. Percentages have a fixed 0–100 y range.
+
+What is drawn, per card:
+
+* memory in use (GiB) against the card's total (a grey line), with the plan's predicted peak
+  (an orange line) and optionally one followed process's memory;
+* bandwidth in GB/s, an ESTIMATE (memory-controller busy % × peak), against the card's peak
+  (a dashed line); measured DRAM bandwidth (GPM) where the card has it;
+* utilisation: GPU busy % and memory-controller busy %;
+* PCIe receive / transmit in MB/s.
+
+The data come from a ``History`` (live or a replayed recording): anything with
+``window(seconds, metric, device) -> Series``, ``fine.last_time()`` and ``first_time_s``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QColor, QPen
+from PySide6.QtWidgets import QWidget
+
+from planner.telemetry.history import History
+from planner.telemetry.types import DeviceInfo
+from planner.units import GIB
+
+# The metrics the pane keeps in its History (what the plots and CSV export need).
+PLOT_METRICS: tuple[str, ...] = (
+    "memory_used_bytes", "memory_busy_pct", "bandwidth_gbs_estimate", "dram_bw_util_pct",
+    "gpu_busy_pct", "pcie_rx_bytes_s", "pcie_tx_bytes_s", "power_draw_w", "temperature_c",
+)
+
+CARD_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
+               "#e377c2")
+METRIC_COLORS = {
+    "memory": "#1f77b4", "process": "#ff7f0e", "bandwidth": "#9467bd", "dram": "#2ca02c",
+    "gpu_busy": "#d62728", "mem_busy": "#1f77b4", "rx": "#17becf", "tx": "#8c564b",
+}
+PREDICTED_COLOR = "#e6550d"
+MIN_SPAN_S = 60.0
+TOTAL_COLOR = "#7f7f7f"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MonitorPlots", text)
+
+
+@dataclass
+class _CardCurves:
+    device: DeviceInfo
+    memory: pg.PlotDataItem
+    bandwidth: pg.PlotDataItem
+    dram: pg.PlotDataItem
+    gpu_busy: pg.PlotDataItem
+    mem_busy: pg.PlotDataItem
+    rx: pg.PlotDataItem
+    tx: pg.PlotDataItem
+    total_line: pg.InfiniteLine
+    peak_line: pg.InfiniteLine
+    items: list = field(default_factory=list)
+    has_dram: bool = False
+
+
+def _pen(color: str, width: float = 1.5, dash: bool = False) -> QPen:
+    pen = pg.mkPen(QColor(color), width=width)
+    if dash:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    pen.setCosmetic(True)
+    return pen
+
+
+class MonitorPlots(pg.GraphicsLayoutWidget):
+    """Four x-linked plots in a 2 × 2 grid."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setBackground("w")
+        self.ci.setSpacing(4)
+        self._title_prefix = ""
+        self.memory = self._plot(0, 0, _tr("Memory in use"), _tr("Memory in use"), "GiB")
+        self.bandwidth = self._plot(
+            0, 1, _tr("Memory bandwidth (estimate)"),
+            _tr("Bandwidth (est.)"), "GB/s")
+        self.util = self._plot(2, 0, _tr("Utilisation"), _tr("Busy"), "%")
+        self.pcie = self._plot(2, 1, _tr("PCIe traffic"), _tr("PCIe"), "MB/s")
+        for col in (0, 1):
+            self.ci.layout.setColumnStretchFactor(col, 1)
+        self.plots = (self.memory, self.bandwidth, self.util, self.pcie)
+        self._titles = {id(p): p.titleLabel.text for p in self.plots}
+        for p in self.plots[1:]:
+            p.setXLink(self.memory)
+        self.util.setYRange(0, 100, padding=0.02)
+        self.util.enableAutoRange(y=False)
+        self.pcie.enableAutoRange(y=True)
+        self.pcie.setAutoVisible(y=True)
+        # legends sit in their own row under each plot, so they never hide a curve
+        self.legends = {}
+        for p, (row, col) in zip(self.plots, ((1, 0), (1, 1), (3, 0), (3, 1)), strict=True):
+            leg = pg.LegendItem(offset=None, colCount=4, labelTextSize="8pt",
+                                labelTextColor="#222222", frame=False, horSpacing=4)
+            self.ci.addItem(leg, row=row, col=col)
+            self.legends[id(p)] = leg
+        self.predicted_line = pg.InfiniteLine(
+            angle=0, pen=_pen(PREDICTED_COLOR, 2, dash=True), movable=False,
+            label="", labelOpts={"position": 0.5, "anchors": [(0.5, 1), (0.5, 1)],
+                                 "color": PREDICTED_COLOR, "fill": (255, 255, 255, 200)})
+        self.predicted_line.setVisible(False)
+        self.memory.addItem(self.predicted_line, ignoreBounds=True)
+        self.predicted_bytes: int | None = None
+        self.process_curve = self._curve(self.memory, METRIC_COLORS["process"], width=2)
+        self.process_curve.setVisible(False)
+        self.process_label = ""
+        self.cards: dict[int, _CardCurves] = {}
+        self.selected: int | None = None  # None: all cards
+        self.redraws = 0
+        self.last_redraw_s = 0.0
+        self.coarse_shown = False
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _plot(self, row: int, col: int, title: str, label: str, units: str) -> pg.PlotItem:
+        axis = pg.DateAxisItem(orientation="bottom")
+        p = self.addPlot(row=row, col=col, title=title, axisItems={"bottom": axis})
+        p.setLabel("left", label, units=units)
+        p.getAxis("left").enableAutoSIPrefix(False)
+        p.setLabel("bottom", _tr("Time (local clock)"))
+        p.showGrid(x=True, y=True, alpha=0.25)
+        p.setClipToView(True)
+        p.setDownsampling(auto=True, mode="peak")
+        p.setMouseEnabled(x=False, y=False)
+        p.hideButtons()
+        p.setMenuEnabled(False)
+        return p
+
+    @staticmethod
+    def _curve(plot: pg.PlotItem, color: str, *, width: float = 1.5, dash: bool = False,
+               name: str | None = None) -> pg.PlotDataItem:
+        c = pg.PlotDataItem(pen=_pen(color, width, dash), name=name, connect="finite")
+        c.setClipToView(True)
+        c.setDownsampling(auto=True, method="peak")
+        plot.addItem(c)
+        return c
+
+    def set_devices(self, devices: Sequence[DeviceInfo]) -> None:
+        """Create the curves of these cards (once per set of cards)."""
+        if [d for d in devices] == [c.device for c in self.cards.values()]:
+            return
+        for cc in self.cards.values():
+            for plot, item in cc.items:
+                plot.removeItem(item)
+        self.cards = {}
+        for d in devices:
+            color = CARD_COLORS[d.index % len(CARD_COLORS)]
+            total = pg.InfiniteLine(angle=0, pen=_pen(TOTAL_COLOR, 1.5), movable=False)
+            peak = pg.InfiniteLine(angle=0, pen=_pen(TOTAL_COLOR, 1.5, dash=True),
+                                   movable=False)
+            if d.memory_total_bytes:
+                total.setPos(d.memory_total_bytes / GIB)
+            if d.peak_bandwidth_gbs:
+                peak.setPos(d.peak_bandwidth_gbs)
+            self.memory.addItem(total, ignoreBounds=True)
+            self.bandwidth.addItem(peak, ignoreBounds=True)
+            cc = _CardCurves(
+                device=d,
+                memory=self._curve(self.memory, color),
+                bandwidth=self._curve(self.bandwidth, color),
+                dram=self._curve(self.bandwidth, color, dash=True),
+                gpu_busy=self._curve(self.util, color),
+                mem_busy=self._curve(self.util, color, dash=True),
+                rx=self._curve(self.pcie, color),
+                tx=self._curve(self.pcie, color, dash=True),
+                total_line=total, peak_line=peak)
+            cc.items = [(self.memory, cc.memory), (self.bandwidth, cc.bandwidth),
+                        (self.bandwidth, cc.dram), (self.util, cc.gpu_busy),
+                        (self.util, cc.mem_busy), (self.pcie, cc.rx), (self.pcie, cc.tx),
+                        (self.memory, total), (self.bandwidth, peak)]
+            self.cards[d.index] = cc
+        if self.selected is not None and self.selected not in self.cards:
+            self.selected = next(iter(self.cards), None)
+        self.set_selection(self.selected)
+
+    # -- what is shown ----------------------------------------------------------------------
+
+    def set_title_prefix(self, prefix: str) -> None:
+        """E.g. "REPLAY 2024-05-01 10:00 — " in front of every plot title ("" for live)."""
+        self._title_prefix = prefix
+        for p in self.plots:
+            p.setTitle(prefix + self._titles[id(p)])
+
+    def set_selection(self, device: int | None) -> None:
+        """Show one card (its index) or all cards (None)."""
+        self.selected = device
+        single = device is not None
+        for idx, cc in self.cards.items():
+            on = (not single) or idx == device
+            for _, item in cc.items:
+                item.setVisible(on)
+            if not cc.device.memory_total_bytes:
+                cc.total_line.setVisible(False)
+            if not cc.device.peak_bandwidth_gbs:
+                cc.peak_line.setVisible(False)
+            color = CARD_COLORS[idx % len(CARD_COLORS)]
+            if single:
+                cc.memory.setPen(_pen(METRIC_COLORS["memory"], 2))
+                cc.bandwidth.setPen(_pen(METRIC_COLORS["bandwidth"], 1.5))
+                cc.dram.setPen(_pen(METRIC_COLORS["dram"], 1.5))
+                cc.gpu_busy.setPen(_pen(METRIC_COLORS["gpu_busy"], 1.5))
+                cc.mem_busy.setPen(_pen(METRIC_COLORS["mem_busy"], 1.5))
+                cc.rx.setPen(_pen(METRIC_COLORS["rx"], 1.5))
+                cc.tx.setPen(_pen(METRIC_COLORS["tx"], 1.5, dash=True))
+            else:
+                cc.memory.setPen(_pen(color, 1.5))
+                cc.bandwidth.setPen(_pen(color, 1.5))
+                cc.dram.setPen(_pen(color, 1.5, dash=True))
+                cc.gpu_busy.setPen(_pen(color, 1.5))
+                cc.mem_busy.setPen(_pen(color, 1.5, dash=True))
+                cc.rx.setPen(_pen(color, 1.5))
+                cc.tx.setPen(_pen(color, 1.5, dash=True))
+        self._fix_y_ranges()
+        self._rebuild_legends()
+
+    def _shown(self) -> list[_CardCurves]:
+        if self.selected is None:
+            return list(self.cards.values())
+        cc = self.cards.get(self.selected)
+        return [cc] if cc is not None else []
+
+    def _fix_y_ranges(self) -> None:
+        shown = self._shown()
+        totals = [c.device.memory_total_bytes / GIB for c in shown if c.device.memory_total_bytes]
+        top = max(totals, default=1.0)
+        if self.predicted_bytes:
+            top = max(top, self.predicted_bytes / GIB)
+        self.memory.setYRange(0, top * 1.05, padding=0)
+        peaks = [c.device.peak_bandwidth_gbs for c in shown if c.device.peak_bandwidth_gbs]
+        if peaks:
+            self.bandwidth.enableAutoRange(y=False)
+            self.bandwidth.setYRange(0, max(peaks) * 1.08, padding=0)
+        else:
+            self.bandwidth.enableAutoRange(y=True)
+        self.util.setYRange(0, 100, padding=0.02)
+
+    @staticmethod
+    def _proxy(color: str, *, dash: bool = False, width: float = 1.5) -> pg.PlotDataItem:
+        """A stand-in item that only gives a legend entry its line style."""
+        return pg.PlotDataItem(pen=_pen(color, width, dash))
+
+    def _rebuild_legends(self) -> None:
+        for leg in self.legends.values():
+            leg.clear()
+        shown = self._shown()
+        mem, bw, util, pcie = (self.legends[id(p)] for p in self.plots)
+        if self.selected is not None and shown:
+            cc = shown[0]
+            mem.addItem(cc.memory, _tr("memory in use"))
+            mem.addItem(self._proxy(TOTAL_COLOR), _tr("total"))
+            bw.addItem(cc.bandwidth, _tr("estimate (busy × peak)"))
+            if cc.device.peak_bandwidth_gbs:
+                bw.addItem(self._proxy(TOTAL_COLOR, dash=True), _tr("peak {bw:.0f} GB/s").format(
+                    bw=cc.device.peak_bandwidth_gbs))
+            if cc.has_dram:
+                bw.addItem(cc.dram, _tr("DRAM bandwidth (GPM, measured)"))
+            util.addItem(cc.gpu_busy, _tr("GPU busy"))
+            util.addItem(cc.mem_busy, _tr("memory-controller busy"))
+            pcie.addItem(cc.rx, _tr("receive"))
+            pcie.addItem(cc.tx, _tr("transmit"))
+        else:
+            for cc in shown:
+                name = f"GPU {cc.device.index}"
+                mem.addItem(cc.memory, name)
+                bw.addItem(cc.bandwidth, name)
+                util.addItem(cc.gpu_busy, name)
+                pcie.addItem(cc.rx, name)
+            if shown:
+                util.addItem(self._proxy(TOTAL_COLOR, dash=True),
+                             _tr("dashed: memory-controller busy"))
+                pcie.addItem(self._proxy(TOTAL_COLOR, dash=True),
+                             _tr("dashed: transmit"))
+                if any(c.has_dram for c in shown):
+                    bw.addItem(self._proxy(TOTAL_COLOR, dash=True),
+                               _tr("dashed: DRAM (GPM, measured)"))
+        if self.predicted_line.isVisible():
+            mem.addItem(self._proxy(PREDICTED_COLOR, dash=True, width=2),
+                        _tr("plan's predicted peak"))
+        if self.process_curve.isVisible() and self.process_label:
+            mem.addItem(self.process_curve, self.process_label)
+
+    def set_predicted_peak(self, n_bytes: int | None, label: str = "") -> None:
+        self.predicted_bytes = n_bytes if n_bytes and n_bytes > 0 else None
+        if self.predicted_bytes is None:
+            self.predicted_line.setVisible(False)
+        else:
+            self.predicted_line.setPos(self.predicted_bytes / GIB)
+            text = _tr("plan: {gib:.1f} GiB").format(gib=self.predicted_bytes / GIB)
+            if label:
+                text += f" ({label})"
+            self.predicted_line.setVisible(True)  # before setFormat: a hidden label ignores it
+            self.predicted_line.label.setFormat(text.replace("{", "{{").replace("}", "}}"))
+        self._fix_y_ranges()
+        self._rebuild_legends()
+
+    def set_process_curve(self, label: str | None, times: np.ndarray | None = None,
+                          values_bytes: np.ndarray | None = None) -> None:
+        """Show one process's memory (label None hides it)."""
+        if label is None:
+            self.process_label = ""
+            self.process_curve.setData([], [])
+            self.process_curve.setVisible(False)
+        else:
+            changed = label != self.process_label or not self.process_curve.isVisible()
+            self.process_label = label
+            if times is not None and values_bytes is not None:
+                self.process_curve.setData(times, values_bytes / GIB, connect="finite")
+            self.process_curve.setVisible(True)
+            if changed:
+                self._rebuild_legends()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def redraw(self, history: History, window_s: float | None) -> None:
+        """Put the last ``window_s`` seconds (None: everything) of ``history`` on the plots."""
+        t0 = time.perf_counter()
+        end = history.fine.last_time()
+        if math.isnan(end):
+            return
+        first = history.first_time_s if history.first_time_s is not None else end
+        start = first if window_s is None else max(end - window_s, first)
+        # a session shorter than the window fills the plot from the left; the range is
+        # still fixed for each redraw, so clipToView and downsampling apply
+        min_span = min(window_s or MIN_SPAN_S, MIN_SPAN_S)
+        x_end = max(end, start + min_span)
+        coarse = False
+        legend_stale = False
+        shown = {id(c) for c in self._shown()}
+        for idx, cc in self.cards.items():
+            if id(cc) not in shown:
+                continue
+            mem = history.window(window_s, "memory_used_bytes", idx)
+            coarse = coarse or mem.coarse
+            mem_values = mem.high if (mem.coarse and mem.high is not None) else mem.values
+            cc.memory.setData(mem.times, mem_values / GIB, connect="finite")
+            s = history.window(window_s, "bandwidth_gbs_estimate", idx)
+            cc.bandwidth.setData(s.times, s.values, connect="finite")
+            s = history.window(window_s, "dram_bw_util_pct", idx)
+            peak = cc.device.peak_bandwidth_gbs
+            if peak and s.values.size and np.isfinite(s.values).any():
+                cc.dram.setData(s.times, s.values / 100.0 * peak, connect="finite")
+                if not cc.has_dram:
+                    cc.has_dram = legend_stale = True
+            else:
+                cc.dram.setData([], [])
+            s = history.window(window_s, "gpu_busy_pct", idx)
+            cc.gpu_busy.setData(s.times, s.values, connect="finite")
+            s = history.window(window_s, "memory_busy_pct", idx)
+            cc.mem_busy.setData(s.times, s.values, connect="finite")
+            s = history.window(window_s, "pcie_rx_bytes_s", idx)
+            cc.rx.setData(s.times, s.values / 1e6, connect="finite")
+            s = history.window(window_s, "pcie_tx_bytes_s", idx)
+            cc.tx.setData(s.times, s.values / 1e6, connect="finite")
+        self.coarse_shown = coarse
+        if legend_stale:
+            self._rebuild_legends()
+        self.memory.setXRange(start, x_end, padding=0)
+        self.redraws += 1
+        self.last_redraw_s = time.perf_counter() - t0
+
+    def clear_data(self) -> None:
+        for cc in self.cards.values():
+            for _, item in cc.items:
+                if isinstance(item, pg.PlotDataItem):
+                    item.setData([], [])
+        self.process_curve.setData([], [])
+
+    def curve_points(self, device: int, which: str = "memory") -> int:
+        """How many points a curve holds (for tests and the benchmark)."""
+        cc = self.cards.get(device)
+        if cc is None:
+            return 0
+        x, _ = getattr(cc, which).getOriginalDataset()
+        return 0 if x is None else len(x)
