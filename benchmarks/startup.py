@@ -1,0 +1,91 @@
+"""Start-up time: process start → first painted main window, against an empty PySide6 +
+pyqtgraph window started the same way, in the same run. Target (issue 7): under 1.3×.
+
+Each measurement is a fresh interpreter; the parent notes CLOCK_MONOTONIC (shared by all
+processes on Linux and macOS) just before starting it, the child prints it when the window's
+first paint event arrives. Run: python benchmarks/startup.py [--runs 7] [--platform offscreen|xcb]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PAINT_PROBE = r"""
+import time
+from PySide6.QtCore import QObject, QEvent, QTimer
+from PySide6.QtWidgets import QApplication
+class FirstPaint(QObject):
+    # the first paint event of any widget: the window has started drawing
+    done = False
+    def eventFilter(self, obj, event):
+        if not self.done and event.type() == QEvent.Type.Paint:
+            self.done = True
+            print("PAINTED", time.monotonic(), flush=True)
+            QTimer.singleShot(0, QApplication.instance().quit)
+        return False
+"""
+
+BASELINE = PAINT_PROBE + r"""
+import sys
+import pyqtgraph as pg
+from PySide6.QtWidgets import QMainWindow
+app = QApplication(sys.argv)
+w = QMainWindow(); w.setCentralWidget(pg.PlotWidget()); w.resize(1400, 900)
+probe = FirstPaint(); app.installEventFilter(probe); w.show()
+app.exec()
+"""
+
+APP = PAINT_PROBE + r"""
+import sys
+sys.path.insert(0, %r)
+from planner.ui.main_window import _make_app, build_main_window
+from planner.ui.services import Services
+app = _make_app(sys.argv)
+w = build_main_window(Services())
+w.resize(1400, 900)
+probe = FirstPaint(); app.installEventFilter(probe); w.show()
+app.exec()
+""" % str(ROOT)
+
+
+def measure(code: str, env: dict) -> float:
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    for line in out.stdout.splitlines():
+        if line.startswith("PAINTED"):
+            return float(line.split()[1]) - t0
+    raise RuntimeError(f"no paint event:\n{out.stdout}\n{out.stderr}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--platform", default=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    args = parser.parse_args()
+    env = dict(os.environ, QT_QPA_PLATFORM=args.platform,
+               PLANNER_HOME=tempfile.mkdtemp(prefix="planner-startup-"))
+    measure(BASELINE, env)  # warm the file cache for both
+    measure(APP, env)
+    base, app = [], []
+    for _ in range(args.runs):  # interleaved, so load changes hit both alike
+        base.append(measure(BASELINE, env))
+        app.append(measure(APP, env))
+    b, a = statistics.median(base), statistics.median(app)
+    print(f"platform {args.platform}, {args.runs} runs each (median)")
+    print(f"empty PySide6 + pyqtgraph window: {b * 1000:7.0f} ms")
+    print(f"GPU Planner main window:          {a * 1000:7.0f} ms")
+    print(f"ratio {a / b:.2f}  (target < 1.3)")
+
+
+if __name__ == "__main__":
+    main()
