@@ -1,0 +1,117 @@
+"""The ranked recommendations, one framed card each: a BUY/KEEP/SELL badge, the card's name,
+the advisor's plain sentence (wrapped, never cut off) and the numbers behind it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from planner.core.advisor import Recommendation
+
+BADGE_COLORS = {"buy": "#2e7d32", "keep": "#1565c0", "sell": "#e65100"}
+
+
+def _money(v: float) -> str:
+    return f"${v:,.0f}" if v >= 0 else f"−${-v:,.0f}"
+
+
+def _wrapped(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label  # keep QLabel's own size policy: it carries height-for-width
+
+
+class RecommendationCard(QFrame):
+    """One recommendation. ``badge``, ``title``, ``reason`` and ``facts`` are its labels."""
+
+    def __init__(self, rank: int, rec: Recommendation, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.recommendation = rec
+        self.setObjectName("recommendation_card")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(10, 8, 10, 8)
+        box.setSpacing(4)
+        head = QHBoxLayout()
+        head.setSpacing(8)
+        self.badge = QLabel(self._action_text(rec.action))
+        color = BADGE_COLORS.get(rec.action, "#555555")
+        self.badge.setStyleSheet(f"background: {color}; color: white; font-weight: bold; "
+                                 "border-radius: 3px; padding: 1px 6px;")
+        self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.badge.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        head.addWidget(self.badge)
+        self.title = QLabel(f"{rank}. {rec.card}")
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title.setFont(font)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        head.addWidget(self.title, 1)
+        box.addLayout(head)
+        self.reason = _wrapped(rec.reason)
+        box.addWidget(self.reason)
+        self.facts = _wrapped("   ·   ".join(self.fact_texts(rec)))
+        font = self.facts.font()
+        font.setPointSizeF(font.pointSizeF() * 0.92)
+        self.facts.setFont(font)
+        if rec.price is not None:
+            self.facts.setToolTip(self.tr("Price source: %1").replace("%1", rec.price.source))
+        box.addWidget(self.facts)
+
+    def _action_text(self, action: str) -> str:
+        return {"buy": self.tr("BUY"), "keep": self.tr("KEEP"), "sell": self.tr("SELL")}.get(
+            action, action.upper())
+
+    def fact_texts(self, rec: Recommendation) -> list[str]:
+        """The key numbers, each a short "label value" string."""
+        out = []
+        if rec.price_usd is not None:
+            cond = rec.price.condition if rec.price else ""
+            cond = {"new": self.tr("new"), "used": self.tr("used")}.get(cond, cond)
+            dated = f" {cond} ({rec.price.date})" if rec.price and rec.price.date else ""
+            out.append(self.tr("price %1").replace("%1", _money(rec.price_usd) + dated))
+        if rec.net_cost_usd is not None and rec.action != "sell":
+            out.append(self.tr("net cost %1").replace("%1", _money(rec.net_cost_usd)))
+        if rec.speedup is not None:
+            out.append(self.tr("speed-up %1×").replace("%1", f"{rec.speedup:.2f}"))
+        if rec.fits:
+            out.append(self.tr("fits, batch up to %1").replace("%1", str(rec.max_batch))
+                       if rec.max_batch else self.tr("fits"))
+        else:
+            out.append(self.tr("does not fit"))
+        if rec.power_cost_per_year_usd is not None:
+            out.append(self.tr("power %1/year").replace("%1", _money(rec.power_cost_per_year_usd)))
+        if rec.break_even_months is not None:
+            out.append(self.tr("break-even %1 months").replace("%1", f"{rec.break_even_months:g}"))
+        support = {"supported": self.tr("supported"), "legacy": self.tr("legacy builds only"),
+                   "unsupported": self.tr("unsupported")}.get(rec.support, rec.support)
+        out.append(self.tr("software: %1").replace("%1", support))
+        return out
+
+
+class RecommendationList(QWidget):
+    """The ranked cards in a column (put it in a scroll area)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._box = QVBoxLayout(self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.setSpacing(8)
+        self._cards: list[RecommendationCard] = []
+
+    def set_recommendations(self, recs: Sequence[Recommendation]) -> None:
+        for card in self._cards:
+            self._box.removeWidget(card)
+            card.deleteLater()
+        self._cards = [RecommendationCard(i + 1, r, self) for i, r in enumerate(recs)]
+        for card in self._cards:
+            self._box.addWidget(card)
+
+    def cards(self) -> list[RecommendationCard]:
+        return list(self._cards)

@@ -1,0 +1,132 @@
+"""The options chart: each candidate's net cost against its speed, the user's cards marked.
+
+x is the net cost in USD (the price, less what the replaced card fetches used); y is samples per
+second on the plan or the profile's reference workload. Recommended options are drawn larger and
+in colour, the others grey; the cards the user owns are stars at a net cost of 0 (keeping them
+costs nothing) with a dashed line at the fastest one's speed, so "above the line" reads "faster
+than what I have". Hovering a point names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
+
+RECOMMENDED = QColor("#1f77b4")
+OTHER = QColor(150, 150, 150)
+OWNED = QColor("#ff7f0e")
+
+
+def _tip(x: float, y: float, data) -> str:
+    return f"{data}\n${x:,.0f} net · {y:,.1f} samples/s"
+
+
+class OptionsChart(pg.PlotWidget):
+    """Scatter of the advisor's options (name, net cost USD, samples/s, fits)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=None)
+        self.setMinimumHeight(200)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.showGrid(x=True, y=True, alpha=0.2)
+        text = self.palette().color(self.palette().ColorRole.WindowText)
+        self._label_color = text.name()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setTextPen(pg.mkPen(text))
+            axis.setPen(pg.mkPen(text))
+            axis.enableAutoSIPrefix(False)  # "$1,500", never "1.5 kUSD"
+        item.setLabel("bottom", self.tr("net cost (USD)"), color=self._label_color)
+        item.setLabel("left", self.tr("speed (samples/s)"), color=self._label_color)
+        self._options = pg.ScatterPlotItem(hoverable=True, tip=_tip, symbol="o",
+                                           hoverSize=14, hoverPen=pg.mkPen(text, width=2))
+        self._owned = pg.ScatterPlotItem(hoverable=True, tip=_tip, symbol="star", size=18,
+                                         pen=pg.mkPen(text, width=1), brush=pg.mkBrush(OWNED))
+        item.addItem(self._options)
+        item.addItem(self._owned)
+        self._owned_line = pg.InfiniteLine(
+            angle=0, movable=False, pen=pg.mkPen(OWNED, width=1.5, style=Qt.PenStyle.DashLine))
+        self._owned_line.setVisible(False)
+        item.addItem(self._owned_line, ignoreBounds=True)
+        self._owned_label = pg.TextItem(anchor=(1, 1), color=OWNED)
+        self._owned_label.setVisible(False)
+        item.addItem(self._owned_label, ignoreBounds=True)
+        self._best_label = pg.TextItem(anchor=(0, 1), color=RECOMMENDED)
+        self._best_label.setVisible(False)
+        item.addItem(self._best_label, ignoreBounds=True)
+        self._points: list[tuple[str, float, float]] = []
+        self._owned_points: list[tuple[str, float, float]] = []
+
+    # ------------------------------------------------------------------------------------
+    def set_options(self, options: Sequence[tuple], recommended: Iterable[str] = (),
+                    owned: Sequence[tuple[str, float]] = (), workload: str = "") -> None:
+        """``options``: (name, net cost USD, samples/s, fits); ``recommended``: the names the
+        advisor recommends (drawn in colour, the first labelled); ``owned``: (name, samples/s)
+        of the user's cards; ``workload``: what the speed is measured on (the y label)."""
+        rec = list(recommended)
+        self._points = [(str(o[0]), float(o[1]), float(o[2])) for o in options]
+        spots = []
+        for name, cost, speed in self._points:
+            top = name in rec
+            color = RECOMMENDED if top else OTHER
+            spots.append({"pos": (cost, speed), "data": name, "size": 12 if top else 8,
+                          "brush": pg.mkBrush(color), "pen": pg.mkPen(color.darker(130))})
+        self._options.setData(spots)
+        self._owned_points = [(str(n), 0.0, float(s)) for n, s in owned]
+        self._owned.setData([{"pos": (0.0, s), "data": self.tr("%1 (yours)").replace("%1", n)}
+                             for n, _, s in self._owned_points])
+        if self._owned_points:
+            best = max(self._owned_points, key=lambda p: p[2])
+            self._owned_line.setPos(best[2])
+            self._owned_label.setText(self.tr("your %1").replace("%1", best[0]))
+            self._owned_line.setVisible(True)
+            self._owned_label.setVisible(True)
+        else:
+            self._owned_line.setVisible(False)
+            self._owned_label.setVisible(False)
+        label = (self.tr("speed on %1 (samples/s)").replace("%1", workload) if workload
+                 else self.tr("speed (samples/s)"))
+        self.getPlotItem().setLabel("left", label, color=self._label_color)
+        xs = [p[1] for p in self._points + self._owned_points]
+        ys = [p[2] for p in self._points + self._owned_points]
+        if xs:
+            x0 = min(min(xs), 0.0)
+            span = max(max(xs) - x0, 100.0)  # at least $100 wide, even with one point
+            left, right = x0 - 0.05 * span, x0 + 1.08 * span
+            y1 = max(ys)
+            self.getPlotItem().setXRange(left, right, padding=0)
+            self.getPlotItem().setYRange(0, y1 * 1.12 if y1 > 0 else 1.0, padding=0)
+            # The owned card's name sits at the right end of its line, clear of the points
+            # near a net cost of 0 (everything plotted is faster, so above the line).
+            self._owned_label.setPos(right, self._owned_line.value())
+        first = next((p for p in self._points if rec and p[0] == rec[0]), None)
+        if first is not None:
+            # Label the top pick on the side away from the nearer edge so it is never cut off.
+            right_half = bool(xs) and first[1] > (min(xs) + max(xs)) / 2
+            self._best_label.setAnchor((1.05, 1) if right_half else (-0.05, 1))
+            self._best_label.setText(first[0])
+            self._best_label.setPos(first[1], first[2])
+            self._best_label.setVisible(True)
+        else:
+            self._best_label.setVisible(False)
+
+    # ------------------------------------------------------------------ for tests and callers
+    def points(self) -> list[tuple[str, float, float]]:
+        """The plotted options: (name, net cost USD, samples/s)."""
+        return list(self._points)
+
+    def owned_points(self) -> list[tuple[str, float, float]]:
+        """The marked owned cards: (name, 0, samples/s)."""
+        return list(self._owned_points)
+
+    def owned_marker_visible(self) -> bool:
+        return bool(self._owned_points) and self._owned_line.isVisible()
+
+    def owned_label(self) -> str:
+        return self._owned_label.toPlainText() if self._owned_label.isVisible() else ""

@@ -1,0 +1,297 @@
+"""The Advisor pane: inputs on the left, ranked recommendations, notes and the options chart.
+
+Every test builds the pane over the shipped catalog with a fresh PLANNER_HOME (so no saved
+owned cards), shows it offscreen and waits until the scheduled recompute has run. Qt warnings
+fail the tests.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from planner import paths
+from planner.core.advisor import AdvisorError
+from planner.core.catalog import OVERRIDES_FILENAME, load_catalog
+from planner.core.presets import load_preset
+from planner.ui.advisor import pane as pane_module
+from planner.ui.advisor.pane import AdvisorPane
+
+pytestmark = [
+    pytest.mark.qt_log_level_fail("WARNING"),
+    # The offscreen platform plugin warns about this on every show(); it is not ours.
+    pytest.mark.qt_log_ignore("propagateSizeHints"),
+]
+
+
+@pytest.fixture
+def make_pane(qtbot, planner_home):
+    def make(catalog=None, *, show=True):
+        pane = AdvisorPane(catalog or load_catalog())
+        qtbot.addWidget(pane)
+        pane.resize(1400, 900)
+        if show:
+            pane.show()
+            settle(qtbot, pane)
+        return pane
+
+    return make
+
+
+@pytest.fixture
+def pane(make_pane):
+    return make_pane()
+
+
+def settle(qtbot, pane) -> None:
+    """Wait until the scheduled recompute has run."""
+    qtbot.waitUntil(lambda: not pane.pending, timeout=5000)
+
+
+def recs(pane):
+    assert pane.advice is not None, pane.error
+    return pane.advice.recommendations
+
+
+def shown(pane):
+    """(badge, title, reason, facts) of each recommendation card on screen."""
+    return [(c.badge.text(), c.title.text(), c.reason.text(), c.facts.text())
+            for c in pane.recommendations.cards()]
+
+
+def overrides_file():
+    return paths.data_dir() / OVERRIDES_FILENAME
+
+
+def test_default_profile_shows_recommendations(pane):
+    assert pane.profile_combo.currentData() == "starting"
+    assert "needs 6 GB" in pane.profile_assumptions.text()
+    r = recs(pane)
+    assert r and r[0].action == "buy"
+    cards = shown(pane)
+    assert len(cards) == len(r)
+    badge, title, reason, facts = cards[0]
+    assert badge == "BUY" and r[0].card in title and reason == r[0].reason
+    assert "price $" in facts and "software:" in facts
+    assert pane.advice.as_of in pane.heading.text()
+    assert "reference workload" in pane.notes_label.text()
+    assert not pane.error_label.isVisible()
+
+
+@pytest.mark.parametrize(("profile", "month", "pick"), [
+    ("dl-competitions", "2017-03", "GTX 1080 Ti"),
+    ("almost-no-money", "2017-07", "GTX 1050 Ti"),
+])
+def test_time_machine(pane, qtbot, profile, month, pick):
+    pane.set_as_of(month)
+    pane.set_profile(profile)
+    assert pane.pending
+    settle(qtbot, pane)
+    assert pane.advice.as_of == month
+    assert pick in recs(pane)[0].card
+    badge, title, reason, _ = shown(pane)[0]
+    assert badge == "BUY" and pick in title and pick in reason
+    assert month in pane.heading.text()
+
+
+def test_as_of_goes_back_to_2012_only(pane):
+    pane.set_as_of("2005-06")
+    assert pane.as_of() == "2012-01"
+    pane.this_month_button.click()
+    assert pane.as_of() == pane_module.QDate.currentDate().toString("yyyy-MM")
+
+
+def test_owned_card_added_by_hand_is_kept_first_and_persisted(pane, qtbot, qtmodeltester):
+    pane.set_profile("best")
+    settle(qtbot, pane)
+    pane.card_combo.setEditText("RTX 5090")
+    pane.condition_combo.setCurrentIndex(pane.condition_combo.findData("new"))
+    with qtbot.waitSignal(pane.owned_cards_changed) as blocker:
+        qtbot.mouseClick(pane.add_button, Qt.MouseButton.LeftButton)
+    assert [o.name for o in blocker.args[0]] == ["GeForce RTX 5090"]
+    settle(qtbot, pane)
+    qtmodeltester.check(pane.owned_model)
+    assert pane.owned_model.rowCount() == 1
+    assert pane.owned_model.index(0, 3).data() == "added"
+    first = recs(pane)[0]
+    assert first.action == "keep" and first.card == "GeForce RTX 5090"
+    assert shown(pane)[0][0] == "KEEP"
+    # Saved in the overrides file under PLANNER_HOME, and read back by the catalog.
+    saved = json.loads(overrides_file().read_text(encoding="utf-8"))
+    assert saved["owned"] == [{"name": "GeForce RTX 5090", "condition": "new", "count": 1}]
+    assert [o.name for o in load_catalog().owned] == ["GeForce RTX 5090"]
+    # A pane built later starts with it.
+    again = AdvisorPane(load_catalog())
+    qtbot.addWidget(again)
+    assert [o.name for o in again.owned_model.manual] == ["GeForce RTX 5090"]
+    # Remove it: the file follows.
+    pane.owned_view.selectRow(0)
+    assert pane.remove_button.isEnabled()
+    qtbot.mouseClick(pane.remove_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, pane)
+    assert pane.owned_model.rowCount() == 0
+    assert json.loads(overrides_file().read_text(encoding="utf-8"))["owned"] == []
+    assert recs(pane)[0].action == "buy"
+
+
+def test_unknown_card_name_says_did_you_mean(pane):
+    assert not pane.add_owned_card("GTX 1080 Tie")
+    assert pane.owned_message.isVisible()
+    assert "Did you mean" in pane.owned_message.text()
+    assert "1080 Ti" in pane.owned_message.text()
+    assert pane.owned_model.rowCount() == 0
+    assert not overrides_file().exists()
+
+
+def test_detected_cards_count_as_owned_and_are_not_saved(pane, qtbot, qtmodeltester):
+    pane.set_detected_cards(["NVIDIA GeForce GTX 1070", "NVIDIA Imaginary 9000"])
+    settle(qtbot, pane)
+    qtmodeltester.check(pane.owned_model)
+    assert pane.owned_model.rowCount() == 1
+    assert pane.owned_model.index(0, 0).data() == "GeForce GTX 1070"
+    assert pane.owned_model.index(0, 3).data() == "detected"
+    pane.owned_view.selectRow(0)
+    assert not pane.remove_button.isEnabled()  # the monitor found it; it cannot be removed
+    assert any("your GeForce GTX 1070" in r.reason for r in recs(pane))
+    assert "Imaginary 9000" in pane.notes_label.text()
+    assert not overrides_file().exists()
+    # The same card added by hand is not counted twice.
+    pane.add_owned_card("GTX 1070")
+    settle(qtbot, pane)
+    assert [o.name for o in pane.owned_model.owned()] == ["GeForce GTX 1070"]
+
+
+def test_plan_is_used_when_asked(pane, qtbot):
+    assert not pane.use_plan_check.isEnabled()
+    draft, setup = load_preset("resnet18")
+    pane.set_plan(draft, setup)
+    assert pane.use_plan_check.isEnabled()
+    assert "ResNet-18" in pane.use_plan_check.text()
+    settle(qtbot, pane)
+    assert all("ResNet-18" not in r.reason for r in recs(pane))
+    pane.use_plan_check.setChecked(True)
+    settle(qtbot, pane)
+    assert recs(pane) and all("ResNet-18" in r.reason for r in recs(pane)
+                              if r.action == "buy")
+    assert "ResNet-18" in pane.chart.getPlotItem().getAxis("left").labelText
+    pane.set_plan(None)
+    settle(qtbot, pane)
+    assert not pane.use_plan_check.isEnabled()
+    assert all("ResNet-18" not in r.reason for r in recs(pane))
+
+
+def test_electricity_and_cloud_price(pane, qtbot):
+    pane.electricity_spin.setValue(0.3)
+    pane.cloud_spin.setValue(1.2)
+    settle(qtbot, pane)
+    buys = [r for r in recs(pane) if r.action == "buy"]
+    assert buys
+    for badge, _, reason, facts in shown(pane):
+        if badge == "BUY":
+            assert "a year in electricity" in reason and "pays for itself" in reason
+            assert "power $" in facts and "break-even" in facts
+    pane.electricity_spin.setValue(0)  # "not set"
+    settle(qtbot, pane)
+    assert all("a year in electricity" not in r.reason for r in recs(pane))
+
+
+def test_chart_has_points_and_marks_the_owned_card(pane, qtbot):
+    pane.set_profile("dl-competitions")
+    pane.add_owned_card("GTX 1070", "used")
+    settle(qtbot, pane)
+    points = pane.chart.points()
+    assert len(points) == len(pane.advice.options) > 0
+    top = recs(pane)[0]
+    assert any(name == top.card and cost == pytest.approx(top.net_cost_usd, abs=0.01)
+               for name, cost, _ in points)
+    owned = pane.chart.owned_points()
+    assert [n for n, _, _ in owned] == ["GeForce GTX 1070"]
+    assert owned[0][1] == 0.0 and owned[0][2] > 0
+    # Everything recommended is above the owned card's line.
+    assert all(speed > owned[0][2] for _, _, speed in points)
+    assert pane.chart.owned_marker_visible()
+    assert "GeForce GTX 1070" in pane.chart.owned_label()
+    axis = pane.chart.getPlotItem().getAxis
+    assert "USD" in axis("bottom").labelText and "samples/s" in axis("left").labelText
+
+
+def test_profile_overrides_and_reset(pane, qtbot):
+    pane.set_profile("dl-competitions")
+    settle(qtbot, pane)
+    assert pane.budget_spin.value() == 800
+    assert not pane.reset_profile_button.isEnabled()
+    pane.budget_spin.setValue(300)
+    settle(qtbot, pane)
+    assert pane.advice.profile.budget_usd == 300
+    assert "$300" in pane.profile_assumptions.text()
+    assert "Changed" in pane.profile_assumptions.text()
+    assert all(r.net_cost_usd <= 300 for r in recs(pane) if r.action == "buy")
+    pane.budget_spin.setValue(0)  # no limit
+    settle(qtbot, pane)
+    assert pane.advice.profile.budget_usd is None
+    qtbot.mouseClick(pane.reset_profile_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, pane)
+    assert pane.advice.profile.budget_usd == 800
+    assert not pane.reset_profile_button.isEnabled()
+
+
+def test_nothing_fits_shows_the_notes(pane, qtbot):
+    pane.memory_spin.setValue(500)
+    settle(qtbot, pane)
+    assert recs(pane) == ()
+    assert pane.recommendations.cards() == []
+    assert "No card priced" in pane.notes_label.text()
+    assert pane.chart.points() == []
+
+
+def test_advisor_error_is_shown_not_raised(pane, qtbot, monkeypatch):
+    def fail(*_args, **_kwargs):
+        raise AdvisorError("as-of must be a month YYYY-MM, not 'soon'")
+
+    monkeypatch.setattr(pane_module, "advise", fail)
+    with qtbot.waitSignal(pane.advice_changed) as blocker:
+        pane.electricity_spin.setValue(0.2)
+    assert blocker.args == [None]
+    assert pane.advice is None
+    assert pane.error_label.isVisible()
+    assert "YYYY-MM" in pane.error_label.text()
+    assert pane.recommendations.cards() == []
+
+
+def test_advisor_assumptions_are_editable(pane, qtbot):
+    assert not pane.assumptions_group.isVisible()
+    pane.assumptions_toggle.click()
+    assert pane.assumptions_group.isVisible()
+    pane.add_owned_card("GTX 1070")
+    settle(qtbot, pane)
+    assert recs(pane)[0].action == "buy"
+    pane.assumption_editors["min_speedup"].setValue(500)
+    settle(qtbot, pane)
+    assert recs(pane)[0].action == "keep"
+    assert "500" in recs(pane)[0].reason
+    pane.assumption_editors["top"].setValue(1)
+    settle(qtbot, pane)
+    assert pane.advisor_assumptions().top == 1
+
+
+def test_hidden_pane_defers_the_work(make_pane, qtbot):
+    pane = make_pane(show=False)
+    assert pane.pending and pane.advice is None
+    pane.set_plan(*load_preset("resnet18"))
+    pane.use_plan_check.setChecked(True)
+    assert pane.advice is None
+    with qtbot.waitSignal(pane.advice_changed):
+        pane.show()
+    assert "ResNet-18" in recs(pane)[0].reason
+
+
+def test_set_catalog_reads_owned_cards(pane, qtbot):
+    pane.add_owned_card("RTX 3060")
+    settle(qtbot, pane)
+    catalog = load_catalog()
+    pane.set_catalog(catalog)
+    settle(qtbot, pane)
+    assert [o.name for o in pane.owned_model.manual] == ["GeForce RTX 3060"]
+    assert pane.card_combo.findText("GeForce RTX 3060") >= 0
