@@ -183,6 +183,8 @@ class Advice:
     notes: tuple[str, ...] = ()
     considered: int = 0
     options: tuple[tuple[str, float, float, bool], ...] = field(default=())  # name, cost, speed
+    owned: tuple[tuple[str, float], ...] = ()  # (owned card, samples/s on the workload)
+    workload: str = ""  # the network the speeds are measured on
 
     def to_json(self) -> dict:
         return {"as_of": self.as_of, "profile": self.profile.key,
@@ -429,7 +431,11 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                      "code; dense networks gain much less) — or run two experiments at once.")
     if inputs.plan is None:
         notes.append(f"Speed is measured on {label}; draft your own network for advice on it.")
-    return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart)
+    owned_points = tuple(
+        (s.name, speed.get(s.name) or iteration_time(work, s, setup.precision, a).samples_per_s)
+        for s, _ in owned_specs)
+    return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart, owned_points,
+                  draft.name)
 
 
 def _power(card: GpuSpec, inputs: AdvisorInputs, adv: AdvisorAssumptions,
@@ -448,7 +454,8 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     speedup = o.speed / owned_speed if owned_speed else None
     parts = [f"{name}: fits {label}"]
     if o.max_batch:
-        parts[0] += f" up to batch {o.max_batch} in {setup.precision}"
+        precision = {"mixed": "mixed precision"}.get(setup.precision, setup.precision)
+        parts[0] += f" up to batch {o.max_batch} in {precision}"
     if speedup is not None:
         parts.append(f"{speedup:.1f}× your {best_owned[0].name}")
     else:
