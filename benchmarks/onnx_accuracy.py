@@ -100,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         path = folder / f"{name}.onnx"
         export(name, path, args.size)
         t_import, result = time_import(path)
+        problems = analyze(result.draft).problems
+        if problems:
+            print(f"FAIL: {name}: the imported plan has problems: "
+                  + "; ".join(str(p) for p in problems[:3]))
+            misses.append(name)
+            continue
         params, saved = planner_figures(result.draft, b)
         model = getattr(torchvision.models, name)(weights=None)
         meas = torch_side(model, torch.randn(b, 3, args.size, args.size))

@@ -177,6 +177,15 @@ def test_global_avgpool_feeding_a_convolution_keeps_its_c11_shape(tmp_path):
     assert any("adaptive average pool" in w for w in result.warnings)
 
 
+def test_concat_of_one_tensor_is_skipped(tmp_path):
+    nodes = [helper.make_node("Concat", ["x"], ["c"], name="/Concat", axis=1),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    model = build(nodes, [tensor("x", ["N", *IMG])], [tensor("y", None)])
+    result = imp(tmp_path, model)
+    assert [layer.kind for layer in body(result)] == ["activation"]
+    assert analyze(result.draft).ok
+
+
 def test_silu_is_fused(tmp_path):
     nodes = [helper.make_node("Sigmoid", ["x"], ["s"], name="/act/Sigmoid"),
              helper.make_node("Mul", ["x", "s"], ["y"], name="/act/Mul")]

@@ -1169,9 +1169,10 @@ def _map_binary(imp: _Importer, node, main, acts, facts):
         big = a if numel(sa or ()) >= numel(sb or ()) else b
         if out == imp.per_sample(big):
             imp.unknown_ops[op].append(imp.node_label(node))
+            small = b if big == a else a
             imp.emit("generic" if "generic" in RULES else "activation", node,
-                     {"keeps": "inputs"} if "generic" in RULES else
-                     {"function": "gelu", "inplace": False}, big)
+                     {"keeps": "inputs", "from": (imp.tensor_layer[small],)}
+                     if "generic" in RULES else {"function": "gelu", "inplace": False}, big)
             if "generic" not in RULES:
                 imp.warnings.append(
                     f"{op} '{imp.node_label(node)}' of two activations is counted as keeping one "
@@ -1209,6 +1210,9 @@ def _map_concat(imp: _Importer, node, main, acts, facts):
     if ps_axis != 0 or any(i not in imp.acts for i in inputs):
         return imp.placeholder(node, main, " (the planner concatenates channels only)")
     first = inputs[0]
+    if len(inputs) == 1:  # torch.cat([x]): a copy of one tensor
+        imp.alias(node, first)
+        return
     others = [imp.tensor_layer[i] for i in inputs[1:]]
     imp.emit("concat", node, {"from": tuple(others)}, first)
 
