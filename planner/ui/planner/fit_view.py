@@ -496,31 +496,40 @@ class FitView(QWidget):
         self.segment_combo = QComboBox()
         self.reference_combo = QComboBox()
         self.reference_combo.setToolTip(self.tr("Relative speed is measured against this card"))
-        self.reference_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.reference_combo.setMinimumContentsLength(16)
         self.as_of_combo = QComboBox()
         self.as_of_combo.setToolTip(self.tr(
             "Prices as they were in this month (the latest known price on or before it)"))
 
-        bar = QHBoxLayout()
+        # compact combos, so that the fit view also fits a narrow pane
+        for combo, chars in ((self.architecture_combo, 10), (self.segment_combo, 9),
+                             (self.reference_combo, 14), (self.as_of_combo, 7)):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(chars)
+        bar = QHBoxLayout()  # what to show
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.fits_only_check)
-        for label, w in ((self.tr("Budget:"), self.budget_spin),
-                         (self.tr("Architecture:"), self.architecture_combo),
-                         (self.tr("Segment:"), self.segment_combo),
-                         (self.tr("Relative to:"), self.reference_combo),
-                         (self.tr("Prices as of:"), self.as_of_combo)):
+        bar2 = QHBoxLayout()  # how to measure it, and what is shown
+        bar2.setContentsMargins(0, 0, 0, 0)
+        for layout_, label, w in (
+                (bar, self.tr("Budget:"), self.budget_spin),
+                (bar, self.tr("Architecture:"), self.architecture_combo),
+                (bar, self.tr("Segment:"), self.segment_combo),
+                (bar2, self.tr("Relative to:"), self.reference_combo),
+                (bar2, self.tr("Prices as of:"), self.as_of_combo)):
             lab = QLabel(label)
             lab.setBuddy(w)
-            bar.addSpacing(8)
-            bar.addWidget(lab)
-            bar.addWidget(w)
+            if layout_.count():
+                layout_.addSpacing(6)
+            layout_.addWidget(lab)
+            layout_.addWidget(w)
         bar.addStretch(1)
 
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bar2.addSpacing(12)
+        bar2.addWidget(self.summary_label, 1)
 
         # ---- table ---------------------------------------------------------------------
         self.table = QTableView()
@@ -580,7 +589,7 @@ class FitView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(self.summary_label)
+        layout.addLayout(bar2)
         layout.addWidget(self.stack, 1)
 
         self._fill_combos()
@@ -754,9 +763,7 @@ class FitView(QWidget):
         rows = self.model.rows
         if not rows:
             self.summary_label.setText("")
-            self.summary_label.setVisible(False)
             return
-        self.summary_label.setVisible(True)
         setup = self._setup
         fit = sum(r.fits for r in rows)
         ref = self._catalog.by_name(self.reference())
