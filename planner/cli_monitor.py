@@ -1,6 +1,8 @@
 """``gpu-planner monitor``: live GPU telemetry on the command line (Qt-free).
 
     gpu-planner monitor [--demo] [--once] [--json] [--interval S] [--duration S] [--record FILE]
+    gpu-planner monitor --prometheus URL [--token-file PATH | --token-env NAME]
+                        [--insecure | --ca-file PATH] [...the options above]
 
 ``--once --json`` prints one object::
 
@@ -14,6 +16,13 @@
 ``--duration`` seconds have passed or Ctrl-C (exit 0). Without a driver: exit status 1 and one
 line on stderr, no traceback. ``memory_busy_pct`` is the memory controller's busy time, not
 memory in use; ``bandwidth_gbs_estimate`` is busy % × the card's peak, an estimate.
+
+``--prometheus URL`` watches a cluster instead: the dcgm-exporter series a Prometheus server
+scrapes, with the same JSON (``"source": "prometheus"``); every device then has a ``host``
+(null for this computer's own cards) and a ``reason`` when the whole card has no data (lost,
+or the server did not answer). A bearer token is read from a file (``--token-file``) or an
+environment variable (``--token-env``), never from the command line, where it would show in
+the shell history and the process list.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import os
 import queue
 import sys
 import time
@@ -72,6 +82,41 @@ def _duration(text: str) -> float:
     return value
 
 
+def make_prometheus_backend(url: str, *, token: str | None = None, insecure: bool = False,
+                            ca_file: str | None = None) -> TelemetryBackend:
+    """The cluster source (Prometheus scraping dcgm-exporter)."""
+    from planner.telemetry.prometheus import PrometheusBackend
+
+    verify: bool | str = False if insecure else (ca_file or True)
+    return PrometheusBackend(url, token=token, verify=verify)
+
+
+class _OptionError(Exception):
+    """A bad option found after parsing (exit 2, one line)."""
+
+
+def _read_token(args: argparse.Namespace) -> str | None:
+    """The bearer token from --token-file or --token-env; the message never holds the token."""
+    path = getattr(args, "token_file", None)
+    env = getattr(args, "token_env", None)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                token = f.read().strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or type(exc).__name__
+            raise _OptionError(f"cannot read the token file {path}: {why}") from None
+        if not token:
+            raise _OptionError(f"the token file {path} is empty")
+        return token
+    if env:
+        token = os.environ.get(env, "").strip()
+        if not token:
+            raise _OptionError(f"the environment variable {env} is not set or empty")
+        return token
+    return None
+
+
 def add_monitor_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "monitor", help="live memory, bandwidth and utilisation of the NVIDIA cards",
@@ -90,6 +135,21 @@ def add_monitor_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="stop after S seconds (default: until Ctrl-C)")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="also record to this SQLite file")
+    cluster = p.add_argument_group(
+        "cluster", "watch the GPUs of a cluster through a Prometheus server that scrapes "
+                   "NVIDIA's dcgm-exporter on each node")
+    cluster.add_argument("--prometheus", metavar="URL", default=None,
+                         help="the Prometheus server, e.g. http://prometheus:9090")
+    token = cluster.add_mutually_exclusive_group()
+    token.add_argument("--token-file", metavar="PATH", default=None,
+                       help="read a bearer token from this file")
+    token.add_argument("--token-env", metavar="NAME", default=None,
+                       help="read a bearer token from this environment variable")
+    tls = cluster.add_mutually_exclusive_group()
+    tls.add_argument("--ca-file", metavar="PATH", default=None,
+                     help="trust the server's TLS certificate through this CA file (PEM)")
+    tls.add_argument("--insecure", action="store_true",
+                     help="do not verify the server's TLS certificate")
     p.set_defaults(func=run_monitor)
     return p
 
@@ -113,6 +173,7 @@ def frame_to_json(frame: Frame) -> dict[str, Any]:
             "index": s.index,
             "name": d.name,
             "uuid": d.uuid,
+            "host": d.host,
             "memory_total_bytes": d.memory_total_bytes,
             "memory_used_bytes": s.memory_used_bytes,
             "memory_busy_pct": s.memory_busy_pct,
@@ -122,6 +183,7 @@ def frame_to_json(frame: Frame) -> dict[str, Any]:
             "power_w": s.power_draw_w,
             "temperature_c": s.temperature_c,
             "lost": s.lost,
+            "reason": s.unavailable.get("*"),
             "processes": [
                 {"pid": p.pid, "name": p.name, "user": p.user,
                  "memory_used_bytes": p.memory_used_bytes}
@@ -145,15 +207,21 @@ def frame_lines(frame: Frame) -> list[str]:
     for s in frame.samples:
         d = devices.get(s.index)
         name = d.name if d else f"GPU {s.index}"
+        where = f"{d.host}  " if d is not None and d.host else ""
+        reason = s.unavailable.get("*")
         if s.lost:
-            lines.append(f"{clock}  GPU{s.index}  {name}  LOST (the card stopped answering)")
+            lines.append(f"{clock}  {where}GPU{s.index}  {name}  LOST "
+                         f"({reason or 'the card stopped answering'})")
+            continue
+        if reason:
+            lines.append(f"{clock}  {where}GPU{s.index}  {name}  N/A ({reason})")
             continue
         total = format_bytes(d.memory_total_bytes) if d else "N/A"
         bw = ("N/A" if s.bandwidth_gbs_estimate is None
               else f"~{s.bandwidth_gbs_estimate:.0f} GB/s est.")
         procs = "" if s.processes is None else f"  procs {len(s.processes)}"
         lines.append(
-            f"{clock}  GPU{s.index}  {name}  mem in use {format_bytes(s.memory_used_bytes)}"
+            f"{clock}  {where}GPU{s.index}  {name}  mem in use {format_bytes(s.memory_used_bytes)}"
             f" / {total}  mem-ctrl busy {_num(s.memory_busy_pct, '.0f', '%')} ({bw})"
             f"  gpu busy {_num(s.gpu_busy_pct, '.0f', '%')}"
             f"  {_num(s.power_draw_w, '.0f', ' W')}  {_num(s.temperature_c, '.0f', ' C')}"
@@ -169,8 +237,8 @@ def _emit(frame: Frame, as_json: bool, out: TextIO) -> None:
             _say(line, out)
 
 
-def _no_backend(exc: BackendUnavailable, err: TextIO) -> int:
-    _say(f"{exc}; try --demo", err)
+def _no_backend(exc: BackendUnavailable, err: TextIO, hint: bool = True) -> int:
+    _say(f"{exc}; try --demo" if hint else str(exc), err)
     return EXIT_NO_BACKEND
 
 
@@ -178,9 +246,29 @@ def _no_backend(exc: BackendUnavailable, err: TextIO) -> int:
 
 def run_monitor(args: argparse.Namespace, *, backend_factory: BackendFactory | None = None,
                 out: TextIO | None = None, err: TextIO | None = None) -> int:
-    factory = backend_factory or make_backend
     out = out or sys.stdout
     err = err or sys.stderr
+    url = getattr(args, "prometheus", None)
+    factory = backend_factory or make_backend
+    try:
+        if not url and (getattr(args, "token_file", None) or getattr(args, "token_env", None)
+                        or getattr(args, "ca_file", None) or getattr(args, "insecure", False)):
+            raise _OptionError("--token-file, --token-env, --ca-file and --insecure go with "
+                               "--prometheus URL")
+        if url and args.demo:
+            raise _OptionError("--demo and --prometheus cannot be used together")
+        if url and backend_factory is None:
+            token = _read_token(args)
+            make_prometheus_backend(url, token=token)  # check the URL now, not in the thread
+            ca_file, insecure = getattr(args, "ca_file", None), getattr(args, "insecure", False)
+
+            def factory(demo: bool) -> TelemetryBackend:
+                return make_prometheus_backend(url, token=token, insecure=insecure,
+                                               ca_file=ca_file)
+    except (_OptionError, ValueError) as exc:
+        _say(f"gpu-planner monitor: {exc}", err)
+        return 2
+    hint = not url  # "try --demo" suits this computer's cards, not a cluster
     recorder = None
     if args.record:
         from planner.telemetry.recorder import Recorder, RecordingError
@@ -192,20 +280,20 @@ def run_monitor(args: argparse.Namespace, *, backend_factory: BackendFactory | N
             return 2
     try:
         if args.once:
-            return _once(args, factory, recorder, out, err)
-        return _loop(args, factory, recorder, out, err)
+            return _once(args, factory, recorder, out, err, hint)
+        return _loop(args, factory, recorder, out, err, hint)
     finally:
         if recorder is not None:
             recorder.close()
 
 
 def _once(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out: TextIO,
-          err: TextIO) -> int:
+          err: TextIO, hint: bool = True) -> int:
     backend = factory(args.demo)
     try:
         devices = tuple(backend.open())
     except BackendUnavailable as exc:
-        return _no_backend(exc, err)
+        return _no_backend(exc, err, hint)
     try:
         samples = tuple(backend.sample())
     finally:
@@ -219,7 +307,7 @@ def _once(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out:
 
 
 def _loop(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out: TextIO,
-          err: TextIO) -> int:
+          err: TextIO, hint: bool = True) -> int:
     events: queue.Queue[Frame | BaseException] = queue.Queue()
     sampler = Sampler(lambda: factory(args.demo), interval_s=args.interval,
                       on_frame=events.put, on_error=events.put)
@@ -237,7 +325,7 @@ def _loop(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out:
                     break
                 continue
             if isinstance(item, BackendUnavailable):
-                return _no_backend(item, err)
+                return _no_backend(item, err, hint)
             if isinstance(item, BaseException):
                 _say(f"gpu-planner monitor: {item}", err)
                 continue

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-Source = Literal["nvml", "simulated"]
+Source = Literal["nvml", "simulated", "prometheus"]
 
 
 
@@ -89,6 +89,7 @@ class DeviceInfo:
     mig_mode: bool | None = None
     simulated: bool = False
     unavailable: Mapping[str, str] = field(default_factory=lambda: _EMPTY, hash=False)
+    host: str | None = None  # the machine the card is in; None for this computer's own cards
 
 
 @dataclass(frozen=True)
