@@ -445,6 +445,87 @@ def _lstm(params, ins):
                        sequential_steps=steps * layers)
 
 
+def _generic(params, ins):
+    x = ins[0]
+    out = tuple(int(v) for v in params["shape"]) if params.get("shape") else x
+    keeps = params["keeps"]
+    if keeps == "input":
+        saved = (SavedTensor("input", numel(x)),)
+    elif keeps == "inputs":
+        saved = tuple(SavedTensor("input" if k == 0 else f"input:{k}", numel(s))
+                      for k, s in enumerate(ins))
+    elif keeps == "output":
+        saved = (SavedTensor("output", numel(out)),)
+    else:
+        saved = ()
+    n = max(numel(x), numel(out))
+    return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=saved)
+
+
+_CONVT_PARAMS = tuple(p for p in _CONV_PARAMS if p.name != "padding") + (
+    _p("padding", "ints", 0, "Padding removed from each side of the output.", minimum=0),
+    _p("output_padding", "ints", 0, "Extra rows/columns added on one side of the output.",
+       minimum=0),
+)
+
+
+def _conv_transpose(dims: int):
+    def rule(params, ins):
+        x = ins[0]
+        if len(x) != dims + 1:
+            want = "C×H×W" if dims == 2 else "C×T×H×W"
+            raise LayerError(f"needs a {want} input, got {shape_str(x)}")
+        cin, sp = x[0], x[1:]
+        filters, groups = int(params["filters"]), int(params["groups"])
+        if cin % groups or filters % groups:
+            raise LayerError(
+                f"groups {groups} must divide both the {cin} input channels and {filters} "
+                "filters")
+        k = _tuple(params["kernel"], dims, "kernel")
+        s = _tuple(params["stride"], dims, "stride")
+        d = _tuple(params["dilation"], dims, "dilation")
+        p = _tuple(params["padding"], dims, "padding")
+        op = _tuple(params["output_padding"], dims, "output padding")
+        out_sp = tuple((sp[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1
+                       for i in range(dims))
+        if any(o < 1 for o in out_sp):
+            raise LayerError(f"padding {_dims_text(p)} leaves no output")
+        kvol = numel(k)
+        params_n = cin * (filters // groups) * kvol + (filters if params["bias"] else 0)
+        out = (filters,) + out_sp
+        fwd = 2 * numel(x) * (filters // groups) * kvol + (numel(out) if params["bias"] else 0)
+        return LayerResult(out_shape=out, parameters=params_n, flops_fwd=fwd, flops_bwd=2 * fwd,
+                           saved=(SavedTensor("input", numel(x)),),
+                           workspace={"implicit_gemm": (0, 0)}, weight_elements=params_n)
+    return rule
+
+
+def _gru(params, ins):
+    x = ins[0]
+    if len(x) != 2:
+        raise LayerError(f"needs a T×F sequence input (steps × features), got {shape_str(x)}")
+    steps, fin = x
+    h, layers = int(params["hidden"]), int(params["layers"])
+    dirs = 2 if params["bidirectional"] else 1
+    total, macs, in_l = 0, 0, fin
+    for _ in range(layers):
+        total += (3 * h * (in_l + h) + 6 * h) * dirs
+        macs += dirs * steps * 3 * h * (in_l + h)
+        in_l = h * dirs
+    out = (steps, h * dirs) if params["return_sequences"] else (h * dirs,)
+    # cuDNN's GRU reserve: three gates, the reset-gated hidden product and the new hidden
+    # (5 per unit, by analogy with the LSTM rule; not measured against cuDNN).
+    reserve = layers * steps * dirs * 5 * h + (layers - 1) * steps * h * dirs
+    fwd = 2 * macs + 8 * layers * steps * dirs * h
+    sequence = SavedTensor("output", steps * h * dirs) if params["return_sequences"] else \
+        SavedTensor("own", steps * h * dirs)
+    return LayerResult(out_shape=out, parameters=total, flops_fwd=fwd, flops_bwd=2 * fwd,
+                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve),
+                              sequence),
+                       weight_elements=total, parallel_elements=3 * h * dirs,
+                       sequential_steps=steps * layers)
+
+
 @dataclass(frozen=True)
 class LayerRule:
     kind: str
@@ -517,6 +598,26 @@ RULES: dict[str, LayerRule] = {
             _p("return_sequences", "bool", True,
                "Output every step (T×H) or only the last (H)."),
         ), _lstm, "LSTM over a T×F sequence (T = sequence length, set on the input)."),
+        LayerRule("conv_transpose2d", "Transposed conv 2D", _CONVT_PARAMS, _conv_transpose(2),
+                  "2-D transposed convolution (decoders, upsampling); keeps its input."),
+        LayerRule("conv_transpose3d", "Transposed conv 3D", _CONVT_PARAMS, _conv_transpose(3),
+                  "3-D transposed convolution; keeps its input."),
+        LayerRule("gru", "GRU", (
+            _p("hidden", "int", 128, "Hidden units.", minimum=1),
+            _p("layers", "int", 1, "Stacked layers.", minimum=1),
+            _p("bidirectional", "bool", False, "Run both directions."),
+            _p("return_sequences", "bool", True,
+               "Output every step (T×H) or only the last (H)."),
+        ), _gru, "GRU over a T×F sequence; keeps its input, cuDNN's reserve and its output."),
+        LayerRule("generic", "Other operation", (
+            _p("keeps", "choice", "input",
+               "What it keeps for backward ('input' is the safe guess for an unknown op).",
+               choices=("input", "inputs", "output", "nothing")),
+            _p("shape", "shape", None, "Output shape per sample (empty = the input's).",
+               optional=True),
+            _p("from", "refs", (), "Further layers it reads (the other operand of a product)."),
+        ), _generic, "An operation without a planner layer (from an imported file): keeps its "
+                     "input's shape unless 'shape' says otherwise, and what 'keeps' says."),
     )
 }
 
@@ -576,7 +677,7 @@ class LayerSpec:
         if self.kind == "add":
             ref = self.params.get("from")
             return (ref,) if ref else ()
-        if self.kind == "concat":
+        if self.kind in ("concat", "generic"):
             refs = self.params.get("from") or ()
             if isinstance(refs, str):
                 refs = tuple(r.strip() for r in refs.split(",") if r.strip())

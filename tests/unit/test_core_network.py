@@ -175,3 +175,19 @@ def test_saved_json_is_readable_and_versioned(tmp_path):
     conv1 = data["layers"][1]
     assert conv1["type"] == "conv2d" and conv1["filters"] == 32 and conv1["kernel"] == 3
     assert "input" not in conv1  # reads the previous layer
+
+
+@pytest.mark.parametrize("layer,in_shape,out_shape,params", [
+    # torch.nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1): 16*8*16 + 8
+    (LayerSpec("conv_transpose2d", "t", {"filters": 8, "kernel": 4, "stride": 2, "padding": 1}),
+     (16, 7, 7), (8, 14, 14), 16 * 8 * 16 + 8),
+    # torch.nn.GRU(8, 32): 3h(in+h) + 6h
+    (LayerSpec("gru", "g", {"hidden": 32}), (10, 8), (10, 32), 3 * 32 * 40 + 6 * 32),
+    (LayerSpec("generic", "x", {"keeps": "nothing"}), (4, 5, 5), (4, 5, 5), 0),
+    (LayerSpec("generic", "x", {"shape": (100,)}), (4, 5, 5), (100,), 0),
+])
+def test_transposed_conv_gru_and_generic(layer, in_shape, out_shape, params):
+    a = analyze(draft(layer, shape=in_shape))
+    assert a.ok, a.problems
+    assert a.output_shape == out_shape
+    assert a.parameters == params
