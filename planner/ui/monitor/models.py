@@ -28,6 +28,8 @@ _Index = QModelIndex | QPersistentModelIndex
 
 LOST_COLOR = QColor("#b03030")
 NA_COLOR = QColor("#808080")
+_LOST_BRUSH = QBrush(LOST_COLOR)
+_NA_BRUSH = QBrush(NA_COLOR)
 
 
 def format_mib_pair(used: int | None, total: int | None) -> str:
@@ -98,6 +100,7 @@ class GpuTableModel(QAbstractTableModel):
         self._keys = [c.key for c in self.columns]
         self._devices: tuple[DeviceInfo, ...] = ()
         self._samples: dict[int, GpuSample] = {}
+        self._cells: dict[tuple[int, int], tuple[str, str | None]] = {}  # per frame
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -108,9 +111,11 @@ class GpuTableModel(QAbstractTableModel):
                 devices != self._devices:
             self.beginResetModel()
             self._devices, self._samples = tuple(devices), samples
+            self._cells = {}
             self.endResetModel()
             return
         self._samples = samples
+        self._cells = {}
         if self._devices:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self._devices) - 1, len(self.columns) - 1),
@@ -147,22 +152,37 @@ class GpuTableModel(QAbstractTableModel):
             return self.columns[section].tip
         return None
 
+    _ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
+                        Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole,
+                        Qt.ItemDataRole.FontRole})
+
+    def _cell(self, row: int, col: int) -> tuple[str, str | None]:
+        """(text, tooltip) of a cell, computed once per frame."""
+        cell = self._cells.get((row, col))
+        if cell is None:
+            d = self._devices[row]
+            cell = self._text(self._keys[col], d, self._samples.get(d.index))
+            self._cells[(row, col)] = cell
+        return cell
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._devices) or \
-                not 0 <= index.column() < len(self.columns):
+        if role not in self._ROLES or not index.isValid():
             return None
-        d = self._devices[index.row()]
-        s = self._samples.get(d.index)
-        key = self._keys[index.column()]
+        row, col = index.row(), index.column()
+        if not 0 <= row < len(self._devices) or not 0 <= col < len(self.columns):
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(key, d, s)[0]
+            return self._cell(row, col)[0]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._text(key, d, s)[1]
+            return self._cell(row, col)[1]
+        d = self._devices[row]
+        s = self._samples.get(d.index)
+        key = self._keys[col]
         if role == Qt.ItemDataRole.ForegroundRole:
             if s is not None and s.lost:
-                return QBrush(LOST_COLOR)
-            if self._text(key, d, s)[0] == "N/A":
-                return QBrush(NA_COLOR)
+                return _LOST_BRUSH
+            if self._cell(row, col)[0] == "N/A":
+                return _NA_BRUSH
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if key in ("name", "throttle", "state"):
@@ -278,6 +298,8 @@ class ProcessTableModel(QAbstractTableModel):
 
     def set_rows(self, rows: Sequence[ProcessRow]) -> None:
         rows = list(rows)
+        if rows == self._rows:
+            return  # nothing new (processes are sampled every few ticks)
         keys = [(r.device, r.process.pid) for r in rows]
         if keys == [(r.device, r.process.pid) for r in self._rows]:
             self._rows = rows

@@ -77,6 +77,7 @@ from planner.ui.sampling import SamplingBridge
 log = logging.getLogger(__name__)
 
 REDRAW_HZ = 3
+REFIT_S = 10  # seconds between fitting the table columns to their contents
 HISTORY_CAPACITY = 7200  # fine samples per metric per card (2 h at 1 s, 12 min at 0.1 s)
 PROCESS_POINTS = 20000  # memory points kept per process
 MAX_PROCESS_SERIES = 64
@@ -147,6 +148,8 @@ class MonitorPane(QWidget):
         self._last_error: str | None = None
         self._dirty = False
         self._paused = False
+        self._drawn = -1  # history.appended at the last redraw
+        self._ticks = 0
         self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
         self.predicted_bytes: int | None = None
         self.predicted_label = ""
@@ -313,7 +316,9 @@ class MonitorPane(QWidget):
         self.gpu_table.verticalHeader().setVisible(False)
         self.gpu_table.setWordWrap(False)
         hh = self.gpu_table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Interactive, fitted to the contents when the cards change and every few seconds:
+        # ResizeToContents would measure every cell at every update (most of the pane's CPU)
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
         self.gpu_table.selectionModel().currentRowChanged.connect(self._on_gpu_row)
 
@@ -331,8 +336,10 @@ class MonitorPane(QWidget):
         self.process_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.process_table.verticalHeader().setVisible(False)
         ph = self.process_table.horizontalHeader()
-        ph.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        ph.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the name takes the rest
+        ph.setStretchLastSection(False)
+        self.process_model.modelReset.connect(self._fit_process_columns)
         self.process_table.setWordWrap(False)
         self.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.process_table.selectionModel().selectionChanged.connect(self._on_process_selected)
@@ -752,18 +759,25 @@ class MonitorPane(QWidget):
             return
         if self._dirty and self.latest is not None:
             self._dirty = False
+            reset = self.gpu_model.rowCount() != len(self.latest.devices)
             self.gpu_model.set_frame(self.latest)
+            self._ticks += 1
+            if reset or self._ticks % (REFIT_S * REDRAW_HZ) == 1:
+                self.gpu_table.resizeColumnsToContents()
             self._sync_gpu_selection()
             self._update_processes()
             self._update_source_ui()
-        if not self._paused:
-            self.redraw()
+        if not self._paused and self._replay is None and self.history is not None \
+                and self.history.appended != self._drawn:
+            self.redraw()  # only when a frame came since the last redraw
 
     def redraw(self) -> None:
         """One full redraw of the plots from the live history (or the replay)."""
         source = self._replay[0] if self._replay is not None else self.history
         if source is None:
             return
+        if self._replay is None:
+            self._drawn = source.appended
         self.plots.redraw(source, self.window_s)
         self._redraw_followed()
         if self.plots.coarse_shown:
@@ -783,15 +797,20 @@ class MonitorPane(QWidget):
             self.plots.set_process_curve(None)
             return
         series = self._proc_series.get(self._followed)
-        rec = self.tracker.records.get(self._followed)
-        name = rec.name if rec else ""
-        label = self.tr("process {pid} {name}").format(pid=pid, name=name).strip()
+        label = self.tr("process {pid}").format(pid=pid)  # short: the legend sets the width
         if not series:
             self.plots.set_process_curve(label, np.empty(0), np.empty(0))
             return
         arr = np.fromiter((v for tv in series for v in tv), float, 2 * len(series))
         arr = arr.reshape(-1, 2)
         self.plots.set_process_curve(label, arr[:, 0], arr[:, 1])
+
+    @Slot()
+    def _fit_process_columns(self) -> None:
+        """Fit the columns when the set of processes changes; the name takes the rest."""
+        for c in range(self.process_model.columnCount()):
+            if c != 2:
+                self.process_table.resizeColumnToContents(c)
 
     def _sync_gpu_selection(self) -> None:
         sel = self.selected_device
@@ -1035,16 +1054,23 @@ class MonitorPane(QWidget):
             when=when, src=sess.source)
         if more:
             label += self.tr(" · first of {n} sessions").format(n=more + 1)
-        self._replay = (hist, label, sess.devices)
-        self.replay_label.setText(label + f"  ·  {path.name}")
+        self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
+                          self.tr("REPLAY {when} — ").format(when=when))
+        return True
+
+    def show_history(self, history: History, devices: tuple[DeviceInfo, ...], label: str,
+                     title_prefix: str = "") -> None:
+        """Show a History that is not the live one (a replay) in the plots, with a label
+        bar and a "Back to live" button, over the whole of it."""
+        self._replay = (history, label, tuple(devices))
+        self.replay_label.setText(label)
         self.replay_bar.setVisible(True)
-        self.plots.set_title_prefix(self.tr("REPLAY {when} — ").format(when=when))
-        self._show_devices(sess.devices, select_first=True)
+        self.plots.set_title_prefix(title_prefix)
+        self._show_devices(tuple(devices), select_first=True)
         self.set_window(None)
         self._set_empty(None)
         self.redraw()
         self._status(label)
-        return True
 
     @property
     def replaying(self) -> bool:

@@ -29,7 +29,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from planner.telemetry.history import History
 from planner.telemetry.types import DeviceInfo
@@ -49,6 +49,7 @@ METRIC_COLORS = {
 }
 PREDICTED_COLOR = "#e6550d"
 MIN_SPAN_S = 60.0
+X_STEPS = 60
 TOTAL_COLOR = "#7f7f7f"
 
 
@@ -70,6 +71,19 @@ class _CardCurves:
     peak_line: pg.InfiniteLine
     items: list = field(default_factory=list)
     has_dram: bool = False
+
+
+def _data_pen(color: str, light: bool = False) -> QPen:
+    """Data curves: 1-pixel solid cosmetic pens, the fast path of Qt's raster painter (wide
+    and dashed pens over thousands of points cost tens of milliseconds per redraw). A
+    second series of the same card is drawn in a lighter shade instead of dashed."""
+    c = QColor(color)
+    if light:
+        c = c.lighter(165) if c.lightness() < 140 else c.darker(150)
+    pen = QPen(c)
+    pen.setWidth(1)
+    pen.setCosmetic(True)
+    return pen
 
 
 def _pen(color: str, width: float = 1.5, dash: bool = False) -> QPen:
@@ -110,6 +124,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             leg = pg.LegendItem(offset=None, colCount=4, labelTextSize="8pt",
                                 labelTextColor="#222222", frame=False, horSpacing=4)
             self.ci.addItem(leg, row=row, col=col)
+            leg.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.legends[id(p)] = leg
         self.predicted_line = pg.InfiniteLine(
             angle=0, pen=_pen(PREDICTED_COLOR, 2, dash=True), movable=False,
@@ -118,7 +133,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.predicted_line.setVisible(False)
         self.memory.addItem(self.predicted_line, ignoreBounds=True)
         self.predicted_bytes: int | None = None
-        self.process_curve = self._curve(self.memory, METRIC_COLORS["process"], width=2)
+        self.process_curve = self._curve(self.memory, METRIC_COLORS["process"])
         self.process_curve.setVisible(False)
         self.process_label = ""
         self.cards: dict[int, _CardCurves] = {}
@@ -141,12 +156,18 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         p.setMouseEnabled(x=False, y=False)
         p.hideButtons()
         p.setMenuEnabled(False)
+        # axes, title and grid are painted from a pixmap cache, re-rendered only when their
+        # range changes (the x window moves in steps, see redraw): painting the axes' text
+        # every redraw was most of a redraw's cost
+        for name in ("left", "bottom"):
+            p.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        p.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         return p
 
     @staticmethod
-    def _curve(plot: pg.PlotItem, color: str, *, width: float = 1.5, dash: bool = False,
+    def _curve(plot: pg.PlotItem, color: str, *, light: bool = False,
                name: str | None = None) -> pg.PlotDataItem:
-        c = pg.PlotDataItem(pen=_pen(color, width, dash), name=name, connect="finite")
+        c = pg.PlotDataItem(pen=_data_pen(color, light), name=name, connect="finite")
         c.setClipToView(True)
         c.setDownsampling(auto=True, method="peak")
         plot.addItem(c)
@@ -175,11 +196,11 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                 device=d,
                 memory=self._curve(self.memory, color),
                 bandwidth=self._curve(self.bandwidth, color),
-                dram=self._curve(self.bandwidth, color, dash=True),
+                dram=self._curve(self.bandwidth, color, light=True),
                 gpu_busy=self._curve(self.util, color),
-                mem_busy=self._curve(self.util, color, dash=True),
+                mem_busy=self._curve(self.util, color, light=True),
                 rx=self._curve(self.pcie, color),
-                tx=self._curve(self.pcie, color, dash=True),
+                tx=self._curve(self.pcie, color, light=True),
                 total_line=total, peak_line=peak)
             cc.items = [(self.memory, cc.memory), (self.bandwidth, cc.bandwidth),
                         (self.bandwidth, cc.dram), (self.util, cc.gpu_busy),
@@ -212,21 +233,21 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                 cc.peak_line.setVisible(False)
             color = CARD_COLORS[idx % len(CARD_COLORS)]
             if single:
-                cc.memory.setPen(_pen(METRIC_COLORS["memory"], 2))
-                cc.bandwidth.setPen(_pen(METRIC_COLORS["bandwidth"], 1.5))
-                cc.dram.setPen(_pen(METRIC_COLORS["dram"], 1.5))
-                cc.gpu_busy.setPen(_pen(METRIC_COLORS["gpu_busy"], 1.5))
-                cc.mem_busy.setPen(_pen(METRIC_COLORS["mem_busy"], 1.5))
-                cc.rx.setPen(_pen(METRIC_COLORS["rx"], 1.5))
-                cc.tx.setPen(_pen(METRIC_COLORS["tx"], 1.5, dash=True))
+                cc.memory.setPen(_data_pen(METRIC_COLORS["memory"]))
+                cc.bandwidth.setPen(_data_pen(METRIC_COLORS["bandwidth"]))
+                cc.dram.setPen(_data_pen(METRIC_COLORS["dram"]))
+                cc.gpu_busy.setPen(_data_pen(METRIC_COLORS["gpu_busy"]))
+                cc.mem_busy.setPen(_data_pen(METRIC_COLORS["mem_busy"]))
+                cc.rx.setPen(_data_pen(METRIC_COLORS["rx"]))
+                cc.tx.setPen(_data_pen(METRIC_COLORS["tx"]))
             else:
-                cc.memory.setPen(_pen(color, 1.5))
-                cc.bandwidth.setPen(_pen(color, 1.5))
-                cc.dram.setPen(_pen(color, 1.5, dash=True))
-                cc.gpu_busy.setPen(_pen(color, 1.5))
-                cc.mem_busy.setPen(_pen(color, 1.5, dash=True))
-                cc.rx.setPen(_pen(color, 1.5))
-                cc.tx.setPen(_pen(color, 1.5, dash=True))
+                cc.memory.setPen(_data_pen(color))
+                cc.bandwidth.setPen(_data_pen(color))
+                cc.dram.setPen(_data_pen(color, light=True))
+                cc.gpu_busy.setPen(_data_pen(color))
+                cc.mem_busy.setPen(_data_pen(color, light=True))
+                cc.rx.setPen(_data_pen(color))
+                cc.tx.setPen(_data_pen(color, light=True))
         self._fix_y_ranges()
         self._rebuild_legends()
 
@@ -256,6 +277,10 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         """A stand-in item that only gives a legend entry its line style."""
         return pg.PlotDataItem(pen=_pen(color, width, dash))
 
+    @staticmethod
+    def _light_proxy(color: str) -> pg.PlotDataItem:
+        return pg.PlotDataItem(pen=_data_pen(color, light=True))
+
     def _rebuild_legends(self) -> None:
         for leg in self.legends.values():
             leg.clear()
@@ -283,13 +308,12 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                 util.addItem(cc.gpu_busy, name)
                 pcie.addItem(cc.rx, name)
             if shown:
-                util.addItem(self._proxy(TOTAL_COLOR, dash=True),
-                             _tr("dashed: memory-controller busy"))
-                pcie.addItem(self._proxy(TOTAL_COLOR, dash=True),
-                             _tr("dashed: transmit"))
+                util.addItem(self._light_proxy(TOTAL_COLOR),
+                             _tr("lighter: memory-controller busy"))
+                pcie.addItem(self._light_proxy(TOTAL_COLOR), _tr("lighter: transmit"))
                 if any(c.has_dram for c in shown):
-                    bw.addItem(self._proxy(TOTAL_COLOR, dash=True),
-                               _tr("dashed: DRAM (GPM, measured)"))
+                    bw.addItem(self._light_proxy(TOTAL_COLOR),
+                               _tr("lighter: DRAM (GPM, measured)"))
         if self.predicted_line.isVisible():
             mem.addItem(self._proxy(PREDICTED_COLOR, dash=True, width=2),
                         _tr("plan's predicted peak"))
@@ -339,7 +363,13 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         # a session shorter than the window fills the plot from the left; the range is
         # still fixed for each redraw, so clipToView and downsampling apply
         min_span = min(window_s or MIN_SPAN_S, MIN_SPAN_S)
-        x_end = max(end, start + min_span)
+        # the window moves in steps of 1/X_STEPS of its width, so between steps the axes
+        # keep their cached pictures and only the curves are painted again
+        span = max(min_span, (window_s if window_s is not None else end - first))
+        step = span / X_STEPS
+        x_end = max(math.ceil(end / step) * step, start + min_span)
+        if window_s is not None and x_end - window_s > first:
+            start = x_end - window_s
         coarse = False
         legend_stale = False
         shown = {id(c) for c in self._shown()}

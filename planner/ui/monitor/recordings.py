@@ -127,9 +127,11 @@ class RecordingsDialog(QDialog):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the card names
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.doubleClicked.connect(self._on_replay)
 
         self.folder_label = QLabel(self.tr("Folder: {folder}").format(folder=self.folder), self)
