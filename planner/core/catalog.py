@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 SCHEMA_VERSION = 1
 OVERRIDES_SCHEMA_VERSION = 1
@@ -778,29 +779,34 @@ def load_catalog(path: Path | str | None = None,
 # --------------------------------------------------------------------------- software support
 
 SUPPORT_LABELS = {
-    "supported": "supported",
-    "legacy": "legacy builds only",
-    "unsupported": "unsupported",
+    "supported": QT_TRANSLATE_NOOP("core", "supported"),
+    "legacy": QT_TRANSLATE_NOOP("core", "legacy builds only"),
+    "unsupported": QT_TRANSLATE_NOOP("core", "unsupported"),
 }
 
 # Lowest compute capability first matched from the top. One table, one place.
 SOFTWARE_SUPPORT: tuple[tuple[tuple[int, int], str, str], ...] = (
     ((10, 0), "supported",
-     ("Blackwell (compute capability {cc}): supported by current builds; needs CUDA 12.8 or "
-     "newer and PyTorch 2.7 or newer.")),
+     (QT_TRANSLATE_NOOP("core",
+         "Blackwell (compute capability {cc}): supported by current builds; needs CUDA 12.8 or "
+         "newer and PyTorch 2.7 or newer."))),
     ((7, 5), "supported",
-     ("Compute capability {cc}: current CUDA 13 toolkits (which need 7.5, Turing, or newer), "
-     "cuDNN and PyTorch builds support it.")),
+     (QT_TRANSLATE_NOOP("core",
+         "Compute capability {cc}: current CUDA 13 toolkits (which need 7.5, Turing, or newer), "
+         "cuDNN and PyTorch builds support it."))),
     ((5, 0), "legacy",
-     ("Compute capability {cc} (Maxwell, Pascal or Volta): CUDA 13 dropped 5.0-7.2. Use the "
-     "CUDA 12.x toolkit and PyTorch wheels built for CUDA 12.6 or older (e.g. cu126); wheels "
-     "built for CUDA 12.8 and later drop some or all of these architectures.")),
+     (QT_TRANSLATE_NOOP("core",
+         "Compute capability {cc} (Maxwell, Pascal or Volta): CUDA 13 dropped 5.0-7.2. Use the "
+         "CUDA 12.x toolkit and PyTorch wheels built for CUDA 12.6 or older (e.g. cu126); wheels "
+         "built for CUDA 12.8 and later drop some or all of these architectures."))),
     ((3, 0), "unsupported",
-     ("Compute capability {cc} (Kepler): CUDA 12 dropped it (the last toolkit is CUDA 11.x) and "
-     "current cuDNN and PyTorch builds do not include it; only old releases built against "
-     "CUDA 11 or earlier run. The 2016-17 article's era still supported it.")),
+     (QT_TRANSLATE_NOOP("core",
+         "Compute capability {cc} (Kepler): CUDA 12 dropped it (the last toolkit is CUDA 11.x) and "
+         "current cuDNN and PyTorch builds do not include it; only old releases built against "
+         "CUDA 11 or earlier run. The 2016-17 article's era still supported it."))),
     ((0, 0), "unsupported",
-     "Compute capability {cc}: older than Kepler; cuDNN never supported it."),
+     QT_TRANSLATE_NOOP("core",
+         "Compute capability {cc}: older than Kepler; cuDNN never supported it.")),
 )
 
 
@@ -813,5 +819,5 @@ def software_support(compute_capability: str | tuple[int, int]) -> tuple[str, st
     text = f"{cc[0]}.{cc[1]}"
     for threshold, status, reason in SOFTWARE_SUPPORT:
         if cc >= threshold:
-            return status, reason.format(cc=text)
+            return status, Msg(reason, cc=text)
     raise AssertionError("unreachable: the last threshold is 0.0")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 Shape = tuple[int, ...]
 
@@ -74,21 +75,29 @@ _KEEPS_OUTPUT = {"relu", "sigmoid", "tanh"}
 _INPLACE_KEEPS_OUTPUT = _KEEPS_OUTPUT | {"leaky_relu"}
 
 _CONV_PARAMS = (
-    _p("filters", "int", 32, "Number of output channels (filters).", minimum=1),
-    _p("kernel", "ints", 3, "Kernel size: one number or one per spatial dimension.", minimum=1),
-    _p("stride", "ints", 1, "Stride: one number or one per spatial dimension.", minimum=1),
+    _p("filters", "int", 32, QT_TRANSLATE_NOOP("core",
+        "Number of output channels (filters)."), minimum=1),
+    _p("kernel", "ints", 3, QT_TRANSLATE_NOOP("core",
+        "Kernel size: one number or one per spatial dimension."), minimum=1),
+    _p("stride", "ints", 1, QT_TRANSLATE_NOOP("core",
+        "Stride: one number or one per spatial dimension."), minimum=1),
     _p("padding", "padding", "valid",
-       "'valid' (no padding), 'same' (output = input ÷ stride) or explicit pixels."),
-    _p("dilation", "ints", 1, "Dilation of the kernel.", minimum=1),
-    _p("groups", "int", 1, "Groups (channels ÷ groups per filter; = channels for depthwise).",
+       QT_TRANSLATE_NOOP("core",
+           "'valid' (no padding), 'same' (output = input ÷ stride) or explicit pixels.")),
+    _p("dilation", "ints", 1, QT_TRANSLATE_NOOP("core", "Dilation of the kernel."), minimum=1),
+    _p("groups", "int", 1, QT_TRANSLATE_NOOP("core",
+        "Groups (channels ÷ groups per filter; = channels for depthwise)."),
        minimum=1),
-    _p("bias", "bool", True, "Whether the layer has a bias vector."),
+    _p("bias", "bool", True, QT_TRANSLATE_NOOP("core", "Whether the layer has a bias vector.")),
 )
 _POOL_PARAMS = (
-    _p("kernel", "ints", 2, "Pooling window.", minimum=1),
-    _p("stride", "ints", None, "Stride (empty = the window size).", minimum=1, optional=True),
-    _p("padding", "ints", 0, "Padding in pixels on each side.", minimum=0),
-    _p("ceil_mode", "bool", False, "Round the output size up instead of down."),
+    _p("kernel", "ints", 2, QT_TRANSLATE_NOOP("core", "Pooling window."), minimum=1),
+    _p("stride", "ints", None, QT_TRANSLATE_NOOP("core",
+        "Stride (empty = the window size)."), minimum=1, optional=True),
+    _p("padding", "ints", 0, QT_TRANSLATE_NOOP("core",
+        "Padding in pixels on each side."), minimum=0),
+    _p("ceil_mode", "bool", False, QT_TRANSLATE_NOOP("core",
+        "Round the output size up instead of down.")),
 )
 
 
@@ -149,7 +158,9 @@ def _tuple(value, dims: int, what: str) -> tuple[int, ...]:
         if len(value) == 1:
             value = value[0]
         elif len(value) != dims:
-            raise LayerError(f"{what} needs 1 or {dims} numbers, got {len(value)}")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "{what} needs 1 or {dims} numbers, got {count}"),
+                                 what=what, dims=dims, count=len(value)))
         else:
             return tuple(int(v) for v in value)
     return (int(value),) * dims
@@ -180,17 +191,26 @@ def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
                 for i in range(dims)
             )
         else:
-            raise LayerError(f"padding '{padding}' is not 'valid', 'same' or a number")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "padding '{padding}' is not 'valid', 'same' or a number"
+                    ),
+                    padding=padding,
+                )
+            )
     else:
         pads = tuple(2 * p for p in _tuple(padding, dims, "padding"))
         if any(p < 0 for p in pads):
-            raise LayerError("padding cannot be negative")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "padding cannot be negative")))
     for i in range(dims):
         if eff_k[i] > in_sp[i] + pads[i]:
-            raise LayerError(
-                f"kernel {_dims_text(eff_k)} is larger than its {_dims_text(in_sp)} input"
-                + (" (with padding)" if any(pads) else "")
-            )
+            template = (
+                QT_TRANSLATE_NOOP("core",
+                                  "kernel {kernel} is larger than its {input} input (with padding)")
+                if any(pads) else
+                QT_TRANSLATE_NOOP("core", "kernel {kernel} is larger than its {input} input"))
+            raise LayerError(Msg(template, kernel=_dims_text(eff_k), input=_dims_text(in_sp)))
     out = tuple(_conv_out(in_sp[i], k[i], s[i], pads[i], d[i]) for i in range(dims))
     return k, s, d, pads, out
 
@@ -203,9 +223,20 @@ def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
 def _input(params, ins: list[Shape]) -> LayerResult:
     shape = tuple(int(v) for v in params["shape"])
     if not shape or len(shape) > 4:
-        raise LayerError("input shape needs 1 to 4 dimensions (C×H×W, C×T×H×W, T×F or F)")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "input shape needs 1 to 4 dimensions (C×H×W, C×T×H×W, T×F or F)"
+                )
+            )
+        )
     if any(v < 1 for v in shape):
-        raise LayerError(f"input shape {shape_str(shape)} has a dimension below 1")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "input shape {shape} has a dimension below 1"),
+                shape=shape_str(shape),
+            )
+        )
     return LayerResult(out_shape=shape)
 
 
@@ -214,15 +245,31 @@ def _conv(dims: int):
         x = ins[0]
         if len(x) != dims + 1:
             want = "C×H×W" if dims == 2 else "C×T×H×W"
-            raise LayerError(f"needs a {want} input, got {shape_str(x)}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "needs a {want} input, got {shape}"),
+                    want=want,
+                    shape=shape_str(x),
+                )
+            )
         cin, sp = x[0], x[1:]
         filters, groups = int(params["filters"]), int(params["groups"])
         if cin % groups or filters % groups:
             raise LayerError(
-                f"groups {groups} must divide both the {cin} input channels and {filters} filters"
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "groups {groups} must divide both the {cin} input channels and "
+                        "{filters} filters",
+                    ),
+                    groups=groups,
+                    cin=cin,
+                    filters=filters,
+                )
             )
-        k, s, d, pads, out_sp = _spatial_conv(sp, params["kernel"], params["stride"],
-                                              params["padding"], params["dilation"])
+        k, s, d, pads, out_sp = _spatial_conv(
+            sp, params["kernel"], params["stride"], params["padding"], params["dilation"]
+        )
         kvol = numel(k)
         weights = filters * (cin // groups) * kvol
         params_n = weights + (filters if params["bias"] else 0)
@@ -260,18 +307,34 @@ def _conv(dims: int):
 
 def _pool_common(params, x: Shape, kind: str):
     if len(x) not in (3, 4):
-        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "needs a C×H×W or C×T×H×W input, got {shape}"),
+                shape=shape_str(x),
+            )
+        )
     sp = x[1:]
     dims = len(sp)
     k = _tuple(params["kernel"], dims, "kernel")
-    s = _tuple(params["stride"] if params.get("stride") not in (None, "", 0) else k, dims,
-               "stride")
+    s = _tuple(params["stride"] if params.get("stride") not in (None, "", 0) else k, dims, "stride")
     p = _tuple(params["padding"], dims, "padding")
     for i in range(dims):
         if p[i] * 2 > k[i]:
-            raise LayerError(f"padding {p[i]} is more than half the {k[i]} window")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "padding {p} is more than half the {k} window"),
+                    p=p[i],
+                    k=k[i],
+                )
+            )
         if k[i] > sp[i] + 2 * p[i]:
-            raise LayerError(f"window {_dims_text(k)} is larger than its {_dims_text(sp)} input")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "window {dims} is larger than its {dims2} input"),
+                    dims=_dims_text(k),
+                    dims2=_dims_text(sp),
+                )
+            )
     out_sp = []
     for i in range(dims):
         span = sp[i] + 2 * p[i] - k[i]
@@ -285,31 +348,53 @@ def _pool_common(params, x: Shape, kind: str):
 def _maxpool(params, ins):
     out, kvol = _pool_common(params, ins[0], "max")
     n = numel(out)
-    return LayerResult(out_shape=out, flops_fwd=n * kvol, flops_bwd=n,
-                       saved=(SavedTensor("input", numel(ins[0])), SavedTensor("own", n, I64)))
+    return LayerResult(
+        out_shape=out,
+        flops_fwd=n * kvol,
+        flops_bwd=n,
+        saved=(SavedTensor("input", numel(ins[0])), SavedTensor("own", n, I64)),
+    )
 
 
 def _avgpool(params, ins):
     out, kvol = _pool_common(params, ins[0], "avg")
     n = numel(out)
-    return LayerResult(out_shape=out, flops_fwd=n * kvol, flops_bwd=n * kvol,
-                       saved=(SavedTensor("input", numel(ins[0])),))
+    return LayerResult(
+        out_shape=out,
+        flops_fwd=n * kvol,
+        flops_bwd=n * kvol,
+        saved=(SavedTensor("input", numel(ins[0])),),
+    )
 
 
 def _adaptive_avgpool(params, ins):
     x = ins[0]
     if len(x) not in (3, 4):
-        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "needs a C×H×W or C×T×H×W input, got {shape}"),
+                shape=shape_str(x),
+            )
+        )
     o = _tuple(params["output"], len(x) - 1, "output")
     out = (x[0],) + o
-    return LayerResult(out_shape=out, flops_fwd=numel(x), flops_bwd=numel(x),
-                       saved=(SavedTensor("input", numel(x)),))
+    return LayerResult(
+        out_shape=out,
+        flops_fwd=numel(x),
+        flops_bwd=numel(x),
+        saved=(SavedTensor("input", numel(x)),),
+    )
 
 
 def _global_avgpool(params, ins):
     x = ins[0]
     if len(x) not in (2, 3, 4):
-        raise LayerError(f"needs a C×H×W, C×T×H×W or T×F input, got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "needs a C×H×W, C×T×H×W or T×F input, got {shape}"),
+                shape=shape_str(x),
+            )
+        )
     # PyTorch turns a 1×1 adaptive average pool into mean(), which keeps only the shape.
     return LayerResult(out_shape=(x[0],), flops_fwd=numel(x), flops_bwd=numel(x))
 
@@ -317,43 +402,81 @@ def _global_avgpool(params, ins):
 def _batchnorm(params, ins):
     x = ins[0]
     if len(x) < 2:
-        raise LayerError(f"needs channels and at least one more dimension, got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "needs channels and at least one more dimension, got {shape}"
+                ),
+                shape=shape_str(x),
+            )
+        )
     c, n = x[0], numel(x)
-    return LayerResult(out_shape=x, parameters=2 * c, flops_fwd=4 * n, flops_bwd=8 * n,
-                       saved=(SavedTensor("input", n), SavedTensor("own", 2 * c, F32_FIXED)),
-                       weight_elements=2 * c)
+    return LayerResult(
+        out_shape=x,
+        parameters=2 * c,
+        flops_fwd=4 * n,
+        flops_bwd=8 * n,
+        saved=(SavedTensor("input", n), SavedTensor("own", 2 * c, F32_FIXED)),
+        weight_elements=2 * c,
+    )
 
 
 def _layernorm(params, ins):
     x = ins[0]
     last, n = x[-1], numel(x)
     rows = n // last
-    return LayerResult(out_shape=x, parameters=2 * last, flops_fwd=5 * n, flops_bwd=8 * n,
-                       saved=(SavedTensor("input", n), SavedTensor("own", 2 * rows, F32)),
-                       weight_elements=2 * last)
+    return LayerResult(
+        out_shape=x,
+        parameters=2 * last,
+        flops_fwd=5 * n,
+        flops_bwd=8 * n,
+        saved=(SavedTensor("input", n), SavedTensor("own", 2 * rows, F32)),
+        weight_elements=2 * last,
+    )
 
 
 def _activation(params, ins):
     x = ins[0]
     fn = params["function"]
     if fn not in ACTIVATIONS:
-        raise LayerError(f"unknown activation '{fn}' (one of {', '.join(ACTIVATIONS)})")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "unknown activation '{fn}' (one of {choices})"),
+                fn=fn,
+                choices=", ".join(ACTIVATIONS),
+            )
+        )
     inplace = bool(params["inplace"])
     n = numel(x)
     if inplace:
         saved = SavedTensor("output", n) if fn in _INPLACE_KEEPS_OUTPUT else SavedTensor("own", n)
     else:
         saved = SavedTensor("output" if fn in _KEEPS_OUTPUT else "input", n)
-    cost = {"relu": 1, "relu6": 1, "leaky_relu": 2, "sigmoid": 4, "tanh": 4, "gelu": 8,
-            "silu": 5, "hardswish": 4, "hardsigmoid": 3}[fn]
-    return LayerResult(out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n,
-                       saved=(saved,), inplace=inplace)
+    cost = {
+        "relu": 1,
+        "relu6": 1,
+        "leaky_relu": 2,
+        "sigmoid": 4,
+        "tanh": 4,
+        "gelu": 8,
+        "silu": 5,
+        "hardswish": 4,
+        "hardsigmoid": 3,
+    }[fn]
+    return LayerResult(
+        out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n, saved=(saved,), inplace=inplace
+    )
 
 
 def _dropout(params, ins):
     p = float(params["p"])
     if not 0.0 <= p < 1.0:
-        raise LayerError(f"dropout probability {p} must be at least 0 and below 1")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "dropout probability {p} must be at least 0 and below 1"),
+                p=p,
+            )
+        )
     n = numel(ins[0])
     saved = (SavedTensor("own", n, MASK),) if p > 0 else ()
     return LayerResult(out_shape=ins[0], flops_fwd=2 * n, flops_bwd=n, saved=saved)
@@ -371,30 +494,48 @@ def _fc(params, ins):
     weights = fin * units
     params_n = weights + (units if params["bias"] else 0)
     fwd = 2 * rows * weights + (rows * units if params["bias"] else 0)
-    return LayerResult(out_shape=x[:-1] + (units,), parameters=params_n, flops_fwd=fwd,
-                       flops_bwd=2 * fwd, saved=(SavedTensor("input", numel(x)),),
-                       weight_elements=params_n)
+    return LayerResult(
+        out_shape=x[:-1] + (units,),
+        parameters=params_n,
+        flops_fwd=fwd,
+        flops_bwd=2 * fwd,
+        saved=(SavedTensor("input", numel(x)),),
+        weight_elements=params_n,
+    )
 
 
 def _add(params, ins):
     if len(ins) < 2:
-        raise LayerError("needs the layer named in 'from'")
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "needs the layer named in 'from'")))
     a, b = ins[0], ins[1]
     if a != b:
-        raise LayerError(f"cannot add {shape_str(b)} ('from') to {shape_str(a)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "cannot add {shape} ('from') to {shape2}"),
+                shape=shape_str(b),
+                shape2=shape_str(a),
+            )
+        )
     n = numel(a)
     return LayerResult(out_shape=a, flops_fwd=n, flops_bwd=0)
 
 
 def _concat(params, ins):
     if len(ins) < 2:
-        raise LayerError("needs at least one layer named in 'from'")
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "needs at least one layer named in 'from'")))
     first = ins[0]
     for other in ins[1:]:
         if len(other) != len(first) or other[1:] != first[1:]:
             raise LayerError(
-                f"cannot concatenate {shape_str(other)} with {shape_str(first)}: "
-                "all but the channel dimension must match"
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "cannot concatenate {shape} with {shape2}: all but the channel "
+                        "dimension must match",
+                    ),
+                    shape=shape_str(other),
+                    shape2=shape_str(first),
+                )
             )
     c = sum(s[0] for s in ins)
     out = (c,) + first[1:]
@@ -404,13 +545,22 @@ def _concat(params, ins):
 def _upsample(params, ins):
     x = ins[0]
     if len(x) not in (3, 4):
-        raise LayerError(f"needs a C×H×W or C×T×H×W input, got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "needs a C×H×W or C×T×H×W input, got {shape}"),
+                shape=shape_str(x),
+            )
+        )
     scale = int(params["scale"])
     out = (x[0],) + tuple(v * scale for v in x[1:])
     n = numel(out)
     mode = params["mode"]
     if mode not in ("nearest", "bilinear"):
-        raise LayerError(f"mode '{mode}' is not 'nearest' or 'bilinear'")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "mode '{mode}' is not 'nearest' or 'bilinear'"), mode=mode
+            )
+        )
     cost = 1 if mode == "nearest" else 8
     return LayerResult(out_shape=out, flops_fwd=cost * n, flops_bwd=cost * n)
 
@@ -418,7 +568,14 @@ def _upsample(params, ins):
 def _lstm(params, ins):
     x = ins[0]
     if len(x) != 2:
-        raise LayerError(f"needs a T×F sequence input (steps × features), got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "needs a T×F sequence input (steps × features), got {shape}"
+                ),
+                shape=shape_str(x),
+            )
+        )
     steps, fin = x
     h, layers = int(params["hidden"]), int(params["layers"])
     dirs = 2 if params["bidirectional"] else 1
@@ -436,13 +593,21 @@ def _lstm(params, ins):
     reserve = layers * steps * dirs * 6 * h + (layers - 1) * steps * h * dirs
     fwd = 2 * macs + 10 * layers * steps * dirs * h
     # The whole output sequence is kept too; returning the last step only is a view of it.
-    sequence = SavedTensor("output", steps * h * dirs) if params["return_sequences"] else \
-        SavedTensor("own", steps * h * dirs)
-    return LayerResult(out_shape=out, parameters=total_params, flops_fwd=fwd, flops_bwd=2 * fwd,
-                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve),
-                              sequence),
-                       weight_elements=total_params, parallel_elements=4 * h * dirs,
-                       sequential_steps=steps * layers)
+    sequence = (
+        SavedTensor("output", steps * h * dirs)
+        if params["return_sequences"]
+        else SavedTensor("own", steps * h * dirs)
+    )
+    return LayerResult(
+        out_shape=out,
+        parameters=total_params,
+        flops_fwd=fwd,
+        flops_bwd=2 * fwd,
+        saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve), sequence),
+        weight_elements=total_params,
+        parallel_elements=4 * h * dirs,
+        sequential_steps=steps * layers,
+    )
 
 
 def _generic(params, ins):
@@ -452,8 +617,9 @@ def _generic(params, ins):
     if keeps == "input":
         saved = (SavedTensor("input", numel(x)),)
     elif keeps == "inputs":
-        saved = tuple(SavedTensor("input" if k == 0 else f"input:{k}", numel(s))
-                      for k, s in enumerate(ins))
+        saved = tuple(
+            SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)
+        )
     elif keeps == "output":
         saved = (SavedTensor("output", numel(out)),)
     else:
@@ -463,9 +629,20 @@ def _generic(params, ins):
 
 
 _CONVT_PARAMS = tuple(p for p in _CONV_PARAMS if p.name != "padding") + (
-    _p("padding", "ints", 0, "Padding removed from each side of the output.", minimum=0),
-    _p("output_padding", "ints", 0, "Extra rows/columns added on one side of the output.",
-       minimum=0),
+    _p(
+        "padding",
+        "ints",
+        0,
+        QT_TRANSLATE_NOOP("core", "Padding removed from each side of the output."),
+        minimum=0,
+    ),
+    _p(
+        "output_padding",
+        "ints",
+        0,
+        QT_TRANSLATE_NOOP("core", "Extra rows/columns added on one side of the output."),
+        minimum=0,
+    ),
 )
 
 
@@ -474,36 +651,70 @@ def _conv_transpose(dims: int):
         x = ins[0]
         if len(x) != dims + 1:
             want = "C×H×W" if dims == 2 else "C×T×H×W"
-            raise LayerError(f"needs a {want} input, got {shape_str(x)}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "needs a {want} input, got {shape}"),
+                    want=want,
+                    shape=shape_str(x),
+                )
+            )
         cin, sp = x[0], x[1:]
         filters, groups = int(params["filters"]), int(params["groups"])
         if cin % groups or filters % groups:
             raise LayerError(
-                f"groups {groups} must divide both the {cin} input channels and {filters} "
-                "filters")
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "groups {groups} must divide both the {cin} input channels and "
+                        "{filters} filters",
+                    ),
+                    groups=groups,
+                    cin=cin,
+                    filters=filters,
+                )
+            )
         k = _tuple(params["kernel"], dims, "kernel")
         s = _tuple(params["stride"], dims, "stride")
         d = _tuple(params["dilation"], dims, "dilation")
         p = _tuple(params["padding"], dims, "padding")
         op = _tuple(params["output_padding"], dims, "output padding")
-        out_sp = tuple((sp[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1
-                       for i in range(dims))
+        out_sp = tuple(
+            (sp[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1 for i in range(dims)
+        )
         if any(o < 1 for o in out_sp):
-            raise LayerError(f"padding {_dims_text(p)} leaves no output")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "padding {dims} leaves no output"), dims=_dims_text(p)
+                )
+            )
         kvol = numel(k)
         params_n = cin * (filters // groups) * kvol + (filters if params["bias"] else 0)
         out = (filters,) + out_sp
         fwd = 2 * numel(x) * (filters // groups) * kvol + (numel(out) if params["bias"] else 0)
-        return LayerResult(out_shape=out, parameters=params_n, flops_fwd=fwd, flops_bwd=2 * fwd,
-                           saved=(SavedTensor("input", numel(x)),),
-                           workspace={"implicit_gemm": (0, 0)}, weight_elements=params_n)
+        return LayerResult(
+            out_shape=out,
+            parameters=params_n,
+            flops_fwd=fwd,
+            flops_bwd=2 * fwd,
+            saved=(SavedTensor("input", numel(x)),),
+            workspace={"implicit_gemm": (0, 0)},
+            weight_elements=params_n,
+        )
+
     return rule
 
 
 def _gru(params, ins):
     x = ins[0]
     if len(x) != 2:
-        raise LayerError(f"needs a T×F sequence input (steps × features), got {shape_str(x)}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "needs a T×F sequence input (steps × features), got {shape}"
+                ),
+                shape=shape_str(x),
+            )
+        )
     steps, fin = x
     h, layers = int(params["hidden"]), int(params["layers"])
     dirs = 2 if params["bidirectional"] else 1
@@ -517,13 +728,21 @@ def _gru(params, ins):
     # (5 per unit, by analogy with the LSTM rule; not measured against cuDNN).
     reserve = layers * steps * dirs * 5 * h + (layers - 1) * steps * h * dirs
     fwd = 2 * macs + 8 * layers * steps * dirs * h
-    sequence = SavedTensor("output", steps * h * dirs) if params["return_sequences"] else \
-        SavedTensor("own", steps * h * dirs)
-    return LayerResult(out_shape=out, parameters=total, flops_fwd=fwd, flops_bwd=2 * fwd,
-                       saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve),
-                              sequence),
-                       weight_elements=total, parallel_elements=3 * h * dirs,
-                       sequential_steps=steps * layers)
+    sequence = (
+        SavedTensor("output", steps * h * dirs)
+        if params["return_sequences"]
+        else SavedTensor("own", steps * h * dirs)
+    )
+    return LayerResult(
+        out_shape=out,
+        parameters=total,
+        flops_fwd=fwd,
+        flops_bwd=2 * fwd,
+        saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve), sequence),
+        weight_elements=total,
+        parallel_elements=3 * h * dirs,
+        sequential_steps=steps * layers,
+    )
 
 
 @dataclass(frozen=True)
@@ -547,88 +766,325 @@ class LayerRule:
 RULES: dict[str, LayerRule] = {
     r.kind: r
     for r in (
-        LayerRule("input", "Input", (
-            _p("shape", "shape", (3, 224, 224),
-               "Per-sample shape: C×H×W images, C×T×H×W video, T×F sequences."),
-        ), _input, "The network's input, without the batch dimension."),
-        LayerRule("conv2d", "Conv 2D", _CONV_PARAMS, _conv(2),
-                  "2-D convolution; keeps its input for backward."),
-        LayerRule("conv3d", "Conv 3D", _CONV_PARAMS, _conv(3),
-                  "3-D convolution (video, volumes); keeps its input for backward."),
-        LayerRule("maxpool", "Max pool", _POOL_PARAMS, _maxpool,
-                  "Max pooling; keeps its input and int64 indices."),
-        LayerRule("avgpool", "Average pool", _POOL_PARAMS, _avgpool,
-                  "Average pooling; keeps its input."),
-        LayerRule("adaptive_avgpool", "Adaptive avg pool", (
-            _p("output", "ints", 1, "Output size per spatial dimension.", minimum=1),
-        ), _adaptive_avgpool, "Average pooling to a fixed output size."),
-        LayerRule("global_avgpool", "Global avg pool", (), _global_avgpool,
-                  "Averages each channel to one number (output: C)."),
-        LayerRule("batchnorm", "Batch norm", (), _batchnorm,
-                  "Batch normalisation; keeps its input and per-channel statistics."),
-        LayerRule("layernorm", "Layer norm", (), _layernorm,
-                  "Layer normalisation over the last dimension."),
-        LayerRule("activation", "Activation", (
-            _p("function", "choice", "relu", "The non-linearity.", choices=ACTIVATIONS),
-            _p("inplace", "bool", False,
-               "Overwrite the input instead of allocating an output (saves memory)."),
-        ), _activation, "ReLU and friends."),
-        LayerRule("dropout", "Dropout", (
-            _p("p", "float", 0.5, "Probability of dropping a unit.", minimum=0.0, maximum=0.99),
-        ), _dropout, "Dropout; keeps a one-byte mask."),
-        LayerRule("flatten", "Flatten", (), _flatten, "Flattens to a vector (a view, free)."),
-        LayerRule("fc", "Fully connected", (
-            _p("units", "int", 1000, "Output features.", minimum=1),
-            _p("bias", "bool", True, "Whether the layer has a bias vector."),
-        ), _fc, "Dense / linear layer over the last dimension; keeps its input."),
-        LayerRule("add", "Residual add", (
-            _p("from", "ref", "", "The earlier layer whose output is added to the previous one."),
-        ), _add, "Adds an earlier layer's output (a skip connection); keeps nothing."),
-        LayerRule("concat", "Concat", (
-            _p("from", "refs", (), "Earlier layers concatenated (channels) to the previous one."),
-        ), _concat, "Concatenates channels; keeps nothing."),
-        LayerRule("upsample", "Upsample", (
-            _p("scale", "int", 2, "Scale factor.", minimum=1),
-            _p("mode", "choice", "nearest", "Interpolation.", choices=("nearest", "bilinear")),
-        ), _upsample, "Spatial upsampling; keeps nothing."),
-        LayerRule("lstm", "LSTM", (
-            _p("hidden", "int", 128, "Hidden units.", minimum=1),
-            _p("layers", "int", 1, "Stacked layers.", minimum=1),
-            _p("bidirectional", "bool", False, "Run both directions."),
-            _p("return_sequences", "bool", True,
-               "Output every step (T×H) or only the last (H)."),
-        ), _lstm, "LSTM over a T×F sequence (T = sequence length, set on the input)."),
-        LayerRule("conv_transpose2d", "Transposed conv 2D", _CONVT_PARAMS, _conv_transpose(2),
-                  "2-D transposed convolution (decoders, upsampling); keeps its input."),
-        LayerRule("conv_transpose3d", "Transposed conv 3D", _CONVT_PARAMS, _conv_transpose(3),
-                  "3-D transposed convolution; keeps its input."),
-        LayerRule("gru", "GRU", (
-            _p("hidden", "int", 128, "Hidden units.", minimum=1),
-            _p("layers", "int", 1, "Stacked layers.", minimum=1),
-            _p("bidirectional", "bool", False, "Run both directions."),
-            _p("return_sequences", "bool", True,
-               "Output every step (T×H) or only the last (H)."),
-        ), _gru, "GRU over a T×F sequence; keeps its input, cuDNN's reserve and its output."),
-        LayerRule("generic", "Other operation", (
-            _p("keeps", "choice", "input",
-               "What it keeps for backward ('input' is the safe guess for an unknown op).",
-               choices=("input", "inputs", "output", "nothing")),
-            _p("shape", "shape", None, "Output shape per sample (empty = the input's).",
-               optional=True),
-            _p("from", "refs", (), "Further layers it reads (the other operand of a product)."),
-        ), _generic, "An operation without a planner layer (from an imported file): keeps its "
-                     "input's shape unless 'shape' says otherwise, and what 'keeps' says."),
+        LayerRule(
+            "input",
+            QT_TRANSLATE_NOOP("core", "Input"),
+            (
+                _p(
+                    "shape",
+                    "shape",
+                    (3, 224, 224),
+                    QT_TRANSLATE_NOOP(
+                        "core", "Per-sample shape: C×H×W images, C×T×H×W video, T×F sequences."
+                    ),
+                ),
+            ),
+            _input,
+            QT_TRANSLATE_NOOP("core", "The network's input, without the batch dimension."),
+        ),
+        LayerRule(
+            "conv2d",
+            QT_TRANSLATE_NOOP("core", "Conv 2D"),
+            _CONV_PARAMS,
+            _conv(2),
+            QT_TRANSLATE_NOOP("core", "2-D convolution; keeps its input for backward."),
+        ),
+        LayerRule(
+            "conv3d",
+            QT_TRANSLATE_NOOP("core", "Conv 3D"),
+            _CONV_PARAMS,
+            _conv(3),
+            QT_TRANSLATE_NOOP(
+                "core", "3-D convolution (video, volumes); keeps its input for backward."
+            ),
+        ),
+        LayerRule(
+            "maxpool",
+            QT_TRANSLATE_NOOP("core", "Max pool"),
+            _POOL_PARAMS,
+            _maxpool,
+            QT_TRANSLATE_NOOP("core", "Max pooling; keeps its input and int64 indices."),
+        ),
+        LayerRule(
+            "avgpool",
+            QT_TRANSLATE_NOOP("core", "Average pool"),
+            _POOL_PARAMS,
+            _avgpool,
+            QT_TRANSLATE_NOOP("core", "Average pooling; keeps its input."),
+        ),
+        LayerRule(
+            "adaptive_avgpool",
+            QT_TRANSLATE_NOOP("core", "Adaptive avg pool"),
+            (
+                _p(
+                    "output",
+                    "ints",
+                    1,
+                    QT_TRANSLATE_NOOP("core", "Output size per spatial dimension."),
+                    minimum=1,
+                ),
+            ),
+            _adaptive_avgpool,
+            QT_TRANSLATE_NOOP("core", "Average pooling to a fixed output size."),
+        ),
+        LayerRule(
+            "global_avgpool",
+            QT_TRANSLATE_NOOP("core", "Global avg pool"),
+            (),
+            _global_avgpool,
+            QT_TRANSLATE_NOOP("core", "Averages each channel to one number (output: C)."),
+        ),
+        LayerRule(
+            "batchnorm",
+            QT_TRANSLATE_NOOP("core", "Batch norm"),
+            (),
+            _batchnorm,
+            QT_TRANSLATE_NOOP(
+                "core", "Batch normalisation; keeps its input and per-channel statistics."
+            ),
+        ),
+        LayerRule(
+            "layernorm",
+            QT_TRANSLATE_NOOP("core", "Layer norm"),
+            (),
+            _layernorm,
+            QT_TRANSLATE_NOOP("core", "Layer normalisation over the last dimension."),
+        ),
+        LayerRule(
+            "activation",
+            QT_TRANSLATE_NOOP("core", "Activation"),
+            (
+                _p(
+                    "function",
+                    "choice",
+                    "relu",
+                    QT_TRANSLATE_NOOP("core", "The non-linearity."),
+                    choices=ACTIVATIONS,
+                ),
+                _p(
+                    "inplace",
+                    "bool",
+                    False,
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "Overwrite the input instead of allocating an output (saves memory).",
+                    ),
+                ),
+            ),
+            _activation,
+            QT_TRANSLATE_NOOP("core", "ReLU and friends."),
+        ),
+        LayerRule(
+            "dropout",
+            QT_TRANSLATE_NOOP("core", "Dropout"),
+            (
+                _p(
+                    "p",
+                    "float",
+                    0.5,
+                    QT_TRANSLATE_NOOP("core", "Probability of dropping a unit."),
+                    minimum=0.0,
+                    maximum=0.99,
+                ),
+            ),
+            _dropout,
+            QT_TRANSLATE_NOOP("core", "Dropout; keeps a one-byte mask."),
+        ),
+        LayerRule(
+            "flatten",
+            QT_TRANSLATE_NOOP("core", "Flatten"),
+            (),
+            _flatten,
+            QT_TRANSLATE_NOOP("core", "Flattens to a vector (a view, free)."),
+        ),
+        LayerRule(
+            "fc",
+            QT_TRANSLATE_NOOP("core", "Fully connected"),
+            (
+                _p("units", "int", 1000, QT_TRANSLATE_NOOP("core", "Output features."), minimum=1),
+                _p(
+                    "bias",
+                    "bool",
+                    True,
+                    QT_TRANSLATE_NOOP("core", "Whether the layer has a bias vector."),
+                ),
+            ),
+            _fc,
+            QT_TRANSLATE_NOOP(
+                "core", "Dense / linear layer over the last dimension; keeps its input."
+            ),
+        ),
+        LayerRule(
+            "add",
+            QT_TRANSLATE_NOOP("core", "Residual add"),
+            (
+                _p(
+                    "from",
+                    "ref",
+                    "",
+                    QT_TRANSLATE_NOOP(
+                        "core", "The earlier layer whose output is added to the previous one."
+                    ),
+                ),
+            ),
+            _add,
+            QT_TRANSLATE_NOOP(
+                "core", "Adds an earlier layer's output (a skip connection); keeps nothing."
+            ),
+        ),
+        LayerRule(
+            "concat",
+            QT_TRANSLATE_NOOP("core", "Concat"),
+            (
+                _p(
+                    "from",
+                    "refs",
+                    (),
+                    QT_TRANSLATE_NOOP(
+                        "core", "Earlier layers concatenated (channels) to the previous one."
+                    ),
+                ),
+            ),
+            _concat,
+            QT_TRANSLATE_NOOP("core", "Concatenates channels; keeps nothing."),
+        ),
+        LayerRule(
+            "upsample",
+            QT_TRANSLATE_NOOP("core", "Upsample"),
+            (
+                _p("scale", "int", 2, QT_TRANSLATE_NOOP("core", "Scale factor."), minimum=1),
+                _p(
+                    "mode",
+                    "choice",
+                    "nearest",
+                    QT_TRANSLATE_NOOP("core", "Interpolation."),
+                    choices=("nearest", "bilinear"),
+                ),
+            ),
+            _upsample,
+            QT_TRANSLATE_NOOP("core", "Spatial upsampling; keeps nothing."),
+        ),
+        LayerRule(
+            "lstm",
+            QT_TRANSLATE_NOOP("core", "LSTM"),
+            (
+                _p("hidden", "int", 128, QT_TRANSLATE_NOOP("core", "Hidden units."), minimum=1),
+                _p("layers", "int", 1, QT_TRANSLATE_NOOP("core", "Stacked layers."), minimum=1),
+                _p(
+                    "bidirectional",
+                    "bool",
+                    False,
+                    QT_TRANSLATE_NOOP("core", "Run both directions."),
+                ),
+                _p(
+                    "return_sequences",
+                    "bool",
+                    True,
+                    QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H)."),
+                ),
+            ),
+            _lstm,
+            QT_TRANSLATE_NOOP(
+                "core", "LSTM over a T×F sequence (T = sequence length, set on the input)."
+            ),
+        ),
+        LayerRule(
+            "conv_transpose2d",
+            QT_TRANSLATE_NOOP("core", "Transposed conv 2D"),
+            _CONVT_PARAMS,
+            _conv_transpose(2),
+            QT_TRANSLATE_NOOP(
+                "core", "2-D transposed convolution (decoders, upsampling); keeps its input."
+            ),
+        ),
+        LayerRule(
+            "conv_transpose3d",
+            QT_TRANSLATE_NOOP("core", "Transposed conv 3D"),
+            _CONVT_PARAMS,
+            _conv_transpose(3),
+            QT_TRANSLATE_NOOP("core", "3-D transposed convolution; keeps its input."),
+        ),
+        LayerRule(
+            "gru",
+            QT_TRANSLATE_NOOP("core", "GRU"),
+            (
+                _p("hidden", "int", 128, QT_TRANSLATE_NOOP("core", "Hidden units."), minimum=1),
+                _p("layers", "int", 1, QT_TRANSLATE_NOOP("core", "Stacked layers."), minimum=1),
+                _p(
+                    "bidirectional",
+                    "bool",
+                    False,
+                    QT_TRANSLATE_NOOP("core", "Run both directions."),
+                ),
+                _p(
+                    "return_sequences",
+                    "bool",
+                    True,
+                    QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H)."),
+                ),
+            ),
+            _gru,
+            QT_TRANSLATE_NOOP(
+                "core", "GRU over a T×F sequence; keeps its input, cuDNN's reserve and its output."
+            ),
+        ),
+        LayerRule(
+            "generic",
+            QT_TRANSLATE_NOOP("core", "Other operation"),
+            (
+                _p(
+                    "keeps",
+                    "choice",
+                    "input",
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "What it keeps for backward ('input' is the safe guess for an unknown op).",
+                    ),
+                    choices=("input", "inputs", "output", "nothing"),
+                ),
+                _p(
+                    "shape",
+                    "shape",
+                    None,
+                    QT_TRANSLATE_NOOP("core", "Output shape per sample (empty = the input's)."),
+                    optional=True,
+                ),
+                _p(
+                    "from",
+                    "refs",
+                    (),
+                    QT_TRANSLATE_NOOP(
+                        "core", "Further layers it reads (the other operand of a product)."
+                    ),
+                ),
+            ),
+            _generic,
+            QT_TRANSLATE_NOOP(
+                "core",
+                "An operation without a planner layer (from an imported file): keeps its "
+                "input's shape unless 'shape' says otherwise, and what 'keeps' says.",
+            ),
+        ),
     )
 }
 
 # Every layer but the input may read an earlier layer instead of the one just before it
 # (ResNet's downsample branch, Inception's parallel towers).
-INPUT_PARAM = _p("input", "ref", "",
-                 "Read this earlier layer's output instead of the previous layer's (branches).",
-                 optional=True)
+INPUT_PARAM = _p(
+    "input",
+    "ref",
+    "",
+    QT_TRANSLATE_NOOP(
+        "core", "Read this earlier layer's output instead of the previous layer's (branches)."
+    ),
+    optional=True,
+)
 RULES = {
-    kind: (rule if kind == "input" else
-           LayerRule(rule.kind, rule.label, rule.params + (INPUT_PARAM,), rule.apply, rule.help))
+    kind: (
+        rule
+        if kind == "input"
+        else LayerRule(rule.kind, rule.label, rule.params + (INPUT_PARAM,), rule.apply, rule.help)
+    )
     for kind, rule in RULES.items()
 }
 
@@ -661,8 +1117,7 @@ class LayerSpec:
     def get(self, name: str, default=None):
         return self.params.get(name, default)
 
-    def replace(self, *, name: str | None = None, kind: str | None = None,
-                **params) -> "LayerSpec":
+    def replace(self, *, name: str | None = None, kind: str | None = None, **params) -> "LayerSpec":
         merged = dict(self.params) if kind in (None, self.kind) else {}
         merged.update(params)
         return LayerSpec(kind or self.kind, name if name is not None else self.name, merged)
@@ -711,7 +1166,13 @@ _MAX_DIM = 1 << 24  # a sanity bound on one dimension (16 M)
 def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...]:
     """'3', '3x3', '3×3', '3,3', [3, 3] → (3, 3); an error message names the problem."""
     if isinstance(text, bool):
-        raise LayerError(f"{what} must be a number, not {text!r}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{what} must be a number, not {text!r}"),
+                what=what,
+                text=text,
+            )
+        )
     if isinstance(text, (int, float)):
         items = [text]
     elif isinstance(text, (list, tuple)):
@@ -721,22 +1182,51 @@ def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...
         cleaned = cleaned.replace(" ", "x")
         items = [t for t in cleaned.split("x") if t]
         if not items:
-            raise LayerError(f"{what} is empty")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} is empty"), what=what))
     else:
-        raise LayerError(f"{what} must be a number or list of numbers, not {text!r}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "{what} must be a number or list of numbers, not {text!r}"
+                ),
+                what=what,
+                text=text,
+            )
+        )
     out = []
     for item in items:
         try:
             f = float(item)
         except (TypeError, ValueError):
-            raise LayerError(f"{what} '{item}' is not a number") from None
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} '{item}' is not a number"),
+                    what=what,
+                    item=item,
+                )
+            ) from None
         if not math.isfinite(f) or f != int(f):
-            raise LayerError(f"{what} '{item}' is not a whole number")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} '{item}' is not a whole number"),
+                    what=what,
+                    item=item,
+                )
+            )
         v = int(f)
         if v < minimum:
-            raise LayerError(f"{what} {v} is below {minimum}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} {v} is below {minimum}"),
+                    what=what,
+                    v=v,
+                    minimum=minimum,
+                )
+            )
         if v > _MAX_DIM:
-            raise LayerError(f"{what} {v} is absurdly large")
+            raise LayerError(
+                Msg(QT_TRANSLATE_NOOP("core", "{what} {v} is absurdly large"), what=what, v=v)
+            )
         out.append(v)
     return tuple(out)
 
@@ -750,22 +1240,42 @@ def coerce_param(spec: ParamSpec, value):
             return None
         if t == "refs":
             return ()
-        raise LayerError(f"{what} is required")
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} is required"), what=what))
     if t == "int":
         if isinstance(value, (list, tuple)) and len(value) != 1:
-            raise LayerError(f"{what} must be one number")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be one number"), what=what))
         return parse_ints(value, minimum=int(spec.minimum or 0), what=what)[0]
     if t == "float":
         try:
             v = float(value)
         except (TypeError, ValueError):
-            raise LayerError(f"{what} '{value}' is not a number") from None
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} '{value}' is not a number"),
+                    what=what,
+                    value=value,
+                )
+            ) from None
         if not math.isfinite(v):
-            raise LayerError(f"{what} must be finite")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be finite"), what=what))
         if spec.minimum is not None and v < spec.minimum:
-            raise LayerError(f"{what} {v} is below {spec.minimum}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} {v} is below {minimum}"),
+                    what=what,
+                    v=v,
+                    minimum=spec.minimum,
+                )
+            )
         if spec.maximum is not None and v > spec.maximum:
-            raise LayerError(f"{what} {v} is above {spec.maximum}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} {v} is above {maximum}"),
+                    what=what,
+                    v=v,
+                    maximum=spec.maximum,
+                )
+            )
         return v
     if t == "bool":
         if isinstance(value, bool):
@@ -776,15 +1286,29 @@ def coerce_param(spec: ParamSpec, value):
             return True
         if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
             return False
-        raise LayerError(f"{what} must be true or false, not {value!r}")
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{what} must be true or false, not {value!r}"),
+                what=what,
+                value=value,
+            )
+        )
     if t == "choice":
         v = str(value).strip().lower()
         if v not in spec.choices:
-            raise LayerError(f"{what} '{value}' is not one of {', '.join(spec.choices)}")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{what} '{value}' is not one of {choices}"),
+                    what=what,
+                    value=value,
+                    choices=", ".join(spec.choices),
+                )
+            )
         return v
     if t in ("ints", "shape"):
-        v = parse_ints(value, minimum=int(spec.minimum if spec.minimum is not None else 1),
-                       what=what)
+        v = parse_ints(
+            value, minimum=int(spec.minimum if spec.minimum is not None else 1), what=what
+        )
         if t == "shape":
             return v
         return v[0] if len(v) == 1 else v
@@ -795,15 +1319,17 @@ def coerce_param(spec: ParamSpec, value):
         return v[0] if len(v) == 1 else v
     if t == "ref":
         if not isinstance(value, str):
-            raise LayerError(f"{what} must name a layer")
+            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must name a layer"), what=what))
         return value.strip()
     if t == "refs":
         if isinstance(value, str):
             return tuple(r.strip() for r in value.split(",") if r.strip())
         if isinstance(value, (list, tuple)) and all(isinstance(r, str) for r in value):
             return tuple(r.strip() for r in value)
-        raise LayerError(f"{what} must list layer names")
-    raise LayerError(f"{what}: unknown parameter type {t}")  # pragma: no cover
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must list layer names"), what=what))
+    raise LayerError(
+        Msg(QT_TRANSLATE_NOOP("core", "{what}: unknown parameter type {t}"), what=what, t=t)
+    )  # pragma: no cover
 
 
 def format_param(spec: ParamSpec, value) -> str:

@@ -34,6 +34,7 @@ from planner.core.network import (
     Setup,
     analyze,
 )
+from planner.i18n import QT_TRANSLATE_NOOP
 
 MIB = 1024**2
 
@@ -102,28 +103,42 @@ class Assumptions:
     def describe() -> dict[str, str]:
         """What each assumption means (tooltips, the CLI, the README)."""
         return {
-            "cuda_context_bytes": "CUDA context and framework runtime per process (typical "
-                                  "PyTorch on CUDA 12 with lazy loading; not measured here)",
-            "library_handles_bytes": "cuBLAS / cuDNN handles and their loaded kernels",
-            "allocator_block_bytes": "allocator rounds every tensor up to this block",
-            "allocator_large_threshold_bytes": "tensors at least this large are rounded to "
-                                               "whole segments",
-            "allocator_segment_bytes": "segment size large tensors are rounded to",
-            "conv_algorithm": "convolution algorithm family for the workspace: typical = "
+            "cuda_context_bytes": QT_TRANSLATE_NOOP("core",
+                "CUDA context and framework runtime per process (typical "
+                                  "PyTorch on CUDA 12 with lazy loading; not measured here)"),
+            "library_handles_bytes": QT_TRANSLATE_NOOP("core",
+                "cuBLAS / cuDNN handles and their loaded kernels"),
+            "allocator_block_bytes": QT_TRANSLATE_NOOP("core",
+                "allocator rounds every tensor up to this block"),
+            "allocator_large_threshold_bytes": QT_TRANSLATE_NOOP("core",
+                "tensors at least this large are rounded to "
+                                               "whole segments"),
+            "allocator_segment_bytes": QT_TRANSLATE_NOOP("core",
+                "segment size large tensors are rounded to"),
+            "conv_algorithm": QT_TRANSLATE_NOOP("core",
+                "convolution algorithm family for the workspace: typical = "
                               "fastest per layer (Winograd for 3×3, else implicit GEMM) "
-                              "capped at the workspace allowance",
-            "workspace_cap_bytes": "largest workspace the framework typically grants one "
-                                   "convolution ('typical' only)",
-            "driver_reserved_bytes": "memory the driver keeps on a card that no process can use "
-                                     "(used when judging fit)",
-            "compute_efficiency": "fraction of the datasheet FP32 rate large convolutions reach",
-            "tensor_efficiency": "fraction of the datasheet tensor-core rate reached",
-            "memory_efficiency": "fraction of the datasheet bandwidth reached",
-            "architecture_efficiency": "extra factor per architecture (older ones reach less of "
-                                       "their peak; calibrated to the article's table)",
-            "saturation_items_per_core": "independent outputs per CUDA core a kernel needs to "
-                                         "fill the card (small networks fill it less)",
-            "kernel_launch_s": "fixed cost of launching one layer's kernel",
+                              "capped at the workspace allowance"),
+            "workspace_cap_bytes": QT_TRANSLATE_NOOP("core",
+                "largest workspace the framework typically grants one "
+                                   "convolution ('typical' only)"),
+            "driver_reserved_bytes": QT_TRANSLATE_NOOP("core",
+                "memory the driver keeps on a card that no process can use "
+                                     "(used when judging fit)"),
+            "compute_efficiency": QT_TRANSLATE_NOOP("core",
+                "fraction of the datasheet FP32 rate large convolutions reach"),
+            "tensor_efficiency": QT_TRANSLATE_NOOP("core",
+                "fraction of the datasheet tensor-core rate reached"),
+            "memory_efficiency": QT_TRANSLATE_NOOP("core",
+                "fraction of the datasheet bandwidth reached"),
+            "architecture_efficiency": QT_TRANSLATE_NOOP("core",
+                "extra factor per architecture (older ones reach less of "
+                                       "their peak; calibrated to the article's table)"),
+            "saturation_items_per_core": QT_TRANSLATE_NOOP("core",
+                "independent outputs per CUDA core a kernel needs to "
+                                         "fill the card (small networks fill it less)"),
+            "kernel_launch_s": QT_TRANSLATE_NOOP("core",
+                "fixed cost of launching one layer's kernel"),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -151,13 +166,13 @@ OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2}
 
 TERMS = ("overhead", "weights", "gradients", "optimizer", "activations", "transient", "workspace")
 TERM_LABELS = {
-    "overhead": "CUDA context + libraries",
-    "weights": "Weights",
-    "gradients": "Gradients",
-    "optimizer": "Optimizer state",
-    "activations": "Activations kept for backward",
-    "transient": "Gradient buffers (backward peak)",
-    "workspace": "Convolution workspace",
+    "overhead": QT_TRANSLATE_NOOP("core", "CUDA context + libraries"),
+    "weights": QT_TRANSLATE_NOOP("core", "Weights"),
+    "gradients": QT_TRANSLATE_NOOP("core", "Gradients"),
+    "optimizer": QT_TRANSLATE_NOOP("core", "Optimizer state"),
+    "activations": QT_TRANSLATE_NOOP("core", "Activations kept for backward"),
+    "transient": QT_TRANSLATE_NOOP("core", "Gradient buffers (backward peak)"),
+    "workspace": QT_TRANSLATE_NOOP("core", "Convolution workspace"),
 }
 
 

@@ -27,6 +27,7 @@ from planner.core.layers import (
     coerce_param,
     numel,
 )
+from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 SCHEMA_VERSION = 1
 PRECISIONS = ("fp32", "fp16", "bf16", "mixed")
@@ -51,22 +52,66 @@ class Setup:
 
     def __post_init__(self):
         if not isinstance(self.batch_size, int) or isinstance(self.batch_size, bool):
-            raise ValueError(f"batch size must be a whole number, not {self.batch_size!r}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "batch size must be a whole number, not {batch_size!r}"
+                    ),
+                    batch_size=self.batch_size,
+                )
+            )
         if not 1 <= self.batch_size <= MAX_BATCH:
-            raise ValueError(f"batch size {self.batch_size} must be between 1 and {MAX_BATCH}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "batch size {batch_size} must be between 1 and {MAX_BATCH}"
+                    ),
+                    batch_size=self.batch_size,
+                    MAX_BATCH=MAX_BATCH,
+                )
+            )
         if self.precision not in PRECISIONS:
-            raise ValueError(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "precision '{precision}' is not one of {choices}"),
+                    precision=self.precision,
+                    choices=", ".join(PRECISIONS),
+                )
+            )
         if self.optimizer not in OPTIMIZERS:
-            raise ValueError(f"optimizer '{self.optimizer}' is not one of {', '.join(OPTIMIZERS)}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "optimizer '{optimizer}' is not one of {choices}"),
+                    optimizer=self.optimizer,
+                    choices=", ".join(OPTIMIZERS),
+                )
+            )
         if self.mode not in MODES:
-            raise ValueError(f"mode '{self.mode}' is not one of {', '.join(MODES)}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "mode '{mode}' is not one of {choices}"),
+                    mode=self.mode,
+                    choices=", ".join(MODES),
+                )
+            )
         if not isinstance(self.checkpointing, bool):
-            raise ValueError(f"checkpointing must be true or false, not {self.checkpointing!r}")
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "checkpointing must be true or false, not {checkpointing!r}"
+                    ),
+                    checkpointing=self.checkpointing,
+                )
+            )
 
     def to_json(self) -> dict[str, Any]:
-        return {"batch_size": self.batch_size, "precision": self.precision,
-                "optimizer": self.optimizer, "mode": self.mode,
-                "checkpointing": self.checkpointing}
+        return {
+            "batch_size": self.batch_size,
+            "precision": self.precision,
+            "optimizer": self.optimizer,
+            "mode": self.mode,
+            "checkpointing": self.checkpointing,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,17 +170,24 @@ class NetworkDraft:
 
     def with_input_shape(self, shape: Shape) -> "NetworkDraft":
         if not self.layers or self.layers[0].kind != "input":
-            raise ValueError("the draft has no input layer")
+            raise ValueError(Msg(QT_TRANSLATE_NOOP("core", "the draft has no input layer")))
         return self.replace_layer(0, self.layers[0].replace(shape=tuple(shape)))
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description,
-                "layers": [layer.to_json() for layer in self.layers]}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "layers": [layer.to_json() for layer in self.layers],
+        }
 
 
 # --------------------------------------------------------------------------------------------
 # Analysis
 # --------------------------------------------------------------------------------------------
+
+
+# How a problem is shown: "layer 3 (conv3): kernel 7×7 is larger than its 5×5 input".
+PROBLEM_TEMPLATE = QT_TRANSLATE_NOOP("core", "layer {index} ({name}): {message}")
 
 
 class Problem(NamedTuple):
@@ -144,7 +196,7 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        return f"layer {self.index} ({self.name}): {self.message}"
+        return PROBLEM_TEMPLATE.format(index=self.index, name=self.name, message=self.message)
 
 
 class Storage(NamedTuple):
@@ -207,7 +259,8 @@ def analyze(draft: NetworkDraft) -> Analysis:
     """
     layers = draft.layers
     if not layers:
-        return Analysis(draft, (), (Problem(0, "?", "the draft has no layers"),))
+        empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
+        return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
     infos: list[LayerInfo] = []
     # Storages as parallel lists: elements per sample, class, producer, last use.
@@ -225,28 +278,41 @@ def analyze(draft: NetworkDraft) -> Analysis:
         kind = layer.kind
         error: str | None = None
         if not name or not isinstance(name, str):
-            error = "every layer needs a name"
+            error = Msg(QT_TRANSLATE_NOOP("core", "every layer needs a name"))
         elif name in out_shape:
-            error = f"the name '{name}' is already used by an earlier layer"
+            error = Msg(
+                QT_TRANSLATE_NOOP("core", "the name '{name}' is already used by an earlier layer"),
+                name=name,
+            )
         elif kind not in RULES:
-            error = f"unknown layer type '{kind}'"
+            error = Msg(QT_TRANSLATE_NOOP("core", "unknown layer type '{kind}'"), kind=kind)
         elif (kind == "input") != (i == 0):
-            error = ("the first layer must be the input" if i == 0
-                     else "only the first layer can be an input")
+            error = (Msg(QT_TRANSLATE_NOOP("core", "the first layer must be the input")) if i == 0
+                     else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
         in_names: list[str] = []
         if error is None and i > 0:
             src = layer.source()
             if src is not None and src not in out_shape:
-                error = f"'input' names '{src}', which is not an earlier layer"
+                error = Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "'input' names '{src}', which is not an earlier layer"
+                    ),
+                    src=src,
+                )
             in_names.append(src or prev_name)  # type: ignore[arg-type]
             refs = layer.refs()
             for ref in refs:
                 if ref not in out_shape:
-                    error = f"'from' names '{ref}', which is not an earlier layer"
+                    error = Msg(
+                        QT_TRANSLATE_NOOP(
+                            "core", "'from' names '{ref}', which is not an earlier layer"
+                        ),
+                        ref=ref,
+                    )
                     break
                 in_names.append(ref)
             if not refs and error is None and (kind == "add" or kind == "concat"):
-                error = "'from' must name an earlier layer"
+                error = Msg(QT_TRANSLATE_NOOP("core", "'from' must name an earlier layer"))
         result: LayerResult | None = None
         blocked = False
         in_shapes: tuple[Shape, ...] = ()
@@ -297,16 +363,31 @@ def analyze(draft: NetworkDraft) -> Analysis:
         else:
             out_shape[name] = None
         out_storage[name] = info_storage
-        infos.append(LayerInfo(i, name, kind, in_shapes,
-                               result.out_shape if result is not None else None, result, error,
-                               blocked, info_storage, first_saves))
+        infos.append(
+            LayerInfo(
+                i,
+                name,
+                kind,
+                in_shapes,
+                result.out_shape if result is not None else None,
+                result,
+                error,
+                blocked,
+                info_storage,
+                first_saves,
+            )
+        )
         prev_name = name
     last = infos[-1].output_storage
     if last >= 0:
         st_last[last] = len(layers) - 1
-    return Analysis(draft, tuple(infos), tuple(problems),
-                    tuple(map(Storage, st_elems, st_class, st_prod, st_last)),
-                    tuple(saved_order))
+    return Analysis(
+        draft,
+        tuple(infos),
+        tuple(problems),
+        tuple(map(Storage, st_elems, st_class, st_prod, st_last)),
+        tuple(saved_order),
+    )
 
 
 # Layer results by (layer, input shapes). Layers are immutable and an edit changes one of them,
@@ -326,11 +407,17 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
         params = _checked_params(layer)
         result = RULES[layer.kind].apply(params, list(in_shapes))
         if numel(result.out_shape) <= 0:
-            raise LayerError(f"output {result.out_shape} is empty")
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "output {out_shape} is empty"),
+                    out_shape=result.out_shape,
+                )
+            )
     except LayerError as exc:
-        result, error = None, str(exc)
+        result, error = None, message_of(exc)
     except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
-        result, error = None, f"invalid parameters ({exc})"
+        result, error = None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
+                                  problem=str(exc))
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
     _RESULTS[key] = (result, error)
@@ -358,21 +445,35 @@ def _checked_params(layer: LayerSpec) -> dict[str, Any]:
 
 def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
     if not isinstance(data, dict):
-        raise PlanFileError(f"{where}: expected an object with 'layers'")
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{where}: expected an object with 'layers'"), where=where)
+        )
     raw_layers = data.get("layers")
     if not isinstance(raw_layers, list) or not raw_layers:
-        raise PlanFileError(f"{where}: 'layers' must be a non-empty list")
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: 'layers' must be a non-empty list"), where=where
+            )
+        )
     layers = []
     for i, raw in enumerate(raw_layers):
         at = f"{where}: layers[{i}]"
         if not isinstance(raw, dict):
-            raise PlanFileError(f"{at}: expected an object")
+            raise PlanFileError(Msg(QT_TRANSLATE_NOOP("core", "{at}: expected an object"), at=at))
         kind = raw.get("type")
         if kind not in RULES:
-            raise PlanFileError(f"{at}.type: unknown layer type {kind!r}")
+            raise PlanFileError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{at}.type: unknown layer type {kind!r}"),
+                    at=at,
+                    kind=kind,
+                )
+            )
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise PlanFileError(f"{at}.name: every layer needs a name")
+            raise PlanFileError(
+                Msg(QT_TRANSLATE_NOOP("core", "{at}.name: every layer needs a name"), at=at)
+            )
         rule = RULES[kind]
         params = {}
         for key, value in raw.items():
@@ -380,15 +481,33 @@ def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
                 continue
             spec = rule.param(key)
             if spec is None:
-                raise PlanFileError(f"{at}.{key}: '{kind}' layers have no parameter '{key}'")
+                raise PlanFileError(
+                    Msg(
+                        QT_TRANSLATE_NOOP(
+                            "core", "{at}.{key}: '{kind}' layers have no parameter '{key}'"
+                        ),
+                        at=at,
+                        key=key,
+                        kind=kind,
+                    )
+                )
             try:
                 params[key] = coerce_param(spec, value)
             except LayerError as exc:
-                raise PlanFileError(f"{at}.{key}: {exc}") from None
+                raise PlanFileError(
+                    Msg(
+                        QT_TRANSLATE_NOOP("core", "{at}.{key}: {problem}"),
+                        at=at,
+                        key=key,
+                        problem=message_of(exc),
+                    )
+                ) from None
         layers.append(LayerSpec(kind, name.strip(), params))
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise PlanFileError(f"{where}: name must be text")
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{where}: name must be text"), where=where)
+        )
     desc = data.get("description", "")
     return NetworkDraft(name or "untitled", tuple(layers), desc if isinstance(desc, str) else "")
 
@@ -398,16 +517,30 @@ def setup_from_json(data: Any, *, where: str = "plan", default: Setup | None = N
     if data is None:
         return base
     if not isinstance(data, dict):
-        raise PlanFileError(f"{where}: setup must be an object")
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{where}: setup must be an object"), where=where)
+        )
     values = base.to_json()
     for key, value in data.items():
         if key not in values:
-            raise PlanFileError(f"{where}: setup.{key}: unknown setting")
+            raise PlanFileError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{where}: setup.{key}: unknown setting"),
+                    where=where,
+                    key=key,
+                )
+            )
         values[key] = value
     try:
         return Setup(**values)
     except (TypeError, ValueError) as exc:
-        raise PlanFileError(f"{where}: setup: {exc}") from None
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: setup: {problem}"),
+                where=where,
+                problem=message_of(exc),
+            )
+        ) from None
 
 
 def plan_to_json(draft: NetworkDraft, setup: Setup) -> dict[str, Any]:
@@ -419,16 +552,42 @@ def plan_to_json(draft: NetworkDraft, setup: Setup) -> dict[str, Any]:
 
 def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Setup]:
     if not isinstance(data, dict):
-        raise PlanFileError(f"{where}: not a plan (expected a JSON object)")
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: not a plan (expected a JSON object)"),
+                where=where,
+            )
+        )
     version = data.get("schema_version")
     if version is None:
-        raise PlanFileError(f"{where}: schema_version is missing (is this a GPU Planner plan?)")
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "{where}: schema_version is missing (is this a GPU Planner plan?)"
+                ),
+                where=where,
+            )
+        )
     if not isinstance(version, int) or version < 1:
-        raise PlanFileError(f"{where}: schema_version {version!r} is not valid")
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: schema_version {version!r} is not valid"),
+                where=where,
+                version=version,
+            )
+        )
     if version > SCHEMA_VERSION:
         raise PlanFileError(
-            f"{where}: schema_version {version} is newer than this app understands "
-            f"({SCHEMA_VERSION}); update GPU Planner"
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{where}: schema_version {version} is newer than this app understands "
+                    "({SCHEMA_VERSION}); update GPU Planner",
+                ),
+                where=where,
+                version=version,
+                SCHEMA_VERSION=SCHEMA_VERSION,
+            )
         )
     draft = draft_from_json(data, where=where)
     setup = setup_from_json(data.get("setup"), where=where)
@@ -439,17 +598,34 @@ def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
     p = Path(path)
     where = p.name
     if p.is_dir():
-        raise PlanFileError(f"{where}: is a folder, not a plan file")
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{where}: is a folder, not a plan file"), where=where)
+        )
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise PlanFileError(f"{where}: no such file") from None
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{where}: no such file"), where=where)
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise PlanFileError(f"{where}: cannot be read ({exc})") from None
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: cannot be read ({problem})"),
+                where=where,
+                problem=message_of(exc),
+            )
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PlanFileError(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: not valid JSON (line {lineno}: {msg})"),
+                where=where,
+                lineno=exc.lineno,
+                msg=exc.msg,
+            )
+        ) from None
     return plan_from_json(data, where=where)
 
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, replace
 from planner.core.layers import LayerSpec
 from planner.core.memory import Assumptions, estimate
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 CONV_KINDS = ("conv2d", "conv3d")
+
 
 
 @dataclass(frozen=True)
@@ -42,31 +44,43 @@ def _is_unit(value) -> bool:
 def _candidates(draft: NetworkDraft, setup: Setup, analysis: Analysis):
     """(key, title, detail, caution, draft, setup) for every technique that applies."""
     if setup.precision == "fp32":
-        yield ("fp16", "Train in 16-bit (mixed precision)",
-               "Activations, gradients and weights in 16 bits, an fp32 master copy of the "
-               "weights for the optimizer.",
-               "The article: 16-bit halves memory without hurting classification; keep fp32 "
-               "master weights and loss scaling (what mixed precision does).",
+        yield ("fp16", QT_TRANSLATE_NOOP("core",
+                           "Train in 16-bit (mixed precision)"),
+               QT_TRANSLATE_NOOP("core",
+                   "Activations, gradients and weights in 16 bits, an fp32 master copy of the "
+                   "weights for the optimizer."),
+               QT_TRANSLATE_NOOP("core",
+                   "The article: 16-bit halves memory without hurting classification; keep fp32 "
+                   "master weights and loss scaling (what mixed precision does)."),
                draft, replace(setup, precision="mixed"))
     if setup.batch_size >= 2:
         half = setup.batch_size // 2
-        caution = ("A smaller mini-batch is the last resort: convolution kernels are tuned for "
-                   "64 and more.")
+        caution = QT_TRANSLATE_NOOP("core",
+                      "A smaller mini-batch is the last resort: convolution kernels are tuned "
+                      "for 64 and more.")
         if half < 32:
-            caution = (f"Batch {half} is below 32: the article warns training then slows "
-                       "down markedly. " + caution)
-        yield ("half_batch", f"Halve the batch ({setup.batch_size} → {half})",
-               "Activations and gradient buffers scale with the batch.", caution,
+            caution = Msg(QT_TRANSLATE_NOOP("core",
+                              "Batch {half} is below 32: the article warns training then slows "
+                              "down markedly. {caution}"), half=half, caution=caution)
+        yield ("half_batch", Msg(QT_TRANSLATE_NOOP("core",
+                                     "Halve the batch ({batch} → {half})"),
+                                 batch=setup.batch_size, half=half),
+               QT_TRANSLATE_NOOP("core",
+                   "Activations and gradient buffers scale with the batch."), caution,
                draft, replace(setup, batch_size=half))
     first = _first_conv(draft)
     if first is not None:
         conv = draft.layers[first]
         if _is_unit(conv.params.get("stride", 1)):
             new = draft.replace_layer(first, conv.replace(stride=2))
-            yield ("stride2", f"Stride 2 in the first convolution ({conv.name})",
-                   "Every later feature map has a quarter of the values.",
-                   "Throws away three quarters of the first layer's outputs; accuracy can "
-                   "suffer, especially on small inputs.", new, setup)
+            yield ("stride2", Msg(QT_TRANSLATE_NOOP("core",
+                                      "Stride 2 in the first convolution ({name})"),
+                                  name=conv.name),
+                   QT_TRANSLATE_NOOP("core",
+                       "Every later feature map has a quarter of the values."),
+                   QT_TRANSLATE_NOOP("core",
+                       "Throws away three quarters of the first layer's outputs; accuracy can "
+                       "suffer, especially on small inputs."), new, setup)
         # A 2×2 max pool after the first convolution (and its batch norm / activation).
         after = first + 1
         while after < len(draft.layers) and draft.layers[after].kind in (
@@ -78,10 +92,13 @@ def _candidates(draft: NetworkDraft, setup: Setup, analysis: Analysis):
             name = draft.unique_name("pool")
             new = draft.insert_layer(after, LayerSpec("maxpool", name, {"kernel": 2}))
             new = _retarget(new, old=prev_name, new=name, start=after + 1)
-            yield ("pool", f"2×2 max pool after {conv.name}",
-                   "Everything after the pool has a quarter of the values.",
-                   "Pooling discards position detail; the article warns that overusing "
-                   "reduction techniques hurts accuracy.", new, setup)
+            yield ("pool", Msg(QT_TRANSLATE_NOOP("core",
+                                   "2×2 max pool after {name}"), name=conv.name),
+                   QT_TRANSLATE_NOOP("core",
+                       "Everything after the pool has a quarter of the values."),
+                   QT_TRANSLATE_NOOP("core",
+                       "Pooling discards position detail; the article warns that overusing "
+                       "reduction techniques hurts accuracy."), new, setup)
     # A 1×1 reduction (to a third of the channels) after the convolution with the largest
     # output, as the article's 96 → 32 example.
     best = None
@@ -106,16 +123,23 @@ def _candidates(draft: NetworkDraft, setup: Setup, analysis: Analysis):
         new = draft.insert_layer(at, LayerSpec(kind, name, {"filters": reduced, "kernel": 1,
                                                             "padding": "valid"}))
         new = _retarget(new, old=prev_name, new=name, start=at + 1)
-        yield ("reduce1x1", f"1×1 reduction after {info.name} ({channels} → {reduced} channels)",
-               "What follows sees a third of the channels (the article: 32 1×1 filters cut a "
-               "340 MB layer to 113 MB).",
-               "A bottleneck throws information away; use it where channels are plentiful.",
+        yield ("reduce1x1", Msg(QT_TRANSLATE_NOOP("core",
+                                    "1×1 reduction after {name} ({channels} → {reduced} channels)"),
+                                name=info.name, channels=channels, reduced=reduced),
+               QT_TRANSLATE_NOOP("core",
+                   "What follows sees a third of the channels (the article: 32 1×1 filters cut a "
+                   "340 MB layer to 113 MB)."),
+               QT_TRANSLATE_NOOP("core",
+                   "A bottleneck throws information away; use it where channels are plentiful."),
                new, setup)
     if setup.mode == "train" and not setup.checkpointing:
-        yield ("checkpoint", "Gradient checkpointing",
-               "Keep only √n segment outputs and recompute each segment during backward.",
-               "Costs about one extra forward pass (roughly a third more compute per "
-               "iteration); throws nothing away.", draft, replace(setup, checkpointing=True))
+        yield ("checkpoint", QT_TRANSLATE_NOOP("core",
+                                 "Gradient checkpointing"),
+               QT_TRANSLATE_NOOP("core",
+                   "Keep only √n segment outputs and recompute each segment during backward."),
+               QT_TRANSLATE_NOOP("core",
+                   "Costs about one extra forward pass (roughly a third more compute per "
+                   "iteration); throws nothing away."), draft, replace(setup, checkpointing=True))
 
 
 def _retarget(draft: NetworkDraft, *, old: str, new: str, start: int) -> NetworkDraft:
