@@ -28,7 +28,9 @@ _Index = QModelIndex | QPersistentModelIndex
 
 LOST_COLOR = QColor("#b03030")
 NA_COLOR = QColor("#808080")
+NO_ANSWER_COLOR = QColor("#a86400")
 _LOST_BRUSH = QBrush(LOST_COLOR)
+_NO_ANSWER_BRUSH = QBrush(NO_ANSWER_COLOR)
 _NA_BRUSH = QBrush(NA_COLOR)
 
 
@@ -49,7 +51,33 @@ def format_gib(n: int | float | None) -> str:
 
 
 def card_label(d: DeviceInfo) -> str:
+    """"GPU 0: NVIDIA A100" (a card of this computer), "node-a · GPU 3: NVIDIA A100" (a
+    card of a cluster: the index is unique across the fleet)."""
+    if d.host:
+        return f"{d.host} · GPU {d.index}: {d.name}"
     return f"GPU {d.index}: {d.name}"
+
+
+def plot_label(d: DeviceInfo) -> str:
+    """The short name of a card in plot legends: "GPU 0", "node-a · GPU 3"."""
+    return f"{d.host} · GPU {d.index}" if d.host else f"GPU {d.index}"
+
+
+def fleet_order(devices: Sequence[DeviceInfo]) -> tuple[DeviceInfo, ...]:
+    """Cards grouped by host (this computer's own first), then by index."""
+    return tuple(sorted(devices, key=lambda d: (d.host is not None, d.host or "", d.index)))
+
+
+def whole_card_state(s: GpuSample | None) -> str:
+    """"waiting", "lost" (the card or its node is gone), "no answer" (the card is probably
+    fine, its telemetry path is not: a server that did not answer, a failed query) or "ok"."""
+    if s is None:
+        return "waiting"
+    if s.lost:
+        return "lost"
+    if "*" in s.unavailable:
+        return "no answer"
+    return "ok"
 
 
 def short_card_label(d: DeviceInfo) -> str:
@@ -74,43 +102,57 @@ class GpuTableModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        tr = self.tr
         self.columns: tuple[_Column, ...] = (
-            _Column("name", tr("Card"), tr("NVML index and name")),
-            _Column("memory", tr("Memory in use\n/ total"),
-                    tr("Memory in use (allocated on the card), as nvidia-smi shows it")),
-            _Column("memory_pct", tr("Memory\nin use %"), tr("Memory in use ÷ total memory")),
-            _Column("memory_busy", tr("Memory-controller\nbusy %"),
-                    tr("Share of time the memory controller was reading or writing "
+            _Column("name", self.tr("Card"), self.tr("NVML index and name")),
+            _Column("memory", self.tr("Memory in use\n/ total"),
+                    self.tr("Memory in use (allocated on the card), as nvidia-smi shows it")),
+            _Column("memory_pct", self.tr("Memory\nin use %"),
+                    self.tr("Memory in use ÷ total memory")),
+            _Column("memory_busy", self.tr("Memory-controller\nbusy %"),
+                    self.tr("Share of time the memory controller was reading or writing "
                        "(NVML 'memory utilisation'). Not the memory in use.")),
-            _Column("bandwidth", tr("Bandwidth\nGB/s (est.)"),
-                    tr("An ESTIMATE: memory-controller busy % × the card's peak bandwidth")),
-            _Column("dram", tr("DRAM bandwidth\n% (GPM)"),
-                    tr("Measured DRAM bandwidth utilisation (GPM metrics, Hopper and newer)")),
-            _Column("gpu_busy", tr("GPU\nbusy %"),
-                    tr("Share of time a kernel was running on the GPU")),
-            _Column("clocks", tr("SM / memory\nclock"), tr("Current clocks in MHz")),
-            _Column("power", tr("Power"), tr("Power draw in watts")),
-            _Column("temperature", tr("Temp."), tr("GPU temperature in °C")),
-            _Column("fan", tr("Fan"), tr("Fan speed, % of maximum")),
-            _Column("throttle", tr("Throttle\nreasons"),
-                    tr("Why the clocks are held below their maximum")),
-            _Column("state", tr("State"), tr("ok, or lost when the card stopped answering")),
+            _Column("bandwidth", self.tr("Bandwidth\nGB/s (est.)"),
+                    self.tr("An ESTIMATE: memory-controller busy % × the card's peak bandwidth")),
+            _Column("dram", self.tr("DRAM bandwidth\n% (GPM)"),
+                    self.tr("Measured DRAM bandwidth utilisation (GPM metrics, Hopper and newer)")),
+            _Column("gpu_busy", self.tr("GPU\nbusy %"),
+                    self.tr("Share of time a kernel was running on the GPU")),
+            _Column("clocks", self.tr("SM / memory\nclock"), self.tr("Current clocks in MHz")),
+            _Column("power", self.tr("Power"), self.tr("Power draw in watts")),
+            _Column("temperature", self.tr("Temp."), self.tr("GPU temperature in °C")),
+            _Column("fan", self.tr("Fan"), self.tr("Fan speed, % of maximum")),
+            _Column("throttle", self.tr("Throttle\nreasons"),
+                    self.tr("Why the clocks are held below their maximum")),
+            _Column("state", self.tr("State"),
+                    self.tr("ok; lost when the card (or its host) stopped answering; no "
+                            "answer when the telemetry server did not answer")),
         )
+        self._host_column = _Column(
+            "host", self.tr("Host"), self.tr("The machine the card is in (cards are grouped "
+                                             "by host)"))
+        self._local_columns = self.columns
         self._keys = [c.key for c in self.columns]
         self._devices: tuple[DeviceInfo, ...] = ()
+        self._frame_devices: tuple[DeviceInfo, ...] = ()
         self._samples: dict[int, GpuSample] = {}
         self._cells: dict[tuple[int, int], tuple[str, str | None]] = {}  # per frame
 
     # -- feeding --------------------------------------------------------------------------
 
     def set_frame(self, frame: Frame | None) -> None:
+        """The latest frame. Cards of a cluster (``DeviceInfo.host``) get a Host column and
+        are grouped by host; this computer's cards keep the NVML order."""
         devices = () if frame is None else frame.devices
         samples = {} if frame is None else {s.index: s for s in frame.samples}
-        if tuple(d.index for d in devices) != tuple(d.index for d in self._devices) or \
-                devices != self._devices:
+        if devices is not self._frame_devices and devices != self._frame_devices:
             self.beginResetModel()
-            self._devices, self._samples = tuple(devices), samples
+            self._frame_devices = devices
+            fleet = any(d.host for d in devices)
+            self.columns = ((self._host_column,) + self._local_columns if fleet
+                            else self._local_columns)
+            self._keys = [c.key for c in self.columns]
+            self._devices = fleet_order(devices) if fleet else tuple(devices)
+            self._samples = samples
             self._cells = {}
             self.endResetModel()
             return
@@ -181,11 +223,13 @@ class GpuTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if s is not None and s.lost:
                 return _LOST_BRUSH
+            if key == "state" and s is not None and "*" in s.unavailable:
+                return _NO_ANSWER_BRUSH
             if self._cell(row, col)[0] == "N/A":
                 return _NA_BRUSH
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if key in ("name", "throttle", "state"):
+            if key in ("host", "name", "throttle", "state"):
                 return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and key == "state" and s is not None and s.lost:
@@ -199,12 +243,16 @@ class GpuTableModel(QAbstractTableModel):
             return "N/A", self.tr("no sample yet")
         if s.lost:
             return "N/A", s.unavailable.get("*", self.tr("the card is lost"))
+        if "*" in s.unavailable:
+            return "N/A", s.unavailable["*"]
         for f in fields:
             if f in s.unavailable:
                 return "N/A", s.unavailable[f]
         return "N/A", self.tr("not reported by this card")
 
     def _text(self, key: str, d: DeviceInfo, s: GpuSample | None) -> tuple[str, str | None]:
+        if key == "host":
+            return d.host or "", d.host or None
         if key == "name":
             tip = d.uuid + (f"\n{d.pci_bus_id}" if d.pci_bus_id else "")
             if d.peak_bandwidth_gbs:
@@ -217,6 +265,8 @@ class GpuTableModel(QAbstractTableModel):
             if s.lost:
                 return self.tr("lost"), s.unavailable.get("*", self.tr("the card stopped "
                                                                        "answering"))
+            if "*" in s.unavailable:  # not lost: the telemetry path failed, not the card
+                return self.tr("no answer"), s.unavailable["*"]
             return self.tr("ok"), None
         if s is None or s.lost:
             return self._na(s)

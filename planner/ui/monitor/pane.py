@@ -59,12 +59,20 @@ from planner.telemetry.recorder import RecordingError, apply_retention, open_rec
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
+from planner.ui.monitor.cluster import (
+    ClusterConfig,
+    ClusterDialog,
+    PeakFillingBackend,
+    prometheus_factory,
+)
 from planner.ui.monitor.models import (
     GpuTableModel,
     ProcessRow,
     ProcessTableModel,
     card_label,
+    fleet_order,
     format_gib,
+    whole_card_state,
 )
 from planner.ui.monitor.plots import PLOT_METRICS, MonitorPlots
 from planner.ui.monitor.recordings import (
@@ -104,6 +112,7 @@ class MonitorPane(QWidget):
     source_changed = Signal(str)
     comparison_ready = Signal(str)
     retention_changed = Signal(float)
+    cluster_settings_changed = Signal(object)  # dict for the settings file (no unremembered token)
 
     def __init__(self, backend_factory: Callable[[], Any], *, demo: bool,
                  parent: QWidget | None = None, interval_s: float = 1.0,
@@ -114,17 +123,37 @@ class MonitorPane(QWidget):
                  history_capacity: int = HISTORY_CAPACITY,
                  confirm: Callable[[QWidget, str, str], bool] | None = None,
                  ask_save_path: Callable[[QWidget, str, str, str], str | None] | None = None,
-                 autostart: bool = True) -> None:
+                 autostart: bool = True,
+                 peak_bandwidth_lookup: Callable[[str], float | None] | None = None,
+                 cluster_settings: dict[str, Any] | None = None,
+                 cluster_backend_factory: Callable[[ClusterConfig], Callable[[], Any]]
+                 | None = None) -> None:
         """``backend_factory``: a zero-argument callable returning a telemetry backend
         (``NvmlBackend`` or ``SimulatedBackend``), called in the sampling thread. ``demo``:
         the factory is the simulated source. ``demo_factory``: what "Try the simulated demo"
         switches to. ``confirm`` / ``ask_save_path``: injectable questions (tests script
-        them; the default uses message boxes and file dialogs)."""
+        them; the default uses message boxes and file dialogs).
+
+        Watching a cluster: ``cluster_settings`` is what ``cluster_settings_changed`` last
+        emitted (the dialog starts from it); ``cluster_backend_factory(config)`` returns the
+        zero-argument backend factory for a ``ClusterConfig`` (default: a PrometheusBackend);
+        ``peak_bandwidth_lookup(card name)`` gives a card's peak GB/s where the source does
+        not (dcgm-exporter), e.g. from the catalog; None leaves it "N/A"."""
         super().__init__(parent)
         self.setObjectName("MonitorPane")
         self._factory = backend_factory
         self._demo = bool(demo)
         self._demo_factory = demo_factory or default_demo_factory
+        self._local_factory = backend_factory  # what "Local cards" returns to
+        self._local_demo = self._demo
+        self._peak_lookup = peak_bandwidth_lookup
+        self._cluster_backend_factory = cluster_backend_factory or prometheus_factory
+        self.cluster_config: ClusterConfig | None = ClusterConfig.from_settings(cluster_settings)
+        self._watching = False  # the source is the cluster
+        self._local_interval_s: float | None = None
+        self._interval_floor_s = MIN_INTERVAL_S
+        self.cluster_dialog: ClusterDialog | None = None
+        self._no_answer: str | None = None  # the fleet-wide "did not answer" reason shown
         self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
         self._record = record
         self.retention_days = float(retention_days)
@@ -187,7 +216,6 @@ class MonitorPane(QWidget):
     # -- UI -----------------------------------------------------------------------------------
 
     def _build_ui(self, interval_s: float) -> None:
-        tr = self.tr
         # banner: no telemetry
         self.banner = QFrame(self)
         self.banner.setObjectName("monitorBanner")
@@ -195,30 +223,49 @@ class MonitorPane(QWidget):
                                   "#e0c060; border-radius: 4px; }")
         self.banner_label = QLabel("", self.banner)
         self.banner_label.setWordWrap(True)
-        self.demo_button = QPushButton(tr("Try the simulated demo"), self.banner)
+        self.demo_button = QPushButton(self.tr("Try the simulated demo"), self.banner)
         self.demo_button.clicked.connect(self.switch_to_demo)
         bl = QHBoxLayout(self.banner)
         bl.setContentsMargins(10, 6, 10, 6)
         bl.addWidget(self.banner_label, 1)
         bl.addWidget(self.demo_button)
+        self.banner_local_button = QPushButton(self.tr("Local cards"), self.banner)
+        self.banner_local_button.setToolTip(self.tr("Stop watching the cluster and show this "
+                                                    "computer's cards again"))
+        self.banner_local_button.clicked.connect(self.switch_to_local)
+        self.banner_local_button.setVisible(False)
+        bl.addWidget(self.banner_local_button)
         self.banner.setVisible(False)
 
         # source line
-        self.simulated_label = QLabel(tr("SIMULATED"), self)
+        self.simulated_label = QLabel(self.tr("SIMULATED"), self)
         self.simulated_label.setObjectName("simulatedBadge")
         self.simulated_label.setStyleSheet(
             "#simulatedBadge { background: #6a3d9a; color: white; font-weight: bold; "
             "padding: 2px 8px; border-radius: 3px; }")
-        self.simulated_label.setToolTip(tr("Every value shown comes from a simulated source, "
+        self.simulated_label.setToolTip(self.tr("Every value shown comes from a simulated source, "
                                            "not from a GPU"))
         self.source_label = QLabel("", self)
         self.recording_label = QLabel("", self)
         self.recording_label.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.source_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
+        self.cluster_button = QPushButton(self.tr("Cluster…"), self)
+        self.cluster_button.setToolTip(self.tr("Watch the GPUs of a cluster through a "
+                                               "Prometheus server (dcgm-exporter)"))
+        self.cluster_button.clicked.connect(self.open_cluster_dialog)
+        self.local_button = QPushButton(self.tr("Local cards"), self)
+        self.local_button.setToolTip(self.tr("Stop watching the cluster and show this "
+                                             "computer's cards again"))
+        self.local_button.clicked.connect(self.switch_to_local)
+        self.local_button.setVisible(False)
         src = QHBoxLayout()
         src.addWidget(self.simulated_label)
         src.addWidget(self.source_label, 1)
         src.addWidget(self.recording_label)
+        src.addWidget(self.cluster_button)
+        src.addWidget(self.local_button)
 
         # alert line
         self.alert_label = QLabel("", self)
@@ -237,7 +284,7 @@ class MonitorPane(QWidget):
         f = QFont(self.replay_label.font())
         f.setBold(True)
         self.replay_label.setFont(f)
-        self.live_button = QPushButton(tr("Back to live"), self.replay_bar)
+        self.live_button = QPushButton(self.tr("Back to live"), self.replay_bar)
         self.live_button.clicked.connect(self.stop_replay)
         rl = QHBoxLayout(self.replay_bar)
         rl.setContentsMargins(8, 3, 8, 3)
@@ -251,56 +298,56 @@ class MonitorPane(QWidget):
         self.card_combo.currentIndexChanged.connect(self._on_card_combo)
         self.window_combo = QComboBox(self)
         for text, seconds in WINDOWS:
-            self.window_combo.addItem(tr(text), seconds)
+            self.window_combo.addItem(self.tr(text), seconds)
         self.window_combo.setCurrentIndex(1)
         self.window_combo.currentIndexChanged.connect(self._on_window_changed)
         self.interval_spin = QDoubleSpinBox(self)
         self.interval_spin.setRange(MIN_INTERVAL_S, MAX_INTERVAL_S)
         self.interval_spin.setDecimals(1)
         self.interval_spin.setSingleStep(0.1)
-        self.interval_spin.setSuffix(tr(" s"))
+        self.interval_spin.setSuffix(self.tr(" s"))
         self.interval_spin.setValue(self.bridge.interval_s)
-        self.interval_spin.setToolTip(tr("Seconds between samples (0.1–10)"))
+        self.interval_spin.setToolTip(self.tr("Seconds between samples (0.1–10)"))
         self.interval_spin.valueChanged.connect(self._on_interval_changed)
-        self.pause_button = QPushButton(tr("Pause plots"), self)
+        self.pause_button = QPushButton(self.tr("Pause plots"), self)
         self.pause_button.setCheckable(True)
-        self.pause_button.setToolTip(tr("Freeze the plots; sampling and recording go on"))
+        self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on"))
         self.pause_button.toggled.connect(self.set_paused)
-        self.export_plot_button = QPushButton(tr("Export plot…"), self)
+        self.export_plot_button = QPushButton(self.tr("Export plot…"), self)
         self.export_plot_button.clicked.connect(self._on_export_plot)
-        self.export_data_button = QPushButton(tr("Export data…"), self)
+        self.export_data_button = QPushButton(self.tr("Export data…"), self)
         self.export_data_button.clicked.connect(self._on_export_data)
-        self.recordings_button = QPushButton(tr("Recordings…"), self)
+        self.recordings_button = QPushButton(self.tr("Recordings…"), self)
         self.recordings_button.clicked.connect(self.open_recordings)
         self.memory_alert_spin = QSpinBox(self)
         self.memory_alert_spin.setRange(1, 100)
         self.memory_alert_spin.setSuffix(" %")
         self.memory_alert_spin.setValue(int(round(self.memory_alert_pct)))
-        self.memory_alert_spin.setToolTip(tr("Alert when memory in use passes this share of "
+        self.memory_alert_spin.setToolTip(self.tr("Alert when memory in use passes this share of "
                                              "the card's memory"))
         self.memory_alert_spin.valueChanged.connect(self._on_alert_thresholds)
         self.temp_alert_spin = QSpinBox(self)
         self.temp_alert_spin.setRange(30, 120)
         self.temp_alert_spin.setSuffix(" °C")
         self.temp_alert_spin.setValue(int(round(self.temperature_alert_c)))
-        self.temp_alert_spin.setToolTip(tr("Alert when a card's temperature passes this"))
+        self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
         self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
 
         controls = QHBoxLayout()
-        controls.addWidget(QLabel(tr("Card:"), self))
+        controls.addWidget(QLabel(self.tr("Card:"), self))
         controls.addWidget(self.card_combo)
         controls.addSpacing(8)
-        controls.addWidget(QLabel(tr("Window:"), self))
+        controls.addWidget(QLabel(self.tr("Window:"), self))
         controls.addWidget(self.window_combo)
         controls.addSpacing(8)
-        controls.addWidget(QLabel(tr("Sample every"), self))
+        controls.addWidget(QLabel(self.tr("Sample every"), self))
         controls.addWidget(self.interval_spin)
         controls.addSpacing(8)
         controls.addWidget(self.pause_button)
         controls.addStretch(1)
-        controls.addWidget(QLabel(tr("Alert at memory"), self))
+        controls.addWidget(QLabel(self.tr("Alert at memory"), self))
         controls.addWidget(self.memory_alert_spin)
-        controls.addWidget(QLabel(tr("or"), self))
+        controls.addWidget(QLabel(self.tr("or"), self))
         controls.addWidget(self.temp_alert_spin)
         controls.addSpacing(8)
         controls.addWidget(self.export_plot_button)
@@ -343,16 +390,16 @@ class MonitorPane(QWidget):
         self.process_table.setWordWrap(False)
         self.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.process_table.selectionModel().selectionChanged.connect(self._on_process_selected)
-        self.compare_button = QPushButton(tr("Compare with plan"), self)
-        self.compare_button.setToolTip(tr("The plan's predicted peak against the peak of the "
+        self.compare_button = QPushButton(self.tr("Compare with plan"), self)
+        self.compare_button.setToolTip(self.tr("The plan's predicted peak against the peak of the "
                                           "followed process (or of the selected card)"))
         self.compare_button.clicked.connect(self.compare_with_plan)
-        self.unfollow_button = QPushButton(tr("Stop following"), self)
+        self.unfollow_button = QPushButton(self.tr("Stop following"), self)
         self.unfollow_button.clicked.connect(self.unfollow)
         self.unfollow_button.setEnabled(False)
-        self.comparison_label = QLabel(tr("Select a process to follow its memory."), self)
+        self.comparison_label = QLabel(self.tr("Select a process to follow its memory."), self)
         self.comparison_label.setWordWrap(True)
-        proc_box = QGroupBox(tr("Processes on the selected card"), self)
+        proc_box = QGroupBox(self.tr("Processes on the selected card"), self)
         pl = QVBoxLayout(proc_box)
         pl.addWidget(self.process_table, 1)
         pb = QHBoxLayout()
@@ -402,7 +449,7 @@ class MonitorPane(QWidget):
         layout.addLayout(controls)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.status_label)
-        self._set_empty(tr("Waiting for the first sample…"))
+        self._set_empty(self.tr("Waiting for the first sample…"))
 
     def _set_empty(self, text: str | None) -> None:
         if text is None:
@@ -415,8 +462,20 @@ class MonitorPane(QWidget):
         simulated = self.source == "simulated"
         self.simulated_label.setVisible(simulated)
         n = len(self.devices)
-        if self.source == "unavailable":
+        self.local_button.setVisible(self._watching)
+        self.banner_local_button.setVisible(self._watching)
+        self.demo_button.setVisible(not self._watching)
+        url = self.cluster_config.display_url if self.cluster_config is not None else ""
+        if self._watching and self.source != "prometheus":
+            text = self.tr("Cluster {url}: no telemetry").format(url=url) \
+                if self.source == "unavailable" else \
+                self.tr("Cluster {url}: connecting…").format(url=url)
+        elif self.source == "unavailable":
             text = self.tr("No live telemetry")
+        elif self.source == "prometheus":
+            hosts = len({d.host for d in self.devices})
+            text = self.tr("Cluster (Prometheus, dcgm-exporter) · {url} · {h} host(s) · "
+                           "{n} card(s)").format(url=url or "N/A", h=hosts, n=n)
         elif simulated:
             text = self.tr("Simulated source — no GPU is read; {n} simulated card(s)").format(n=n)
         else:
@@ -426,6 +485,7 @@ class MonitorPane(QWidget):
             text = self.tr("Live (NVML) · driver {drv} · CUDA {cuda} · {n} card(s)").format(
                 drv=drv, cuda=cuda, n=n)
         self.source_label.setText(text)
+        self.source_label.setToolTip(text)
         if self.sink is None:
             self.recording_label.setText(self.tr("Not recording"))
         elif self.sink.failure:
@@ -512,6 +572,11 @@ class MonitorPane(QWidget):
         """The card shown in the plots (its NVML index), or None for all cards."""
         return self.card_combo.currentData()
 
+    def card_state(self, index: int) -> str:
+        """"waiting", "ok", "lost" (card or node gone) or "no answer" (the telemetry server
+        did not answer: the card is probably fine) from the latest frame."""
+        return whole_card_state(self.latest.sample(index) if self.latest else None)
+
     def select_device(self, index: int | None) -> None:
         i = self.card_combo.findData(index)
         if i >= 0:
@@ -557,6 +622,93 @@ class MonitorPane(QWidget):
         self.bridge.restart(self._factory)
         self._status(self.tr("Showing the simulated demo: no GPU is read"))
 
+    # -- watching a cluster ------------------------------------------------------------------
+
+    @property
+    def watching_cluster(self) -> bool:
+        return self._watching
+
+    @Slot()
+    def open_cluster_dialog(self) -> ClusterDialog:
+        """Ask for a Prometheus server (non-modal); "Watch" switches the source to it.
+        Returns the dialog (tests fill it in and accept it)."""
+        dlg = ClusterDialog(self.cluster_config, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.accepted.connect(lambda: self.watch_cluster(dlg.config()))
+        self.cluster_dialog = dlg
+        dlg.show()
+        return dlg
+
+    def watch_cluster(self, config: ClusterConfig) -> None:
+        """Switch the source to this Prometheus server (the sampling thread builds the
+        backend). The token stays in memory; ``cluster_settings_changed`` carries it only
+        when ``config.remember_token``."""
+        if self._shut:
+            return
+        if self._replay is not None:
+            self.stop_replay()
+        self.cluster_config = config
+        self.cluster_settings_changed.emit(config.to_settings())
+        make = self._cluster_backend_factory(config)
+        lookup = self._peak_lookup
+        factory = make if lookup is None else (lambda: PeakFillingBackend(make(), lookup))
+        if not self._watching:
+            self._local_interval_s = self.bridge.interval_s
+        self._watching = True
+        self._factory = factory
+        self._set_interval_floor(config.min_interval_s)
+        self._reset_source_state()
+        self._set_empty(self.tr("Connecting to {url}…").format(url=config.display_url))
+        self._update_source_ui()
+        self.source_changed.emit("prometheus")
+        self.bridge.restart(factory)
+        self._status(self.tr("Watching the cluster at {url}").format(url=config.display_url))
+
+    @Slot()
+    def switch_to_local(self) -> None:
+        """Back to this computer's cards (or the demo the pane started with): one click."""
+        if self._shut or not self._watching:
+            return
+        self._watching = False
+        self._demo = self._local_demo
+        self._factory = self._local_factory
+        self._set_interval_floor(MIN_INTERVAL_S)
+        if self._local_interval_s is not None:
+            self.set_interval(self._local_interval_s)
+        self._reset_source_state()
+        self.source = "simulated" if self._demo else "nvml"
+        self._set_empty(self.tr("Waiting for the first sample…"))
+        self._update_source_ui()
+        self.source_changed.emit(self.source)
+        self.bridge.restart(self._factory)
+        self._status(self.tr("Showing this computer's cards"))
+
+    def _reset_source_state(self) -> None:
+        self.unavailable_message = None
+        self.banner.setVisible(False)
+        self.latest = None
+        self.devices = ()
+        self.history = None
+        self._drawn = -1
+        self._no_answer = None
+        self._last_error = None
+        self._last_procs.clear()
+        self.gpu_model.set_frame(None)
+        if self._watching:
+            self.source = "connecting"
+
+    def _set_interval_floor(self, floor_s: float) -> None:
+        """The sampler never asks faster than the backend answers (its min_interval_s)."""
+        self._interval_floor_s = max(MIN_INTERVAL_S, min(MAX_INTERVAL_S, float(floor_s)))
+        self.interval_spin.blockSignals(True)
+        self.interval_spin.setMinimum(self._interval_floor_s)
+        self.interval_spin.blockSignals(False)
+        self.interval_spin.setToolTip(self.tr("Seconds between samples ({lo:g}–{hi:g})").format(
+            lo=self._interval_floor_s, hi=MAX_INTERVAL_S))
+        if self.bridge.interval_s < self._interval_floor_s:
+            self.set_interval(self._interval_floor_s)
+        self._on_interval_changed(self.interval_spin.value())
+
     @Slot(str)
     def _on_unavailable(self, message: str) -> None:
         if self._shut:
@@ -566,9 +718,15 @@ class MonitorPane(QWidget):
         self.banner_label.setText(message)
         self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
         self.banner.setVisible(True)
-        self._set_empty(self.tr("No live telemetry: {msg}.\n\nThe Planner and the advice do not "
-                                "need it. “Try the simulated demo” shows what this pane does "
-                                "with simulated cards.").format(msg=message.rstrip(".")))
+        if self._watching:
+            self._set_empty(self.tr("The cluster cannot be watched: {msg}.\n\n“Local cards” "
+                                    "shows this computer's cards again.").format(
+                                        msg=message.rstrip(".")))
+        else:
+            self._set_empty(self.tr("No live telemetry: {msg}.\n\nThe Planner and the advice do "
+                                    "not need it. “Try the simulated demo” shows what this pane "
+                                    "does with simulated cards.").format(
+                                        msg=message.rstrip(".")))
         self._update_source_ui()
         self.source_changed.emit("unavailable")
         self._status(message)
@@ -592,7 +750,8 @@ class MonitorPane(QWidget):
         if self._replay is None:
             self._show_devices(self.devices)
         self._fit_gpu_table()
-        self.devices_changed.emit(self.devices)
+        if not self._watching:  # what the user owns: this computer's cards, not the fleet's
+            self.devices_changed.emit(self.devices)
 
     def _fit_gpu_table(self) -> None:
         """Give the cards table the height of its rows (2–8 rows), the plots the rest."""
@@ -610,7 +769,7 @@ class MonitorPane(QWidget):
         self.card_combo.blockSignals(True)
         self.card_combo.clear()
         self.card_combo.addItem(self.tr("All cards"), None)
-        for d in devices:
+        for d in (fleet_order(devices) if any(d.host for d in devices) else devices):
             self.card_combo.addItem(card_label(d), d.index)
         i = self.card_combo.findData(keep) if keep is not None else -1
         self.card_combo.setCurrentIndex(i if i >= 0 else (1 if devices else 0))
@@ -621,12 +780,18 @@ class MonitorPane(QWidget):
     def _on_frame(self, frame: Frame) -> None:
         if self._shut:
             return
+        if (frame.source == "prometheus") != self._watching:
+            return  # queued before the source was switched
         self.frames_received += 1
-        first = self.latest is None or self.source == "unavailable"
+        first = self.latest is None or self.source in ("unavailable", "connecting")
         if frame.devices != self.devices or self.history is None:
             self._new_devices(frame)
-        source = "simulated" if (frame.source == "simulated"
-                                 or any(d.simulated for d in frame.devices)) else "nvml"
+        if frame.source == "prometheus":
+            source = "prometheus"
+        elif frame.source == "simulated" or any(d.simulated for d in frame.devices):
+            source = "simulated"
+        else:
+            source = "nvml"
         if source != self.source:
             self.source = source
             self.source_changed.emit(source)
@@ -635,13 +800,27 @@ class MonitorPane(QWidget):
         self.latest = frame
         self._dirty = True
         t = self.history.fine.last_time()
+        no_answer = None
         for s in frame.samples:
             if s.lost:
                 if s.index not in self._lost:
                     self._lost.add(s.index)
                     self._last_procs[s.index] = ()
-                    self._status(self.tr("GPU {i} stopped answering and is marked lost; the "
-                                         "other cards go on").format(i=s.index))
+                    d = frame.device(s.index)
+                    if d is not None and d.host:
+                        self._status(self.tr("{card} is marked lost ({why}); the other cards "
+                                             "go on").format(
+                                                 card=card_label(d),
+                                                 why=s.unavailable.get("*", self.tr(
+                                                     "no data"))))
+                    else:
+                        self._status(self.tr("GPU {i} stopped answering and is marked lost; "
+                                             "the other cards go on").format(i=s.index))
+                continue
+            if s.index in self._lost:
+                self._lost.discard(s.index)  # a node that came back
+            if "*" in s.unavailable:
+                no_answer = s.unavailable["*"]
                 continue
             if s.memory_used_bytes is not None:
                 self._card_peak[s.index] = max(self._card_peak.get(s.index, 0),
@@ -655,6 +834,10 @@ class MonitorPane(QWidget):
                         series = self._proc_series[key] = deque(maxlen=PROCESS_POINTS)
                     series.append((t, math.nan if p.memory_used_bytes is None
                                    else float(p.memory_used_bytes)))
+        if no_answer != self._no_answer:
+            self._no_answer = no_answer
+            if no_answer is not None:
+                self._status(self.tr("Telemetry: {msg}").format(msg=no_answer))
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
@@ -865,7 +1048,7 @@ class MonitorPane(QWidget):
 
     @Slot(float)
     def _on_interval_changed(self, value: float) -> None:
-        used = self.bridge.set_interval(value)
+        used = self.bridge.set_interval(max(value, self._interval_floor_s))
         if self.history is not None:
             self.history.gap_s = 3 * used + 0.5
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from planner.telemetry.history import History
 from planner.telemetry.types import DeviceInfo
+from planner.ui.monitor.models import plot_label
 from planner.units import GIB
 
 # The metrics the pane keeps in its History (what the plots and CSV export need).
@@ -302,7 +303,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             pcie.addItem(cc.tx, _tr("transmit"))
         else:
             for cc in shown:
-                name = f"GPU {cc.device.index}"
+                name = plot_label(cc.device)
                 mem.addItem(cc.memory, name)
                 bw.addItem(cc.bandwidth, name)
                 util.addItem(cc.gpu_busy, name)
