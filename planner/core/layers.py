@@ -1091,6 +1091,40 @@ RULES = {
 KINDS: tuple[str, ...] = tuple(RULES)
 
 
+# What the window shows beside each parameter's editor (the JSON key with spaces, translated).
+PARAM_LABELS: dict[str, str] = {
+    "shape": QT_TRANSLATE_NOOP("core", "shape"),
+    "filters": QT_TRANSLATE_NOOP("core", "filters"),
+    "kernel": QT_TRANSLATE_NOOP("core", "kernel"),
+    "stride": QT_TRANSLATE_NOOP("core", "stride"),
+    "padding": QT_TRANSLATE_NOOP("core", "padding"),
+    "dilation": QT_TRANSLATE_NOOP("core", "dilation"),
+    "groups": QT_TRANSLATE_NOOP("core", "groups"),
+    "bias": QT_TRANSLATE_NOOP("core", "bias"),
+    "input": QT_TRANSLATE_NOOP("core", "input"),
+    "ceil_mode": QT_TRANSLATE_NOOP("core", "ceil mode"),
+    "output": QT_TRANSLATE_NOOP("core", "output"),
+    "function": QT_TRANSLATE_NOOP("core", "function"),
+    "inplace": QT_TRANSLATE_NOOP("core", "inplace"),
+    "p": QT_TRANSLATE_NOOP("core", "p"),
+    "units": QT_TRANSLATE_NOOP("core", "units"),
+    "from": QT_TRANSLATE_NOOP("core", "from"),
+    "scale": QT_TRANSLATE_NOOP("core", "scale"),
+    "mode": QT_TRANSLATE_NOOP("core", "mode"),
+    "hidden": QT_TRANSLATE_NOOP("core", "hidden"),
+    "layers": QT_TRANSLATE_NOOP("core", "layers"),
+    "bidirectional": QT_TRANSLATE_NOOP("core", "bidirectional"),
+    "return_sequences": QT_TRANSLATE_NOOP("core", "return sequences"),
+    "output_padding": QT_TRANSLATE_NOOP("core", "output padding"),
+    "keeps": QT_TRANSLATE_NOOP("core", "keeps"),
+}
+
+
+def param_label(name: str) -> str:
+    """The English label of a parameter ("ceil_mode" → "ceil mode")."""
+    return PARAM_LABELS.get(name, name.replace("_", " "))
+
+
 @dataclass(frozen=True, eq=False)
 class LayerSpec:
     """One layer of a draft: kind, unique name, parameters (missing ones take defaults)."""

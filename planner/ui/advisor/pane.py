@@ -60,6 +60,7 @@ from planner.core.memory import Assumptions
 from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
+from planner.ui.i18n import tr_core
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +221,8 @@ class AdvisorPane(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.profile_combo = QComboBox()
         for p in PROFILES:
-            self.profile_combo.addItem(p.title, p.key)
-            self.profile_combo.setItemData(self.profile_combo.count() - 1, p.description,
+            self.profile_combo.addItem(tr_core(p.title), p.key)
+            self.profile_combo.setItemData(self.profile_combo.count() - 1, tr_core(p.description),
                                            Qt.ItemDataRole.ToolTipRole)
         self.profile_combo.setCurrentIndex(self.profile_combo.findData(DEFAULT_PROFILE))
         self.profile_combo.currentIndexChanged.connect(self._on_profile_changed)
@@ -631,7 +632,7 @@ class AdvisorPane(QWidget):
     @Slot()
     def _on_profile_changed(self) -> None:
         p = get_profile(self.profile_combo.currentData())
-        self.profile_description.setText(p.description)
+        self.profile_description.setText(tr_core(p.description))
         self._load_profile_values(p)
         self._update_profile_text()
         self._schedule()
@@ -738,7 +739,7 @@ class AdvisorPane(QWidget):
         self._advice = advice
         self._error = ""
         self.heading.setText(self.tr("%1 — prices as of %2").replace(
-            "%1", advice.profile.title).replace("%2", advice.as_of))
+            "%1", tr_core(advice.profile.title)).replace("%2", advice.as_of))
         self.recommendations.set_recommendations(advice.recommendations)
         notes = list(advice.notes)
         unknown = getattr(self, "_unknown_detected", [])

@@ -23,6 +23,7 @@ from planner.core.catalog import (
     PricePoint,
     software_support,
 )
+from planner.ui.i18n import tr_core
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw value behind a formatted cell (None: none)
 CARD_ROLE = Qt.ItemDataRole.UserRole + 2  # the GpuSpec of the row
@@ -113,7 +114,7 @@ def card_fields() -> list[Field]:
                                      (lambda c, _: c.launch_price_usd))),
         (_tr("Latest new price"), price("new")),
         (_tr("Latest used price"), price("used")),
-        (_tr("Software support"), ((lambda c, _: _tr(SUPPORT_LABELS[_support(c)[0]])),
+        (_tr("Software support"), ((lambda c, _: tr_core(SUPPORT_LABELS[_support(c)[0]])),
                                    (lambda c, _: _support(c)[0]))),
     ]
     return [(label, fn[0], fn[1]) for label, fn in rows]
@@ -208,7 +209,7 @@ class CatalogTableModel(QAbstractTableModel):
             (format_usd(c.launch_price_usd), c.launch_price_usd),
             (format_price(new, condition=False), new.usd if new else None),
             (format_price(used, condition=False), used.usd if used else None),
-            (self.tr(SUPPORT_LABELS[support[0]]), ("supported", "legacy",
+            (tr_core(SUPPORT_LABELS[support[0]]), ("supported", "legacy",
                                                    "unsupported").index(support[0]) * -1),
         )
 

@@ -60,6 +60,7 @@ from planner.ui.catalog.models import (
     PriceHistoryTableModel,
     card_fields,
 )
+from planner.ui.i18n import tr_msg
 
 MAX_COMPARE = 4
 
@@ -412,7 +413,7 @@ class CatalogPane(QWidget):
                         f"</td><td>{html.escape(text(card, cat))}</td></tr>")
         extra = []
         _status, reason = software_support(card.compute_capability)
-        extra.append((self.tr("Software support"), reason))
+        extra.append((self.tr("Software support"), tr_msg(reason)))
         if card.aliases:
             extra.append((self.tr("Also called"), ", ".join(card.aliases)))
         if card.nvml_names:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from planner.core.memory import CONV_ALGORITHMS, Assumptions
+from planner.i18n import QT_TRANSLATE_NOOP
+from planner.ui.i18n import tr_core
 
 # Byte fields → (unit shown, bytes per unit). Any other *_bytes field is shown in MiB.
 _UNITS = {
@@ -36,13 +38,29 @@ _UNITS = {
 _MIB = ("MiB", 1024**2)
 
 
-_LABELS = {"cuda_context_bytes": "CUDA context", "conv_algorithm": "Convolution algorithm",
-           "kernel_launch_s": "Kernel launch time"}
+_LABELS = {
+    "cuda_context_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "CUDA context"),
+    "library_handles_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Library handles"),
+    "allocator_block_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Allocator block"),
+    "allocator_large_threshold_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                         "Allocator large threshold"),
+    "allocator_segment_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Allocator segment"),
+    "conv_algorithm": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution algorithm"),
+    "workspace_cap_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Workspace cap"),
+    "driver_reserved_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Driver reserved"),
+    "compute_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Compute efficiency"),
+    "tensor_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Tensor efficiency"),
+    "memory_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Memory efficiency"),
+    "architecture_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Architecture efficiency"),
+    "saturation_items_per_core": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                   "Saturation items per core"),
+    "kernel_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "Kernel launch time"),
+}
 
 
 def _label(name: str) -> str:
     if name in _LABELS:
-        return _LABELS[name]
+        return QCoreApplication.translate("AssumptionsDialog", _LABELS[name])
     return name.removesuffix("_bytes").removesuffix("_s").replace("_", " ").capitalize()
 
 
@@ -93,9 +111,9 @@ class AssumptionsDialog(QDialog):
         for f in fields(Assumptions):
             editor = self._make_editor(f.name, getattr(assumptions, f.name))
             editor.setObjectName(f.name)
-            editor.setToolTip(describe.get(f.name, ""))
+            editor.setToolTip(tr_core(describe.get(f.name, "")))
             label = QLabel(_label(f.name), self)
-            label.setToolTip(describe.get(f.name, ""))
+            label.setToolTip(tr_core(describe.get(f.name, "")))
             forms[_is_memory(f.name)].addRow(label, editor)
             self._editors[f.name] = editor
         speed.setVisible(forms[False].rowCount() > 0)

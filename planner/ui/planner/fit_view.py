@@ -50,6 +50,7 @@ from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.memory import Assumptions
 from planner.core.network import Analysis, InvalidDraft, Setup
 from planner.units import format_bytes
+from planner.ui.i18n import tr_core, tr_msg, tr_problem
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell (None: none)
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2  # the FitRow itself
@@ -180,9 +181,9 @@ class FitTableModel(QAbstractTableModel):
             (format_price(r.price_used), r.price_used.usd if r.price_used else None,
              _price_tip(r.price_used)),
             (f"{per_usd:.3f}" if per_usd is not None else "—", per_usd, per_usd_tip),
-            (self.tr(SUPPORT_LABELS.get(r.support, r.support)),
+            (tr_core(SUPPORT_LABELS.get(r.support, r.support)),
              ("supported", "legacy", "unsupported").index(r.support) * -1
-             if r.support in SUPPORT_LABELS else None, r.support_reason),
+             if r.support in SUPPORT_LABELS else None, tr_msg(r.support_reason)),
         )
 
     # ---- Qt model interface ----------------------------------------------------------------
@@ -665,7 +666,7 @@ class FitView(QWidget):
             self._set_failure(self.tr("No plan yet."))
             return
         if not a.ok:
-            problems = "\n".join(str(p) for p in a.problems[:6])
+            problems = "\n".join(tr_problem(p) for p in a.problems[:6])
             more = len(a.problems) - 6
             if more > 0:
                 problems += "\n" + self.tr("… and %n more", "", more)

@@ -23,6 +23,8 @@ from planner.core.layers import KINDS, RULES, LayerError, LayerSpec, coerce_para
 from planner.core.layers import shape_str as _shape_str
 from planner.ui.planner.document import PlanDocument
 from planner.units import format_bytes, format_count
+from planner.ui.i18n import tr_core, tr_msg
+from planner.i18n import message_of
 
 ERROR_BG = QColor(255, 224, 224)
 ERROR_FG = QColor(160, 0, 0)
@@ -165,12 +167,12 @@ class LayerTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if error:
                 return self.tr("layer %1 (%2): %3").replace("%1", str(row)).replace(
-                    "%2", layer.name).replace("%3", error)
+                    "%2", layer.name).replace("%3", tr_msg(error))
             if blocked:
                 return self.tr("Waits for an earlier layer with an error")
             rule = RULES.get(layer.kind)
             if col == COL_TYPE and rule:
-                return rule.help
+                return tr_core(rule.help)
             if col in (COL_NAME, COL_PARAMS):
                 return self._text(row, col, layer, info, False)
             return None
@@ -198,7 +200,7 @@ class LayerTableModel(QAbstractTableModel):
             if edit:
                 return layer.kind
             rule = RULES.get(layer.kind)
-            return rule.label if rule else layer.kind
+            return tr_core(rule.label) if rule else layer.kind
         if col == COL_PARAMS:
             return params_text(layer)
         if col == COL_SHAPE:
@@ -246,7 +248,7 @@ class LayerTableModel(QAbstractTableModel):
                 return False
         except LayerError as exc:
             self.edit_rejected.emit(self.tr("layer %1 (%2): %3 — not applied").replace(
-                "%1", str(row)).replace("%2", layer.name).replace("%3", str(exc)))
+                "%1", str(row)).replace("%2", layer.name).replace("%3", tr_msg(message_of(exc))))
             return False
         if new != layer:
             self._doc.edit_layer(row, new)
@@ -271,7 +273,7 @@ class LayerTypeDelegate(QStyledItemDelegate):
         combo = QComboBox(parent)
         for kind in KINDS:
             if kind != "input":
-                combo.addItem(RULES[kind].label, kind)
+                combo.addItem(tr_core(RULES[kind].label), kind)
         return combo
 
     def setEditorData(self, editor: QComboBox, index) -> None:

@@ -21,8 +21,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.core.layers import RULES, LayerError, LayerSpec, ParamSpec, coerce_param, format_param
+from planner.core.layers import (
+    RULES,
+    LayerError,
+    LayerSpec,
+    ParamSpec,
+    coerce_param,
+    format_param,
+    param_label,
+)
 from planner.ui.planner.document import PlanDocument
+from planner.ui.i18n import tr_core, tr_msg
+from planner.i18n import message_of
 
 _INT_MAX = 1 << 24
 _BAD_STYLE = "background: #ffe0e0; color: #a00000;"
@@ -70,8 +80,8 @@ class LayerPropertiesPanel(QGroupBox):
             return
         layer = self._doc.draft.layers[self._row]
         rule = RULES[layer.kind]
-        self.setTitle(self.tr("Layer properties: %1").replace("%1", rule.label))
-        self._help.setText(rule.help)
+        self.setTitle(self.tr("Layer properties: %1").replace("%1", tr_core(rule.label)))
+        self._help.setText(tr_core(rule.help))
         self._form.addRow(self._help)
         self._error = QLabel(self)
         self._error.setObjectName("layer_error")
@@ -86,11 +96,11 @@ class LayerPropertiesPanel(QGroupBox):
         self._form.addRow(self.tr("Name"), name)
         for spec in rule.params:
             editor = self._make_editor(spec)
-            editor.setToolTip(spec.help)
+            editor.setToolTip(tr_core(spec.help))
             editor.setObjectName(f"param_{spec.name}")
             self._editors[spec.name] = editor
-            label = QLabel(spec.name.replace("_", " "), self)
-            label.setToolTip(spec.help)
+            label = QLabel(tr_core(param_label(spec.name)), self)
+            label.setToolTip(tr_core(spec.help))
             self._form.addRow(label, editor)
         self._form.activate()
         self.setMinimumHeight(self._form.minimumSize().height())
@@ -145,7 +155,7 @@ class LayerPropertiesPanel(QGroupBox):
         layer = self._doc.draft.layers[self._row]
         infos = self._doc.analysis.layers
         error = infos[self._row].error if self._row < len(infos) else None
-        self._error.setText(error or "")
+        self._error.setText(tr_msg(error) if error else "")
         self._error.setVisible(bool(error))
         self._updating = True
         try:
@@ -177,7 +187,7 @@ class LayerPropertiesPanel(QGroupBox):
                     text = format_param(spec, value) if value is not None else ""
                     editor.setText(text.replace(" ", "") if spec.type not in ("refs",) else text)
                     editor.setStyleSheet("")
-                    editor.setToolTip(spec.help)
+                    editor.setToolTip(tr_core(spec.help))
         finally:
             self._updating = False
 
@@ -223,10 +233,10 @@ class LayerPropertiesPanel(QGroupBox):
         try:
             value = coerce_param(spec, raw)
         except LayerError as exc:
-            self._reject(editor, layer, str(exc))
+            self._reject(editor, layer, tr_msg(message_of(exc)))
             return
         editor.setStyleSheet("")
-        editor.setToolTip(spec.help)
+        editor.setToolTip(tr_core(spec.help))
         if value == layer.params.get(spec_name):
             return
         self._doc.edit_layer(self._row, layer.replace(**{spec_name: value}),

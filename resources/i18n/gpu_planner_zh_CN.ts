@@ -1,0 +1,4305 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>AdvisorPane</name>
+    <message>
+        <source>Use case</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>使用场景</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>The memory the work needs (without a plan). With your plan, its own estimated peak is used.</source>
+        <translation>工作所需的显存（没有方案时）。使用你的方案时，以方案自身估计的峰值为准。</translation>
+    </message>
+    <message>
+        <source>Memory needed</source>
+        <translation>所需显存</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>The most the purchase may cost, net of what the replaced card fetches used; 0 = no limit.</source>
+        <translation>购买的最高花费（扣除被替换显卡的二手售价）；0 = 不限。</translation>
+    </message>
+    <message>
+        <source>Budget (USD)</source>
+        <translation>预算（美元）</translation>
+    </message>
+    <message>
+        <source>1 = speed per dollar, 0 = speed regardless of price.</source>
+        <translation>1 = 每美元速度，0 = 只看速度、不计价格。</translation>
+    </message>
+    <message>
+        <source>Price weight</source>
+        <translation>价格权重</translation>
+    </message>
+    <message>
+        <source>Several GPUs are an option</source>
+        <translation>可以考虑多块 GPU</translation>
+    </message>
+    <message>
+        <source>Also consider two of each card.</source>
+        <translation>同时考虑每种显卡各两块。</translation>
+    </message>
+    <message>
+        <source>Reset to the profile&apos;s values</source>
+        <translation>恢复为该场景的默认值</translation>
+    </message>
+    <message>
+        <source>Cards you own</source>
+        <translation>你拥有的显卡</translation>
+    </message>
+    <message>
+        <source>Search the catalog…</source>
+        <translation>搜索显卡目录…</translation>
+    </message>
+    <message>
+        <source>Type part of a name (e.g. 1080 Ti) to find a card.</source>
+        <translation>输入名称的一部分（例如 1080 Ti）来查找显卡。</translation>
+    </message>
+    <message>
+        <source>Bought</source>
+        <translation>购入</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Prices and workload</source>
+        <translation>价格与工作负载</translation>
+    </message>
+    <message>
+        <source>new or used, whichever is cheaper</source>
+        <translation>全新或二手，取较便宜者</translation>
+    </message>
+    <message>
+        <source>new only</source>
+        <translation>仅全新</translation>
+    </message>
+    <message>
+        <source>used only</source>
+        <translation>仅二手</translation>
+    </message>
+    <message>
+        <source>Price basis</source>
+        <translation>价格依据</translation>
+    </message>
+    <message>
+        <source>The month the prices are taken at: the prices, the cards on sale and their software support as they were then (back to 2012).</source>
+        <translation>取价的月份：价格、在售显卡及其软件支持都按当时的情况（最早到 2012 年）。</translation>
+    </message>
+    <message>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>Prices as of</source>
+        <translation>价格截至</translation>
+    </message>
+    <message>
+        <source>Use my plan (none drafted)</source>
+        <translation>使用我的方案（尚未起草）</translation>
+    </message>
+    <message>
+        <source>Judge fit and speed on the Planner&apos;s network at its batch size and precision instead of the profile&apos;s reference workload.</source>
+        <translation>用规划器中的网络（按其批量大小和精度）来判断能否装下和速度，而不是用该场景的参考工作负载。</translation>
+    </message>
+    <message>
+        <source>Running cost and renting</source>
+        <translation>运行成本与租用</translation>
+    </message>
+    <message>
+        <source> /kWh</source>
+        <translation> /千瓦时</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>Your electricity price: each card&apos;s power cost per year; 0 = not set.</source>
+        <translation>你的电价：每块显卡每年的电费；0 = 未设置。</translation>
+    </message>
+    <message>
+        <source>Electricity</source>
+        <translation>电费</translation>
+    </message>
+    <message>
+        <source> h/day</source>
+        <translation> 小时/天</translation>
+    </message>
+    <message>
+        <source>Hours a day the card trains (running cost and rent vs buy).</source>
+        <translation>显卡每天训练的小时数（用于运行成本和租用与购买的比较）。</translation>
+    </message>
+    <message>
+        <source>Training time</source>
+        <translation>训练时间</translation>
+    </message>
+    <message>
+        <source> /hour</source>
+        <translation> /小时</translation>
+    </message>
+    <message>
+        <source>A cloud GPU&apos;s hourly price: how many months until buying pays for itself; 0 = not set.</source>
+        <translation>云 GPU 的每小时价格：购买要多少个月才能回本；0 = 未设置。</translation>
+    </message>
+    <message>
+        <source>Cloud price</source>
+        <translation>云端价格</translation>
+    </message>
+    <message>
+        <source>Assumptions</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Reset to defaults</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>Use my plan (%1)</source>
+        <translation>使用我的方案（%1）</translation>
+    </message>
+    <message>
+        <source>No card named &apos;%1&apos; in the catalog.</source>
+        <translation>目录中没有名为“%1”的显卡。</translation>
+    </message>
+    <message>
+        <source>Did you mean %1?</source>
+        <translation>你是不是指 %1？</translation>
+    </message>
+    <message>
+        <source>Could not save your cards: %1</source>
+        <translation>无法保存你的显卡：%1</translation>
+    </message>
+    <message>
+        <source>Assumes: %1.</source>
+        <translation>假设：%1。</translation>
+    </message>
+    <message>
+        <source>(Changed from the profile.)</source>
+        <translation>（已偏离该场景的默认值。）</translation>
+    </message>
+    <message>
+        <source>The advisor failed: %1</source>
+        <translation>顾问出错：%1</translation>
+    </message>
+    <message>
+        <source>No advice</source>
+        <translation>暂无建议</translation>
+    </message>
+    <message>
+        <source>%1 — prices as of %2</source>
+        <translation>%1 — 价格截至 %2</translation>
+    </message>
+    <message>
+        <source>Detected but not in the catalog (not counted): %1.</source>
+        <translation>检测到但不在目录中（不计入）：%1。</translation>
+    </message>
+    <message>
+        <source>No recommendation for these inputs.</source>
+        <translation>在这些条件下没有推荐。</translation>
+    </message>
+    <message>
+        <source>Advisor: %1 %2</source>
+        <translation>顾问：%1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>AssumptionsDialog</name>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <source>Library handles</source>
+        <translation>库句柄</translation>
+    </message>
+    <message>
+        <source>Allocator block</source>
+        <translation>分配器块</translation>
+    </message>
+    <message>
+        <source>Allocator large threshold</source>
+        <translation>分配器大块阈值</translation>
+    </message>
+    <message>
+        <source>Allocator segment</source>
+        <translation>分配器段</translation>
+    </message>
+    <message>
+        <source>Convolution algorithm</source>
+        <translation>卷积算法</translation>
+    </message>
+    <message>
+        <source>Workspace cap</source>
+        <translation>工作区上限</translation>
+    </message>
+    <message>
+        <source>Driver reserved</source>
+        <translation>驱动保留</translation>
+    </message>
+    <message>
+        <source>Compute efficiency</source>
+        <translation>计算效率</translation>
+    </message>
+    <message>
+        <source>Tensor efficiency</source>
+        <translation>张量核心效率</translation>
+    </message>
+    <message>
+        <source>Memory efficiency</source>
+        <translation>显存效率</translation>
+    </message>
+    <message>
+        <source>Architecture efficiency</source>
+        <translation>架构效率</translation>
+    </message>
+    <message>
+        <source>Saturation items per core</source>
+        <translation>每核饱和所需输出数</translation>
+    </message>
+    <message>
+        <source>Kernel launch time</source>
+        <translation>内核启动时间</translation>
+    </message>
+    <message>
+        <source>Estimate assumptions</source>
+        <translation>估算假设</translation>
+    </message>
+    <message>
+        <source>Every figure the estimate takes on trust. Hover a field for what it means; changes apply to every plan.</source>
+        <translation>估算中所有凭经验取定的数值。将鼠标悬停在字段上可查看含义；更改对所有方案生效。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Speed model</source>
+        <translation>速度模型</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownBar</name>
+    <message>
+        <source>No estimate</source>
+        <translation>暂无估算</translation>
+    </message>
+    <message>
+        <source>Per GPU %1</source>
+        <translation>每块 GPU %1</translation>
+    </message>
+    <message>
+        <source>Peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批量 %1</translation>
+    </message>
+    <message>
+        <source>%1 GPUs, %2, batch %3 each, global %4</source>
+        <translation>%1 块 GPU，%2，每块批量 %3，全局 %4</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>共 %1</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>装得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>装不下</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogPane</name>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Search name, architecture, chip…</source>
+        <translation>搜索名称、架构、芯片…</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Mine only</source>
+        <translation>仅我的</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Segment:</source>
+        <translation>细分市场：</translation>
+    </message>
+    <message>
+        <source>Memory at least:</source>
+        <translation>显存至少：</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Select two to four cards to compare them side by side</source>
+        <translation>选择两到四块显卡并排比较</translation>
+    </message>
+    <message>
+        <source>Edit price…</source>
+        <translation>编辑价格…</translation>
+    </message>
+    <message>
+        <source>Add custom card…</source>
+        <translation>添加自定义显卡…</translation>
+    </message>
+    <message>
+        <source>Mark as mine</source>
+        <translation>标记为我的</translation>
+    </message>
+    <message>
+        <source>Mine (bought new)</source>
+        <translation>我的（全新购入）</translation>
+    </message>
+    <message>
+        <source>Mine (bought used)</source>
+        <translation>我的（二手购入）</translation>
+    </message>
+    <message>
+        <source>Not mine</source>
+        <translation>不是我的</translation>
+    </message>
+    <message>
+        <source>Price history</source>
+        <translation>价格历史</translation>
+    </message>
+    <message>
+        <source>Select two to four cards to compare.</source>
+        <translation>请选择两到四块显卡进行比较。</translation>
+    </message>
+    <message>
+        <source>Could not save the price: %1</source>
+        <translation>无法保存价格：%1</translation>
+    </message>
+    <message>
+        <source>Saved your price for %1: $%2 %3 (%4).</source>
+        <translation>已保存你给 %1 的价格：$%2 %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Could not save the card: %1</source>
+        <translation>无法保存显卡：%1</translation>
+    </message>
+    <message>
+        <source>Added your card %1.</source>
+        <translation>已添加你的显卡 %1。</translation>
+    </message>
+    <message>
+        <source>Marked as yours: %1.</source>
+        <translation>已标记为你的：%1。</translation>
+    </message>
+    <message>
+        <source>No longer marked as yours: %1.</source>
+        <translation>不再标记为你的：%1。</translation>
+    </message>
+    <message>
+        <source>Select a card to see its details.</source>
+        <translation>选择一块显卡查看详情。</translation>
+    </message>
+    <message>
+        <source>Yours (bought %1)</source>
+        <translation>你的（%1购入）</translation>
+    </message>
+    <message>
+        <source>a card you added</source>
+        <translation>你添加的显卡</translation>
+    </message>
+    <message>
+        <source>Software support</source>
+        <translation>软件支持</translation>
+    </message>
+    <message>
+        <source>Also called</source>
+        <translation>别名</translation>
+    </message>
+    <message>
+        <source>Names NVML reports</source>
+        <translation>NVML 报告的名称</translation>
+    </message>
+    <message>
+        <source>Variant of</source>
+        <translation>变体来源</translation>
+    </message>
+    <message>
+        <source>Quirks</source>
+        <translation>特殊之处</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>About your catalog data:</source>
+        <translation>关于你的目录数据：</translation>
+    </message>
+    <message>
+        <source>Could not save your cards: %1</source>
+        <translation>无法保存你的显卡：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cards</source>
+        <translation>%1 / %2 块显卡</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogTableModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>CC</source>
+        <translation>算力</translation>
+    </message>
+    <message>
+        <source>Memory
+(GiB)</source>
+        <translation>显存
+(GiB)</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Bus
+(bit)</source>
+        <translation>位宽
+(bit)</translation>
+    </message>
+    <message>
+        <source>Bandwidth
+(GB/s)</source>
+        <translation>带宽
+(GB/s)</translation>
+    </message>
+    <message>
+        <source>FP32
+TFLOPS</source>
+        <translation>FP32
+TFLOPS</translation>
+    </message>
+    <message>
+        <source>FP16 tensor
+TFLOPS</source>
+        <translation>FP16 张量
+TFLOPS</translation>
+    </message>
+    <message>
+        <source>TDP
+(W)</source>
+        <translation>TDP
+(W)</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>发布</translation>
+    </message>
+    <message>
+        <source>Launch
+price</source>
+        <translation>首发
+价格</translation>
+    </message>
+    <message>
+        <source>Latest new
+price</source>
+        <translation>最新
+全新价</translation>
+    </message>
+    <message>
+        <source>Latest used
+price</source>
+        <translation>最新
+二手价</translation>
+    </message>
+    <message>
+        <source>Software
+support</source>
+        <translation>软件
+支持</translation>
+    </message>
+    <message>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>Memory type</source>
+        <translation>显存类型</translation>
+    </message>
+    <message>
+        <source>Memory bus width</source>
+        <translation>显存位宽</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <source>FP32 throughput</source>
+        <translation>FP32 算力</translation>
+    </message>
+    <message>
+        <source>Dense FP16 tensor-core throughput</source>
+        <translation>稠密 FP16 张量核心算力</translation>
+    </message>
+    <message>
+        <source>Board power</source>
+        <translation>板卡功耗</translation>
+    </message>
+    <message>
+        <source>Release month</source>
+        <translation>发布月份</translation>
+    </message>
+    <message>
+        <source>Launch price (MSRP)</source>
+        <translation>首发价格（MSRP）</translation>
+    </message>
+    <message>
+        <source>The latest new price known, with its month</source>
+        <translation>已知的最新全新价格及其月份</translation>
+    </message>
+    <message>
+        <source>The latest used price known, with its month</source>
+        <translation>已知的最新二手价格及其月份</translation>
+    </message>
+    <message>
+        <source>Compute capability against current CUDA, cuDNN and PyTorch builds</source>
+        <translation>计算能力与当前 CUDA、cuDNN 和 PyTorch 版本的对照</translation>
+    </message>
+    <message>
+        <source>(custom)</source>
+        <translation>（自定义）</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ClassicTableModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Activation + error</source>
+        <translation>激活 + 误差</translation>
+    </message>
+    <message>
+        <source>Article&apos;s arithmetic</source>
+        <translation>文章中的算法</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>说明</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterDialog</name>
+    <message>
+        <source>Watch a cluster</source>
+        <translation>监视集群</translation>
+    </message>
+    <message>
+        <source>A Prometheus server that scrapes NVIDIA&apos;s dcgm-exporter on each node. Only its HTTP query API is used.</source>
+        <translation>一个抓取各节点上 NVIDIA dcgm-exporter 数据的 Prometheus 服务器。只使用它的 HTTP 查询 API。</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Remember token (stored in the settings file in clear text)</source>
+        <translation>记住令牌（以明文保存在设置文件中）</translation>
+    </message>
+    <message>
+        <source>system certificates</source>
+        <translation>系统证书</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Don&apos;t verify TLS certificates</source>
+        <translation>不验证 TLS 证书</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>At most one query per this many seconds; the monitor samples no faster</source>
+        <translation>每隔这么多秒最多查询一次；监视器的采样不会比这更快</translation>
+    </message>
+    <message>
+        <source>Server URL:</source>
+        <translation>服务器 URL：</translation>
+    </message>
+    <message>
+        <source>Bearer token:</source>
+        <translation>Bearer 令牌：</translation>
+    </message>
+    <message>
+        <source>CA file:</source>
+        <translation>CA 文件：</translation>
+    </message>
+    <message>
+        <source>Query every:</source>
+        <translation>查询间隔：</translation>
+    </message>
+    <message>
+        <source>Watch</source>
+        <translation>监视</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Server URL: {problem}</source>
+        <translation>服务器 URL：{problem}</translation>
+    </message>
+</context>
+<context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare cards</source>
+        <translation>比较显卡</translation>
+    </message>
+    <message>
+        <source>Highlighted rows: the cards differ there.</source>
+        <translation>高亮行：这些显卡在此处不同。</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTableModel</name>
+    <message>
+        <source>The compared cards differ here</source>
+        <translation>所比较的显卡在此处不同</translation>
+    </message>
+</context>
+<context>
+    <name>CustomCardDialog</name>
+    <message>
+        <source>Add custom card</source>
+        <translation>添加自定义显卡</translation>
+    </message>
+    <message>
+        <source>e.g. My RTX 4090 (modded 48 GB)</source>
+        <translation>例如 My RTX 4090（改装 48 GB）</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未提供</translation>
+    </message>
+    <message>
+        <source>has tensor cores</source>
+        <translation>有张量核心</translation>
+    </message>
+    <message>
+        <source>your own card</source>
+        <translation>你自己的显卡</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Segment:</source>
+        <translation>细分市场：</translation>
+    </message>
+    <message>
+        <source>Compute capability:</source>
+        <translation>计算能力：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>显存：</translation>
+    </message>
+    <message>
+        <source>Bandwidth:</source>
+        <translation>带宽：</translation>
+    </message>
+    <message>
+        <source>FP32:</source>
+        <translation>FP32：</translation>
+    </message>
+    <message>
+        <source>Optional (0 = not given)</source>
+        <translation>可选（0 = 未提供）</translation>
+    </message>
+    <message>
+        <source>Memory type:</source>
+        <translation>显存类型：</translation>
+    </message>
+    <message>
+        <source>Bus width:</source>
+        <translation>位宽：</translation>
+    </message>
+    <message>
+        <source>FP16 tensor:</source>
+        <translation>FP16 张量：</translation>
+    </message>
+    <message>
+        <source>TDP:</source>
+        <translation>TDP：</translation>
+    </message>
+    <message>
+        <source>Launch price:</source>
+        <translation>首发价格：</translation>
+    </message>
+    <message>
+        <source>Release:</source>
+        <translation>发布：</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>A built-in card is already called %1; choose another name.</source>
+        <translation>已有内置显卡名为 %1；请换一个名称。</translation>
+    </message>
+</context>
+<context>
+    <name>FitScatter</name>
+    <message>
+        <source>price (USD, log scale)</source>
+        <translation>价格（美元，对数刻度）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>装得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>装不下</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>你的</translation>
+    </message>
+</context>
+<context>
+    <name>FitTableModel</name>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>装得下</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批量</translation>
+    </message>
+    <message>
+        <source>ms / iter</source>
+        <translation>毫秒/迭代</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Relative</source>
+        <translation>相对速度</translation>
+    </message>
+    <message>
+        <source>Price new</source>
+        <translation>全新价</translation>
+    </message>
+    <message>
+        <source>Price used</source>
+        <translation>二手价</translation>
+    </message>
+    <message>
+        <source>Samples/s per $</source>
+        <translation>每美元样本/秒</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>软件</translation>
+    </message>
+    <message>
+        <source>The card; %1 marks the cards you own</source>
+        <translation>显卡；%1 标出你拥有的显卡</translation>
+    </message>
+    <message>
+        <source>The card&apos;s memory (GiB)</source>
+        <translation>显卡的显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Whether the estimated peak fits the usable memory: total less what the driver and CUDA context reserve</source>
+        <translation>估计的峰值能否装进可用显存：总量减去驱动和 CUDA 上下文保留的部分</translation>
+    </message>
+    <message>
+        <source>Usable memory left over at this batch size (negative: short by that much)</source>
+        <translation>该批量大小下剩余的可用显存（负数：还差这么多）</translation>
+    </message>
+    <message>
+        <source>The largest batch that fits on this card</source>
+        <translation>这块显卡上能装下的最大批量</translation>
+    </message>
+    <message>
+        <source>Estimated time of one iteration at this batch size (roofline model)</source>
+        <translation>该批量大小下一次迭代的估计时间（屋顶线模型）</translation>
+    </message>
+    <message>
+        <source>Samples per second at this batch size</source>
+        <translation>该批量大小下每秒处理的样本数</translation>
+    </message>
+    <message>
+        <source>Speed relative to the reference card (1.00× = as fast)</source>
+        <translation>相对参考显卡的速度（1.00× = 一样快）</translation>
+    </message>
+    <message>
+        <source>The latest new price on or before the chosen month</source>
+        <translation>所选月份当月或之前的最新全新价格</translation>
+    </message>
+    <message>
+        <source>The latest used price on or before the chosen month</source>
+        <translation>所选月份当月或之前的最新二手价格</translation>
+    </message>
+    <message>
+        <source>Samples per second per dollar of the cheaper of the new and used price</source>
+        <translation>按全新价与二手价中较便宜者计算的每美元每秒样本数</translation>
+    </message>
+    <message>
+        <source>Compute capability against what current CUDA, cuDNN and PyTorch builds support</source>
+        <translation>计算能力与当前 CUDA、cuDNN 和 PyTorch 版本支持情况的对照</translation>
+    </message>
+    <message>
+        <source>One of your cards</source>
+        <translation>你的一块显卡</translation>
+    </message>
+    <message>
+        <source>A card you added</source>
+        <translation>你添加的一块显卡</translation>
+    </message>
+    <message>
+        <source>peak %1 of %2 usable</source>
+        <translation>峰值 %1，可用 %2</translation>
+    </message>
+    <message>
+        <source>Does not fit at this batch size: the speed it would have if it did</source>
+        <translation>该批量大小下装不下：这是能装下时的速度</translation>
+    </message>
+    <message>
+        <source>samples/s divided by %1</source>
+        <translation>样本/秒除以 %1</translation>
+    </message>
+    <message>
+        <source>no price known</source>
+        <translation>价格未知</translation>
+    </message>
+    <message>
+        <source>Not even a batch of 1 fits</source>
+        <translation>连批量 1 都装不下</translation>
+    </message>
+</context>
+<context>
+    <name>FitView</name>
+    <message>
+        <source>Fits only</source>
+        <translation>只显示装得下的</translation>
+    </message>
+    <message>
+        <source>Hide the cards the plan does not fit on</source>
+        <translation>隐藏装不下该方案的显卡</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Highest price (the cheaper of new and used); 0 = any. Cards without a price are hidden while a budget is set.</source>
+        <translation>最高价格（全新与二手中较便宜者）；0 = 不限。设置预算时，没有价格的显卡会被隐藏。</translation>
+    </message>
+    <message>
+        <source>Relative speed is measured against this card</source>
+        <translation>相对速度以这块显卡为基准</translation>
+    </message>
+    <message>
+        <source>Prices as they were in this month (the latest known price on or before it)</source>
+        <translation>按该月的价格（当月或之前已知的最新价格）</translation>
+    </message>
+    <message>
+        <source>Budget:</source>
+        <translation>预算：</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Segment:</source>
+        <translation>细分市场：</translation>
+    </message>
+    <message>
+        <source>Relative to:</source>
+        <translation>相对于：</translation>
+    </message>
+    <message>
+        <source>Prices as of:</source>
+        <translation>价格截至：</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>memory (GiB)</source>
+        <translation>显存（GiB）</translation>
+    </message>
+    <message>
+        <source>No plan yet.</source>
+        <translation>还没有方案。</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>…… 还有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fix the plan&apos;s errors to see how it fits on each card.</source>
+        <translation>修正方案中的错误后，才能看到它在每块显卡上是否装得下。</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>latest</source>
+        <translation>最新</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cards shown; the plan fits on %3.</source>
+        <translation>显示 %1 / %2 块显卡；方案可装进其中 %3 块。</translation>
+    </message>
+    <message>
+        <source>Peak %1 at batch %2, %3, %4.</source>
+        <translation>峰值 %1，批量 %2，%3，%4。</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>Speeds relative to %1; prices %2.</source>
+        <translation>速度相对于 %1；价格%2。</translation>
+    </message>
+    <message>
+        <source>as of %1</source>
+        <translation>截至 %1</translation>
+    </message>
+    <message>
+        <source>latest known</source>
+        <translation>为已知最新</translation>
+    </message>
+    <message>
+        <source>fits, largest batch %1</source>
+        <translation>装得下，最大批量 %1</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>装不下</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n card(s) without a price not shown)</source>
+        <translation>
+            <numerusform>（%n 块没有价格的显卡未显示）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Samples/s against price</source>
+        <translation>样本/秒与价格</translation>
+    </message>
+    <message>
+        <source>Memory against price</source>
+        <translation>显存与价格</translation>
+    </message>
+</context>
+<context>
+    <name>GpuTableModel</name>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>NVML index and name</source>
+        <translation>NVML 序号和名称</translation>
+    </message>
+    <message>
+        <source>Memory in use
+/ total</source>
+        <translation>已用显存
+/ 总量</translation>
+    </message>
+    <message>
+        <source>Memory in use (allocated on the card), as nvidia-smi shows it</source>
+        <translation>已用显存（已在显卡上分配），与 nvidia-smi 显示的一致</translation>
+    </message>
+    <message>
+        <source>Memory
+in use %</source>
+        <translation>显存
+使用率 %</translation>
+    </message>
+    <message>
+        <source>Memory in use ÷ total memory</source>
+        <translation>已用显存 ÷ 总显存</translation>
+    </message>
+    <message>
+        <source>Memory-controller
+busy %</source>
+        <translation>显存控制器
+繁忙 %</translation>
+    </message>
+    <message>
+        <source>Share of time the memory controller was reading or writing (NVML &apos;memory utilisation&apos;). Not the memory in use.</source>
+        <translation>显存控制器读写所占的时间比例（NVML 的“memory utilisation”）。不是已用显存。</translation>
+    </message>
+    <message>
+        <source>Bandwidth
+GB/s (est.)</source>
+        <translation>带宽
+GB/s（估计）</translation>
+    </message>
+    <message>
+        <source>An ESTIMATE: memory-controller busy % × the card&apos;s peak bandwidth</source>
+        <translation>估计值：显存控制器繁忙 % × 显卡峰值带宽</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth
+% (GPM)</source>
+        <translation>DRAM 带宽
+%（GPM）</translation>
+    </message>
+    <message>
+        <source>Measured DRAM bandwidth utilisation (GPM metrics, Hopper and newer)</source>
+        <translation>实测 DRAM 带宽利用率（GPM 指标，Hopper 及更新架构）</translation>
+    </message>
+    <message>
+        <source>GPU
+busy %</source>
+        <translation>GPU
+繁忙 %</translation>
+    </message>
+    <message>
+        <source>Share of time a kernel was running on the GPU</source>
+        <translation>GPU 上有内核在运行的时间比例</translation>
+    </message>
+    <message>
+        <source>SM / memory
+clock</source>
+        <translation>SM / 显存
+频率</translation>
+    </message>
+    <message>
+        <source>Current clocks in MHz</source>
+        <translation>当前频率（MHz）</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Power draw in watts</source>
+        <translation>功耗（瓦）</translation>
+    </message>
+    <message>
+        <source>Temp.</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>GPU temperature in °C</source>
+        <translation>GPU 温度（°C）</translation>
+    </message>
+    <message>
+        <source>Fan</source>
+        <translation>风扇</translation>
+    </message>
+    <message>
+        <source>Fan speed, % of maximum</source>
+        <translation>风扇转速，占最大值的 %</translation>
+    </message>
+    <message>
+        <source>Throttle
+reasons</source>
+        <translation>降频
+原因</translation>
+    </message>
+    <message>
+        <source>Why the clocks are held below their maximum</source>
+        <translation>频率低于最大值的原因</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>ok; lost when the card (or its host) stopped answering; no answer when the telemetry server did not answer</source>
+        <translation>正常；显卡（或其主机）停止响应时为“丢失”；遥测服务器未响应时为“无响应”</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>The machine the card is in (cards are grouped by host)</source>
+        <translation>显卡所在的机器（显卡按主机分组）</translation>
+    </message>
+    <message>
+        <source>ok, or lost when the card stopped answering</source>
+        <translation type="vanished">正常；显卡停止响应时为“丢失”</translation>
+    </message>
+    <message>
+        <source>no sample yet</source>
+        <translation>尚无采样</translation>
+    </message>
+    <message>
+        <source>the card is lost</source>
+        <translation>显卡已丢失</translation>
+    </message>
+    <message>
+        <source>not reported by this card</source>
+        <translation>这块显卡不报告此项</translation>
+    </message>
+    <message>
+        <source>peak bandwidth {bw:.0f} GB/s</source>
+        <translation>峰值带宽 {bw:.0f} GB/s</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>丢失</translation>
+    </message>
+    <message>
+        <source>the card stopped answering</source>
+        <translation>显卡停止响应</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak</source>
+        <translation>估计：繁忙 {busy:.0f}% × 峰值 {peak:.0f} GB/s</translation>
+    </message>
+    <message>
+        <source>measured (GPM)</source>
+        <translation>实测（GPM）</translation>
+    </message>
+    <message>
+        <source>limit {w:.0f} W</source>
+        <translation>上限 {w:.0f} W</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>LayerChart</name>
+    <message>
+        <source>kept for backward (MiB)</source>
+        <translation>为反向传播保留（MiB）</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>output size (MiB)</source>
+        <translation>输出大小（MiB）</translation>
+    </message>
+</context>
+<context>
+    <name>LayerEstimateTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Kept for backward</source>
+        <translation>为反向传播保留</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>FLOPs forward</source>
+        <translation>前向 FLOPs</translation>
+    </message>
+    <message>
+        <source>FLOPs backward</source>
+        <translation>反向 FLOPs</translation>
+    </message>
+</context>
+<context>
+    <name>LayerPropertiesPanel</name>
+    <message>
+        <source>Layer properties</source>
+        <translation>层属性</translation>
+    </message>
+    <message>
+        <source>Select a layer to edit its parameters.</source>
+        <translation>选择一个层来编辑其参数。</translation>
+    </message>
+    <message>
+        <source>Layer properties: %1</source>
+        <translation>层属性：%1</translation>
+    </message>
+    <message>
+        <source>A unique name; other layers refer to it in &apos;from&apos; and &apos;input&apos;.</source>
+        <translation>唯一的名称；其他层在“from”和“input”中引用它。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>layer name</source>
+        <translation>层名称</translation>
+    </message>
+    <message>
+        <source>layer names, comma separated</source>
+        <translation>层名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>every layer needs a name</source>
+        <translation>每个层都需要名称</translation>
+    </message>
+    <message>
+        <source>the name &apos;%1&apos; is already used</source>
+        <translation>名称“%1”已被使用</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2): %3 — not applied</source>
+        <translation>第 %1 层（%2）：%3 — 未应用</translation>
+    </message>
+</context>
+<context>
+    <name>LayerTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Kept for backward</source>
+        <translation>为反向传播保留</translation>
+    </message>
+    <message>
+        <source>Bytes this layer is the first to keep for the backward pass, at the batch size and precision set above</source>
+        <translation>该层首先为反向传播保留的字节数（按上面设置的批量大小和精度）</translation>
+    </message>
+    <message>
+        <source>Edit as name=value pairs; parameters left out take their defaults</source>
+        <translation>以 名称=值 的形式编辑；省略的参数取默认值</translation>
+    </message>
+    <message>
+        <source>Trainable parameters (weights and biases) of the layer</source>
+        <translation>该层的可训练参数（权重和偏置）</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2): %3</source>
+        <translation>第 %1 层（%2）：%3</translation>
+    </message>
+    <message>
+        <source>Waits for an earlier layer with an error</source>
+        <translation>等待一个有错误的前面的层</translation>
+    </message>
+    <message>
+        <source>every layer needs a name</source>
+        <translation>每个层都需要名称</translation>
+    </message>
+    <message>
+        <source>the name &apos;%1&apos; is already used</source>
+        <translation>名称“%1”已被使用</translation>
+    </message>
+    <message>
+        <source>unknown layer type &apos;%1&apos;</source>
+        <translation>未知的层类型“%1”</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2): %3 — not applied</source>
+        <translation>第 %1 层（%2）：%3 — 未应用</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>监视器</translation>
+    </message>
+    <message>
+        <source>Catalog</source>
+        <translation>显卡目录</translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation>购买顾问</translation>
+    </message>
+    <message>
+        <source>Draft a network and see its memory, fit and scaling (Ctrl+1)</source>
+        <translation>起草网络，查看其显存、适配和扩展情况（Ctrl+1）</translation>
+    </message>
+    <message>
+        <source>The NVIDIA cards in this computer, live and recorded (Ctrl+2)</source>
+        <translation>本机的 NVIDIA 显卡，实时与录制数据（Ctrl+2）</translation>
+    </message>
+    <message>
+        <source>Every card: search, compare, your prices and cards (Ctrl+3)</source>
+        <translation>所有显卡：搜索、比较、你的价格和显卡（Ctrl+3）</translation>
+    </message>
+    <message>
+        <source>What to buy, what to sell, and why (Ctrl+4)</source>
+        <translation>买什么、卖什么，以及原因（Ctrl+4）</translation>
+    </message>
+    <message>
+        <source>%1, batch %2</source>
+        <translation>%1，批量 %2</translation>
+    </message>
+    <message>
+        <source> (per GPU of %1)</source>
+        <translation> （%1 块 GPU 中的每块）</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a plan (.json) or an ONNX model (.onnx)</source>
+        <translation>打开方案（.json）或 ONNX 模型（.onnx）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Planner</source>
+        <translation>规划器(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>监视器(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Catalog</source>
+        <translation>显卡目录(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Advisor</source>
+        <translation>购买顾问(&amp;A)</translation>
+    </message>
+    <message>
+        <source>P&amp;resets</source>
+        <translation>预设(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome…</source>
+        <translation>欢迎(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;About GPU Planner</source>
+        <translation>关于 GPU Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>%1[*] — GPU Planner</source>
+        <translation>%1[*] — GPU Planner</translation>
+    </message>
+    <message>
+        <source>Cannot save preferences</source>
+        <translation>无法保存首选项</translation>
+    </message>
+    <message>
+        <source>The language applies to windows opened from now on; restart GPU Planner to see it everywhere.</source>
+        <translation>语言设置将应用于此后打开的窗口；重启 GPU Planner 后全部生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cannot open plan</source>
+        <translation>无法打开方案</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open ONNX model</source>
+        <translation>无法打开 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings</source>
+        <translation>已打开 %1（有警告）</translation>
+    </message>
+    <message>
+        <source>Opened %1 as a new plan</source>
+        <translation>已将 %1 作为新方案打开</translation>
+    </message>
+    <message>
+        <source>Cannot save plan</source>
+        <translation>无法保存方案</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Cannot load preset</source>
+        <translation>无法加载预设</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;Plan the memory a network needs to train on an NVIDIA GPU, layer by layer; see how it fits and runs on every card, what to buy or sell, and what your cards do live.&lt;/p&gt;&lt;p&gt;Its reasoning follows Tim Dettmers&apos; article “Which GPU(s) to Get for Deep Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is shown in MiB/GiB as nvidia-smi shows it.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Licences&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</source>
+        <translation>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;逐层规划一个网络在 NVIDIA GPU 上训练所需的显存；查看它在每块显卡上能否装下、跑得多快，该买什么、卖什么，以及你的显卡实时在做什么。&lt;/p&gt;&lt;p&gt;其推理依据 Tim Dettmers 的文章《深度学习该选哪块 GPU》（2016 与 2017 年修订版，参考其中文译本）。显存按 nvidia-smi 的方式以 MiB/GiB 显示。&lt;/p&gt;&lt;p&gt;&lt;b&gt;许可证&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>About GPU Planner</source>
+        <translation>关于 GPU Planner</translation>
+    </message>
+    <message>
+        <source>Cannot restore</source>
+        <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>GPU catalog</source>
+        <translation>GPU 目录</translation>
+    </message>
+    <message>
+        <source>Unexpected error</source>
+        <translation>意外错误</translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1
+
+The details were written to %2.</source>
+        <translation>出错了：%1
+
+详细信息已写入 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>MonitorPane</name>
+    <message>
+        <source>Try the simulated demo</source>
+        <translation>试用模拟演示</translation>
+    </message>
+    <message>
+        <source>Local cards</source>
+        <translation>本机显卡</translation>
+    </message>
+    <message>
+        <source>Stop watching the cluster and show this computer&apos;s cards again</source>
+        <translation>停止监视集群，重新显示本机的显卡</translation>
+    </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <source>Every value shown comes from a simulated source, not from a GPU</source>
+        <translation>显示的所有数值都来自模拟数据源，而不是 GPU</translation>
+    </message>
+    <message>
+        <source>Cluster…</source>
+        <translation>集群…</translation>
+    </message>
+    <message>
+        <source>Watch the GPUs of a cluster through a Prometheus server (dcgm-exporter)</source>
+        <translation>通过 Prometheus 服务器（dcgm-exporter）监视集群的 GPU</translation>
+    </message>
+    <message>
+        <source>Back to live</source>
+        <translation>返回实时</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Seconds between samples (0.1–10)</source>
+        <translation>两次采样之间的秒数（0.1–10）</translation>
+    </message>
+    <message>
+        <source>Pause plots</source>
+        <translation>暂停绘图</translation>
+    </message>
+    <message>
+        <source>Freeze the plots; sampling and recording go on</source>
+        <translation>冻结图表；采样和录制继续进行</translation>
+    </message>
+    <message>
+        <source>Export plot…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Export data…</source>
+        <translation>导出数据…</translation>
+    </message>
+    <message>
+        <source>Recordings…</source>
+        <translation>录制记录…</translation>
+    </message>
+    <message>
+        <source>Alert when memory in use passes this share of the card&apos;s memory</source>
+        <translation>已用显存超过显卡显存的这一比例时报警</translation>
+    </message>
+    <message>
+        <source>Alert when a card&apos;s temperature passes this</source>
+        <translation>显卡温度超过此值时报警</translation>
+    </message>
+    <message>
+        <source>Card:</source>
+        <translation>显卡：</translation>
+    </message>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>Sample every</source>
+        <translation>采样间隔</translation>
+    </message>
+    <message>
+        <source>Alert at memory</source>
+        <translation>显存报警阈值</translation>
+    </message>
+    <message>
+        <source>or</source>
+        <translation>或</translation>
+    </message>
+    <message>
+        <source>Compare with plan</source>
+        <translation>与方案比较</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s predicted peak against the peak of the followed process (or of the selected card)</source>
+        <translation>方案预测的峰值与所跟踪进程（或所选显卡）的峰值对比</translation>
+    </message>
+    <message>
+        <source>Stop following</source>
+        <translation>停止跟踪</translation>
+    </message>
+    <message>
+        <source>Select a process to follow its memory.</source>
+        <translation>选择一个进程以跟踪其显存。</translation>
+    </message>
+    <message>
+        <source>Processes on the selected card</source>
+        <translation>所选显卡上的进程</translation>
+    </message>
+    <message>
+        <source>Waiting for the first sample…</source>
+        <translation>正在等待第一次采样…</translation>
+    </message>
+    <message>
+        <source>Cluster {url}: no telemetry</source>
+        <translation>集群 {url}：没有遥测数据</translation>
+    </message>
+    <message>
+        <source>Cluster {url}: connecting…</source>
+        <translation>集群 {url}：正在连接…</translation>
+    </message>
+    <message>
+        <source>No live telemetry</source>
+        <translation>没有实时遥测</translation>
+    </message>
+    <message>
+        <source>Cluster (Prometheus, dcgm-exporter) · {url} · {h} host(s) · {n} card(s)</source>
+        <translation>集群（Prometheus，dcgm-exporter）· {url} · {h} 台主机 · {n} 块显卡</translation>
+    </message>
+    <message>
+        <source>Simulated source — no GPU is read; {n} simulated card(s)</source>
+        <translation>模拟数据源 — 未读取任何 GPU；{n} 块模拟显卡</translation>
+    </message>
+    <message>
+        <source>Live (NVML) · driver {drv} · CUDA {cuda} · {n} card(s)</source>
+        <translation>实时（NVML）· 驱动 {drv} · CUDA {cuda} · {n} 块显卡</translation>
+    </message>
+    <message>
+        <source>Not recording</source>
+        <translation>未在录制</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>录制失败</translation>
+    </message>
+    <message>
+        <source>● Recording: {name}</source>
+        <translation>● 正在录制：{name}</translation>
+    </message>
+    <message>
+        <source>Resume plots</source>
+        <translation>恢复绘图</translation>
+    </message>
+    <message>
+        <source>Plots paused; sampling and recording go on</source>
+        <translation>绘图已暂停；采样和录制继续进行</translation>
+    </message>
+    <message>
+        <source>Starting the simulated demo…</source>
+        <translation>正在启动模拟演示…</translation>
+    </message>
+    <message>
+        <source>Showing the simulated demo: no GPU is read</source>
+        <translation>正在显示模拟演示：未读取任何 GPU</translation>
+    </message>
+    <message>
+        <source>Connecting to {url}…</source>
+        <translation>正在连接 {url}…</translation>
+    </message>
+    <message>
+        <source>Watching the cluster at {url}</source>
+        <translation>正在监视位于 {url} 的集群</translation>
+    </message>
+    <message>
+        <source>Showing this computer&apos;s cards</source>
+        <translation>正在显示本机的显卡</translation>
+    </message>
+    <message>
+        <source>Seconds between samples ({lo:g}–{hi:g})</source>
+        <translation>两次采样之间的秒数（{lo:g}–{hi:g}）</translation>
+    </message>
+    <message>
+        <source>The cluster cannot be watched: {msg}.
+
+“Local cards” shows this computer&apos;s cards again.</source>
+        <translation>无法监视集群：{msg}。
+
+“本机显卡”会重新显示本机的显卡。</translation>
+    </message>
+    <message>
+        <source>No live telemetry: {msg}.
+
+The Planner and the advice do not need it. “Try the simulated demo” shows what this pane does with simulated cards.</source>
+        <translation>没有实时遥测：{msg}。
+
+规划器和购买建议都不需要它。“试用模拟演示”会用模拟显卡展示此面板的功能。</translation>
+    </message>
+    <message>
+        <source>Telemetry: {msg}</source>
+        <translation>遥测：{msg}</translation>
+    </message>
+    <message>
+        <source>All cards</source>
+        <translation>所有显卡</translation>
+    </message>
+    <message>
+        <source>{card} is marked lost ({why}); the other cards go on</source>
+        <translation>{card} 已标记为丢失（{why}）；其他显卡继续</translation>
+    </message>
+    <message>
+        <source>no data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>GPU {i} stopped answering and is marked lost; the other cards go on</source>
+        <translation>GPU {i} 停止响应，已标记为丢失；其他显卡继续</translation>
+    </message>
+    <message>
+        <source>No NVIDIA card was found.</source>
+        <translation>未找到 NVIDIA 显卡。</translation>
+    </message>
+    <message>
+        <source>process {pid} ({name}) on GPU {dev} ended</source>
+        <translation>GPU {dev} 上的进程 {pid}（{name}）已结束</translation>
+    </message>
+    <message>
+        <source>GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)</source>
+        <translation>GPU {i}：已用显存 {pct:.0f}%（报警阈值 {lim:.0f}%）</translation>
+    </message>
+    <message>
+        <source>GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)</source>
+        <translation>GPU {i}：温度 {t:.0f} °C（报警阈值 {lim:.0f} °C）</translation>
+    </message>
+    <message>
+        <source>Alert: {text}</source>
+        <translation>报警：{text}</translation>
+    </message>
+    <message>
+        <source>Long window: {b:.0f}-second buckets (memory: the bucket&apos;s maximum, the rest: its mean)</source>
+        <translation>长时间窗口：{b:.0f} 秒分桶（显存取桶内最大值，其余取平均值）</translation>
+    </message>
+    <message>
+        <source>process {pid}</source>
+        <translation>进程 {pid}</translation>
+    </message>
+    <message>
+        <source>Following process {pid} ({name}) on GPU {dev}.</source>
+        <translation>正在跟踪 GPU {dev} 上的进程 {pid}（{name}）。</translation>
+    </message>
+    <message>
+        <source>plan predicted {pred}, the run peaked at {peak} ({diff:+.0f}%)</source>
+        <translation>方案预测 {pred}，运行峰值 {peak}（{diff:+.0f}%）</translation>
+    </message>
+    <message>
+        <source>No predicted peak to compare with: draft a plan in the Planner.</source>
+        <translation>没有可比较的预测峰值：请先在规划器中起草方案。</translation>
+    </message>
+    <message>
+        <source>No memory reading of that process yet.</source>
+        <translation>尚未读到该进程的显存。</translation>
+    </message>
+    <message>
+        <source>process {pid} ({name}) on GPU {dev}</source>
+        <translation>GPU {dev} 上的进程 {pid}（{name}）</translation>
+    </message>
+    <message>
+        <source>No memory reading yet.</source>
+        <translation>尚未读到显存。</translation>
+    </message>
+    <message>
+        <source>GPU {dev}, whole card</source>
+        <translation>GPU {dev}，整卡</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Plot saved to {path}</source>
+        <translation>图表已保存到 {path}</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed: {err}</source>
+        <translation>导出失败：{err}</translation>
+    </message>
+    <message>
+        <source>{n} rows saved to {path}</source>
+        <translation>已将 {n} 行保存到 {path}</translation>
+    </message>
+    <message>
+        <source>Cannot replay: {err}</source>
+        <translation>无法回放：{err}</translation>
+    </message>
+    <message>
+        <source>REPLAY of the recording of {when} ({src}) — not live</source>
+        <translation>回放 {when} 的录制（{src}）— 非实时</translation>
+    </message>
+    <message>
+        <source> · first of {n} sessions</source>
+        <translation> · {n} 个会话中的第一个</translation>
+    </message>
+    <message>
+        <source>REPLAY {when} — </source>
+        <translation>回放 {when} — </translation>
+    </message>
+</context>
+<context>
+    <name>MonitorPlots</name>
+    <message>
+        <source>Memory in use</source>
+        <translation>已用显存</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth (estimate)</source>
+        <translation>显存带宽（估计）</translation>
+    </message>
+    <message>
+        <source>Bandwidth (est.)</source>
+        <translation>带宽（估计）</translation>
+    </message>
+    <message>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Busy</source>
+        <translation>繁忙</translation>
+    </message>
+    <message>
+        <source>PCIe traffic</source>
+        <translation>PCIe 流量</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>Time (local clock)</source>
+        <translation>时间（本地时钟）</translation>
+    </message>
+    <message>
+        <source>memory in use</source>
+        <translation>已用显存</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>总量</translation>
+    </message>
+    <message>
+        <source>estimate (busy × peak)</source>
+        <translation>估计（繁忙 × 峰值）</translation>
+    </message>
+    <message>
+        <source>peak {bw:.0f} GB/s</source>
+        <translation>峰值 {bw:.0f} GB/s</translation>
+    </message>
+    <message>
+        <source>DRAM bandwidth (GPM, measured)</source>
+        <translation>DRAM 带宽（GPM，实测）</translation>
+    </message>
+    <message>
+        <source>GPU busy</source>
+        <translation>GPU 繁忙</translation>
+    </message>
+    <message>
+        <source>memory-controller busy</source>
+        <translation>显存控制器繁忙</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>接收</translation>
+    </message>
+    <message>
+        <source>transmit</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>lighter: memory-controller busy</source>
+        <translation>浅色：显存控制器繁忙</translation>
+    </message>
+    <message>
+        <source>lighter: transmit</source>
+        <translation>浅色：发送</translation>
+    </message>
+    <message>
+        <source>lighter: DRAM (GPM, measured)</source>
+        <translation>浅色：DRAM（GPM，实测）</translation>
+    </message>
+    <message>
+        <source>plan&apos;s predicted peak</source>
+        <translation>方案预测峰值</translation>
+    </message>
+    <message>
+        <source>plan: {gib:.1f} GiB</source>
+        <translation>方案：{gib:.1f} GiB</translation>
+    </message>
+</context>
+<context>
+    <name>OptionsChart</name>
+    <message>
+        <source>net cost (USD)</source>
+        <translation>净成本（美元）</translation>
+    </message>
+    <message>
+        <source>speed (samples/s)</source>
+        <translation>速度（样本/秒）</translation>
+    </message>
+    <message>
+        <source>%1 (yours)</source>
+        <translation>%1（你的）</translation>
+    </message>
+    <message>
+        <source>your %1</source>
+        <translation>你的 %1</translation>
+    </message>
+    <message>
+        <source>speed on %1 (samples/s)</source>
+        <translation>在 %1 上的速度（样本/秒）</translation>
+    </message>
+</context>
+<context>
+    <name>OwnedCardsTableModel</name>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Condition</source>
+        <translation>成色</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>detected</source>
+        <translation>已检测</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>已添加</translation>
+    </message>
+    <message>
+        <source>Found in this computer by the monitor; counts as owned.</source>
+        <translation>由监视器在本机找到；算作你拥有的。</translation>
+    </message>
+    <message>
+        <source>Added by hand; saved with your catalog overrides.</source>
+        <translation>手动添加；与你的目录覆盖一起保存。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanCommand</name>
+    <message>
+        <source>Edit layer %1</source>
+        <translation>编辑第 %1 层</translation>
+    </message>
+    <message>
+        <source>Remove layer %1</source>
+        <translation>删除第 %1 层</translation>
+    </message>
+    <message>
+        <source>Move layer %1</source>
+        <translation>移动第 %1 层</translation>
+    </message>
+    <message>
+        <source>Change batch size</source>
+        <translation>更改批量大小</translation>
+    </message>
+    <message>
+        <source>Change precision</source>
+        <translation>更改精度</translation>
+    </message>
+    <message>
+        <source>Change optimizer</source>
+        <translation>更改优化器</translation>
+    </message>
+    <message>
+        <source>Change mode</source>
+        <translation>更改模式</translation>
+    </message>
+    <message>
+        <source>Change setup</source>
+        <translation>更改设置</translation>
+    </message>
+    <message>
+        <source>Apply: %1</source>
+        <translation>应用：%1</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerPane</name>
+    <message>
+        <source>Add Layer of &amp;Type</source>
+        <translation>添加指定类型的层</translation>
+    </message>
+    <message>
+        <source>&amp;Insert Layer Before</source>
+        <translation>在前面插入层(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Add Layer</source>
+        <translation>添加层(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Add a layer of the same type after the selected one</source>
+        <translation>在所选层之后添加一个同类型的层</translation>
+    </message>
+    <message>
+        <source>&amp;Duplicate Layer</source>
+        <translation>复制层(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Layer</source>
+        <translation>删除层(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Move &amp;Up</source>
+        <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move Do&amp;wn</source>
+        <translation>下移(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Estimate &amp;Assumptions…</source>
+        <translation>估算假设(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>How it runs</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <source>Samples per iteration (mini-batch size)</source>
+        <translation>每次迭代的样本数（小批量大小）</translation>
+    </message>
+    <message>
+        <source>fp32; fp16 / bf16 (16-bit everything); mixed (16-bit activations with fp32 master weights)</source>
+        <translation>fp32；fp16 / bf16（全部 16 位）；mixed（16 位激活，fp32 主权重）</translation>
+    </message>
+    <message>
+        <source>Optimizer state per parameter: SGD none, momentum one, Adam/AdamW two</source>
+        <translation>每个参数的优化器状态：SGD 无，momentum 一份，Adam/AdamW 两份</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing: keep only √n segment outputs and recompute the rest during backward (about a third more compute)</source>
+        <translation>梯度检查点：只保留 √n 个分段的输出，反向传播时重新计算其余部分（计算量约多三分之一）</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>GPUs per machine (data parallel; the batch above is per GPU)</source>
+        <translation>每台机器的 GPU 数（数据并行；上面的批量是每块 GPU 的）</translation>
+    </message>
+    <message>
+        <source>Machines (nodes); between them the gradients cross the network</source>
+        <translation>机器（节点）数；节点之间的梯度经网络传输</translation>
+    </message>
+    <message>
+        <source>How the memory is shared out: DDP replicates everything; ZeRO 1/2/3 and FSDP split optimizer state, gradients and weights over the GPUs</source>
+        <translation>显存如何分摊：DDP 全部复制；ZeRO 1/2/3 和 FSDP 把优化器状态、梯度和权重分到各 GPU 上</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Largest batch that fits in</source>
+        <translation>最大批量，装入</translation>
+    </message>
+    <message>
+        <source>A card&apos;s memory, as nvidia-smi shows it (GiB)</source>
+        <translation>显卡的显存，按 nvidia-smi 的显示（GiB）</translation>
+    </message>
+    <message>
+        <source>Assumptions…</source>
+        <translation>假设…</translation>
+    </message>
+    <message>
+        <source>Edit the figures the estimate takes on trust (CUDA context, workspace, allocator rounding)</source>
+        <translation>编辑估算中凭经验取定的数值（CUDA 上下文、工作区、分配器取整）</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>插入</translation>
+    </message>
+    <message>
+        <source>Insert a layer before the selected one</source>
+        <translation>在所选层之前插入一个层</translation>
+    </message>
+    <message>
+        <source>Per-layer chart</source>
+        <translation>逐层图表</translation>
+    </message>
+    <message>
+        <source>Per-layer table</source>
+        <translation>逐层表格</translation>
+    </message>
+    <message>
+        <source>The article&apos;s accounting: for each layer, its output (activation) plus the error (the gradient of that output), at the batch and precision above; the input has no error. A framework keeps different tensors (see the per-layer table), so this is for checking the article&apos;s worked example, not for sizing a card.</source>
+        <translation>文章的算法：每层的输出（激活）加上误差（该输出的梯度），按上面的批量和精度计算；输入层没有误差。框架实际保留的张量不同（见逐层表格），所以这里用于核对文章中的示例，而不是用来选卡。</translation>
+    </message>
+    <message>
+        <source>Article&apos;s accounting</source>
+        <translation>文章的算法</translation>
+    </message>
+    <message>
+        <source>What each of the article&apos;s memory-reduction techniques would save on this network, largest saving first. Each throws information away or costs speed: read the caution. Apply is one undoable edit.</source>
+        <translation>文章中每种显存削减技巧在这个网络上能节省多少，按节省量从大到小排列。每种技巧都会丢失信息或降低速度：请阅读注意事项。“应用”是一次可撤销的编辑。</translation>
+    </message>
+    <message>
+        <source>What would help</source>
+        <translation>有什么帮助</translation>
+    </message>
+    <message>
+        <source>Fits on each card</source>
+        <translation>每块显卡的适配</translation>
+    </message>
+    <message>
+        <source>Every card of the catalog: does the plan fit, the largest batch, speed and price</source>
+        <translation>目录中的每块显卡：方案能否装下、最大批量、速度和价格</translation>
+    </message>
+    <message>
+        <source>Several GPUs</source>
+        <translation>多块 GPU</translation>
+    </message>
+    <message>
+        <source>The scaling curve over 1…N GPUs, and how many copies of the run one card holds</source>
+        <translation>1…N 块 GPU 的扩展曲线，以及一块显卡能同时容纳多少份这个运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fix the %n problem(s) to see the estimate</source>
+        <translation>
+            <numerusform>修正这 %n 个问题后才能看到估算</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Per GPU %1 on %5 GPUs (%6, global batch %7) · %2 parameters · largest batch in %3 GiB: %4</source>
+        <translation>每块 GPU %1，共 %5 块 GPU（%6，全局批量 %7）· %2 个参数 · %3 GiB 内的最大批量：%4</translation>
+    </message>
+    <message>
+        <source>Peak %1 · %2 parameters · largest batch in %3 GiB: %4</source>
+        <translation>峰值 %1 · %2 个参数 · %3 GiB 内的最大批量：%4</translation>
+    </message>
+    <message>
+        <source>Fix the errors in the draft to see what would help.</source>
+        <translation>修正草稿中的错误后，才能看到有什么帮助。</translation>
+    </message>
+    <message>
+        <source>None of the techniques would save memory on this network as it is set up.</source>
+        <translation>按当前设置，这些技巧都不能为这个网络节省显存。</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>…… 还有 %1 个</translation>
+    </message>
+    <message>
+        <source>Fix the errors to see the estimate</source>
+        <translation>修正错误后才能看到估算</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批量 %1</translation>
+    </message>
+    <message>
+        <source>not even batch 1</source>
+        <translation>连批量 1 都装不下</translation>
+    </message>
+    <message>
+        <source>The largest batch whose estimated peak fits in %1 with these settings</source>
+        <translation>在这些设置下，估计峰值能装进 %1 的最大批量</translation>
+    </message>
+    <message>
+        <source> (per GPU, on %1 GPUs)</source>
+        <translation> （每块 GPU，共 %1 块 GPU）</translation>
+    </message>
+    <message>
+        <source>Add layer %1</source>
+        <translation>添加第 %1 层</translation>
+    </message>
+    <message>
+        <source>Duplicate layer %1</source>
+        <translation>复制第 %1 层</translation>
+    </message>
+</context>
+<context>
+    <name>PriceDialog</name>
+    <message>
+        <source>Edit price — %1</source>
+        <translation>编辑价格 — %1</translation>
+    </message>
+    <message>
+        <source>where the figure comes from</source>
+        <translation>数据来源</translation>
+    </message>
+    <message>
+        <source>Latest known: new %1; used %2</source>
+        <translation>已知最新：全新 %1；二手 %2</translation>
+    </message>
+    <message>
+        <source>Month:</source>
+        <translation>月份：</translation>
+    </message>
+    <message>
+        <source>Price:</source>
+        <translation>价格：</translation>
+    </message>
+    <message>
+        <source>Condition:</source>
+        <translation>成色：</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>The price must be more than $0.</source>
+        <translation>价格必须大于 $0。</translation>
+    </message>
+</context>
+<context>
+    <name>PriceHistoryTableModel</name>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>美元</translation>
+    </message>
+    <message>
+        <source>Condition</source>
+        <translation>成色</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+</context>
+<context>
+    <name>ProcessTableModel</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>the driver does not report per-process memory here</source>
+        <translation>驱动在此不报告每个进程的显存</translation>
+    </message>
+    <message>
+        <source>the owner could not be read</source>
+        <translation>无法读取所有者</translation>
+    </message>
+</context>
+<context>
+    <name>RecommendationCard</name>
+    <message>
+        <source>Price source: %1</source>
+        <translation>价格来源：%1</translation>
+    </message>
+    <message>
+        <source>BUY</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>KEEP</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>SELL</source>
+        <translation>卖出</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>price %1</source>
+        <translation>价格 %1</translation>
+    </message>
+    <message>
+        <source>net cost %1</source>
+        <translation>净成本 %1</translation>
+    </message>
+    <message>
+        <source>speed-up %1×</source>
+        <translation>加速 %1×</translation>
+    </message>
+    <message>
+        <source>fits, batch up to %1</source>
+        <translation>装得下，批量最多 %1</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>装得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>装不下</translation>
+    </message>
+    <message>
+        <source>power %1/year</source>
+        <translation>电费 %1/年</translation>
+    </message>
+    <message>
+        <source>break-even %1 months</source>
+        <translation>%1 个月回本</translation>
+    </message>
+    <message>
+        <source>supported</source>
+        <translation>支持</translation>
+    </message>
+    <message>
+        <source>legacy builds only</source>
+        <translation>仅旧版构建</translation>
+    </message>
+    <message>
+        <source>unsupported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <source>software: %1</source>
+        <translation>软件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RecordingsDialog</name>
+    <message>
+        <source>Recordings</source>
+        <translation>录制记录</translation>
+    </message>
+    <message>
+        <source>Folder: {folder}</source>
+        <translation>文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>keep forever</source>
+        <translation>永久保留</translation>
+    </message>
+    <message>
+        <source>Recordings older than this are deleted when the Monitor starts (0 keeps them all)</source>
+        <translation>监视器启动时删除早于此期限的录制（0 = 全部保留）</translation>
+    </message>
+    <message>
+        <source>Keep recordings for</source>
+        <translation>录制保留期限</translation>
+    </message>
+    <message>
+        <source>{n} file(s) could not be read and were skipped (see Status).</source>
+        <translation>有 {n} 个文件无法读取，已跳过（见“状态”）。</translation>
+    </message>
+    <message>
+        <source>No recordings yet: the Monitor records every session while it runs.</source>
+        <translation>还没有录制：监视器运行时会录制每个会话。</translation>
+    </message>
+    <message>
+        <source>The recording in progress cannot be deleted</source>
+        <translation>不能删除正在进行的录制</translation>
+    </message>
+    <message>
+        <source>Export recording as CSV</source>
+        <translation>将录制导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed: {err}</source>
+        <translation>导出失败：{err}</translation>
+    </message>
+    <message>
+        <source>Exported {n} rows to {path}</source>
+        <translation>已将 {n} 行导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Delete recording</source>
+        <translation>删除录制</translation>
+    </message>
+    <message>
+        <source>Delete {name}? This cannot be undone.</source>
+        <translation>删除 {name}？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Could not delete: {err}</source>
+        <translation>无法删除：{err}</translation>
+    </message>
+    <message>
+        <source>Deleted {name}</source>
+        <translation>已删除 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>RecordingsTableModel</name>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>recording now</source>
+        <translation>正在录制</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>skipped: {reason}</source>
+        <translation>已跳过：{reason}</translation>
+    </message>
+</context>
+<context>
+    <name>ScalingView</name>
+    <message>
+        <source>The card the curve is drawn for (one kind of card; the link between cards is its PCIe or NVLink)</source>
+        <translation>绘制曲线所用的显卡（同一种显卡；显卡之间通过 PCIe 或 NVLink 连接）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>speed-up (×)</source>
+        <translation>加速比（×）</translation>
+    </message>
+    <message>
+        <source>samples/s (typical)</source>
+        <translation>样本/秒（典型）</translation>
+    </message>
+    <message>
+        <source>ideal</source>
+        <translation>理想</translation>
+    </message>
+    <message>
+        <source>typical framework</source>
+        <translation>典型框架</translation>
+    </message>
+    <message>
+        <source>optimised code</source>
+        <translation>优化代码</translation>
+    </message>
+    <message>
+        <source>Card:</source>
+        <translation>显卡：</translation>
+    </message>
+    <message>
+        <source>Fix the errors in the draft to see how it scales.</source>
+        <translation>修正草稿中的错误后，才能看到它的扩展情况。</translation>
+    </message>
+    <message>
+        <source>No card chosen.</source>
+        <translation>未选择显卡。</translation>
+    </message>
+    <message>
+        <source>Inference needs no gradient exchange: the cards scale almost ideally.</source>
+        <translation>推理不需要交换梯度：多卡几乎是理想扩展。</translation>
+    </message>
+    <message>
+        <source>Each card runs batch %1; the gradients (%2) are all-reduced every iteration.</source>
+        <translation>每块显卡运行批量 %1；每次迭代都对梯度（%2）做 all-reduce。</translation>
+    </message>
+    <message>
+        <source>On %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s).</source>
+        <translation>在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。</translation>
+    </message>
+    <message>
+        <source>Preview — on %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s). Set GPUs above 1 to plan it.</source>
+        <translation>预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。将 GPU 数设为大于 1 即可规划。</translation>
+    </message>
+    <message>
+        <source>Several experiments: one run of this plan (%1) does not fit on a %2 (%3 usable).</source>
+        <translation>多个实验：这个方案的一次运行（%1）装不进 %2（可用 %3）。</translation>
+    </message>
+    <message>
+        <source>Several experiments: one copy of this run (%1) fits on a %2 (%3 usable) — several cards can instead run one experiment each.</source>
+        <translation>多个实验：一块 %2（可用 %3）能装下一份这个运行（%1）— 也可以让多块显卡各跑一个实验。</translation>
+    </message>
+    <message>
+        <source>Several experiments: %4 copies of this run (%1 each) fit on one %2 (%3 usable) — independent runs, no communication at all.</source>
+        <translation>多个实验：一块 %2（可用 %3）能装下 %4 份这个运行（每份 %1）— 相互独立的运行，完全无需通信。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>监视器</translation>
+    </message>
+    <message>
+        <source>Planner defaults</source>
+        <translation>规划器默认值</translation>
+    </message>
+    <message>
+        <source>Money</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Stored in %1</source>
+        <translation>保存在 %1</translation>
+    </message>
+    <message>
+        <source>A readable JSON file; window layout and recent files are kept next to it in gpu-planner.ini.</source>
+        <translation>一个可读的 JSON 文件；窗口布局和最近打开的文件保存在它旁边的 gpu-planner.ini 中。</translation>
+    </message>
+    <message>
+        <source>Put every field back to its default (nothing is saved until OK)</source>
+        <translation>将所有字段恢复为默认值（点“确定”之前不会保存）</translation>
+    </message>
+    <message>
+        <source>Binary: MiB, GiB (as nvidia-smi)</source>
+        <translation>二进制：MiB、GiB（同 nvidia-smi）</translation>
+    </message>
+    <message>
+        <source>Decimal: MB, GB</source>
+        <translation>十进制：MB、GB</translation>
+    </message>
+    <message>
+        <source>How memory sizes are shown. Binary: 1 GiB = 1024³ bytes, the way nvidia-smi and PyTorch report memory. Decimal: 1 GB = 10⁹ bytes, the way cards are sold.</source>
+        <translation>显存大小的显示方式。二进制：1 GiB = 1024³ 字节，与 nvidia-smi 和 PyTorch 报告的一致。十进制：1 GB = 10⁹ 字节，与显卡销售标称一致。</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Colours of the windows and plots</source>
+        <translation>窗口和图表的配色</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>English</translation>
+    </message>
+    <message>
+        <source>简体中文 (Simplified Chinese)</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Language of the interface; your open plan is kept when it changes</source>
+        <translation>界面语言；切换时你打开的方案会保留</translation>
+    </message>
+    <message>
+        <source>&amp;Units:</source>
+        <translation>单位(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Seconds between two readings of the cards (%1–%2 s). Shorter shows brief spikes; longer costs less.</source>
+        <translation>两次读取显卡之间的秒数（%1–%2 秒）。越短越能看到短暂的尖峰；越长开销越小。</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Warn when a card&apos;s memory in use reaches this share of its total (50–100 %)</source>
+        <translation>显卡已用显存达到总量的这一比例时发出警告（50–100 %）</translation>
+    </message>
+    <message>
+        <source> °C</source>
+        <translation> °C</translation>
+    </message>
+    <message>
+        <source>Warn when a card&apos;s temperature reaches this (40–110 °C)</source>
+        <translation>显卡温度达到此值时发出警告（40–110 °C）</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>Recordings older than this are deleted when the monitor starts; 0 keeps them forever</source>
+        <translation>监视器启动时删除早于此期限的录制；0 = 永久保留</translation>
+    </message>
+    <message>
+        <source>keep forever</source>
+        <translation>永久保留</translation>
+    </message>
+    <message>
+        <source>Sampling &amp;interval:</source>
+        <translation>采样间隔(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Memory alert at:</source>
+        <translation>显存报警阈值(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>T&amp;emperature alert at:</source>
+        <translation>温度报警阈值(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Keep recordings for:</source>
+        <translation>录制保留期限(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>The batch size a new plan starts with (1–%1)</source>
+        <translation>新方案的初始批量大小（1–%1）</translation>
+    </message>
+    <message>
+        <source>FP32 (32-bit float)</source>
+        <translation>FP32（32 位浮点）</translation>
+    </message>
+    <message>
+        <source>FP16 (16-bit float)</source>
+        <translation>FP16（16 位浮点）</translation>
+    </message>
+    <message>
+        <source>BF16 (bfloat16)</source>
+        <translation>BF16（bfloat16）</translation>
+    </message>
+    <message>
+        <source>Mixed (FP16 compute, FP32 master weights)</source>
+        <translation>混合精度（FP16 计算，FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>The number format a new plan starts with</source>
+        <translation>新方案的初始数值格式</translation>
+    </message>
+    <message>
+        <source>SGD (no state)</source>
+        <translation>SGD（无状态）</translation>
+    </message>
+    <message>
+        <source>SGD with momentum (1 state per weight)</source>
+        <translation>带 momentum 的 SGD（每个权重 1 份状态）</translation>
+    </message>
+    <message>
+        <source>Adam (2 states per weight)</source>
+        <translation>Adam（每个权重 2 份状态）</translation>
+    </message>
+    <message>
+        <source>AdamW (2 states per weight)</source>
+        <translation>AdamW（每个权重 2 份状态）</translation>
+    </message>
+    <message>
+        <source>The optimizer a new plan starts with; its state is part of the memory estimate</source>
+        <translation>新方案的初始优化器；其状态计入显存估算</translation>
+    </message>
+    <message>
+        <source>These apply to new plans; open plans keep their own.</source>
+        <translation>这些设置用于新方案；已打开的方案保持各自的设置。</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>批量大小(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation>精度(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer:</source>
+        <translation>优化器(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>The currency prices are shown in. Prices are kept in US dollars and converted with the rate below.</source>
+        <translation>价格显示所用的货币。价格以美元保存，并按下面的汇率换算。</translation>
+    </message>
+    <message>
+        <source>The sign written before amounts, e.g. ¥ or €</source>
+        <translation>金额前显示的符号，例如 ¥ 或 €</translation>
+    </message>
+    <message>
+        <source>not set (show US dollars)</source>
+        <translation>未设置（显示美元）</translation>
+    </message>
+    <message>
+        <source>How many units of the chosen currency one US dollar buys, e.g. 7.2 for CNY. Without a rate, prices stay in US dollars.</source>
+        <translation>1 美元可兑换多少所选货币，例如人民币为 7.2。没有汇率时，价格仍以美元显示。</translation>
+    </message>
+    <message>
+        <source> per kWh</source>
+        <translation> /千瓦时</translation>
+    </message>
+    <message>
+        <source>not set (energy not counted)</source>
+        <translation>未设置（不计电费）</translation>
+    </message>
+    <message>
+        <source>What a kilowatt-hour costs you, in US dollars; used for running costs. 0 leaves energy out.</source>
+        <translation>每千瓦时的电价（美元）；用于运行成本。0 表示不计电费。</translation>
+    </message>
+    <message>
+        <source>&amp;Currency:</source>
+        <translation>货币(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Symbol:</source>
+        <translation>符号(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Rate per US dollar:</source>
+        <translation>每美元汇率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Electricity price:</source>
+        <translation>电价(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>sampling interval</source>
+        <translation>采样间隔</translation>
+    </message>
+    <message>
+        <source>memory alert</source>
+        <translation>显存报警</translation>
+    </message>
+    <message>
+        <source>temperature alert</source>
+        <translation>温度报警</translation>
+    </message>
+    <message>
+        <source>recording retention</source>
+        <translation>录制保留期限</translation>
+    </message>
+    <message>
+        <source>default batch size</source>
+        <translation>默认批量大小</translation>
+    </message>
+    <message>
+        <source>default precision</source>
+        <translation>默认精度</translation>
+    </message>
+    <message>
+        <source>default optimizer</source>
+        <translation>默认优化器</translation>
+    </message>
+    <message>
+        <source>currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>currency symbol</source>
+        <translation>货币符号</translation>
+    </message>
+    <message>
+        <source>exchange rate</source>
+        <translation>汇率</translation>
+    </message>
+    <message>
+        <source>electricity price</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Your settings file was damaged, so the default settings are in use. The old file was kept as %1.</source>
+        <translation>你的设置文件已损坏，现在使用默认设置。旧文件已另存为 %1。</translation>
+    </message>
+    <message>
+        <source>Some settings were not valid and are back to their defaults: %1.</source>
+        <translation>部分设置无效，已恢复为默认值：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionTableModel</name>
+    <message>
+        <source>Technique and caution</source>
+        <translation>技巧与注意事项</translation>
+    </message>
+    <message>
+        <source>Saves</source>
+        <translation>节省</translation>
+    </message>
+    <message>
+        <source>New peak</source>
+        <translation>新峰值</translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>&lt;h3&gt;Welcome to GPU Planner&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;欢迎使用 GPU Planner&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Draft a network and see the memory it needs to train, how it fits and runs on every NVIDIA card, what to buy or sell, and what your cards do live.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;起草一个网络，查看它训练所需的显存、在每块 NVIDIA 显卡上能否装下和跑得多快、该买什么或卖什么，以及你的显卡实时在做什么。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Simulated cards&lt;/b&gt; are shown in the Monitor (demo mode): %1.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;监视器中显示的是&lt;b&gt;模拟显卡&lt;/b&gt;（演示模式）：%1。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Found on this computer:&lt;/b&gt; %1. They count as your cards in the fit table and the Advisor.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;在本机找到：&lt;/b&gt;%1。它们在适配表和购买顾问中算作你的显卡。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The Monitor can show a simulated demo instead.</source>
+        <translation>监视器也可以改为显示模拟演示。</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Your data (catalog overrides, autosave)</source>
+        <translation>你的数据（目录覆盖、自动保存）</translation>
+    </message>
+    <message>
+        <source>Recordings</source>
+        <translation>录制记录</translation>
+    </message>
+    <message>
+        <source>Where files are kept:</source>
+        <translation>文件保存位置：</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Ctrl+1…4 switch between Planner, Monitor, Catalog and Advisor; Edit ▸ Preferences… sets units, theme, sampling and defaults.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Ctrl+1…4 在规划器、监视器、显卡目录和购买顾问之间切换；编辑 ▸ 首选项… 可设置单位、主题、采样和默认值。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Welcome to GPU Planner</source>
+        <translation>欢迎使用 GPU Planner</translation>
+    </message>
+</context>
+<context>
+    <name>catalog</name>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Chip</source>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>细分市场</translation>
+    </message>
+    <message>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>Memory (GiB)</source>
+        <translation>显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Fast memory (GiB)</source>
+        <translation>高速显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Memory type</source>
+        <translation>显存类型</translation>
+    </message>
+    <message>
+        <source>Bus width (bit)</source>
+        <translation>位宽（bit）</translation>
+    </message>
+    <message>
+        <source>Memory data rate (Gbps)</source>
+        <translation>显存数据速率（Gbps）</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽（GB/s）</translation>
+    </message>
+    <message>
+        <source>CUDA cores</source>
+        <translation>CUDA 核心</translation>
+    </message>
+    <message>
+        <source>Boost clock (MHz)</source>
+        <translation>加速频率（MHz）</translation>
+    </message>
+    <message>
+        <source>FP32 (TFLOPS)</source>
+        <translation>FP32（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>FP16 (TFLOPS)</source>
+        <translation>FP16（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>Tensor cores</source>
+        <translation>张量核心</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>FP16 tensor (TFLOPS, dense)</source>
+        <translation>FP16 张量（TFLOPS，稠密）</translation>
+    </message>
+    <message>
+        <source>FP16 tensor, FP32 accumulate (TFLOPS)</source>
+        <translation>FP16 张量，FP32 累加（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>BF16 tensor (TFLOPS)</source>
+        <translation>BF16 张量（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>INT8 (TOPS)</source>
+        <translation>INT8（TOPS）</translation>
+    </message>
+    <message>
+        <source>TDP (W)</source>
+        <translation>TDP（W）</translation>
+    </message>
+    <message>
+        <source>PCIe generation</source>
+        <translation>PCIe 代数</translation>
+    </message>
+    <message>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>发布</translation>
+    </message>
+    <message>
+        <source>Launch price (USD)</source>
+        <translation>首发价格（美元）</translation>
+    </message>
+    <message>
+        <source>Latest new price</source>
+        <translation>最新全新价</translation>
+    </message>
+    <message>
+        <source>Latest used price</source>
+        <translation>最新二手价</translation>
+    </message>
+    <message>
+        <source>Software support</source>
+        <translation>软件支持</translation>
+    </message>
+</context>
+<context>
+    <name>core</name>
+    <message>
+        <source>Starting out seriously</source>
+        <translation>认真入门</translation>
+    </message>
+    <message>
+        <source>A first card to learn on; sell it later and buy what fits your direction.</source>
+        <translation>用来学习的第一块显卡；以后卖掉，再买适合你方向的显卡。</translation>
+    </message>
+    <message>
+        <source>Tight budget (little money)</source>
+        <translation>预算紧张（钱不多）</translation>
+    </message>
+    <message>
+        <source>The most speed per dollar with enough memory for most work.</source>
+        <translation>每美元速度最高，显存足以应付大多数工作。</translation>
+    </message>
+    <message>
+        <source>Almost no money</source>
+        <translation>几乎没钱</translation>
+    </message>
+    <message>
+        <source>The cheapest card that still trains CNNs.</source>
+        <translation>仍能训练 CNN 的最便宜显卡。</translation>
+    </message>
+    <message>
+        <source>Kaggle (ordinary competitions)</source>
+        <translation>Kaggle（普通比赛）</translation>
+    </message>
+    <message>
+        <source>Ordinary competitions: small data sets, many quick experiments.</source>
+        <translation>普通比赛：数据集小，需要大量快速实验。</translation>
+    </message>
+    <message>
+        <source>Deep-learning competitions</source>
+        <translation>深度学习比赛</translation>
+    </message>
+    <message>
+        <source>Competitions where large networks win: speed matters, within reason.</source>
+        <translation>大型网络获胜的比赛：速度很重要，但要在合理范围内。</translation>
+    </message>
+    <message>
+        <source>Computer-vision research</source>
+        <translation>计算机视觉研究</translation>
+    </message>
+    <message>
+        <source>ImageNet-scale state of the art needs at least 12 GB.</source>
+        <translation>ImageNet 规模的最先进模型至少需要 12 GB。</translation>
+    </message>
+    <message>
+        <source>NLP research</source>
+        <translation>自然语言处理研究</translation>
+    </message>
+    <message>
+        <source>Recurrent networks; 8 GB does for most (check your model&apos;s memory).</source>
+        <translation>循环神经网络；大多数情况下 8 GB 足够（请检查你模型的显存）。</translation>
+    </message>
+    <message>
+        <source>Data sets over 250 GB</source>
+        <translation>超过 250 GB 的数据集</translation>
+    </message>
+    <message>
+        <source>Large data sets want large networks: a 12 GB card.</source>
+        <translation>大型数据集需要大型网络：一块 12 GB 的显卡。</translation>
+    </message>
+    <message>
+        <source>The best regardless of cost</source>
+        <translation>不计成本的最佳选择</translation>
+    </message>
+    <message>
+        <source>Speed first; price only breaks near-ties.</source>
+        <translation>速度优先；价格只在速度相近时才起作用。</translation>
+    </message>
+    <message>
+        <source>Cost-efficient (but expensive)</source>
+        <translation>高性价比（但较贵）</translation>
+    </message>
+    <message>
+        <source>Fast cards that are still good value.</source>
+        <translation>快速且仍然物有所值的显卡。</translation>
+    </message>
+    <message>
+        <source>Cost-efficient and cheap</source>
+        <translation>高性价比且便宜</translation>
+    </message>
+    <message>
+        <source>The best value among cheap cards.</source>
+        <translation>便宜显卡中性价比最高的。</translation>
+    </message>
+    <message>
+        <source>Several GPUs</source>
+        <translation>多块 GPU</translation>
+    </message>
+    <message>
+        <source>Two cards for parallel training or two experiments at once.</source>
+        <translation>两块显卡用于并行训练，或同时跑两个实验。</translation>
+    </message>
+    <message>
+        <source>supported</source>
+        <translation>支持</translation>
+    </message>
+    <message>
+        <source>legacy builds only</source>
+        <translation>仅旧版构建</translation>
+    </message>
+    <message>
+        <source>unsupported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <source>Blackwell (compute capability {cc}): supported by current builds; needs CUDA 12.8 or newer and PyTorch 2.7 or newer.</source>
+        <translation>Blackwell（计算能力 {cc}）：当前版本支持；需要 CUDA 12.8 或更新版本，以及 PyTorch 2.7 或更新版本。</translation>
+    </message>
+    <message>
+        <source>Compute capability {cc}: current CUDA 13 toolkits (which need 7.5, Turing, or newer), cuDNN and PyTorch builds support it.</source>
+        <translation>计算能力 {cc}：当前的 CUDA 13 工具包（需要 7.5，即 Turing 或更新架构）、cuDNN 和 PyTorch 版本都支持。</translation>
+    </message>
+    <message>
+        <source>Compute capability {cc} (Maxwell, Pascal or Volta): CUDA 13 dropped 5.0-7.2. Use the CUDA 12.x toolkit and PyTorch wheels built for CUDA 12.6 or older (e.g. cu126); wheels built for CUDA 12.8 and later drop some or all of these architectures.</source>
+        <translation>计算能力 {cc}（Maxwell、Pascal 或 Volta）：CUDA 13 已放弃 5.0-7.2。请使用 CUDA 12.x 工具包，以及为 CUDA 12.6 或更早版本构建的 PyTorch wheel（例如 cu126）；为 CUDA 12.8 及之后版本构建的 wheel 去掉了部分或全部这些架构。</translation>
+    </message>
+    <message>
+        <source>Compute capability {cc} (Kepler): CUDA 12 dropped it (the last toolkit is CUDA 11.x) and current cuDNN and PyTorch builds do not include it; only old releases built against CUDA 11 or earlier run. The 2016-17 article&apos;s era still supported it.</source>
+        <translation>计算能力 {cc}（Kepler）：CUDA 12 已放弃它（最后支持的工具包是 CUDA 11.x），当前的 cuDNN 和 PyTorch 版本都不包含它；只有基于 CUDA 11 或更早版本构建的旧版本能运行。2016-17 年文章的时代仍然支持它。</translation>
+    </message>
+    <message>
+        <source>Compute capability {cc}: older than Kepler; cuDNN never supported it.</source>
+        <translation>计算能力 {cc}：早于 Kepler；cuDNN 从未支持。</translation>
+    </message>
+    <message>
+        <source>Number of output channels (filters).</source>
+        <translation>输出通道（过滤器）数。</translation>
+    </message>
+    <message>
+        <source>Kernel size: one number or one per spatial dimension.</source>
+        <translation>卷积核大小：一个数，或每个空间维度一个数。</translation>
+    </message>
+    <message>
+        <source>Stride: one number or one per spatial dimension.</source>
+        <translation>步幅：一个数，或每个空间维度一个数。</translation>
+    </message>
+    <message>
+        <source>&apos;valid&apos; (no padding), &apos;same&apos; (output = input ÷ stride) or explicit pixels.</source>
+        <translation>&apos;valid&apos;（不填充）、&apos;same&apos;（输出 = 输入 ÷ 步幅）或明确的像素数。</translation>
+    </message>
+    <message>
+        <source>Dilation of the kernel.</source>
+        <translation>卷积核的膨胀率。</translation>
+    </message>
+    <message>
+        <source>Groups (channels ÷ groups per filter; = channels for depthwise).</source>
+        <translation>分组数（每个过滤器看到 通道数 ÷ 分组数 个通道；深度可分离卷积时 = 通道数）。</translation>
+    </message>
+    <message>
+        <source>Whether the layer has a bias vector.</source>
+        <translation>该层是否有偏置向量。</translation>
+    </message>
+    <message>
+        <source>Pooling window.</source>
+        <translation>池化窗口。</translation>
+    </message>
+    <message>
+        <source>Stride (empty = the window size).</source>
+        <translation>步幅（留空 = 窗口大小）。</translation>
+    </message>
+    <message>
+        <source>Padding in pixels on each side.</source>
+        <translation>每侧填充的像素数。</translation>
+    </message>
+    <message>
+        <source>Round the output size up instead of down.</source>
+        <translation>输出大小向上取整而不是向下取整。</translation>
+    </message>
+    <message>
+        <source>{what} needs 1 or {dims} numbers, got {count}</source>
+        <translation>{what} 需要 1 个或 {dims} 个数，实际是 {count} 个</translation>
+    </message>
+    <message>
+        <source>padding &apos;{padding}&apos; is not &apos;valid&apos;, &apos;same&apos; or a number</source>
+        <translation>填充“{padding}”不是 &apos;valid&apos;、&apos;same&apos; 或数字</translation>
+    </message>
+    <message>
+        <source>padding cannot be negative</source>
+        <translation>填充不能为负数</translation>
+    </message>
+    <message>
+        <source>kernel {kernel} is larger than its {input} input (with padding)</source>
+        <translation>卷积核 {kernel} 大于其 {input} 的输入（含填充）</translation>
+    </message>
+    <message>
+        <source>kernel {kernel} is larger than its {input} input</source>
+        <translation>卷积核 {kernel} 大于其 {input} 的输入</translation>
+    </message>
+    <message>
+        <source>input shape needs 1 to 4 dimensions (C×H×W, C×T×H×W, T×F or F)</source>
+        <translation>输入形状需要 1 到 4 个维度（C×H×W、C×T×H×W、T×F 或 F）</translation>
+    </message>
+    <message>
+        <source>input shape {shape} has a dimension below 1</source>
+        <translation>输入形状 {shape} 有小于 1 的维度</translation>
+    </message>
+    <message>
+        <source>needs a {want} input, got {shape}</source>
+        <translation>需要 {want} 的输入，实际是 {shape}</translation>
+    </message>
+    <message>
+        <source>groups {groups} must divide both the {cin} input channels and {filters} filters</source>
+        <translation>分组数 {groups} 必须同时整除 {cin} 个输入通道和 {filters} 个过滤器</translation>
+    </message>
+    <message>
+        <source>needs a C×H×W or C×T×H×W input, got {shape}</source>
+        <translation>需要 C×H×W 或 C×T×H×W 的输入，实际是 {shape}</translation>
+    </message>
+    <message>
+        <source>padding {p} is more than half the {k} window</source>
+        <translation>填充 {p} 超过了 {k} 窗口的一半</translation>
+    </message>
+    <message>
+        <source>window {dims} is larger than its {dims2} input</source>
+        <translation>窗口 {dims} 大于其 {dims2} 的输入</translation>
+    </message>
+    <message>
+        <source>needs a C×H×W, C×T×H×W or T×F input, got {shape}</source>
+        <translation>需要 C×H×W、C×T×H×W 或 T×F 的输入，实际是 {shape}</translation>
+    </message>
+    <message>
+        <source>needs channels and at least one more dimension, got {shape}</source>
+        <translation>需要通道维和至少一个其他维度，实际是 {shape}</translation>
+    </message>
+    <message>
+        <source>unknown activation &apos;{fn}&apos; (one of {choices})</source>
+        <translation>未知的激活函数“{fn}”（可选：{choices}）</translation>
+    </message>
+    <message>
+        <source>dropout probability {p} must be at least 0 and below 1</source>
+        <translation>dropout 概率 {p} 必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>needs the layer named in &apos;from&apos;</source>
+        <translation>需要在 &apos;from&apos; 中指定的层</translation>
+    </message>
+    <message>
+        <source>cannot add {shape} (&apos;from&apos;) to {shape2}</source>
+        <translation>无法把 {shape}（&apos;from&apos;）加到 {shape2} 上</translation>
+    </message>
+    <message>
+        <source>needs at least one layer named in &apos;from&apos;</source>
+        <translation>需要在 &apos;from&apos; 中至少指定一个层</translation>
+    </message>
+    <message>
+        <source>cannot concatenate {shape} with {shape2}: all but the channel dimension must match</source>
+        <translation>无法把 {shape} 与 {shape2} 拼接：除通道维外其他维度必须一致</translation>
+    </message>
+    <message>
+        <source>mode &apos;{mode}&apos; is not &apos;nearest&apos; or &apos;bilinear&apos;</source>
+        <translation>模式“{mode}”不是 &apos;nearest&apos; 或 &apos;bilinear&apos;</translation>
+    </message>
+    <message>
+        <source>needs a T×F sequence input (steps × features), got {shape}</source>
+        <translation>需要 T×F 的序列输入（步数 × 特征），实际是 {shape}</translation>
+    </message>
+    <message>
+        <source>Padding removed from each side of the output.</source>
+        <translation>从输出每侧去掉的填充。</translation>
+    </message>
+    <message>
+        <source>Extra rows/columns added on one side of the output.</source>
+        <translation>在输出一侧额外添加的行/列。</translation>
+    </message>
+    <message>
+        <source>padding {dims} leaves no output</source>
+        <translation>填充 {dims} 使输出为空</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Per-sample shape: C×H×W images, C×T×H×W video, T×F sequences.</source>
+        <translation>每个样本的形状：C×H×W 图像，C×T×H×W 视频，T×F 序列。</translation>
+    </message>
+    <message>
+        <source>The network&apos;s input, without the batch dimension.</source>
+        <translation>网络的输入，不含批量维度。</translation>
+    </message>
+    <message>
+        <source>Conv 2D</source>
+        <translation>二维卷积</translation>
+    </message>
+    <message>
+        <source>2-D convolution; keeps its input for backward.</source>
+        <translation>二维卷积；为反向传播保留其输入。</translation>
+    </message>
+    <message>
+        <source>Conv 3D</source>
+        <translation>三维卷积</translation>
+    </message>
+    <message>
+        <source>3-D convolution (video, volumes); keeps its input for backward.</source>
+        <translation>三维卷积（视频、体数据）；为反向传播保留其输入。</translation>
+    </message>
+    <message>
+        <source>Max pool</source>
+        <translation>最大池化</translation>
+    </message>
+    <message>
+        <source>Max pooling; keeps its input and int64 indices.</source>
+        <translation>最大池化；保留其输入和 int64 索引。</translation>
+    </message>
+    <message>
+        <source>Average pool</source>
+        <translation>平均池化</translation>
+    </message>
+    <message>
+        <source>Average pooling; keeps its input.</source>
+        <translation>平均池化；保留其输入。</translation>
+    </message>
+    <message>
+        <source>Adaptive avg pool</source>
+        <translation>自适应平均池化</translation>
+    </message>
+    <message>
+        <source>Output size per spatial dimension.</source>
+        <translation>每个空间维度的输出大小。</translation>
+    </message>
+    <message>
+        <source>Average pooling to a fixed output size.</source>
+        <translation>池化到固定输出大小的平均池化。</translation>
+    </message>
+    <message>
+        <source>Global avg pool</source>
+        <translation>全局平均池化</translation>
+    </message>
+    <message>
+        <source>Averages each channel to one number (output: C).</source>
+        <translation>把每个通道平均成一个数（输出：C）。</translation>
+    </message>
+    <message>
+        <source>Batch norm</source>
+        <translation>批归一化</translation>
+    </message>
+    <message>
+        <source>Batch normalisation; keeps its input and per-channel statistics.</source>
+        <translation>批归一化；保留其输入和每通道的统计量。</translation>
+    </message>
+    <message>
+        <source>Layer norm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Layer normalisation over the last dimension.</source>
+        <translation>在最后一个维度上做层归一化。</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>The non-linearity.</source>
+        <translation>非线性函数。</translation>
+    </message>
+    <message>
+        <source>Overwrite the input instead of allocating an output (saves memory).</source>
+        <translation>覆盖输入而不是分配新的输出（节省显存）。</translation>
+    </message>
+    <message>
+        <source>ReLU and friends.</source>
+        <translation>ReLU 及类似函数。</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Probability of dropping a unit.</source>
+        <translation>丢弃一个单元的概率。</translation>
+    </message>
+    <message>
+        <source>Dropout; keeps a one-byte mask.</source>
+        <translation>Dropout；保留一个单字节掩码。</translation>
+    </message>
+    <message>
+        <source>Flatten</source>
+        <translation>展平</translation>
+    </message>
+    <message>
+        <source>Flattens to a vector (a view, free).</source>
+        <translation>展平为向量（一个视图，不占显存）。</translation>
+    </message>
+    <message>
+        <source>Fully connected</source>
+        <translation>全连接</translation>
+    </message>
+    <message>
+        <source>Output features.</source>
+        <translation>输出特征数。</translation>
+    </message>
+    <message>
+        <source>Dense / linear layer over the last dimension; keeps its input.</source>
+        <translation>在最后一个维度上的全连接（线性）层；保留其输入。</translation>
+    </message>
+    <message>
+        <source>Residual add</source>
+        <translation>残差相加</translation>
+    </message>
+    <message>
+        <source>The earlier layer whose output is added to the previous one.</source>
+        <translation>输出被加到前一层输出上的那个更早的层。</translation>
+    </message>
+    <message>
+        <source>Adds an earlier layer&apos;s output (a skip connection); keeps nothing.</source>
+        <translation>加上更早一层的输出（跳跃连接）；不保留任何张量。</translation>
+    </message>
+    <message>
+        <source>Concat</source>
+        <translation>拼接</translation>
+    </message>
+    <message>
+        <source>Earlier layers concatenated (channels) to the previous one.</source>
+        <translation>（按通道）拼接到前一层输出上的更早的层。</translation>
+    </message>
+    <message>
+        <source>Concatenates channels; keeps nothing.</source>
+        <translation>按通道拼接；不保留任何张量。</translation>
+    </message>
+    <message>
+        <source>Upsample</source>
+        <translation>上采样</translation>
+    </message>
+    <message>
+        <source>Scale factor.</source>
+        <translation>放大倍数。</translation>
+    </message>
+    <message>
+        <source>Interpolation.</source>
+        <translation>插值方式。</translation>
+    </message>
+    <message>
+        <source>Spatial upsampling; keeps nothing.</source>
+        <translation>空间上采样；不保留任何张量。</translation>
+    </message>
+    <message>
+        <source>LSTM</source>
+        <translation>LSTM</translation>
+    </message>
+    <message>
+        <source>Hidden units.</source>
+        <translation>隐藏单元数。</translation>
+    </message>
+    <message>
+        <source>Stacked layers.</source>
+        <translation>堆叠层数。</translation>
+    </message>
+    <message>
+        <source>Run both directions.</source>
+        <translation>双向运行。</translation>
+    </message>
+    <message>
+        <source>Output every step (T×H) or only the last (H).</source>
+        <translation>输出每一步（T×H）或只输出最后一步（H）。</translation>
+    </message>
+    <message>
+        <source>LSTM over a T×F sequence (T = sequence length, set on the input).</source>
+        <translation>在 T×F 序列上的 LSTM（T = 序列长度，在输入层设置）。</translation>
+    </message>
+    <message>
+        <source>Transposed conv 2D</source>
+        <translation>二维转置卷积</translation>
+    </message>
+    <message>
+        <source>2-D transposed convolution (decoders, upsampling); keeps its input.</source>
+        <translation>二维转置卷积（解码器、上采样）；保留其输入。</translation>
+    </message>
+    <message>
+        <source>Transposed conv 3D</source>
+        <translation>三维转置卷积</translation>
+    </message>
+    <message>
+        <source>3-D transposed convolution; keeps its input.</source>
+        <translation>三维转置卷积；保留其输入。</translation>
+    </message>
+    <message>
+        <source>GRU</source>
+        <translation>GRU</translation>
+    </message>
+    <message>
+        <source>GRU over a T×F sequence; keeps its input, cuDNN&apos;s reserve and its output.</source>
+        <translation>在 T×F 序列上的 GRU；保留其输入、cuDNN 的预留空间和其输出。</translation>
+    </message>
+    <message>
+        <source>Other operation</source>
+        <translation>其他运算</translation>
+    </message>
+    <message>
+        <source>What it keeps for backward (&apos;input&apos; is the safe guess for an unknown op).</source>
+        <translation>为反向传播保留什么（对未知运算，&apos;input&apos; 是稳妥的猜测）。</translation>
+    </message>
+    <message>
+        <source>Output shape per sample (empty = the input&apos;s).</source>
+        <translation>每个样本的输出形状（留空 = 与输入相同）。</translation>
+    </message>
+    <message>
+        <source>Further layers it reads (the other operand of a product).</source>
+        <translation>它读取的其他层（乘积的另一个操作数）。</translation>
+    </message>
+    <message>
+        <source>An operation without a planner layer (from an imported file): keeps its input&apos;s shape unless &apos;shape&apos; says otherwise, and what &apos;keeps&apos; says.</source>
+        <translation>没有对应规划器层的运算（来自导入的文件）：除非 &apos;shape&apos; 另有指定，否则保持输入的形状，并按 &apos;keeps&apos; 保留张量。</translation>
+    </message>
+    <message>
+        <source>Read this earlier layer&apos;s output instead of the previous layer&apos;s (branches).</source>
+        <translation>读取这个更早的层的输出，而不是前一层的输出（分支）。</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状（shape）</translation>
+    </message>
+    <message>
+        <source>filters</source>
+        <translation>过滤器数（filters）</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>卷积核（kernel）</translation>
+    </message>
+    <message>
+        <source>stride</source>
+        <translation>步幅（stride）</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>填充（padding）</translation>
+    </message>
+    <message>
+        <source>dilation</source>
+        <translation>膨胀（dilation）</translation>
+    </message>
+    <message>
+        <source>groups</source>
+        <translation>分组（groups）</translation>
+    </message>
+    <message>
+        <source>bias</source>
+        <translation>偏置（bias）</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入（input）</translation>
+    </message>
+    <message>
+        <source>ceil mode</source>
+        <translation>向上取整（ceil mode）</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出（output）</translation>
+    </message>
+    <message>
+        <source>function</source>
+        <translation>函数（function）</translation>
+    </message>
+    <message>
+        <source>inplace</source>
+        <translation>原地（inplace）</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>概率（p）</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>输出单元数（units）</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>来自（from）</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>倍数（scale）</translation>
+    </message>
+    <message>
+        <source>mode</source>
+        <translation>模式（mode）</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>隐藏单元（hidden）</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数（layers）</translation>
+    </message>
+    <message>
+        <source>bidirectional</source>
+        <translation>双向（bidirectional）</translation>
+    </message>
+    <message>
+        <source>return sequences</source>
+        <translation>返回序列（return sequences）</translation>
+    </message>
+    <message>
+        <source>output padding</source>
+        <translation>输出填充（output padding）</translation>
+    </message>
+    <message>
+        <source>keeps</source>
+        <translation>保留（keeps）</translation>
+    </message>
+    <message>
+        <source>{what} must be a number, not {text!r}</source>
+        <translation>{what} 必须是数字，而不是 {text!r}</translation>
+    </message>
+    <message>
+        <source>{what} is empty</source>
+        <translation>{what} 为空</translation>
+    </message>
+    <message>
+        <source>{what} must be a number or list of numbers, not {text!r}</source>
+        <translation>{what} 必须是数字或数字列表，而不是 {text!r}</translation>
+    </message>
+    <message>
+        <source>{what} &apos;{item}&apos; is not a number</source>
+        <translation>{what} “{item}”不是数字</translation>
+    </message>
+    <message>
+        <source>{what} &apos;{item}&apos; is not a whole number</source>
+        <translation>{what} “{item}”不是整数</translation>
+    </message>
+    <message>
+        <source>{what} {v} is below {minimum}</source>
+        <translation>{what} {v} 小于 {minimum}</translation>
+    </message>
+    <message>
+        <source>{what} {v} is absurdly large</source>
+        <translation>{what} {v} 大得离谱</translation>
+    </message>
+    <message>
+        <source>{what} is required</source>
+        <translation>{what} 是必填项</translation>
+    </message>
+    <message>
+        <source>{what} must be one number</source>
+        <translation>{what} 必须是一个数</translation>
+    </message>
+    <message>
+        <source>{what} &apos;{value}&apos; is not a number</source>
+        <translation>{what} “{value}”不是数字</translation>
+    </message>
+    <message>
+        <source>{what} must be finite</source>
+        <translation>{what} 必须是有限值</translation>
+    </message>
+    <message>
+        <source>{what} {v} is above {maximum}</source>
+        <translation>{what} {v} 大于 {maximum}</translation>
+    </message>
+    <message>
+        <source>{what} must be true or false, not {value!r}</source>
+        <translation>{what} 必须是 true 或 false，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <source>{what} &apos;{value}&apos; is not one of {choices}</source>
+        <translation>{what} “{value}”不在可选值 {choices} 中</translation>
+    </message>
+    <message>
+        <source>{what} must name a layer</source>
+        <translation>{what} 必须指定一个层</translation>
+    </message>
+    <message>
+        <source>{what} must list layer names</source>
+        <translation>{what} 必须列出层名称</translation>
+    </message>
+    <message>
+        <source>{what}: unknown parameter type {t}</source>
+        <translation>{what}：未知的参数类型 {t}</translation>
+    </message>
+    <message>
+        <source>CUDA context and framework runtime per process (typical PyTorch on CUDA 12 with lazy loading; not measured here)</source>
+        <translation>每个进程的 CUDA 上下文和框架运行时（典型的 PyTorch + CUDA 12，启用延迟加载；此处未实测）</translation>
+    </message>
+    <message>
+        <source>cuBLAS / cuDNN handles and their loaded kernels</source>
+        <translation>cuBLAS / cuDNN 句柄及其加载的内核</translation>
+    </message>
+    <message>
+        <source>allocator rounds every tensor up to this block</source>
+        <translation>分配器把每个张量向上取整到这个块大小</translation>
+    </message>
+    <message>
+        <source>tensors at least this large are rounded to whole segments</source>
+        <translation>不小于此大小的张量按整段取整</translation>
+    </message>
+    <message>
+        <source>segment size large tensors are rounded to</source>
+        <translation>大张量取整所用的段大小</translation>
+    </message>
+    <message>
+        <source>convolution algorithm family for the workspace: typical = fastest per layer (Winograd for 3×3, else implicit GEMM) capped at the workspace allowance</source>
+        <translation>工作区所用的卷积算法族：typical = 每层最快的算法（3×3 用 Winograd，否则用隐式 GEMM），上限为工作区配额</translation>
+    </message>
+    <message>
+        <source>largest workspace the framework typically grants one convolution (&apos;typical&apos; only)</source>
+        <translation>框架通常给一次卷积分配的最大工作区（仅 &apos;typical&apos;）</translation>
+    </message>
+    <message>
+        <source>memory the driver keeps on a card that no process can use (used when judging fit)</source>
+        <translation>驱动在显卡上保留、任何进程都不能使用的显存（判断能否装下时使用）</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet FP32 rate large convolutions reach</source>
+        <translation>大卷积能达到的标称 FP32 算力比例</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet tensor-core rate reached</source>
+        <translation>能达到的标称张量核心算力比例</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet bandwidth reached</source>
+        <translation>能达到的标称带宽比例</translation>
+    </message>
+    <message>
+        <source>extra factor per architecture (older ones reach less of their peak; calibrated to the article&apos;s table)</source>
+        <translation>每种架构的额外系数（老架构达到的峰值比例更低；按文章中的表格校准）</translation>
+    </message>
+    <message>
+        <source>independent outputs per CUDA core a kernel needs to fill the card (small networks fill it less)</source>
+        <translation>内核填满显卡所需的每个 CUDA 核心的独立输出数（小网络填不满）</translation>
+    </message>
+    <message>
+        <source>fixed cost of launching one layer&apos;s kernel</source>
+        <translation>启动一个层的内核的固定开销</translation>
+    </message>
+    <message>
+        <source>CUDA context + libraries</source>
+        <translation>CUDA 上下文 + 库</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations kept for backward</source>
+        <translation>为反向传播保留的激活</translation>
+    </message>
+    <message>
+        <source>Gradient buffers (backward peak)</source>
+        <translation>梯度缓冲区（反向传播峰值）</translation>
+    </message>
+    <message>
+        <source>Convolution workspace</source>
+        <translation>卷积工作区</translation>
+    </message>
+    <message>
+        <source>batch size must be a whole number, not {batch_size!r}</source>
+        <translation>批量大小必须是整数，而不是 {batch_size!r}</translation>
+    </message>
+    <message>
+        <source>batch size {batch_size} must be between 1 and {MAX_BATCH}</source>
+        <translation>批量大小 {batch_size} 必须在 1 到 {MAX_BATCH} 之间</translation>
+    </message>
+    <message>
+        <source>precision &apos;{precision}&apos; is not one of {choices}</source>
+        <translation>精度“{precision}”不在可选值 {choices} 中</translation>
+    </message>
+    <message>
+        <source>optimizer &apos;{optimizer}&apos; is not one of {choices}</source>
+        <translation>优化器“{optimizer}”不在可选值 {choices} 中</translation>
+    </message>
+    <message>
+        <source>mode &apos;{mode}&apos; is not one of {choices}</source>
+        <translation>模式“{mode}”不在可选值 {choices} 中</translation>
+    </message>
+    <message>
+        <source>checkpointing must be true or false, not {checkpointing!r}</source>
+        <translation>checkpointing 必须是 true 或 false，而不是 {checkpointing!r}</translation>
+    </message>
+    <message>
+        <source>the draft has no input layer</source>
+        <translation>草稿中没有输入层</translation>
+    </message>
+    <message>
+        <source>layer {index} ({name}): {message}</source>
+        <translation>第 {index} 层（{name}）：{message}</translation>
+    </message>
+    <message>
+        <source>the draft has no layers</source>
+        <translation>草稿中没有任何层</translation>
+    </message>
+    <message>
+        <source>every layer needs a name</source>
+        <translation>每个层都需要名称</translation>
+    </message>
+    <message>
+        <source>the name &apos;{name}&apos; is already used by an earlier layer</source>
+        <translation>名称“{name}”已被前面的层使用</translation>
+    </message>
+    <message>
+        <source>unknown layer type &apos;{kind}&apos;</source>
+        <translation>未知的层类型“{kind}”</translation>
+    </message>
+    <message>
+        <source>the first layer must be the input</source>
+        <translation>第一层必须是输入层</translation>
+    </message>
+    <message>
+        <source>only the first layer can be an input</source>
+        <translation>只有第一层可以是输入层</translation>
+    </message>
+    <message>
+        <source>&apos;input&apos; names &apos;{src}&apos;, which is not an earlier layer</source>
+        <translation>&apos;input&apos; 指定的“{src}”不是前面的层</translation>
+    </message>
+    <message>
+        <source>&apos;from&apos; names &apos;{ref}&apos;, which is not an earlier layer</source>
+        <translation>&apos;from&apos; 指定的“{ref}”不是前面的层</translation>
+    </message>
+    <message>
+        <source>&apos;from&apos; must name an earlier layer</source>
+        <translation>&apos;from&apos; 必须指定一个前面的层</translation>
+    </message>
+    <message>
+        <source>output {out_shape} is empty</source>
+        <translation>输出 {out_shape} 为空</translation>
+    </message>
+    <message>
+        <source>invalid parameters ({problem})</source>
+        <translation>参数无效（{problem}）</translation>
+    </message>
+    <message>
+        <source>{where}: expected an object with &apos;layers&apos;</source>
+        <translation>{where}：应为包含 &apos;layers&apos; 的对象</translation>
+    </message>
+    <message>
+        <source>{where}: &apos;layers&apos; must be a non-empty list</source>
+        <translation>{where}：&apos;layers&apos; 必须是非空列表</translation>
+    </message>
+    <message>
+        <source>{at}: expected an object</source>
+        <translation>{at}：应为对象</translation>
+    </message>
+    <message>
+        <source>{at}.type: unknown layer type {kind!r}</source>
+        <translation>{at}.type：未知的层类型 {kind!r}</translation>
+    </message>
+    <message>
+        <source>{at}.name: every layer needs a name</source>
+        <translation>{at}.name：每个层都需要名称</translation>
+    </message>
+    <message>
+        <source>{at}.{key}: &apos;{kind}&apos; layers have no parameter &apos;{key}&apos;</source>
+        <translation>{at}.{key}：&apos;{kind}&apos; 层没有参数 &apos;{key}&apos;</translation>
+    </message>
+    <message>
+        <source>{at}.{key}: {problem}</source>
+        <translation>{at}.{key}：{problem}</translation>
+    </message>
+    <message>
+        <source>{where}: name must be text</source>
+        <translation>{where}：name 必须是文本</translation>
+    </message>
+    <message>
+        <source>{where}: setup must be an object</source>
+        <translation>{where}：setup 必须是对象</translation>
+    </message>
+    <message>
+        <source>{where}: setup.{key}: unknown setting</source>
+        <translation>{where}：setup.{key}：未知的设置</translation>
+    </message>
+    <message>
+        <source>{where}: setup: {problem}</source>
+        <translation>{where}：setup：{problem}</translation>
+    </message>
+    <message>
+        <source>{where}: not a plan (expected a JSON object)</source>
+        <translation>{where}：不是方案文件（应为 JSON 对象）</translation>
+    </message>
+    <message>
+        <source>{where}: schema_version is missing (is this a GPU Planner plan?)</source>
+        <translation>{where}：缺少 schema_version（这是 GPU Planner 的方案吗？）</translation>
+    </message>
+    <message>
+        <source>{where}: schema_version {version!r} is not valid</source>
+        <translation>{where}：schema_version {version!r} 无效</translation>
+    </message>
+    <message>
+        <source>{where}: schema_version {version} is newer than this app understands ({SCHEMA_VERSION}); update GPU Planner</source>
+        <translation>{where}：schema_version {version} 比本程序能理解的版本（{SCHEMA_VERSION}）更新；请更新 GPU Planner</translation>
+    </message>
+    <message>
+        <source>{where}: is a folder, not a plan file</source>
+        <translation>{where}：是文件夹，不是方案文件</translation>
+    </message>
+    <message>
+        <source>{where}: no such file</source>
+        <translation>{where}：文件不存在</translation>
+    </message>
+    <message>
+        <source>{where}: cannot be read ({problem})</source>
+        <translation>{where}：无法读取（{problem}）</translation>
+    </message>
+    <message>
+        <source>{where}: not valid JSON (line {lineno}: {msg})</source>
+        <translation>{where}：不是有效的 JSON（第 {lineno} 行：{msg}）</translation>
+    </message>
+    <message>
+        <source>Train in 16-bit (mixed precision)</source>
+        <translation>用 16 位训练（混合精度）</translation>
+    </message>
+    <message>
+        <source>Activations, gradients and weights in 16 bits, an fp32 master copy of the weights for the optimizer.</source>
+        <translation>激活、梯度和权重都用 16 位，另为优化器保留一份 fp32 主权重。</translation>
+    </message>
+    <message>
+        <source>The article: 16-bit halves memory without hurting classification; keep fp32 master weights and loss scaling (what mixed precision does).</source>
+        <translation>文章指出：16 位能让显存减半且不影响分类效果；保留 fp32 主权重并做损失缩放（混合精度正是如此）。</translation>
+    </message>
+    <message>
+        <source>A smaller mini-batch is the last resort: convolution kernels are tuned for 64 and more.</source>
+        <translation>减小小批量是最后的手段：卷积内核是针对 64 及以上的批量调优的。</translation>
+    </message>
+    <message>
+        <source>Batch {half} is below 32: the article warns training then slows down markedly. {caution}</source>
+        <translation>批量 {half} 小于 32：文章警告此时训练会明显变慢。{caution}</translation>
+    </message>
+    <message>
+        <source>Halve the batch ({batch} → {half})</source>
+        <translation>批量减半（{batch} → {half}）</translation>
+    </message>
+    <message>
+        <source>Activations and gradient buffers scale with the batch.</source>
+        <translation>激活和梯度缓冲区随批量大小线性变化。</translation>
+    </message>
+    <message>
+        <source>Stride 2 in the first convolution ({name})</source>
+        <translation>第一个卷积（{name}）使用步幅 2</translation>
+    </message>
+    <message>
+        <source>Every later feature map has a quarter of the values.</source>
+        <translation>之后的每个特征图都只剩四分之一的数值。</translation>
+    </message>
+    <message>
+        <source>Throws away three quarters of the first layer&apos;s outputs; accuracy can suffer, especially on small inputs.</source>
+        <translation>丢弃第一层四分之三的输出；准确率可能下降，尤其是输入较小时。</translation>
+    </message>
+    <message>
+        <source>2×2 max pool after {name}</source>
+        <translation>在 {name} 之后加 2×2 最大池化</translation>
+    </message>
+    <message>
+        <source>Everything after the pool has a quarter of the values.</source>
+        <translation>池化之后的一切都只剩四分之一的数值。</translation>
+    </message>
+    <message>
+        <source>Pooling discards position detail; the article warns that overusing reduction techniques hurts accuracy.</source>
+        <translation>池化会丢弃位置细节；文章警告过度使用削减技巧会损害准确率。</translation>
+    </message>
+    <message>
+        <source>1×1 reduction after {name} ({channels} → {reduced} channels)</source>
+        <translation>在 {name} 之后加 1×1 降维（{channels} → {reduced} 个通道）</translation>
+    </message>
+    <message>
+        <source>What follows sees a third of the channels (the article: 32 1×1 filters cut a 340 MB layer to 113 MB).</source>
+        <translation>之后的层只看到三分之一的通道（文章中：32 个 1×1 过滤器把一个 340 MB 的层减到 113 MB）。</translation>
+    </message>
+    <message>
+        <source>A bottleneck throws information away; use it where channels are plentiful.</source>
+        <translation>瓶颈层会丢弃信息；请在通道充裕的地方使用。</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Keep only √n segment outputs and recompute each segment during backward.</source>
+        <translation>只保留 √n 个分段的输出，反向传播时重新计算每个分段。</translation>
+    </message>
+    <message>
+        <source>Costs about one extra forward pass (roughly a third more compute per iteration); throws nothing away.</source>
+        <translation>大约多一次前向传播（每次迭代多约三分之一的计算量）；不丢弃任何信息。</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>通信缓冲区</translation>
+    </message>
+    <message>
+        <source>Gathered weights (sharded)</source>
+        <translation>收集的权重（分片）</translation>
+    </message>
+</context>
+</TS>
