@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-GUI_FLAGS = ("--self-test",)
+GUI_FLAGS = ("--self-test", "--demo")
 DESKTOP_FLAGS = ("--install-desktop-entry", "--uninstall-desktop-entry")
 
 

@@ -1,10 +1,27 @@
 """The main window, its factory, and the GUI entry point.
 
 ``build_main_window(services)`` is the one way a window is made (the app and the tests use it):
-it reads the settings, offers to restore an autosave left by a crash, and opens the start preset.
-``run_gui(argv)`` sets up the QApplication (names, excepthook) and runs it; ``--self-test``
-builds the window offscreen with a throw-away PLANNER_HOME, renders every pane, runs one
-estimate and exits 0 (the smoke test of a frozen build).
+it reads the preferences (settings.json) and the window session (gpu-planner.ini), applies the
+theme and the translation, loads the catalog, offers to restore an autosave left by a crash, and
+opens the start preset. ``run_gui(argv)`` sets up the QApplication (names, excepthook) and runs
+it; ``--demo`` starts the monitor on the simulated source; ``--self-test`` builds the window
+offscreen with a throw-away PLANNER_HOME, renders every pane, runs one estimate and one monitor
+sample and exits 0 (the smoke test of a frozen build).
+
+The window holds four panes in tabs (Ctrl+1…4): Planner (built at once), Monitor (built right
+after the window is first shown, so that the cards are detected at start-up), Catalog and
+Advisor (built when first shown). It wires them together:
+
+* the plan document's changes → the Planner pane's fit view and scaling view, the Monitor's
+  predicted-peak line (the per-GPU peak on several GPUs), the Advisor's plan;
+* the Catalog pane's ``catalog_changed`` → the fit view, the scaling view and the Advisor;
+* the Monitor's detected cards (matched to the catalog; simulated cards only with ``--demo``)
+  → the Advisor's owned cards and the fit view's highlighted rows;
+* Preferences (Edit ▸ Preferences…) → theme, units, monitor interval / alerts / retention,
+  new-plan defaults, language (a zh_CN translation is installed when its .qm ships).
+
+The multi-GPU setting (GPUs, nodes, strategy) is kept with the window session (ini file), not
+in plan files: the plan format describes one run of the network and has no field for it.
 """
 
 from __future__ import annotations
@@ -18,26 +35,42 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QTranslator, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSplitter,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from planner import paths
 from planner.core.memory import Assumptions
 from planner.core.network import NetworkDraft, PlanFileError, Setup, load_plan, save_plan
+from planner.core.parallel import Parallel
 from planner.ui.services import Prompts, Services
 
 APP_TITLE = "GPU Planner"
 MAX_RECENT = 10
+PANES = ("planner", "monitor", "catalog", "advisor")
+OPEN_FILTER = "Plans and ONNX models (*.json *.onnx);;Plan files (*.json);;ONNX models (*.onnx);;All files (*)"
 log = logging.getLogger("planner.ui")
+
+LICENCES = (
+    ("GPU Planner", "MIT"),
+    ("Qt / PySide6", "LGPLv3"),
+    ("pyqtgraph", "MIT"),
+    ("numpy", "BSD"),
+    ("nvidia-ml-py", "BSD"),
+    ("platformdirs", "MIT"),
+    ("onnx (optional)", "Apache-2.0"),
+)
 
 
 class DialogPrompts:
@@ -68,8 +101,8 @@ class DialogPrompts:
                 QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
 
     def open_path(self, folder: str) -> str | None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, self._tr("Open plan"), folder,
-                                              self._tr("Plan files (*.json);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(self.parent, self._tr("Open plan or ONNX model"),
+                                              folder, self._tr(OPEN_FILTER))
         return path or None
 
     def save_path(self, suggested: str) -> str | None:
@@ -81,6 +114,20 @@ class DialogPrompts:
 
     def error(self, title: str, text: str) -> None:
         QMessageBox.warning(self.parent, title, text)
+
+    def notify(self, title: str, text: str) -> None:
+        """A non-modal notice: the window stays usable while it is open."""
+        box = QMessageBox(QMessageBox.Icon.Information, title, text,
+                          QMessageBox.StandardButton.Ok, self.parent)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        box.show()
+
+    def welcome(self, text: str) -> None:
+        from planner.ui.welcome import WelcomeDialog  # noqa: PLC0415
+
+        dialog = WelcomeDialog(text, self.parent)
+        dialog.open()
 
 
 def open_settings(services: Services) -> QSettings:
@@ -100,14 +147,77 @@ def _initial_assumptions(services: Services, settings: QSettings) -> Assumptions
     return Assumptions()
 
 
+def _initial_parallel(settings: QSettings) -> Parallel:
+    raw = settings.value("planner/parallel")
+    if raw:
+        try:
+            d = json.loads(str(raw))
+            return Parallel(int(d["gpus"]), int(d["nodes"]), str(d["strategy"]))
+        except (ValueError, TypeError, KeyError):
+            log.warning("ignoring unreadable saved multi-GPU setting")
+    return Parallel()
+
+
+_translators: dict[int, QTranslator] = {}
+
+
+def install_translator(app: QApplication | None, language: str) -> bool:
+    """Install the Simplified Chinese translation when the language (or, for "system", the
+    system locale) asks for it and ``resources/i18n/gpu_planner_zh_CN.qm`` ships; remove it
+    otherwise. Returns whether a translation is installed."""
+    if app is None:
+        return False
+    old = _translators.pop(id(app), None)
+    if old is not None:
+        app.removeTranslator(old)
+    lang = QLocale.system().name() if language in ("", "system") else language
+    if not lang.lower().startswith("zh"):
+        return False
+    qm = paths.resource_path("i18n", "gpu_planner_zh_CN.qm")
+    if not qm.is_file():
+        return False
+    translator = QTranslator(app)
+    if not translator.load(str(qm)):
+        return False
+    app.installTranslator(translator)
+    _translators[id(app)] = translator
+    return True
+
+
+class _LazyPane(QWidget):
+    """A tab's page whose pane is built the first time it is needed (shown, or asked for)."""
+
+    def __init__(self, builder, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._builder = builder
+        self.pane: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def ensure(self) -> QWidget:
+        if self.pane is None:
+            self.pane = self._builder(self)
+            self.layout().addWidget(self.pane)
+            if self.isVisible():
+                self.pane.show()
+        return self.pane
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.ensure()
+        super().showEvent(event)
+
+
 class MainWindow(QMainWindow):
-    """Menus, the pane stack, the status bar, files (open/save/recent), autosave."""
+    """Menus, the four panes, the status bar, files (open/save/recent), autosave, preferences."""
 
     autosaved = Signal(str)  # path of the autosave just written
     file_saved = Signal(str)
+    welcome_shown = Signal(str)  # the first-run welcome's text
+    preferences_applied = Signal(object)  # the Settings now in force
 
     def __init__(self, services: Services, settings: QSettings, document,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, *, preferences=None, catalog=None):
+        from planner.settings import Settings, byte_formatter
         from planner.ui.planner.pane import PlannerPane
 
         super().__init__(parent)
@@ -115,6 +225,13 @@ class MainWindow(QMainWindow):
         self._services = services
         self._settings = settings
         self._prompts: Prompts = services.prompts or DialogPrompts(self)
+        self.prefs = preferences if preferences is not None else Settings()
+        self.catalog = catalog
+        self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
+        self.monitor_source: str | None = None
+        self._welcome_pending = False
+        self._shown_once = False
+        self._closing = False
         self.document = document
         document.setParent(self)
         memory = settings.value("planner/memory_gib", 24.0)
@@ -125,8 +242,22 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("panes")
         self.tabs.setDocumentMode(True)
-        self.planner = PlannerPane(document, self.tabs, memory_gib=memory)
+        self.planner = PlannerPane(document, self.tabs, memory_gib=memory, catalog=catalog)
+        if self.prefs.units != "binary":
+            self.planner.set_byte_formatter(byte_formatter(self.prefs))
         self.tabs.addTab(self.planner, self.tr("Planner"))
+        self._monitor_page = _LazyPane(self._build_monitor, self.tabs)
+        self._catalog_page = _LazyPane(self._build_catalog, self.tabs)
+        self._advisor_page = _LazyPane(self._build_advisor, self.tabs)
+        self.tabs.addTab(self._monitor_page, self.tr("Monitor"))
+        self.tabs.addTab(self._catalog_page, self.tr("Catalog"))
+        self.tabs.addTab(self._advisor_page, self.tr("Advisor"))
+        for i, tip in enumerate((
+                self.tr("Draft a network and see its memory, fit and scaling (Ctrl+1)"),
+                self.tr("The NVIDIA cards in this computer, live and recorded (Ctrl+2)"),
+                self.tr("Every card: search, compare, your prices and cards (Ctrl+3)"),
+                self.tr("What to buy, what to sell, and why (Ctrl+4)"))):
+            self.tabs.setTabToolTip(i, tip)
         self.setCentralWidget(self.tabs)
         self._peak_label = QLabel(self)
         self.statusBar().addPermanentWidget(self._peak_label)
@@ -134,13 +265,20 @@ class MainWindow(QMainWindow):
         self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(services.autosave_delay_ms)
         self._autosave_timer.timeout.connect(self._on_autosave_timeout)
+        self._welcome_timer = QTimer(self)
+        self._welcome_timer.setSingleShot(True)
+        self._welcome_timer.setInterval(services.welcome_timeout_ms)
+        self._welcome_timer.timeout.connect(self._on_welcome_timeout)
         self._build_menus()
         self.planner.status_changed.connect(self._on_status_changed)
         self.planner.message.connect(self._on_pane_message)
         self.planner.assumptions_changed.connect(self._on_assumptions_changed)
+        self.planner.card_activated.connect(self._on_card_activated)
         document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         document.undo_stack.indexChanged.connect(self._on_history_changed)
         document.path_changed.connect(self._update_title)
+        document.plan_changed.connect(self._on_plan_changed)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self._on_status_changed(self.planner.summary())
         self._update_title()
         geometry = settings.value("window/geometry")
@@ -149,6 +287,254 @@ class MainWindow(QMainWindow):
         state = settings.value("window/state")
         if state is not None:
             self.restoreState(state)
+        self._restore_splitters("planner", self.planner)
+        try:
+            tab = int(settings.value("window/tab", 0))
+        except (TypeError, ValueError):
+            tab = 0
+        if 0 < tab < self.tabs.count():
+            self.tabs.setCurrentIndex(tab)
+
+    # ------------------------------------------------------------------------------------------
+    # The panes
+    # ------------------------------------------------------------------------------------------
+    @property
+    def monitor(self):
+        """The Monitor pane, or None before it is built (see ``ensure_monitor``)."""
+        return self._monitor_page.pane
+
+    @property
+    def catalog_pane(self):
+        return self._catalog_page.pane
+
+    @property
+    def advisor(self):
+        return self._advisor_page.pane
+
+    def ensure_monitor(self):
+        return self._monitor_page.ensure()
+
+    def ensure_catalog_pane(self):
+        return self._catalog_page.ensure()
+
+    def ensure_advisor(self):
+        return self._advisor_page.ensure()
+
+    def ensure_all_panes(self) -> None:
+        for page in (self._monitor_page, self._catalog_page, self._advisor_page):
+            page.ensure()
+
+    def pane_at(self, index: int) -> QWidget | None:
+        page = self.tabs.widget(index)
+        return page.ensure() if isinstance(page, _LazyPane) else page
+
+    def _build_monitor(self, parent: QWidget):
+        from planner.ui.monitor.pane import MonitorPane
+        from planner.ui.services import demo_telemetry_factory
+
+        p = self.prefs
+        pane = MonitorPane(self._services.backend_factory(), demo=self._services.demo,
+                           parent=parent, interval_s=p.sampling_interval_s,
+                           record=self._services.record_telemetry,
+                           demo_factory=demo_telemetry_factory,
+                           retention_days=p.recording_retention_days,
+                           memory_alert_pct=p.memory_alert_pct,
+                           temperature_alert_c=p.temperature_alert_c, autostart=False)
+        pane.status_message.connect(self._on_pane_message)
+        pane.comparison_ready.connect(self._on_pane_message)
+        pane.devices_changed.connect(self._on_devices_changed)
+        pane.source_changed.connect(self._on_source_changed)
+        pane.retention_changed.connect(self._on_retention_changed)
+        self._update_predicted_peak(pane)
+        self._restore_splitters("monitor", pane)
+        if not self._closing:
+            pane.start()
+        return pane
+
+    def _build_catalog(self, parent: QWidget):
+        from planner.ui.catalog.pane import CatalogPane
+
+        pane = CatalogPane(self._services.load_catalog, parent)
+        pane.catalog_changed.connect(self._on_catalog_changed)
+        self._restore_splitters("catalog", pane)
+        if self.catalog is None:
+            self._on_catalog_changed(pane.catalog)
+        return pane
+
+    def _build_advisor(self, parent: QWidget):
+        from planner.ui.advisor.pane import AdvisorPane
+
+        if self.catalog is None:
+            self.catalog = self._services.load_catalog()
+            self.planner.set_catalog(self.catalog)
+        pane = AdvisorPane(self.catalog, parent, assumptions=self.document.assumptions)
+        pane.status_changed.connect(self._on_advisor_status)
+        if self.prefs.electricity_usd_per_kwh is not None:
+            pane.electricity_spin.setValue(self.prefs.electricity_usd_per_kwh)
+        self._push_plan_to_advisor(pane)
+        if self.detected_cards:
+            pane.set_detected_cards(list(self.detected_cards))
+        self._restore_splitters("advisor", pane)
+        return pane
+
+    def _push_plan_to_advisor(self, advisor) -> None:
+        doc = self.document
+        if doc.estimate is not None:
+            advisor.set_plan(doc.draft, doc.setup)
+        else:
+            advisor.set_plan(None)
+
+    def _update_predicted_peak(self, monitor=None) -> None:
+        monitor = monitor or self.monitor
+        if monitor is None:
+            return
+        doc = self.document
+        peak = doc.peak_per_gpu
+        label = self.tr("%1, batch %2").replace("%1", doc.draft.name).replace(
+            "%2", str(doc.setup.batch_size))
+        if doc.parallel.world > 1:
+            label += self.tr(" (per GPU of %1)").replace("%1", str(doc.parallel.world))
+        monitor.set_predicted_peak(peak, label)
+
+    @Slot()
+    def _on_plan_changed(self) -> None:
+        self._update_predicted_peak()
+        advisor = self.advisor
+        if advisor is not None:
+            self._push_plan_to_advisor(advisor)
+            advisor.set_assumptions(self.document.assumptions)
+
+    @Slot(str)
+    def _on_advisor_status(self, text: str) -> None:
+        if self.tabs.currentWidget() is self._advisor_page:
+            self._on_pane_message(text)
+
+    @Slot(object)
+    def _on_catalog_changed(self, catalog) -> None:
+        self.catalog = catalog
+        self.planner.set_catalog(catalog)
+        if self.advisor is not None:
+            self.advisor.set_catalog(catalog)
+        if self.monitor is not None and self.monitor.devices:
+            self._on_devices_changed(self.monitor.devices)
+
+    @Slot(str)
+    def _on_card_activated(self, name: str) -> None:
+        pane = self.ensure_catalog_pane()
+        self.tabs.setCurrentIndex(PANES.index("catalog"))
+        pane.show_card(name)
+
+    @Slot(object)
+    def _on_devices_changed(self, devices) -> None:
+        names: list[str] = []
+        matched: list[str] = []
+        for d in devices or ():
+            if getattr(d, "simulated", False) and not self._services.demo:
+                continue
+            if getattr(d, "host", None):  # a cluster's card, not this computer's
+                continue
+            card = None
+            nvml_name = d.name.removesuffix(" (simulated)")
+            if self.catalog is not None:
+                card = self.catalog.match_nvml_name(nvml_name, d.memory_total_bytes)
+            names.append(card.name if card is not None else d.name)
+            if card is not None:
+                matched.append(card.name)
+        self.detected_cards = tuple(names)
+        self.planner.set_owned_cards(matched)
+        if self.advisor is not None:
+            self.advisor.set_detected_cards(list(names))
+        if devices:
+            self._maybe_show_welcome()
+
+    @Slot(str)
+    def _on_source_changed(self, source: str) -> None:
+        self.monitor_source = source
+        if source == "unavailable":
+            self._maybe_show_welcome()
+
+    @Slot(float)
+    def _on_retention_changed(self, days: float) -> None:
+        days = int(round(days))
+        if days != self.prefs.recording_retention_days:
+            try:
+                self._store_preferences(self.prefs.replace(recording_retention_days=days))
+            except ValueError as exc:
+                log.warning("retention: %s", exc)
+
+    @Slot(int)
+    def _on_tab_changed(self, index: int) -> None:
+        self.pane_at(index)
+
+    # ------------------------------------------------------------------------------------------
+    # Window layout
+    # ------------------------------------------------------------------------------------------
+    def _restore_splitters(self, key: str, root: QWidget) -> None:
+        for i, splitter in enumerate(root.findChildren(QSplitter)):
+            state = self._settings.value(f"layout/{key}/splitter{i}")
+            if state is not None:
+                splitter.restoreState(state)
+
+    def _save_splitters(self) -> None:
+        roots = {"planner": self.planner, "monitor": self.monitor,
+                 "catalog": self.catalog_pane, "advisor": self.advisor}
+        for key, root in roots.items():
+            if root is None:
+                continue
+            for i, splitter in enumerate(root.findChildren(QSplitter)):
+                self._settings.setValue(f"layout/{key}/splitter{i}", splitter.saveState())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            # Start detecting the cards once the window is on screen (not before the first
+            # paint); the welcome waits for what the monitor finds.
+            QTimer.singleShot(0, self._on_first_shown)
+
+    @Slot()
+    def _on_first_shown(self) -> None:
+        if self._closing:
+            return
+        self.ensure_monitor()
+        if not self.prefs.first_run_done and self._can_welcome():
+            self._welcome_pending = True
+            self._welcome_timer.start()
+
+    # ------------------------------------------------------------------------------------------
+    # First run
+    # ------------------------------------------------------------------------------------------
+    def _can_welcome(self) -> bool:
+        return callable(getattr(self._prompts, "welcome", None))
+
+    def welcome_text(self) -> str:
+        from planner.ui.welcome import welcome_text
+
+        source = self.monitor_source or ("simulated" if self._services.demo else "unavailable")
+        cards = list(self.detected_cards)
+        if source == "simulated" and not cards and self.monitor is not None:
+            cards = [d.name for d in self.monitor.devices]
+        return welcome_text(cards, source)
+
+    def _maybe_show_welcome(self) -> None:
+        if self._welcome_pending:
+            self._welcome_pending = False
+            self._welcome_timer.stop()
+            self.show_welcome()
+
+    @Slot()
+    def _on_welcome_timeout(self) -> None:
+        self._maybe_show_welcome()
+
+    def show_welcome(self) -> None:
+        """Show the welcome (first run, or Help ▸ Welcome) and remember it was shown."""
+        text = self.welcome_text()
+        welcome = getattr(self._prompts, "welcome", None)
+        if callable(welcome):
+            welcome(text)
+        self.welcome_shown.emit(text)
+        if not self.prefs.first_run_done:
+            self._store_preferences(self.prefs.replace(first_run_done=True))
 
     # ------------------------------------------------------------------------------------------
     # Menus
@@ -166,6 +552,7 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu(self.tr("&File"))
         self.new_action = self._action(self.tr("&New"), self._on_new_triggered, SK.New)
         self.open_action = self._action(self.tr("&Open…"), self._on_open_triggered, SK.Open)
+        self.open_action.setToolTip(self.tr("Open a plan (.json) or an ONNX model (.onnx)"))
         self.recent_menu = file_menu.addMenu(self.tr("Open &Recent"))
         self.recent_menu.aboutToShow.connect(self._on_recent_about_to_show)
         self.save_action = self._action(self.tr("&Save"), self._on_save_triggered, SK.Save)
@@ -202,8 +589,28 @@ class MainWindow(QMainWindow):
         edit.addAction(pane.down_action)
         edit.addSeparator()
         edit.addAction(pane.assumptions_action)
+        self.preferences_action = self._action(self.tr("&Preferences…"),
+                                               self._on_preferences_triggered)
+        shortcuts = [QKeySequence(SK.Preferences), QKeySequence("Ctrl+,")]
+        unique = []
+        for k in shortcuts:
+            if not k.isEmpty() and k not in unique:
+                unique.append(k)
+        self.preferences_action.setShortcuts(unique)
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        edit.addSeparator()
+        edit.addAction(self.preferences_action)
 
-        self.presets_menu = bar.addMenu(self.tr("&Presets"))
+        view = bar.addMenu(self.tr("&View"))
+        self.pane_actions: list[QAction] = []
+        for i, title in enumerate((self.tr("&Planner"), self.tr("&Monitor"),
+                                   self.tr("&Catalog"), self.tr("&Advisor"))):
+            action = self._action(title, self._on_pane_action_triggered, f"Ctrl+{i + 1}")
+            action.setData(i)
+            view.addAction(action)
+            self.pane_actions.append(action)
+
+        self.presets_menu = bar.addMenu(self.tr("P&resets"))
         from planner.core.presets import list_presets
 
         self.preset_actions: dict[str, QAction] = {}
@@ -217,9 +624,12 @@ class MainWindow(QMainWindow):
         self.presets_menu.setToolTipsVisible(True)
 
         help_menu = bar.addMenu(self.tr("&Help"))
-        about = self._action(self.tr("&About GPU Planner"), self._on_about_triggered)
-        about.setMenuRole(QAction.MenuRole.AboutRole)
-        help_menu.addAction(about)
+        self.welcome_action = self._action(self.tr("&Welcome…"), self._on_welcome_triggered)
+        help_menu.addAction(self.welcome_action)
+        self.about_action = self._action(self.tr("&About GPU Planner"),
+                                         self._on_about_triggered)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        help_menu.addAction(self.about_action)
 
     # ------------------------------------------------------------------------------------------
     # Title, status
@@ -254,6 +664,81 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_assumptions_changed(self, assumptions: Assumptions) -> None:
         self._settings.setValue("planner/assumptions", json.dumps(assumptions.to_json()))
+
+    def notify(self, title: str, text: str) -> None:
+        """A notice that does not block: the status bar, and the prompts' non-modal box."""
+        self.statusBar().showMessage(text.split("\n", 1)[0], 15000)
+        notify = getattr(self._prompts, "notify", None)
+        if callable(notify):
+            notify(title, text)
+
+    # ------------------------------------------------------------------------------------------
+    # Preferences
+    # ------------------------------------------------------------------------------------------
+    def _store_preferences(self, new) -> None:
+        from planner.settings import save_settings
+
+        self.prefs = new
+        try:
+            save_settings(new, self._services.preferences_path)
+        except OSError as exc:
+            self.notify(self.tr("Cannot save preferences"), str(exc))
+
+    def apply_preferences(self, new) -> None:
+        """Save ``new`` and apply what changed to the whole window."""
+        from planner.settings import byte_formatter, changed_fields
+        from planner.ui.settings_dialog import apply_theme, restyle_plots
+
+        old = self.prefs
+        changed = changed_fields(old, new)
+        self._store_preferences(new)
+        app = QApplication.instance()
+        if "theme" in changed and app is not None:
+            apply_theme(app, new.theme)
+            restyle_plots(self)
+        if "units" in changed:
+            self.planner.set_byte_formatter(byte_formatter(new))
+        if "language" in changed:
+            install_translator(app, new.language)
+            self.statusBar().showMessage(self.tr(
+                "The language applies to windows opened from now on; restart GPU Planner to "
+                "see it everywhere."), 10000)
+        monitor = self.monitor
+        if monitor is not None:
+            if "sampling_interval_s" in changed:
+                monitor.set_interval(new.sampling_interval_s)
+            if changed & {"memory_alert_pct", "temperature_alert_c"}:
+                monitor.set_alert_thresholds(memory_pct=new.memory_alert_pct,
+                                             temperature_c=new.temperature_alert_c)
+            if "recording_retention_days" in changed:
+                monitor.set_retention_days(new.recording_retention_days)
+        if (self.advisor is not None and "electricity_usd_per_kwh" in changed
+                and new.electricity_usd_per_kwh is not None):
+            self.advisor.electricity_spin.setValue(new.electricity_usd_per_kwh)
+        self.preferences_applied.emit(new)
+
+    def _run_dialog(self, dialog: QDialog) -> bool:
+        runner = self._services.dialog_runner
+        if runner is not None:
+            return bool(runner(dialog))
+        return dialog.exec() == QDialog.DialogCode.Accepted
+
+    @Slot()
+    def _on_preferences_triggered(self) -> None:
+        from planner.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.prefs, self)
+        dialog.settings_changed.connect(self.apply_preferences)
+        try:
+            self._run_dialog(dialog)
+        finally:
+            dialog.deleteLater()
+
+    @Slot()
+    def _on_pane_action_triggered(self) -> None:
+        index = self.sender().data()
+        if index is not None:
+            self.tabs.setCurrentIndex(int(index))
 
     # ------------------------------------------------------------------------------------------
     # Files
@@ -295,7 +780,10 @@ class MainWindow(QMainWindow):
         return answer == "discard"
 
     def open_file(self, path: str | os.PathLike) -> bool:
-        """Open a plan file; a bad file shows its problem and leaves the current plan as is."""
+        """Open a plan file or an ONNX model; a bad file shows its problem and leaves the
+        current plan as is. An ONNX model opens as an untitled plan named after the model."""
+        if Path(path).suffix.lower() == ".onnx":
+            return self.import_onnx(path)
         try:
             draft, setup = load_plan(path)
         except PlanFileError as exc:
@@ -304,6 +792,24 @@ class MainWindow(QMainWindow):
         self.document.load(draft, setup, Path(path))
         self._add_recent(Path(path))
         self.statusBar().showMessage(self.tr("Opened %1").replace("%1", str(path)), 5000)
+        return True
+
+    def import_onnx(self, path: str | os.PathLike) -> bool:
+        from planner.core.importers.onnx import OnnxImportError, import_onnx
+
+        try:
+            result = import_onnx(path, batch=self.prefs.default_batch)
+        except OnnxImportError as exc:
+            self._prompts.error(self.tr("Cannot open ONNX model"), str(exc))
+            return False
+        self.document.load(result.draft, result.setup, None, modified=True)
+        self._add_recent(Path(path))
+        if result.warnings:
+            self.notify(self.tr("Opened %1 with warnings").replace("%1", Path(path).name),
+                        "\n".join(result.warnings))
+        else:
+            self.statusBar().showMessage(self.tr("Opened %1 as a new plan").replace(
+                "%1", Path(path).name), 5000)
         return True
 
     def save(self) -> bool:
@@ -378,7 +884,11 @@ class MainWindow(QMainWindow):
     def _on_new_triggered(self) -> None:
         if self.maybe_save():
             draft = NetworkDraft("untitled", (_default_input(),))
-            self.document.load(draft, Setup(), None)
+            try:
+                setup = self.prefs.new_setup()
+            except ValueError:
+                setup = Setup()
+            self.document.load(draft, setup, None)
 
     @Slot()
     def _on_open_triggered(self) -> None:
@@ -419,13 +929,38 @@ class MainWindow(QMainWindow):
             self.load_preset(name)
 
     @Slot()
-    def _on_about_triggered(self) -> None:
+    def _on_welcome_triggered(self) -> None:
+        text = self.welcome_text()
+        if self._can_welcome():
+            self.show_welcome()
+        else:
+            from planner.ui.welcome import WelcomeDialog
+
+            WelcomeDialog(text, self).open()
+
+    def about_text(self) -> str:
         from planner import __version__
 
-        QMessageBox.about(self, self.tr("About GPU Planner"), self.tr(
+        licences = "".join(f"<tr><td>{name}</td><td>&nbsp;&nbsp;{lic}</td></tr>"
+                           for name, lic in LICENCES)
+        return self.tr(
             "<b>GPU Planner</b> %1<p>Plan the memory a network needs to train on an NVIDIA GPU, "
-            "layer by layer, following the reasoning of “Which GPU for deep learning”.</p>"
-            "<p>Memory in MiB/GiB as nvidia-smi shows it.</p>").replace("%1", __version__))
+            "layer by layer; see how it fits and runs on every card, what to buy or sell, and "
+            "what your cards do live.</p>"
+            "<p>Its reasoning follows Tim Dettmers' article “Which GPU(s) to Get for Deep "
+            "Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is "
+            "shown in MiB/GiB as nvidia-smi shows it.</p>"
+            "<p><b>Licences</b></p><table>%2</table>").replace("%1", __version__).replace(
+            "%2", licences)
+
+    @Slot()
+    def _on_about_triggered(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.NoIcon, self.tr("About GPU Planner"),
+                          self.about_text(), QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("about_box")
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        box.open()
 
     # ------------------------------------------------------------------------------------------
     # Closing
@@ -434,12 +969,27 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
-        self._settings.setValue("window/geometry", self.saveGeometry())
-        self._settings.setValue("window/state", self.saveState())
-        self._settings.setValue("planner/memory_gib", self.planner.memory_spin.value())
-        self._settings.sync()
+        self._closing = True
+        self._welcome_timer.stop()
+        self._welcome_pending = False
+        s = self._settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/tab", self.tabs.currentIndex())
+        self._save_splitters()
+        s.setValue("planner/memory_gib", self.planner.memory_spin.value())
+        par = self.document.parallel
+        s.setValue("planner/parallel", json.dumps({"gpus": par.gpus, "nodes": par.nodes,
+                                                   "strategy": par.strategy}))
+        s.sync()
         self._discard_autosave()
+        self.shutdown()
         event.accept()
+
+    def shutdown(self) -> None:
+        """Stop the monitor's sampler and close its recording (safe to call twice)."""
+        if self.monitor is not None:
+            self.monitor.shutdown()
 
 
 def _default_input():
@@ -449,15 +999,35 @@ def _default_input():
 
 
 def build_main_window(services: Services | None = None) -> MainWindow:
-    """The window as the app and the tests make it: settings, assumptions, the start plan
-    (an autosave left by a crash, if the user restores it, else the start preset)."""
+    """The window as the app and the tests make it: preferences (theme, language), the window
+    session, assumptions, the catalog, the start plan (an autosave left by a crash, if the
+    user restores it, else the start preset)."""
     from planner.core.presets import load_preset
+    from planner.settings import load_settings
     from planner.ui.planner.document import PlanDocument
+    from planner.ui.settings_dialog import apply_theme, notice_text
 
     services = services or Services()
+    notice = None
+    if services.preferences is not None:
+        prefs = services.preferences
+    else:
+        prefs, notice = load_settings(services.preferences_path)
+    app = QApplication.instance()
+    if app is not None:
+        apply_theme(app, prefs.theme)
+        install_translator(app, prefs.language)
     settings = open_settings(services)
     assumptions = _initial_assumptions(services, settings)
     prompts = services.prompts or DialogPrompts(None)
+    catalog = services.catalog
+    catalog_problem = None
+    if catalog is None:
+        try:
+            catalog = services.load_catalog()
+        except Exception as exc:  # noqa: BLE001 - a broken catalog must not stop the planner
+            log.exception("catalog")
+            catalog_problem = str(exc)
     draft = setup = None
     restored = False
     autosave = paths.autosave_path()
@@ -475,13 +1045,19 @@ def build_main_window(services: Services | None = None) -> MainWindow:
             draft, setup = load_preset(services.start_preset)
         except PlanFileError as exc:
             log.warning("start preset: %s", exc)
-            draft, setup = NetworkDraft("untitled", (_default_input(),)), Setup()
-    document = PlanDocument(draft, setup, assumptions)
+            draft, setup = NetworkDraft("untitled", (_default_input(),)), prefs.new_setup()
+    document = PlanDocument(draft, setup, assumptions, parallel=_initial_parallel(settings))
     if restored:
         document.load(draft, setup, None, modified=True)
     else:
         document.undo_stack.setClean()
-    return MainWindow(services, settings, document)
+    window = MainWindow(services, settings, document, preferences=prefs, catalog=catalog)
+    text = notice_text(notice)
+    if text:
+        window.notify(QApplication.translate("MainWindow", "Preferences"), text)
+    if catalog_problem:
+        window.notify(QApplication.translate("MainWindow", "GPU catalog"), catalog_problem)
+    return window
 
 
 # ----------------------------------------------------------------------------------------------
@@ -583,48 +1159,96 @@ class _SelfTestPrompts:
         raise RuntimeError(f"{title}: {text}")
 
 
+def _wait_for(app: QApplication, condition, signals, timeout_ms: int) -> bool:
+    """Run the event loop until ``condition()`` holds (checked when one of ``signals`` fires)
+    or ``timeout_ms`` passes."""
+    if condition():
+        return True
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    for signal in signals:
+        signal.connect(loop.quit)
+    timer.start(timeout_ms)
+    while not condition() and timer.isActive():
+        loop.exec()
+    timer.stop()
+    for signal in signals:
+        signal.disconnect(loop.quit)
+    return condition()
+
+
 def self_test(argv: list[str]) -> int:
-    """Build the window offscreen in a throw-away PLANNER_HOME, render every pane, estimate."""
+    """Build the window offscreen in a throw-away PLANNER_HOME, render every pane (and every
+    view of the Planner pane), run one estimate and take one monitor sample (NVML, or the
+    simulated source when there is no driver)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     home = tempfile.mkdtemp(prefix="gpu-planner-self-test-")
     old_home = os.environ.get("PLANNER_HOME")
     os.environ["PLANNER_HOME"] = home
+    window = None
     try:
         app = _make_app(argv)
         if binding_drops_references():
             raise RuntimeError(binding_bug_message())
-        window = build_main_window(Services(prompts=_SelfTestPrompts()))
+        from planner.settings import Settings
+
+        window = build_main_window(Services(prompts=_SelfTestPrompts(), record_telemetry=False,
+                                            preferences=Settings(first_run_done=True),
+                                            demo="--demo" in argv))
         window.resize(1400, 900)
         window.show()
         app.processEvents()
+        monitor = window.ensure_monitor()
+        if not monitor.bridge.is_running():
+            monitor.start()
+        _wait_for(app, lambda: monitor.frames_received > 0 or monitor.source == "unavailable",
+                  (monitor.devices_changed, monitor.source_changed), 8000)
+        if monitor.source == "unavailable":
+            monitor.switch_to_demo()
+            _wait_for(app, lambda: monitor.frames_received > 0,
+                      (monitor.devices_changed,), 8000)
+        if monitor.frames_received == 0:
+            raise RuntimeError("the monitor took no sample")
         rendered = 0
         for i in range(window.tabs.count()):
             window.tabs.setCurrentIndex(i)
             app.processEvents()
-            if window.tabs.widget(i).grab().isNull():
+            pane = window.pane_at(i)
+            if pane is None or window.tabs.widget(i).grab().isNull():
                 raise RuntimeError(f"pane {window.tabs.tabText(i)!r} did not render")
             rendered += 1
         est = window.document.estimate
         if est is None:
             raise RuntimeError(f"no estimate: {window.document.failure}")
         pane = window.planner
+        window.tabs.setCurrentIndex(0)
         for i in range(pane.tabs.count()):
             pane.tabs.setCurrentIndex(i)
             app.processEvents()
             if pane.tabs.widget(i).grab().isNull():
                 raise RuntimeError(f"view {pane.tabs.tabText(i)!r} did not render")
+        source = monitor.source
+        cards = len(monitor.devices)
         window.close()
         window.deleteLater()
         app.processEvents()
         from planner.units import format_bytes
 
         print(f"GPU Planner self-test OK: {rendered} pane(s) rendered, "
-              f"{window.document.draft.name} peak {format_bytes(est.peak)}")
+              f"{window.document.draft.name} peak {format_bytes(est.peak)}, "
+              f"monitor: {cards} card(s) ({source})")
         return 0
     except Exception as exc:  # noqa: BLE001 - the self-test reports whatever failed
         print(f"GPU Planner self-test FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     finally:
+        if window is not None:
+            try:
+                window.shutdown()
+            except RuntimeError:
+                pass
         if old_home is None:
             os.environ.pop("PLANNER_HOME", None)
         else:
@@ -633,10 +1257,13 @@ def self_test(argv: list[str]) -> int:
 
 
 def run_gui(argv: list[str]) -> int:
-    """The GUI entry point (planner.app calls it)."""
+    """The GUI entry point (planner.app calls it). ``--demo``: the monitor shows the simulated
+    source."""
     argv = list(argv)
     if "--self-test" in argv:
         return self_test([a for a in argv if a != "--self-test"])
+    demo = "--demo" in argv
+    argv = [a for a in argv if a != "--demo"]
     app = _make_app(argv)
     offscreen = os.environ.get("QT_QPA_PLATFORM") == "offscreen"
     if binding_drops_references():
@@ -646,6 +1273,6 @@ def run_gui(argv: list[str]) -> int:
             QMessageBox.critical(None, APP_TITLE, message)
         return 1
     sys.excepthook = make_excepthook(show_dialog=not offscreen)
-    window = build_main_window(Services())
+    window = build_main_window(Services(demo=demo))
     window.show()
     return app.exec()

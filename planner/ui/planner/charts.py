@@ -26,7 +26,12 @@ TERM_COLORS = {
     "activations": QColor("#d62728"),
     "transient": QColor("#ff9896"),
     "workspace": QColor("#ff7f0e"),
+    "communication": QColor("#2ca02c"),
+    "gathered": QColor("#17becf"),
 }
+PARALLEL_TERMS = TERMS + ("communication", "gathered")
+PARALLEL_LABELS = {**TERM_LABELS, "communication": "Communication buffers",
+                   "gathered": "Gathered weights (sharded)"}
 
 
 def _grey(color: QColor) -> QColor:
@@ -44,6 +49,9 @@ class BreakdownBar(QWidget):
         self._stale = False
         self._message = ""
         self._capacity_bytes: int | None = None
+        self._per_gpu = None  # planner.core.parallel.PerGpuMemory, on several GPUs
+        self._global_batch = 0
+        self.format_bytes = format_bytes  # the user's units (settings.byte_formatter)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -59,10 +67,26 @@ class BreakdownBar(QWidget):
         self.updateGeometry()
         self.update()
 
+    def set_per_gpu(self, per_gpu, global_batch: int = 0) -> None:
+        """Show the memory on each GPU (a ``PerGpuMemory``) instead of the single-GPU terms;
+        None goes back to one GPU."""
+        self._per_gpu = per_gpu
+        self._global_batch = global_batch
+        self.updateGeometry()
+        self.update()
+
+    def _term_names(self) -> tuple[str, ...]:
+        return PARALLEL_TERMS if self._per_gpu is not None else TERMS
+
+    def _values(self) -> dict[str, int]:
+        if self._per_gpu is not None:
+            return self._per_gpu.terms()
+        return self._estimate.terms() if self._estimate is not None else {}
+
     def _terms(self) -> list[tuple[str, int]]:
         if self._estimate is None:
             return []
-        return [(t, v) for t, v in self._estimate.terms().items() if v > 0]
+        return [(t, v) for t, v in self._values().items() if v > 0]
 
     _MARGIN = 8
     _BAR_H = 30
@@ -70,7 +94,8 @@ class BreakdownBar(QWidget):
     def _legend_columns(self, width: int) -> int:
         """Two legend columns when every label fits in half the width, else one."""
         fm = QFontMetrics(self.font())
-        label_w = max(fm.horizontalAdvance(self.tr(TERM_LABELS[t])) for t in TERMS)
+        label_w = max(fm.horizontalAdvance(self.tr(PARALLEL_LABELS[t]))
+                      for t in self._term_names())
         amount_w = fm.horizontalAdvance("9999.9 MiB  (100%)")
         needed = 18 + label_w + 16 + amount_w + 12
         return 2 if 2 * needed <= width - 2 * self._MARGIN else 1
@@ -80,7 +105,7 @@ class BreakdownBar(QWidget):
 
     def heightForWidth(self, width: int) -> int:
         line = QFontMetrics(self.font()).height() + 4
-        rows = -(-len(TERMS) // self._legend_columns(width))
+        rows = -(-len(self._term_names()) // self._legend_columns(width))
         return self._MARGIN + line + 4 + self._BAR_H + 10 + rows * line + self._MARGIN
 
     def sizeHint(self) -> QSize:
@@ -116,19 +141,27 @@ class BreakdownBar(QWidget):
                        int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
                        self._message or self.tr("No estimate"))
             return
-        peak = est.peak
-        title = self.tr("Peak %1").replace("%1", format_bytes(peak))
+        fmt = self.format_bytes
+        per_gpu = self._per_gpu
+        peak = per_gpu.peak if per_gpu is not None else est.peak
+        title = (self.tr("Per GPU %1") if per_gpu is not None else self.tr("Peak %1")).replace(
+            "%1", fmt(peak))
         mode = est.setup.mode
         sub = (self.tr("training") if mode == "train" else self.tr("inference")) + ", " + \
             self.tr("batch %1").replace("%1", str(est.setup.batch_size)) + ", " + \
             est.setup.precision
+        if per_gpu is not None:
+            sub = (self.tr("%1 GPUs, %2, batch %3 each, global %4").replace(
+                "%1", str(per_gpu.parallel.world)).replace("%2", per_gpu.parallel.strategy)
+                .replace("%3", str(est.setup.batch_size))
+                .replace("%4", f"{self._global_batch:,}") + ", " + est.setup.precision)
         p.setPen(QColor(128, 128, 128) if self._stale else text_color)
         p.drawText(QPointF(margin, y + fm.ascent() + 2), title)
         tw = QFontMetrics(bold).horizontalAdvance(title)
         p.setFont(self.font())
         p.drawText(QPointF(margin + tw + 12, y + fm.ascent() + 2), "(" + sub + ")")
         if self._capacity_bytes:
-            cap = self.tr("of %1").replace("%1", format_bytes(self._capacity_bytes))
+            cap = self.tr("of %1").replace("%1", fmt(self._capacity_bytes))
             fits = peak <= self._capacity_bytes
             verdict = cap + " — " + (self.tr("fits") if fits else self.tr("does not fit"))
             p.setPen(QColor(128, 128, 128) if self._stale else
@@ -156,16 +189,17 @@ class BreakdownBar(QWidget):
         y += bar_h + 10
         cols = self._legend_columns(self.width())
         col_w = width / cols
-        for i, term in enumerate(TERMS):
-            value = getattr(est, term)
+        values = self._values()
+        for i, term in enumerate(self._term_names()):
+            value = values.get(term, 0)
             cx = margin + (i % cols) * col_w
             cy = y + (i // cols) * line
             color = TERM_COLORS[term]
             p.fillRect(QRectF(cx, cy + 3, 12, 12), _grey(color) if self._stale else color)
             p.setPen(QColor(128, 128, 128) if (self._stale or value == 0) else text_color)
-            label = self.tr(TERM_LABELS[term])
+            label = self.tr(PARALLEL_LABELS[term])
             share = f"{100 * value / total:.0f}%" if value else "—"
-            amount = f"{format_bytes(value)}  ({share})"
+            amount = f"{fmt(value)}  ({share})"
             aw = fm.horizontalAdvance(amount)
             name_w = col_w - 24 - aw - 8
             p.drawText(QRectF(cx + 18, cy, name_w, line),

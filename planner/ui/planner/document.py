@@ -3,6 +3,11 @@
 Every change goes through the undo stack (``PlanCommand`` swaps immutable plans) and ends in
 ``set_plan``, which recomputes the analysis and the estimate synchronously (a few ms) and emits
 ``plan_changed`` once, so every view updates within the same frame.
+
+The multi-GPU setting (``parallel``: GPUs per node, nodes, strategy) belongs to the window
+session, not to the plan file: the plan format has no field for it, and a plan describes one
+run of the network. ``set_parallel`` recomputes like a change of assumptions (not undoable);
+``per_gpu`` is then the memory on each GPU (``planner.core.parallel.per_gpu_memory``).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from PySide6.QtGui import QUndoStack
 from planner.core.layers import LayerSpec
 from planner.core.memory import Assumptions, MemoryEstimate, estimate
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.core.parallel import Parallel, PerGpuMemory, per_gpu_memory
 from planner.ui.planner.commands import (
     ApplySuggestionCommand,
     ChangeSetupCommand,
@@ -36,7 +42,7 @@ class PlanDocument(QObject):
     current_row_changed = Signal(int)  # an edit wants this layer row shown
 
     def __init__(self, draft: NetworkDraft, setup: Setup, assumptions: Assumptions,
-                 parent: QObject | None = None):
+                 parent: QObject | None = None, *, parallel: Parallel | None = None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(UNDO_LIMIT)  # each step holds two immutable plans
@@ -49,6 +55,8 @@ class PlanDocument(QObject):
         self._estimate: MemoryEstimate | None = None
         self._last_good: MemoryEstimate | None = None
         self._failure: str | None = None
+        self._parallel = parallel or Parallel()
+        self._per_gpu: PerGpuMemory | None = None
         self._recompute()
 
     # ---- state ---------------------------------------------------------------------------
@@ -84,6 +92,28 @@ class PlanDocument(QObject):
         return self._failure
 
     @property
+    def parallel(self) -> Parallel:
+        """GPUs per node, nodes and strategy (the batch size is per GPU)."""
+        return self._parallel
+
+    @property
+    def per_gpu(self) -> PerGpuMemory | None:
+        """Memory on each GPU when the run spans several (None on one GPU or without an
+        estimate)."""
+        return self._per_gpu
+
+    @property
+    def peak_per_gpu(self) -> int | None:
+        """What one card must hold: the per-GPU peak on several GPUs, else the peak."""
+        if self._estimate is None:
+            return None
+        return self._per_gpu.peak if self._per_gpu is not None else self._estimate.peak
+
+    @property
+    def global_batch(self) -> int:
+        return self._setup.batch_size * self._parallel.world
+
+    @property
     def path(self) -> Path | None:
         return self._path
 
@@ -114,6 +144,12 @@ class PlanDocument(QObject):
             self._recompute()
             self.plan_changed.emit()
 
+    def set_parallel(self, parallel: Parallel) -> None:
+        if parallel != self._parallel:
+            self._parallel = parallel
+            self._recompute()
+            self.plan_changed.emit()
+
     # ---- called by the undo commands ------------------------------------------------------
     def set_plan(self, draft: NetworkDraft, setup: Setup, *, select: int | None = None) -> None:
         self._draft = draft
@@ -127,6 +163,7 @@ class PlanDocument(QObject):
 
     def _recompute(self) -> None:
         self._analysis = analyze(self._draft)
+        self._per_gpu = None
         if not self._analysis.ok:
             self._estimate = None
             self._failure = "\n".join(str(p) for p in self._analysis.problems)
@@ -139,6 +176,8 @@ class PlanDocument(QObject):
             return
         self._failure = None
         self._last_good = self._estimate
+        if self._parallel.world > 1:
+            self._per_gpu = per_gpu_memory(self._estimate, self._parallel)
 
     # ---- undoable edits --------------------------------------------------------------------
     def edit_layer(self, row: int, layer: LayerSpec, *, merge_key=None) -> None:

@@ -2,7 +2,13 @@
 
 Left: the run settings, the layer table (inline editing), the problems line and the selected
 layer's properties. Right: the peak and its stacked breakdown, then tabs with the per-layer chart,
-the per-layer table, the article's accounting and the "what would help" list.
+the per-layer table, the article's accounting, the "what would help" list, how the plan fits on
+every card of the catalog ("Fits on each card", a ``FitView`` built when first shown) and how it
+scales over several GPUs ("Several GPUs", a ``ScalingView``).
+
+Several GPUs: the run settings include GPUs per node, nodes and the strategy (DDP, ZeRO 1/2/3,
+FSDP). With more than one GPU the breakdown shows the memory on each GPU (communication buffers
+and gathered weights included) and the global batch; the batch size stays per GPU.
 
 Every change goes through the document's undo stack; the document recomputes synchronously and
 emits ``plan_changed`` once, and ``_on_plan_changed`` refreshes every view in the same frame.
@@ -48,6 +54,7 @@ from PySide6.QtWidgets import (
 from planner.core.layers import KINDS, RULES, LayerSpec
 from planner.core.memory import Assumptions, max_batch
 from planner.core.network import MAX_BATCH, MODES, OPTIMIZERS, PRECISIONS
+from planner.core.parallel import STRATEGIES, Parallel
 from planner.ui.planner.assumptions_dialog import AssumptionsDialog
 from planner.ui.planner.charts import BreakdownBar, LayerChart
 from planner.ui.planner.document import PlanDocument
@@ -59,9 +66,22 @@ from planner.ui.planner.results import (
     LayerEstimateTableModel,
     SuggestionTableModel,
 )
+from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
 
 _ERROR_STYLE = "color: #a00000;"
+
+STRATEGY_LABELS = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3",
+                   "fsdp": "FSDP"}
+STRATEGY_TIPS = {
+    "ddp": "Data parallel (DDP): every GPU holds the weights, gradients and optimizer state, "
+           "plus a flat copy of the gradients for the all-reduce",
+    "zero1": "ZeRO stage 1: the optimizer state is split over the GPUs",
+    "zero2": "ZeRO stage 2: optimizer state and gradients are split over the GPUs",
+    "zero3": "ZeRO stage 3: weights, gradients and optimizer state are split; each layer's "
+             "weights are gathered while it runs (more communication)",
+    "fsdp": "Fully sharded data parallel (PyTorch FSDP): like ZeRO-3",
+}
 
 
 def _suggestions(draft, setup, assumptions):
@@ -76,14 +96,21 @@ class PlannerPane(QWidget):
     shows; the pane's own tool bar shows the same actions."""
 
     status_changed = Signal(str)  # one line for the status bar: the peak, or why there is none
+    card_activated = Signal(str)  # a card was double-clicked in the fit view
     assumptions_changed = Signal(object)  # the user edited the assumptions (to persist them)
     message = Signal(str)  # a transient message (a rejected edit)
 
     def __init__(self, document: PlanDocument, parent: QWidget | None = None, *,
-                 memory_gib: float = 24.0):
+                 memory_gib: float = 24.0, catalog=None):
         super().__init__(parent)
         self.setObjectName("planner_pane")
         self._doc = document
+        self._catalog = catalog
+        self._owned_names: tuple[str, ...] = ()  # detected by the monitor
+        self._fit_dirty = True
+        self._scaling_dirty = True
+        self.fit_view = None  # built when its tab is first shown (ensure_fit_view)
+        self.format_bytes = format_bytes
         self._suggestions_dirty = True
         self._tables_dirty = True
         self._selecting = False
@@ -140,9 +167,10 @@ class PlannerPane(QWidget):
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self._build_editor())
         splitter.addWidget(self._build_results())
-        splitter.setStretchFactor(0, 4)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([800, 600])
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 4)
+        # The results side gets the room the fit view's filters need (~780 px at 1400 px).
+        splitter.setSizes([600, 800])
         root.addWidget(splitter, 1)
         self.splitter = splitter
 
@@ -186,6 +214,40 @@ class PlannerPane(QWidget):
             row.addWidget(widget)
             row.addSpacing(6)
         row.addWidget(self.checkpoint_check)
+        row.addSpacing(12)
+        self.gpus_spin = QSpinBox(box)
+        self.gpus_spin.setObjectName("gpus_spin")
+        self.gpus_spin.setRange(1, 64)
+        self.gpus_spin.setKeyboardTracking(False)
+        self.gpus_spin.setToolTip(self.tr("GPUs per machine (data parallel; the batch above is "
+                                          "per GPU)"))
+        self.nodes_spin = QSpinBox(box)
+        self.nodes_spin.setObjectName("nodes_spin")
+        self.nodes_spin.setRange(1, 4096)
+        self.nodes_spin.setKeyboardTracking(False)
+        self.nodes_spin.setToolTip(self.tr("Machines (nodes); between them the gradients cross "
+                                           "the network"))
+        self.strategy_combo = QComboBox(box)
+        self.strategy_combo.setObjectName("strategy_combo")
+        for i, key in enumerate(STRATEGIES):
+            self.strategy_combo.addItem(STRATEGY_LABELS[key], key)
+            self.strategy_combo.setItemData(i, self.tr(STRATEGY_TIPS[key]),
+                                            Qt.ItemDataRole.ToolTipRole)
+        self.strategy_combo.setToolTip(self.tr(
+            "How the memory is shared out: DDP replicates everything; ZeRO 1/2/3 and FSDP split "
+            "optimizer state, gradients and weights over the GPUs"))
+        self.gpus_spin.valueChanged.connect(self._on_parallel_changed)
+        self.nodes_spin.valueChanged.connect(self._on_parallel_changed)
+        self.strategy_combo.currentIndexChanged.connect(self._on_parallel_changed)
+        for label, widget in ((self.tr("GPUs"), self.gpus_spin),
+                              (self.tr("Nodes"), self.nodes_spin),
+                              (self.tr("Strategy"), self.strategy_combo)):
+            lab = QLabel(label, box)
+            lab.setBuddy(widget)
+            lab.setToolTip(widget.toolTip())
+            row.addWidget(lab)
+            row.addWidget(widget)
+            row.addSpacing(6)
         row.addStretch(1)
         self._fit_widget = self._build_fit_row(memory_gib)
         return box
@@ -371,6 +433,22 @@ class PlannerPane(QWidget):
         self.suggestion_empty.setVisible(False)
         hl.addWidget(self.suggestion_empty)
         self._suggestion_tab = self.tabs.addTab(helps, self.tr("What would help"))
+
+        self._fit_holder = QWidget(self.tabs)
+        self._fit_holder.setObjectName("fit_holder")
+        fl = QVBoxLayout(self._fit_holder)
+        fl.setContentsMargins(0, 0, 0, 0)
+        self._fit_tab = self.tabs.addTab(self._fit_holder, self.tr("Fits on each card"))
+        self.tabs.setTabToolTip(self._fit_tab, self.tr(
+            "Every card of the catalog: does the plan fit, the largest batch, speed and price"))
+        self.scaling_view = ScalingView(self.tabs)
+        self._scaling_tab = self.tabs.addTab(self.scaling_view, self.tr("Several GPUs"))
+        self.tabs.setTabToolTip(self._scaling_tab, self.tr(
+            "The scaling curve over 1…N GPUs, and how many copies of the run one card holds"))
+        if self._catalog is not None:
+            self.scaling_view.set_catalog(self._effective_catalog(), self._preferred_card())
+        else:
+            self.tabs.setTabEnabled(self._fit_tab, False)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         return panel
 
@@ -396,6 +474,96 @@ class PlannerPane(QWidget):
     def memory_bytes(self) -> int:
         return round(self.memory_spin.value() * GIB)
 
+    # ---- the catalog, the user's cards, units --------------------------------------------
+    @property
+    def catalog(self):
+        return self._catalog
+
+    def _effective_catalog(self):
+        """The catalog with the cards the monitor detected counted as owned."""
+        cat = self._catalog
+        if cat is None or not self._owned_names:
+            return cat
+        from dataclasses import replace as dc_replace  # noqa: PLC0415
+
+        from planner.core.catalog import OwnedCard  # noqa: PLC0415
+
+        extra = tuple(OwnedCard(n, "used") for n in self._owned_names if not cat.is_owned(n))
+        return dc_replace(cat, owned=cat.owned + extra) if extra else cat
+
+    def _preferred_card(self) -> str | None:
+        cat = self._effective_catalog()
+        if cat is None:
+            return None
+        for owned in cat.owned:
+            card = cat.by_name(owned.name)
+            if card is not None:
+                return card.name
+        return None
+
+    def set_catalog(self, catalog) -> None:
+        """A new catalog (the user edited a price, added a card, marked one as theirs)."""
+        self._catalog = catalog
+        self.tabs.setTabEnabled(self._fit_tab, catalog is not None)
+        self._push_catalog()
+
+    def set_owned_cards(self, names) -> None:
+        """Catalog names of the cards this computer has (from the monitor): highlighted as the
+        user's own in the fit view, and the scaling view's default card."""
+        names = tuple(dict.fromkeys(names))
+        if names != self._owned_names:
+            self._owned_names = names
+            self._push_catalog()
+
+    def _push_catalog(self) -> None:
+        cat = self._effective_catalog()
+        if cat is None:
+            return
+        self.scaling_view.set_catalog(cat, self._preferred_card())
+        if self.fit_view is not None:
+            self.fit_view.set_catalog(cat)
+
+    def ensure_fit_view(self):
+        """The fit view, built now if it was not yet (it is built when its tab is shown)."""
+        if self.fit_view is None and self._catalog is not None:
+            from planner.ui.planner.fit_view import FitView  # noqa: PLC0415
+
+            self.fit_view = FitView(self._effective_catalog(), self._fit_holder)
+            self.fit_view.setObjectName("fit_view")
+            self.fit_view.card_activated.connect(self.card_activated)
+            self._fit_holder.layout().addWidget(self.fit_view)
+            self._fit_dirty = True
+        if self.fit_view is not None and self._fit_dirty:
+            self._fit_dirty = False
+            doc = self._doc
+            self.fit_view.set_plan(doc.analysis, doc.setup, doc.assumptions)
+        return self.fit_view
+
+    def refresh_scaling(self) -> None:
+        self._scaling_dirty = False
+        self.scaling_view.set_plan(self._doc)
+
+    def set_byte_formatter(self, fmt) -> None:
+        """Bytes as the user's settings say (binary MiB/GiB or decimal MB/GB)."""
+        self.format_bytes = fmt
+        self.breakdown.format_bytes = fmt
+        self.scaling_view.format_bytes = fmt
+        for model in (self.estimate_model, self.suggestion_model):
+            model.format_bytes = fmt
+        self._on_plan_changed()
+
+    def set_parallel_controls(self, parallel: Parallel) -> None:
+        for widget, value in ((self.gpus_spin, parallel.gpus), (self.nodes_spin, parallel.nodes)):
+            if widget.value() != value:
+                widget.blockSignals(True)
+                widget.setValue(value)
+                widget.blockSignals(False)
+        i = self.strategy_combo.findData(parallel.strategy)
+        if i != self.strategy_combo.currentIndex():
+            self.strategy_combo.blockSignals(True)
+            self.strategy_combo.setCurrentIndex(i)
+            self.strategy_combo.blockSignals(False)
+
     def current_row(self) -> int:
         index = self.layer_view.currentIndex()
         return index.row() if index.isValid() else self._doc.current_row
@@ -409,7 +577,7 @@ class PlannerPane(QWidget):
             self.layer_view.selectionModel().setCurrentIndex(
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect
                 | QItemSelectionModel.SelectionFlag.Rows)
-            self.layer_view.scrollTo(index)
+            self.layer_view.scrollTo(self.layer_model.index(row, 0))  # keep "#" in view
         finally:
             self._selecting = False
         self._doc.select_row(row)
@@ -423,8 +591,17 @@ class PlannerPane(QWidget):
             n = len(self._doc.analysis.problems)
             return self.tr("Fix the %n problem(s) to see the estimate", "", n)
         fit = self.max_batch_label.text()
+        doc = self._doc
+        if doc.per_gpu is not None:
+            return self.tr("Per GPU %1 on %5 GPUs (%6, global batch %7) · %2 parameters · "
+                           "largest batch in %3 GiB: %4").replace(
+                "%1", self.format_bytes(doc.per_gpu.peak)).replace(
+                "%2", f"{est.parameters:,}").replace(
+                "%3", f"{self.memory_spin.value():g}").replace("%4", fit).replace(
+                "%5", str(doc.parallel.world)).replace("%6", doc.parallel.strategy).replace(
+                "%7", f"{doc.global_batch:,}")
         return self.tr("Peak %1 · %2 parameters · largest batch in %3 GiB: %4").replace(
-            "%1", format_bytes(est.peak)).replace("%2", f"{est.parameters:,}").replace(
+            "%1", self.format_bytes(est.peak)).replace("%2", f"{est.parameters:,}").replace(
             "%3", f"{self.memory_spin.value():g}").replace("%4", fit)
 
     def apply_suggestion(self, row: int) -> None:
@@ -499,6 +676,7 @@ class PlannerPane(QWidget):
             self.checkpoint_check.blockSignals(False)
         self.checkpoint_check.setEnabled(setup.mode == "train")
         self.optimizer_combo.setEnabled(setup.mode == "train")
+        self.set_parallel_controls(doc.parallel)
 
         est = doc.estimate
         problems = doc.analysis.problems
@@ -512,6 +690,7 @@ class PlannerPane(QWidget):
         stale_msg = self.tr("Fix the errors to see the estimate")
         shown = est if est is not None else doc.last_good_estimate
         stale = est is None
+        self.breakdown.set_per_gpu(doc.per_gpu, doc.global_batch)
         self.breakdown.set_estimate(shown, stale=stale, message=stale_msg if stale else "",
                                     capacity_bytes=self.memory_bytes())
         if shown is None:
@@ -522,6 +701,8 @@ class PlannerPane(QWidget):
         # The tables and the suggestions are filled when their tab is shown (or now, if it is).
         self._tables_dirty = True
         self._suggestions_dirty = True
+        self._fit_dirty = True
+        self._scaling_dirty = True
         self._refresh_current_tab()
         self._update_action_state()
         self.status_changed.emit(self.summary())
@@ -532,12 +713,17 @@ class PlannerPane(QWidget):
             self.max_batch_label.setText("—")
             self.max_batch_label.setToolTip(self.tr("Fix the errors to see the estimate"))
             return
-        n = max_batch(doc.analysis, doc.setup, self.memory_bytes(), doc.assumptions)
+        # On several GPUs what sharding saves per GPU is room for a larger per-GPU batch.
+        saved = doc.estimate.peak - doc.per_gpu.peak if doc.per_gpu is not None else 0
+        n = max_batch(doc.analysis, doc.setup, self.memory_bytes() + max(0, saved),
+                      doc.assumptions)
         self.max_batch_label.setText(self.tr("batch %1").replace("%1", f"{n:,}") if n else
                                      self.tr("not even batch 1"))
-        self.max_batch_label.setToolTip(self.tr(
-            "The largest batch whose estimated peak fits in %1 with these settings").replace(
-            "%1", format_bytes(self.memory_bytes())))
+        tip = self.tr("The largest batch whose estimated peak fits in %1 with these "
+                      "settings").replace("%1", self.format_bytes(self.memory_bytes()))
+        if doc.per_gpu is not None:
+            tip += self.tr(" (per GPU, on %1 GPUs)").replace("%1", str(doc.parallel.world))
+        self.max_batch_label.setToolTip(tip)
         self.breakdown.set_estimate(doc.estimate, capacity_bytes=self.memory_bytes())
 
     def _update_action_state(self) -> None:
@@ -669,6 +855,16 @@ class PlannerPane(QWidget):
     def _on_checkpointing_toggled(self, on: bool) -> None:
         self._change_setup("checkpointing", on)
 
+    @Slot(int)
+    def _on_parallel_changed(self, _value: int) -> None:
+        try:
+            parallel = Parallel(self.gpus_spin.value(), self.nodes_spin.value(),
+                                self.strategy_combo.currentData() or "ddp")
+        except ValueError as exc:
+            self._on_edit_rejected(str(exc))
+            return
+        self._doc.set_parallel(parallel)
+
     @Slot(float)
     def _on_memory_changed(self, _value: float) -> None:
         self._update_max_batch()
@@ -682,6 +878,10 @@ class PlannerPane(QWidget):
         index = self.tabs.currentIndex()
         if index == self._suggestion_tab and self._suggestions_dirty:
             self.refresh_suggestions()
+        elif index == self._fit_tab:
+            self.ensure_fit_view()
+        elif index == self._scaling_tab and self._scaling_dirty:
+            self.refresh_scaling()
         elif index in (self._table_tab, self._classic_tab) and self._tables_dirty:
             self.refresh_tables()
 

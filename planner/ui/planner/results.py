@@ -28,6 +28,7 @@ class _RowsModel(QAbstractTableModel):
         self._numeric = frozenset(numeric)
         self._rows: tuple[tuple[tuple[str, Any, str | None], ...], ...] = ()
         self._stale = False
+        self.format_bytes = format_bytes  # the user's units (settings.byte_formatter)
 
     def set_rows(self, rows, *, stale: bool = False) -> None:
         self.beginResetModel()
@@ -85,6 +86,7 @@ class LayerEstimateTableModel(_RowsModel):
 
     def set_estimate(self, est: MemoryEstimate | None, *, stale: bool = False) -> None:
         rows = []
+        fmt = self.format_bytes
         for layer in (est.layers if est else ()):
             rule = RULES.get(layer.kind)
             rows.append((
@@ -94,11 +96,11 @@ class LayerEstimateTableModel(_RowsModel):
                 _cell(shape_str(layer.output_shape)),
                 _cell(format_count(layer.parameters), layer.parameters,
                       f"{layer.parameters:,}"),
-                _cell(format_bytes(layer.activation_bytes), layer.activation_bytes,
+                _cell(fmt(layer.activation_bytes), layer.activation_bytes,
                       f"{layer.activation_bytes:,} B"),
-                _cell(format_bytes(layer.output_bytes), layer.output_bytes,
+                _cell(fmt(layer.output_bytes), layer.output_bytes,
                       f"{layer.output_bytes:,} B"),
-                _cell(format_bytes(layer.workspace_bytes) if layer.workspace_bytes else "—",
+                _cell(fmt(layer.workspace_bytes) if layer.workspace_bytes else "—",
                       layer.workspace_bytes),
                 _cell(format_count(layer.flops_fwd), layer.flops_fwd, f"{layer.flops_fwd:,}"),
                 _cell(format_count(layer.flops_bwd) if layer.flops_bwd else "—",
@@ -147,7 +149,7 @@ class SuggestionTableModel(_RowsModel):
         for s in self._suggestions:
             rows.append((_cell(f"{s.title}\n{s.caution}", s.title,
                                f"{s.detail}\n\n{s.caution}"),
-                         _cell(format_bytes(s.saving_bytes), s.saving_bytes),
-                         _cell(format_bytes(s.new_peak_bytes), s.new_peak_bytes),
+                         _cell(self.format_bytes(s.saving_bytes), s.saving_bytes),
+                         _cell(self.format_bytes(s.new_peak_bytes), s.new_peak_bytes),
                          _cell("")))
         self.set_rows(rows)
