@@ -52,6 +52,58 @@ PREDICTED_COLOR = "#e6550d"
 MIN_SPAN_S = 60.0
 X_STEPS = 60
 TOTAL_COLOR = "#7f7f7f"
+# A longer series is reduced to its peak envelope (min/max pairs) before it reaches pyqtgraph:
+# about BINS_PER_PX pairs per pixel of plot width, at most MAX_BINS (≤ 2 × MAX_BINS points per
+# curve), so a redraw of a 24-hour history costs about what a minute's does, per card
+MAX_BINS = 512
+MIN_BINS = 64
+BINS_PER_PX = 0.75
+
+
+class _Reducer:
+    """Preallocated buffers that turn a (times, values) series into what one curve plots.
+
+    Up to 2 × MAX_BINS points: copied (scaled) as they are. More: peak envelope — the series
+    is cut into at most MAX_BINS bins of k consecutive points and each bin gives its minimum
+    and maximum at the bin's first time, as pyqtgraph's "peak" downsampling does; NaN (gaps,
+    not available) are ignored inside a bin and a bin with nothing but NaN stays a gap. No
+    allocation per redraw except the bin starts, cached per (length, k). The curve owns the
+    buffers, so what pyqtgraph holds stays valid when the History's ring moves on."""
+
+    __slots__ = ("x", "y", "lo", "hi", "_starts")
+
+    def __init__(self) -> None:
+        self.x = np.empty(2 * MAX_BINS)
+        self.y = np.empty(2 * MAX_BINS)
+        self.lo = np.empty(MAX_BINS)
+        self.hi = np.empty(MAX_BINS)
+        self._starts: tuple[int, int, np.ndarray] = (0, 0, np.empty(0, dtype=np.intp))
+
+    def reduce(self, times: np.ndarray, values: np.ndarray, scale: float = 1.0,
+               bins: int = MAX_BINS) -> tuple[np.ndarray, np.ndarray]:
+        n = len(times)
+        bins = max(1, min(bins, MAX_BINS))
+        if n <= 2 * bins:
+            x, y = self.x[:n], self.y[:n]
+            x[:] = times
+            np.multiply(values, scale, out=y)
+            return x, y
+        k = -(-n // bins)
+        sn, sk, starts = self._starts
+        if sn != n or sk != k:
+            starts = np.arange(0, n, k, dtype=np.intp)
+            self._starts = (n, k, starts)
+        nb = len(starts)
+        lo, hi = self.lo[:nb], self.hi[:nb]
+        with np.errstate(invalid="ignore"):
+            np.fmin.reduceat(values, starts, out=lo)
+            np.fmax.reduceat(values, starts, out=hi)
+        x, y = self.x[:2 * nb], self.y[:2 * nb]
+        np.take(times, starts, out=x[0::2])
+        x[1::2] = x[0::2]
+        np.multiply(lo, scale, out=y[0::2])
+        np.multiply(hi, scale, out=y[1::2])
+        return x, y
 
 
 def _tr(text: str) -> str:
@@ -72,6 +124,14 @@ class _CardCurves:
     peak_line: pg.InfiniteLine
     items: list = field(default_factory=list)
     has_dram: bool = False
+    reducers: dict = field(default_factory=dict)  # curve name → _Reducer
+    data_key: tuple | None = None  # what the curves show now; same key → no new data
+
+    def reducer(self, name: str) -> _Reducer:
+        r = self.reducers.get(name)
+        if r is None:
+            r = self.reducers[name] = _Reducer()
+        return r
 
 
 def _data_pen(color: str, light: bool = False) -> QPen:
@@ -136,12 +196,14 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.predicted_bytes: int | None = None
         self.process_curve = self._curve(self.memory, METRIC_COLORS["process"])
         self.process_curve.setVisible(False)
+        self._process_reducer = _Reducer()
         self.process_label = ""
         self.cards: dict[int, _CardCurves] = {}
         self.selected: int | None = None  # None: all cards
         self.redraws = 0
         self.last_redraw_s = 0.0
         self.coarse_shown = False
+        self._nbins = MAX_BINS
 
     # -- construction -----------------------------------------------------------------------
 
@@ -153,7 +215,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         p.setLabel("bottom", _tr("Time (local clock)"))
         p.showGrid(x=True, y=True, alpha=0.25)
         p.setClipToView(True)
-        p.setDownsampling(auto=True, mode="peak")
+        p.setDownsampling(ds=1, auto=False)  # the curves get ≤ 2 × MAX_BINS points already
         p.setMouseEnabled(x=False, y=False)
         p.hideButtons()
         p.setMenuEnabled(False)
@@ -170,7 +232,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                name: str | None = None) -> pg.PlotDataItem:
         c = pg.PlotDataItem(pen=_data_pen(color, light), name=name, connect="finite")
         c.setClipToView(True)
-        c.setDownsampling(auto=True, method="peak")
+        c.setDownsampling(ds=1, auto=False)
         plot.addItem(c)
         return c
 
@@ -346,7 +408,9 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             changed = label != self.process_label or not self.process_curve.isVisible()
             self.process_label = label
             if times is not None and values_bytes is not None:
-                self.process_curve.setData(times, values_bytes / GIB, connect="finite")
+                x, y = self._process_reducer.reduce(times, values_bytes, 1.0 / GIB,
+                                                    self._bins())
+                self.process_curve.setData(x, y, connect="finite")
             self.process_curve.setVisible(True)
             if changed:
                 self._rebuild_legends()
@@ -374,31 +438,40 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         coarse = False
         legend_stale = False
         shown = {id(c) for c in self._shown()}
+        self._nbins = self._bins()
         for idx, cc in self.cards.items():
             if id(cc) not in shown:
                 continue
             mem = history.window(window_s, "memory_used_bytes", idx)
             coarse = coarse or mem.coarse
+            n = len(mem.times)
+            # the data of a window are known by their tier, length and end times: the same
+            # key means the same points (a paused source, a replay, a coarse window between
+            # two buckets), so the card's curves keep what they have
+            key = (id(history), mem.coarse, n, float(mem.times[0]) if n else None,
+                   float(mem.times[-1]) if n else None, self._nbins)
+            if key == cc.data_key:
+                continue
+            cc.data_key = key
             mem_values = mem.high if (mem.coarse and mem.high is not None) else mem.values
-            cc.memory.setData(mem.times, mem_values / GIB, connect="finite")
+            self._set(cc, "memory", mem.times, mem_values, 1.0 / GIB)
             s = history.window(window_s, "bandwidth_gbs_estimate", idx)
-            cc.bandwidth.setData(s.times, s.values, connect="finite")
+            self._set(cc, "bandwidth", s.times, s.values)
             s = history.window(window_s, "dram_bw_util_pct", idx)
             peak = cc.device.peak_bandwidth_gbs
-            if peak and s.values.size and np.isfinite(s.values).any():
-                cc.dram.setData(s.times, s.values / 100.0 * peak, connect="finite")
+            if peak and self._set(cc, "dram", s.times, s.values, peak / 100.0):
                 if not cc.has_dram:
                     cc.has_dram = legend_stale = True
-            else:
-                cc.dram.setData([], [])
+            elif not peak:
+                self._set(cc, "dram", s.times[:0], s.values[:0])
             s = history.window(window_s, "gpu_busy_pct", idx)
-            cc.gpu_busy.setData(s.times, s.values, connect="finite")
+            self._set(cc, "gpu_busy", s.times, s.values)
             s = history.window(window_s, "memory_busy_pct", idx)
-            cc.mem_busy.setData(s.times, s.values, connect="finite")
+            self._set(cc, "mem_busy", s.times, s.values)
             s = history.window(window_s, "pcie_rx_bytes_s", idx)
-            cc.rx.setData(s.times, s.values / 1e6, connect="finite")
+            self._set(cc, "rx", s.times, s.values, 1e-6)
             s = history.window(window_s, "pcie_tx_bytes_s", idx)
-            cc.tx.setData(s.times, s.values / 1e6, connect="finite")
+            self._set(cc, "tx", s.times, s.values, 1e-6)
         self.coarse_shown = coarse
         if legend_stale:
             self._rebuild_legends()
@@ -406,8 +479,33 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.redraws += 1
         self.last_redraw_s = time.perf_counter() - t0
 
+    def _bins(self) -> int:
+        """Min/max pairs per curve for the plots' current width in pixels."""
+        width = self.memory.vb.width() if self.memory.vb is not None else 0.0
+        return int(min(MAX_BINS, max(MIN_BINS, width * BINS_PER_PX)))
+
+    def _set(self, cc: _CardCurves, name: str, times: np.ndarray, values: np.ndarray,
+             scale: float = 1.0) -> bool:
+        """New data for one curve, reduced to ≤ 2 × bins points; a curve with nothing to
+        show (all N/A) that is already empty is left alone. True when it shows data."""
+        x, y = cc.reducer(name).reduce(times, values, scale, self._nbins)
+        curve = getattr(cc, name)
+        if not len(y) or math.isnan(np.fmax.reduce(y)):
+            if curve.xData is not None and len(curve.xData):
+                curve.setData([], [])
+            return False
+        curve.setData(x, y, connect="finite")
+        return True
+
+    def invalidate(self) -> None:
+        """Forget what the curves show, so the next redraw sets every curve's data again
+        (the benchmark times full redraws this way)."""
+        for cc in self.cards.values():
+            cc.data_key = None
+
     def clear_data(self) -> None:
         for cc in self.cards.values():
+            cc.data_key = None
             for _, item in cc.items:
                 if isinstance(item, pg.PlotDataItem):
                     item.setData([], [])
