@@ -9,8 +9,8 @@ cache folder (when ``pyside6-lrelease`` / ``lrelease`` is found).
 Switching language at run time: ``install_translator(app, language)`` removes the translators
 it installed before and installs the new ones; Qt then sends every widget a
 ``QEvent.LanguageChange``. Widgets built with ``self.tr`` keep their old texts until they are
-re-translated, so the main window rebuilds its panes around the same document (the plan, the
-undo stack and the file are untouched): see ``retranslate_hint`` below.
+re-translated, so the window rebuilds its panes (or itself) around the same document: the
+plan, its undo stack and its file are kept.
 """
 
 from __future__ import annotations

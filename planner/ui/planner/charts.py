@@ -16,6 +16,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate
+from planner.i18n import QT_TRANSLATE_NOOP
+from planner.ui.i18n import tr_core
 from planner.units import MIB, format_bytes
 
 TERM_COLORS = {
@@ -30,8 +32,9 @@ TERM_COLORS = {
     "gathered": QColor("#17becf"),
 }
 PARALLEL_TERMS = TERMS + ("communication", "gathered")
-PARALLEL_LABELS = {**TERM_LABELS, "communication": "Communication buffers",
-                   "gathered": "Gathered weights (sharded)"}
+PARALLEL_LABELS = {**TERM_LABELS,
+                   "communication": QT_TRANSLATE_NOOP("core", "Communication buffers"),
+                   "gathered": QT_TRANSLATE_NOOP("core", "Gathered weights (sharded)")}
 
 
 def _grey(color: QColor) -> QColor:
@@ -94,7 +97,7 @@ class BreakdownBar(QWidget):
     def _legend_columns(self, width: int) -> int:
         """Two legend columns when every label fits in half the width, else one."""
         fm = QFontMetrics(self.font())
-        label_w = max(fm.horizontalAdvance(self.tr(PARALLEL_LABELS[t]))
+        label_w = max(fm.horizontalAdvance(tr_core(PARALLEL_LABELS[t]))
                       for t in self._term_names())
         amount_w = fm.horizontalAdvance("9999.9 MiB  (100%)")
         needed = 18 + label_w + 16 + amount_w + 12
@@ -197,7 +200,7 @@ class BreakdownBar(QWidget):
             color = TERM_COLORS[term]
             p.fillRect(QRectF(cx, cy + 3, 12, 12), _grey(color) if self._stale else color)
             p.setPen(QColor(128, 128, 128) if (self._stale or value == 0) else text_color)
-            label = self.tr(PARALLEL_LABELS[term])
+            label = tr_core(PARALLEL_LABELS[term])
             share = f"{100 * value / total:.0f}%" if value else "—"
             amount = f"{fmt(value)}  ({share})"
             aw = fm.horizontalAdvance(amount)

@@ -1,0 +1,323 @@
+"""Simplified Chinese: every pane and dialog walked in zh_CN, no English left on screen.
+
+The test loads the zh_CN translation into the test QApplication (removed again afterwards),
+builds the main window through the app's factory with a simulated monitor, visits every tab and
+the dialogs that can be built without blocking, and collects every visible text: labels,
+buttons, group boxes, tab texts, menus and actions, table headers, line-edit placeholders.
+A text fails when it contains an English word (two or more ASCII letters) that is not on the
+allow-list of units, technical tokens, card and layer names. Offenders are reported with their
+widget path. Fonts do not matter: nothing here is measured in pixels.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QTabBar,
+    QWidget,
+)
+
+from planner import paths
+from planner.ui import i18n
+from planner.ui.main_window import build_main_window
+from planner.ui.services import Services
+
+from gui_prompts import ScriptedPrompts  # tests/gui is on sys.path (pytest rootdir mode)
+
+TS = paths.resource_path("i18n", "gpu_planner_zh_CN.ts")
+
+# Words that stay as they are in Chinese text: units, technical tokens, product and file names.
+ALLOWED = {
+    # units and number formats
+    "mib", "gib", "kib", "tib", "mb", "gb", "kb", "tb", "gbps", "ms", "mhz", "ghz", "tflops",
+    "tops", "flops", "usd", "cny", "kwh", "rmb", "bit", "px",
+    # technical tokens
+    "fp", "fp32", "fp16", "bf16", "fp8", "int8", "int64", "tf32", "cuda", "nvml", "cudnn",
+    "cublas", "zero", "ddp", "fsdp", "sgd", "adam", "adamw", "momentum", "relu", "gelu", "silu",
+    "tanh", "sigmoid", "lstm", "gru", "onnx", "json", "csv", "png", "pcie", "nvlink", "dram",
+    "gpm", "sm", "tdp", "msrp", "gpu", "gpus", "cpu", "nvidia", "amd", "pytorch", "tensorflow",
+    "keras", "gemm", "winograd", "tls", "url", "http", "https", "pid", "dcgm", "exporter",
+    "prometheus", "vram", "gddr", "hbm", "ecc", "smi", "cc", "ok", "na", "id", "uuid", "api",
+    "pem", "crt", "cer", "ctrl", "shift", "alt", "esc", "del", "ini", "kaggle", "imagenet",
+    "cnn", "cnns", "rnn", "nlp", "mit", "bsd", "apache", "lgpl", "gpl", "lgplv3", "qt",
+    "pyside", "pyqtgraph", "numpy", "platformdirs", "python", "windows", "linux", "macos",
+    "planner", "valid", "same", "nearest", "bilinear", "mixed", "train", "infer",
+    "gpu_planner", "dettmers", "tim", "demo", "ce", "vs", "rtx", "gtx", "titan", "quadro",
+    "tesla", "ti", "super", "xp", "pascal", "maxwell", "kepler", "volta", "turing", "ampere",
+    "ada", "lovelace", "hopper", "blackwell", "rubin", "hgx", "dgx", "sxm", "nvl", "min",
+    # a language's own name in the language menu; convolution algorithm identifiers
+    "english", "typical", "implicit_gemm", "im2col", "fft",
+}
+
+# Texts that are still English and belong to code this test's author may not change (the main
+# window, the Planner pane) or that come from the core's advice sentences, which are not yet
+# templates. Each entry is a regular expression over the reported line; empty this list as they
+# are translated (see docs / the i18n hand-over). A NEW untranslated text still fails.
+KNOWN_UNTRANSLATED = [
+    r"插入层\(&I\)>",          # planner/ui/planner/pane.py: add/insert menus use RULES[kind].label
+    r"添加指定类型的层>",         # (needs tr_core(RULES[kind].label) / tr_core(RULES[kind].help))
+    r"预设\(&R\)>",            # main_window.py: preset titles come from data/presets/*.json
+    r"advisor_pane/.*_Column/",  # planner/core/advisor.py: recommendation sentences (f-strings)
+    r"advisor_pane/.*QLabel: '假设：",  # Profile.assumptions_text() (core f-string)
+    r"MonitorPane/QComboBox\[item \d\]: 'GPU \d: .*\(simulated\)'",  # simulated card names
+]
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+# Things the user typed or the data names (file names, paths, model names) are not UI text.
+PATH_LIKE = re.compile(r"(/|\\)[\w.\-/\\]+|\b\w+\.(json|onnx|csv|png|ini|sqlite)\b")
+
+
+@pytest.fixture
+def zh_app(qapp):
+    translator = i18n.install_translator(qapp, "zh_CN")
+    assert translator is not None, "the zh_CN translation could not be loaded"
+    yield qapp
+    i18n.remove_translators(qapp)
+
+
+def _data_words(window) -> set[str]:
+    """Words that come from data, not from the UI: layer names, card names, presets."""
+    words: set[str] = set()
+
+    def add(text):
+        for w in WORD.findall(str(text or "")):
+            words.add(w.lower())
+
+    from planner.core.layers import PARAM_LABELS
+
+    for key in PARAM_LABELS:  # shown beside the translation: "卷积核（kernel）"
+        add(key)
+    for name in ("display_name", "plan_name", "name", "title"):
+        value = getattr(window.document, name, None)
+        add(value() if callable(value) else value)
+    add(window.document.draft.name)
+    for layer in window.document.draft.layers:
+        add(layer.name)
+        add(layer.kind)
+    catalog = window.catalog or window._services.load_catalog()
+    for card in catalog.cards:
+        for text in (card.name, *card.aliases, getattr(card, "architecture", ""),
+                     getattr(card, "chip", ""), getattr(card, "memory_type", ""),
+                     getattr(card, "segment", ""), getattr(card, "vendor", "")):
+            add(text)
+    add(window.document.plan_name if hasattr(window.document, "plan_name") else "")
+    return words
+
+
+def _english_words(text: str, allowed: set[str]) -> list[str]:
+    text = PATH_LIKE.sub(" ", text.replace("&", "").replace("all-reduce", " "))
+    text = re.sub(r"<[^>]+>", " ", text)  # rich-text tags
+    out = []
+    for w in WORD.findall(text):
+        lw = w.lower()
+        if lw in ALLOWED or lw in allowed:
+            continue
+        if re.fullmatch(r"[a-z]?\d+[a-z]*\d*", lw):  # 3x3, v100, cu126
+            continue
+        out.append(w)
+    return out
+
+
+def _path(w: QWidget) -> str:
+    parts = []
+    while w is not None:
+        name = w.objectName() or type(w).__name__
+        parts.append(name)
+        w = w.parentWidget()
+    return "/".join(reversed(parts))
+
+
+def _texts(root: QWidget):
+    """(path, text) of every visible text under ``root``."""
+    widgets = [root, *root.findChildren(QWidget)]
+    for w in widgets:
+        if not w.isVisibleTo(root) and w is not root:
+            continue
+        p = _path(w)
+        if isinstance(w, QLabel):
+            yield p, w.text()
+        elif isinstance(w, QAbstractButton):
+            yield p, w.text()
+        elif isinstance(w, QGroupBox):
+            yield p, w.title()
+        elif isinstance(w, QLineEdit):
+            yield p + "[placeholder]", w.placeholderText()
+        elif isinstance(w, QComboBox):
+            for i in range(w.count()):
+                yield f"{p}[item {i}]", w.itemText(i)
+        if isinstance(w, QTabBar):
+            for i in range(w.count()):
+                yield f"{p}[tab {i}]", w.tabText(i)
+        if isinstance(w, QAbstractItemView) and w.model() is not None:
+            model = w.model()
+            for orient, count in ((Qt.Orientation.Horizontal, model.columnCount()),):
+                for i in range(count):
+                    yield f"{p}[header {i}]", str(model.headerData(
+                        i, orient, Qt.ItemDataRole.DisplayRole) or "")
+        for a in w.actions():
+            yield f"{p}[action]", a.text()
+            if a.menu() is not None:
+                yield from _menu_texts(a.menu(), f"{p}>{a.text()}")
+
+
+def _menu_texts(menu: QMenu, path: str):
+    for a in menu.actions():
+        if a.isSeparator():
+            continue
+        yield f"{path}>{a.text()}", a.text()
+        if a.menu() is not None and a.menu() is not menu:
+            yield from _menu_texts(a.menu(), f"{path}>{a.text()}")
+
+
+def _offenders(root: QWidget, allowed: set[str]) -> list[str]:
+    out = []
+    for path, text in _texts(root):
+        words = _english_words(text or "", allowed)
+        if words:
+            out.append(f"{path}: {text!r} ({', '.join(words)})")
+    return out
+
+
+@pytest.fixture
+def window(zh_app, qtbot, planner_home, tmp_path):
+    from planner.ui.services import demo_telemetry_factory
+
+    services = Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
+                        prompts=ScriptedPrompts(), telemetry_factory=demo_telemetry_factory,
+                        record_telemetry=False)
+    w = build_main_window(services)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    yield w
+    w.close()
+    if w.monitor is not None:
+        w.monitor.shutdown()
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_every_pane_is_in_chinese(window, qtbot):
+    allowed = _data_words(window)
+    found: list[str] = []
+    for i in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(i)
+        pane = window.pane_at(i)
+        qtbot.wait(50)
+        if i == 1 and window.monitor is not None:
+            qtbot.waitUntil(lambda: bool(window.monitor.devices), timeout=5000)
+        found += _offenders(pane, allowed)
+    found += _offenders(window.menuBar(), allowed)
+    found += [f"tab {i}: {t!r}" for i in range(window.tabs.count())
+              if _english_words(t := window.tabs.tabText(i), allowed)]
+    # The planner's inner tabs (charts, tables, fit, several GPUs) are in the walk above when
+    # visible; visit each so that lazily filled ones are filled too.
+    from PySide6.QtWidgets import QTabWidget
+
+    for tabs in window.planner.findChildren(QTabWidget):
+        for i in range(tabs.count()):
+            tabs.setCurrentIndex(i)
+            found += _offenders(tabs.widget(i), allowed)
+    found = sorted(x for x in set(found)
+                   if not any(re.search(k, x) for k in KNOWN_UNTRANSLATED))
+    assert not found, "untranslated text in zh_CN:\n" + "\n".join(found)
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_dialogs_are_in_chinese(window, qtbot):
+    from planner.settings import Settings
+    from planner.ui.planner.assumptions_dialog import AssumptionsDialog
+    from planner.ui.settings_dialog import SettingsDialog
+
+    allowed = _data_words(window)
+    dialogs = [SettingsDialog(Settings(), parent=window),
+               AssumptionsDialog(window.document.assumptions, window)]
+    found = []
+    for d in dialogs:
+        d.show()
+        found += _offenders(d, allowed)
+        found += [f"{type(d).__name__} title: {d.windowTitle()!r}"
+                  for _ in [0] if _english_words(d.windowTitle(), allowed)]
+        d.close()
+    if hasattr(window, "about_text"):
+        words = _english_words(re.sub(r"<table>.*</table>", "", window.about_text(),
+                                      flags=re.S), allowed)
+        if words:
+            found.append(f"about text: {words}")
+    assert not found, "untranslated text in zh_CN:\n" + "\n".join(found)
+
+
+def test_core_texts_translate(zh_app):
+    from planner.core.layers import RULES
+    from planner.core.memory import TERM_LABELS
+    from planner.core.network import analyze, draft_from_json
+
+    assert i18n.tr_core(RULES["conv2d"].label) == "二维卷积"
+    assert i18n.tr_core(TERM_LABELS["weights"]) == "权重"
+    draft = draft_from_json({"layers": [{"type": "input", "name": "in", "shape": [3, 5, 5]},
+                                        {"type": "conv2d", "name": "conv1", "kernel": 7}]})
+    problem = analyze(draft).problems[0]
+    assert i18n.tr_problem(problem) == "第 1 层（conv1）：卷积核 7×7 大于其 5×5 的输入"
+    i18n.remove_translators(zh_app)
+    assert i18n.tr_problem(problem) == str(problem)  # English again
+
+
+def test_language_choice(qapp):
+    from PySide6.QtCore import QLocale
+
+    assert i18n.system_language(QLocale(QLocale.Language.Chinese,
+                                        QLocale.Country.Taiwan)) == "zh_CN"
+    assert i18n.system_language(QLocale(QLocale.Language.German)) == "en"
+    assert ("zh_CN", "简体中文") in i18n.available_languages()
+    assert i18n.install_translator(qapp, "en") is None
+    assert QCoreApplication.translate("core", "Weights") == "Weights"
+    t = i18n.install_translator(qapp, "zh_CN")
+    assert t is not None and QCoreApplication.translate("core", "Weights") == "权重"
+    i18n.install_translator(qapp, "en")  # switching back removes it
+    assert QCoreApplication.translate("core", "Weights") == "Weights"
+
+
+# -- the .ts itself ----------------------------------------------------------------------------
+
+def _messages():
+    for ctx in ET.parse(TS).getroot().iter("context"):
+        for m in ctx.iter("message"):
+            yield ctx.findtext("name"), m
+
+
+def test_ts_is_complete():
+    unfinished = []
+    for ctx, m in _messages():
+        t = m.find("translation")
+        kind = t.get("type")
+        if kind in ("vanished", "obsolete"):
+            continue
+        text = "".join(t.itertext()) if len(t) else (t.text or "")
+        if kind == "unfinished" or not text.strip():
+            unfinished.append(f"[{ctx}] {m.findtext('source')!r}")
+    assert not unfinished, "unfinished translations:\n" + "\n".join(unfinished)
+
+
+def test_ts_keeps_placeholders():
+    bad = []
+    for ctx, m in _messages():
+        t = m.find("translation")
+        if t.get("type") in ("vanished", "obsolete"):
+            continue
+        src = m.findtext("source")
+        texts = [nf.text or "" for nf in t.iter("numerusform")] or [t.text or ""]
+        for pattern in (r"%\d|%n", r"\{[^{}]*\}"):
+            want = sorted(re.findall(pattern, src))
+            for text in texts:
+                if sorted(re.findall(pattern, text)) != want:
+                    bad.append(f"[{ctx}] {src!r} → {text!r}")
+    assert not bad, "placeholders lost:\n" + "\n".join(bad)
