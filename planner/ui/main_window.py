@@ -56,10 +56,19 @@ from planner.core.network import NetworkDraft, PlanFileError, Setup, load_plan, 
 from planner.core.parallel import Parallel
 from planner.ui.services import Prompts, Services
 
+
+def _exc_text(exc: BaseException) -> str:
+    """A core error's message in the current language."""
+    from planner.i18n import message_of
+    from planner.ui.i18n import tr_msg
+
+    return tr_msg(message_of(exc))
+
 APP_TITLE = "GPU Planner"
 MAX_RECENT = 10
 PANES = ("planner", "monitor", "catalog", "advisor")
-OPEN_FILTER = "Plans and ONNX models (*.json *.onnx);;Plan files (*.json);;ONNX models (*.onnx);;All files (*)"
+OPEN_FILTER = ("Plans and ONNX models (*.json *.onnx);;Plan files (*.json);;"
+               "ONNX models (*.onnx);;All files (*)")
 log = logging.getLogger("planner.ui")
 
 LICENCES = (
@@ -217,8 +226,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, services: Services, settings: QSettings, document,
                  parent: QWidget | None = None, *, preferences=None, catalog=None):
-        from planner.settings import Settings, byte_formatter
-        from planner.ui.planner.pane import PlannerPane
+        from planner.settings import Settings
 
         super().__init__(parent)
         self.setObjectName("main_window")
@@ -242,22 +250,16 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("panes")
         self.tabs.setDocumentMode(True)
-        self.planner = PlannerPane(document, self.tabs, memory_gib=memory, catalog=catalog)
-        if self.prefs.units != "binary":
-            self.planner.set_byte_formatter(byte_formatter(self.prefs))
-        self.tabs.addTab(self.planner, self.tr("Planner"))
+        self._memory_gib = memory
+        self.planner = self._make_planner_pane()
+        self.tabs.addTab(self.planner, "")
         self._monitor_page = _LazyPane(self._build_monitor, self.tabs)
         self._catalog_page = _LazyPane(self._build_catalog, self.tabs)
         self._advisor_page = _LazyPane(self._build_advisor, self.tabs)
-        self.tabs.addTab(self._monitor_page, self.tr("Monitor"))
-        self.tabs.addTab(self._catalog_page, self.tr("Catalog"))
-        self.tabs.addTab(self._advisor_page, self.tr("Advisor"))
-        for i, tip in enumerate((
-                self.tr("Draft a network and see its memory, fit and scaling (Ctrl+1)"),
-                self.tr("The NVIDIA cards in this computer, live and recorded (Ctrl+2)"),
-                self.tr("Every card: search, compare, your prices and cards (Ctrl+3)"),
-                self.tr("What to buy, what to sell, and why (Ctrl+4)"))):
-            self.tabs.setTabToolTip(i, tip)
+        self.tabs.addTab(self._monitor_page, "")
+        self.tabs.addTab(self._catalog_page, "")
+        self.tabs.addTab(self._advisor_page, "")
+        self._retranslate_tabs()
         self.setCentralWidget(self.tabs)
         self._peak_label = QLabel(self)
         self.statusBar().addPermanentWidget(self._peak_label)
@@ -270,10 +272,6 @@ class MainWindow(QMainWindow):
         self._welcome_timer.setInterval(services.welcome_timeout_ms)
         self._welcome_timer.timeout.connect(self._on_welcome_timeout)
         self._build_menus()
-        self.planner.status_changed.connect(self._on_status_changed)
-        self.planner.message.connect(self._on_pane_message)
-        self.planner.assumptions_changed.connect(self._on_assumptions_changed)
-        self.planner.card_activated.connect(self._on_card_activated)
         document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         document.undo_stack.indexChanged.connect(self._on_history_changed)
         document.path_changed.connect(self._update_title)
@@ -298,6 +296,61 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------------------
     # The panes
     # ------------------------------------------------------------------------------------------
+    def _make_planner_pane(self):
+        from planner.settings import byte_formatter
+        from planner.ui.planner.pane import PlannerPane
+
+        pane = PlannerPane(self.document, self.tabs, memory_gib=self._memory_gib,
+                           catalog=self.catalog)
+        if self.prefs.units != "binary":
+            pane.set_byte_formatter(byte_formatter(self.prefs))
+        pane.status_changed.connect(self._on_status_changed)
+        pane.message.connect(self._on_pane_message)
+        pane.assumptions_changed.connect(self._on_assumptions_changed)
+        pane.card_activated.connect(self._on_card_activated)
+        if self.detected_cards and hasattr(pane, "set_owned_cards"):
+            pane.set_owned_cards(self.detected_cards)
+        return pane
+
+    def _retranslate_tabs(self) -> None:
+        for i, (title, tip) in enumerate((
+                (self.tr("Planner"),
+                 self.tr("Draft a network and see its memory, fit and scaling (Ctrl+1)")),
+                (self.tr("Monitor"),
+                 self.tr("The NVIDIA cards in this computer, live and recorded (Ctrl+2)")),
+                (self.tr("Catalog"),
+                 self.tr("Every card: search, compare, your prices and cards (Ctrl+3)")),
+                (self.tr("Advisor"), self.tr("What to buy, what to sell, and why (Ctrl+4)")))):
+            self.tabs.setTabText(i, title)
+            self.tabs.setTabToolTip(i, tip)
+
+    def retranslate(self) -> None:
+        """Show the window in the language now installed, keeping the work: the plan, its undo
+        history and file stay in the document; the Planner, Catalog and Advisor panes and the
+        menus are rebuilt around it. The Monitor keeps running (its sampler, history and
+        recording are not interrupted) and shows the new language from the next start."""
+        current = self.tabs.currentIndex()
+        self._memory_gib = self.planner.memory_spin.value()
+        old = self.planner
+        self.planner = self._make_planner_pane()
+        self.tabs.removeTab(0)
+        self.tabs.insertTab(0, self.planner, "")
+        old.setParent(None)
+        old.deleteLater()
+        for page in (self._catalog_page, self._advisor_page):
+            if page.pane is not None:
+                pane, page.pane = page.pane, None
+                pane.setParent(None)
+                pane.deleteLater()
+        self.menuBar().clear()
+        self._build_menus()
+        self._retranslate_tabs()
+        self.tabs.setCurrentIndex(current)
+        if self.tabs.currentWidget() in (self._catalog_page, self._advisor_page):
+            self.tabs.currentWidget().ensure()
+        self._on_status_changed(self.planner.summary())
+        self._update_title()
+
     @property
     def monitor(self):
         """The Monitor pane, or None before it is built (see ``ensure_monitor``)."""
@@ -700,9 +753,11 @@ class MainWindow(QMainWindow):
             self.planner.set_byte_formatter(byte_formatter(new))
         if "language" in changed:
             install_translator(app, new.language)
-            self.statusBar().showMessage(self.tr(
-                "The language applies to windows opened from now on; restart GPU Planner to "
-                "see it everywhere."), 10000)
+            self.retranslate()
+            if self.monitor is not None:
+                self.statusBar().showMessage(self.tr(
+                    "Language changed. The Monitor tab keeps its running session and switches "
+                    "at the next start."), 10000)
         monitor = self.monitor
         if monitor is not None:
             if "sampling_interval_s" in changed:
@@ -787,7 +842,7 @@ class MainWindow(QMainWindow):
         try:
             draft, setup = load_plan(path)
         except PlanFileError as exc:
-            self._prompts.error(self.tr("Cannot open plan"), str(exc))
+            self._prompts.error(self.tr("Cannot open plan"), _exc_text(exc))
             return False
         self.document.load(draft, setup, Path(path))
         self._add_recent(Path(path))
@@ -800,7 +855,7 @@ class MainWindow(QMainWindow):
         try:
             result = import_onnx(path, batch=self.prefs.default_batch)
         except OnnxImportError as exc:
-            self._prompts.error(self.tr("Cannot open ONNX model"), str(exc))
+            self._prompts.error(self.tr("Cannot open ONNX model"), _exc_text(exc))
             return False
         self.document.load(result.draft, result.setup, None, modified=True)
         self._add_recent(Path(path))
@@ -850,7 +905,7 @@ class MainWindow(QMainWindow):
         try:
             draft, setup = load_preset(name)
         except PlanFileError as exc:
-            self._prompts.error(self.tr("Cannot load preset"), str(exc))
+            self._prompts.error(self.tr("Cannot load preset"), _exc_text(exc))
             return False
         self.document.load(draft, setup, None)
         return True
@@ -1037,7 +1092,8 @@ def build_main_window(services: Services | None = None) -> MainWindow:
                 draft, setup = load_plan(autosave)
                 restored = True
             except PlanFileError as exc:
-                prompts.error(QApplication.translate("MainWindow", "Cannot restore"), str(exc))
+                prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
+                              _exc_text(exc))
         if not restored:
             autosave.unlink(missing_ok=True)
     if draft is None:

@@ -292,3 +292,36 @@ def test_closing_stops_the_sampler(make_window, qtbot):
     assert sampler_threads()
     assert w.close()
     qtbot.waitUntil(lambda: not sampler_threads(), timeout=3000)
+
+
+def test_language_switch_keeps_the_work(make_window, qtbot, planner_home):
+    """Preferences ▸ language zh_CN: menus and panes in Chinese at once; the plan, its undo
+    history and the monitor's running session are kept."""
+    from PySide6.QtWidgets import QApplication
+
+    from planner.ui import i18n
+
+    def runner(dialog: QDialog) -> bool:
+        dialog.set_values(dialog.result_settings().replace(language="zh_CN"))
+        dialog.accept()
+        return True
+
+    w = make_window(runner=runner)
+    wait_frames(qtbot, w)
+    doc = w.document
+    doc.change_setup(doc.setup.__class__(batch_size=48), "batch_size")  # one undoable edit
+    history = doc.undo_stack.count()
+    draft = doc.draft
+    monitor = w.monitor
+    try:
+        with qtbot.waitSignal(w.preferences_applied):
+            w.preferences_action.trigger()
+        assert w.tabs.tabText(0) == "规划器"
+        assert w.menuBar().actions()[0].text().startswith("文件")
+        assert w.planner.add_action.text() != "&Add Layer"
+        assert w.document is doc and doc.draft is draft and doc.setup.batch_size == 48
+        assert doc.undo_stack.count() == history
+        assert w.monitor is monitor  # not interrupted
+        assert w.planner.document is doc
+    finally:
+        i18n.install_translator(QApplication.instance(), "en")

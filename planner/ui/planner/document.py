@@ -21,6 +21,8 @@ from planner.core.layers import LayerSpec
 from planner.core.memory import Assumptions, MemoryEstimate, estimate
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.parallel import Parallel, PerGpuMemory, per_gpu_memory
+from planner.i18n import message_of
+from planner.ui.i18n import tr_msg, tr_problem
 from planner.ui.planner.commands import (
     ApplySuggestionCommand,
     ChangeSetupCommand,
@@ -166,13 +168,13 @@ class PlanDocument(QObject):
         self._per_gpu = None
         if not self._analysis.ok:
             self._estimate = None
-            self._failure = "\n".join(str(p) for p in self._analysis.problems)
+            self._failure = "\n".join(tr_problem(p) for p in self._analysis.problems)
             return
         try:
             self._estimate = estimate(self._analysis, self._setup, self._assumptions)
         except (ValueError, ArithmeticError) as exc:  # InvalidDraft is a ValueError
             self._estimate = None
-            self._failure = str(exc)
+            self._failure = tr_msg(message_of(exc))
             return
         self._failure = None
         self._last_good = self._estimate

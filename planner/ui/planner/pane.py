@@ -68,6 +68,8 @@ from planner.ui.planner.results import (
 )
 from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
+from planner.i18n import message_of
+from planner.ui.i18n import tr_core, tr_msg, tr_problem
 
 _ERROR_STYLE = "color: #a00000;"
 
@@ -130,14 +132,14 @@ class PlannerPane(QWidget):
         for kind in KINDS:
             if kind == "input":
                 continue
-            label = RULES[kind].label
+            label = tr_core(RULES[kind].label)
             add = self.add_menu.addAction(label)
             add.setData(kind)
-            add.setToolTip(RULES[kind].help)
+            add.setToolTip(tr_core(RULES[kind].help))
             add.triggered.connect(self._on_add_triggered)
             ins = self.insert_menu.addAction(label)
             ins.setData(kind)
-            ins.setToolTip(RULES[kind].help)
+            ins.setToolTip(tr_core(RULES[kind].help))
             ins.triggered.connect(self._on_insert_triggered)
         self.add_action = QAction(self.tr("&Add Layer"), self)
         self.add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
@@ -608,7 +610,7 @@ class PlannerPane(QWidget):
         items = self.suggestion_model.suggestions
         if 0 <= row < len(items):
             s = items[row]
-            self._doc.apply_plan(s.title, s.draft, s.setup)
+            self._doc.apply_plan(tr_msg(s.title), s.draft, s.setup)
 
     def refresh_suggestions(self) -> None:
         """Recompute the "what would help" list now (it is otherwise computed when shown)."""
@@ -626,7 +628,7 @@ class PlannerPane(QWidget):
             found = _suggestions(self._doc.draft, self._doc.setup, self._doc.assumptions)
         except ValueError as exc:
             found = []
-            self.suggestion_empty.setText(str(exc))
+            self.suggestion_empty.setText(tr_msg(message_of(exc)))
         else:
             self.suggestion_empty.setText(self.tr("None of the techniques would save memory on "
                                                   "this network as it is set up."))
@@ -681,11 +683,11 @@ class PlannerPane(QWidget):
         est = doc.estimate
         problems = doc.analysis.problems
         if problems:
-            lines = [str(p) for p in problems[:6]]
+            lines = [tr_problem(p) for p in problems[:6]]
             if len(problems) > 6:
                 lines.append(self.tr("… and %1 more").replace("%1", str(len(problems) - 6)))
             self.problems_label.setText("\n".join(lines))
-            self.problems_label.setToolTip("\n".join(str(p) for p in problems))
+            self.problems_label.setToolTip("\n".join(tr_problem(p) for p in problems))
         self.problems_label.setVisible(bool(problems))
         stale_msg = self.tr("Fix the errors to see the estimate")
         shown = est if est is not None else doc.last_good_estimate
@@ -831,7 +833,7 @@ class PlannerPane(QWidget):
         try:
             setup = replace(self._doc.setup, **{field: value})
         except ValueError as exc:
-            self._on_edit_rejected(str(exc))
+            self._on_edit_rejected(tr_msg(message_of(exc)))
             return
         self._doc.change_setup(setup, field)
 
@@ -861,7 +863,7 @@ class PlannerPane(QWidget):
             parallel = Parallel(self.gpus_spin.value(), self.nodes_spin.value(),
                                 self.strategy_combo.currentData() or "ddp")
         except ValueError as exc:
-            self._on_edit_rejected(str(exc))
+            self._on_edit_rejected(tr_msg(message_of(exc)))
             return
         self._doc.set_parallel(parallel)
 

@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from planner.core.layers import RULES, shape_str
 from planner.core.memory import MemoryEstimate
 from planner.units import format_bytes, format_count
+from planner.ui.i18n import tr_core, tr_msg
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -92,7 +93,7 @@ class LayerEstimateTableModel(_RowsModel):
             rows.append((
                 _cell(str(layer.index), layer.index),
                 _cell(layer.name),
-                _cell(rule.label if rule else layer.kind),
+                _cell(tr_core(rule.label) if rule else layer.kind),
                 _cell(shape_str(layer.output_shape)),
                 _cell(format_count(layer.parameters), layer.parameters,
                       f"{layer.parameters:,}"),
@@ -147,8 +148,8 @@ class SuggestionTableModel(_RowsModel):
         self._suggestions = tuple(suggestions)
         rows = []
         for s in self._suggestions:
-            rows.append((_cell(f"{s.title}\n{s.caution}", s.title,
-                               f"{s.detail}\n\n{s.caution}"),
+            title, caution, detail = tr_msg(s.title), tr_msg(s.caution), tr_msg(s.detail)
+            rows.append((_cell(f"{title}\n{caution}", title, f"{detail}\n\n{caution}"),
                          _cell(self.format_bytes(s.saving_bytes), s.saving_bytes),
                          _cell(self.format_bytes(s.new_peak_bytes), s.new_peak_bytes),
                          _cell("")))
