@@ -33,7 +33,7 @@ from planner.core.memory import Assumptions, max_batch_many, peak_bytes
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.presets import load_preset
 from planner.core.speed import iteration_time, workload
-from planner.i18n import QT_TRANSLATE_NOOP
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 GIB = 1024**3
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -58,10 +58,13 @@ class Profile:
     article: str = ""  # what the article recommended (2017 revision)
 
     def assumptions_text(self) -> str:
-        budget = f"${self.budget_usd:,.0f}" if self.budget_usd else "no limit"
-        return (f"needs {self.memory_gib:g} GB; budget {budget}; price weight "
-                f"{self.price_weight:g} (1 = speed per dollar, 0 = speed only); speed measured "
-                f"on {self.workload} at batch {self.workload_batch}")
+        budget = (f"${self.budget_usd:,.0f}" if self.budget_usd
+                  else Msg(QT_TRANSLATE_NOOP("core", "no limit")))
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed "
+                    "per dollar, 0 = speed only); speed measured on {workload} at batch "
+                    "{batch}"), memory=self.memory_gib, budget=budget, weight=self.price_weight,
+            workload=self.workload, batch=self.workload_batch)
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -279,11 +282,12 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     # The workload: the user's plan, or the profile's reference network.
     if inputs.plan is not None:
         draft, setup = inputs.plan
-        label = f"your {draft.name}"
+        label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=draft.name)
     else:
         draft, setup = load_preset(prof.workload)
         setup = replace(setup, batch_size=prof.workload_batch, precision="mixed")
-        label = f"{draft.name} (the profile's reference workload)"
+        label = Msg(QT_TRANSLATE_NOOP("core", "{name} (the profile's reference workload)"),
+                    name=draft.name)
     analysis: Analysis = analyze(draft)
     if not analysis.ok:
         raise AdvisorError("the plan has errors: " + "; ".join(map(str, analysis.problems)))
@@ -384,8 +388,9 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     if best_owned is not None:
         spec, own = best_owned
         if not fits.get(spec.name, False) and inputs.plan is not None:
-            notes.append(f"Your {spec.name} does not fit {label} at batch {setup.batch_size} "
-                         f"(peak {_gb(peak)}).")
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Your {card} does not fit {label} at batch {batch} (peak {peak})."),
+                card=spec.name, label=label, batch=setup.batch_size, peak=_gb(peak)))
 
     for sc, o, net in eligible[:adv.top]:
         recs.append(_buy(o, net, sc, sells if sell_value else (), sell_value, owned_speed,
@@ -398,12 +403,15 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         top_speedup = recs[0].speedup if recs else None
         if owned_fits and (top_speedup is None or top_speedup < adv.min_speedup):
             if recs and top_speedup is not None:
-                why = (f"Keep your {spec.name}: the best buy within your budget, "
-                       f"{recs[0].card}, is only {top_speedup:.2f}× as fast on {label} "
-                       f"(less than the {adv.min_speedup:g}× worth the money and the trouble).")
+                why = Msg(QT_TRANSLATE_NOOP(
+                    "core", "Keep your {card}: the best buy within your budget, {best}, is only "
+                            "{speedup:.2f}× as fast on {label} (less than the {min:g}× worth "
+                            "the money and the trouble)."), card=spec.name, best=recs[0].card,
+                    speedup=top_speedup, label=label, min=adv.min_speedup)
             else:
-                why = (f"Keep your {spec.name}: nothing within your budget fits "
-                       f"{label} and is faster.")
+                why = Msg(QT_TRANSLATE_NOOP(
+                    "core", "Keep your {card}: nothing within your budget fits {label} and is "
+                            "faster."), card=spec.name, label=label)
             recs = [r for r in recs if r.speedup is None or r.speedup >= adv.min_speedup]
             keep = Recommendation("keep", spec.name, None, None, 0.0, 1.0, owned_fits,
                                   mbatch.get(spec.name), _power(spec, inputs, adv),
@@ -416,35 +424,74 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                 "sell", spec.name, rp.usd if rp else None, rp, -(rp.usd if rp else 0.0),
                 None, owned_fits, mbatch.get(spec.name), None,
                 support_as_of(spec.compute_capability, as_of),
-                f"Sell your {spec.name} for about {_money(rp.usd)} (used price, {rp.date}) "
-                f"when the {recs[0].card} arrives." if rp else
-                f"Sell your {spec.name} when the {recs[0].card} arrives.",
+                Msg(QT_TRANSLATE_NOOP(
+                    "core", "Sell your {card} for about {price} (used price, {date}) when the "
+                            "{new} arrives."), card=spec.name, price=_money(rp.usd),
+                    date=rp.date, new=recs[0].card) if rp else
+                Msg(QT_TRANSLATE_NOOP("core", "Sell your {card} when the {new} arrives."),
+                    card=spec.name, new=recs[0].card),
                 count=own.count))
     if not eligible and slower:
-        notes.append(f"Every card that fits and is priced as of {as_of}"
-                     + (f" within {_money(budget)}" if budget is not None else "")
-                     + f" is slower than your {best_owned[0].name}.")
+        if budget is not None:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Every card that fits and is priced as of {date} within {budget} is "
+                        "slower than your {card}."), date=as_of, budget=_money(budget),
+                card=best_owned[0].name))
+        else:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Every card that fits and is priced as of {date} is slower than your "
+                        "{card}."), date=as_of, card=best_owned[0].name))
     elif not eligible:
-        need = (f"{_gb(peak)} for {label}" if inputs.plan is not None
-                else f"{prof.memory_gib:g} GB")
-        notes.append(f"No card priced as of {as_of} has {need}"
-                     + (f" within {_money(budget)}" if budget is not None else "") + ".")
+        need = (Msg(QT_TRANSLATE_NOOP("core", "{peak} for {label}"), peak=_gb(peak),
+                    label=label) if inputs.plan is not None else f"{prof.memory_gib:g} GB")
+        if budget is not None:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "No card priced as of {date} has {need} within {budget}."),
+                date=as_of, need=need, budget=_money(budget)))
+        else:
+            notes.append(Msg(QT_TRANSLATE_NOOP("core", "No card priced as of {date} has {need}."),
+                             date=as_of, need=need))
     if prof.start_cheap and recs:
         first = next((r for r in recs if r.action == "buy"), None)
         if first is not None:
             notes.append(_upgrade_path(first, catalog, as_of))
     if several:
-        notes.append("Several GPUs: two cards train one convolutional network about "
-                     f"{adv.two_gpu_speedup:g}× as fast as one in optimised code (the article: "
-                     "four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research "
-                     "code; dense networks gain much less) — or run two experiments at once.")
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Several GPUs: two cards train one convolutional network about {speedup:g}× "
+                    "as fast as one in optimised code (the article: four give 2.5–3× in most "
+                    "frameworks, 3.6–3.8× in optimised research code; dense networks gain much "
+                    "less) — or run two experiments at once."), speedup=adv.two_gpu_speedup))
     if inputs.plan is None:
-        notes.append(f"Speed is measured on {label}; draft your own network for advice on it.")
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Speed is measured on {label}; draft your own network for advice on it."),
+            label=label))
     owned_points = tuple(
         (s.name, speed.get(s.name) or iteration_time(work, s, setup.precision, a).samples_per_s)
         for s, _ in owned_specs)
     return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart, owned_points,
                   draft.name)
+
+
+# A sentence of 1 to 10 phrases: literal templates, so each can be translated (lupdate), with
+# the language's own separators.
+_SENTENCES = (
+    QT_TRANSLATE_NOOP("core", "{p0}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}, {p5}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}, {p8}."),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}, {p8}, {p9}."),
+)
+
+
+def sentence(parts) -> Msg:
+    """Phrases joined into one sentence ("a, b, c.") that stays translatable."""
+    parts = list(parts)[:len(_SENTENCES)]
+    return Msg(_SENTENCES[len(parts) - 1], **{f"p{i}": p for i, p in enumerate(parts)})
 
 
 def _power(card: GpuSpec, inputs: AdvisorInputs, adv: AdvisorAssumptions,
@@ -461,39 +508,60 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     card = o.card
     name = f"{o.count}× {card.name}" if o.count > 1 else card.name
     speedup = o.speed / owned_speed if owned_speed else None
-    parts = [f"{name}: fits {label}"]
     if o.max_batch:
-        precision = {"mixed": "mixed precision"}.get(setup.precision, setup.precision)
-        parts[0] += f" up to batch {o.max_batch} in {precision}"
+        precision = (Msg(QT_TRANSLATE_NOOP("core", "mixed precision"))
+                     if setup.precision == "mixed" else setup.precision)
+        parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} in "
+                                               "{precision}"),
+                     name=name, label=label, batch=o.max_batch, precision=precision)]
+    else:
+        parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label}"), name=name, label=label)]
     if speedup is not None:
-        parts.append(f"{speedup:.1f}× your {best_owned[0].name}")
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"),
+                         speedup=speedup, card=best_owned[0].name))
     else:
-        parts.append(f"{o.speed:,.0f} samples/s")
-    price_txt = (f"{_money(o.price.usd)}{' each' if o.count > 1 else ''} "
-                 f"{o.price.condition} ({o.price.date})")
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed))
+    condition = (Msg(QT_TRANSLATE_NOOP("core", "new")) if o.price.condition == "new"
+                 else Msg(QT_TRANSLATE_NOOP("core", "used")))
+    if o.count > 1:
+        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} each {condition} ({date})"),
+                        price=_money(o.price.usd), condition=condition, date=o.price.date)
+    else:
+        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} {condition} ({date})"),
+                        price=_money(o.price.usd), condition=condition, date=o.price.date)
     if sell_value:
-        parts.append(f"{price_txt} less ~{_money(sell_value)} for your {best_owned[0].name} "
-                     f"used = {_money(net)} net")
+        parts.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{price} less ~{resale} for your {card} used = {net} net"),
+            price=price_txt, resale=_money(sell_value), card=best_owned[0].name,
+            net=_money(net)))
+    elif o.count > 1:
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{price} = {net}"), price=price_txt,
+                         net=_money(net)))
     else:
-        parts.append(f"{price_txt}" + (f" = {_money(net)}" if o.count > 1 else ""))
+        parts.append(price_txt)
     power = _power(card, inputs, adv, o.count)
     if power is not None:
-        parts.append(f"~{_money(power)} a year in electricity")
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "~{cost} a year in electricity"),
+                         cost=_money(power)))
     support = o.support
-    if support != "supported":
-        parts.append("current software supports it only through legacy builds"
-                     if support == "legacy" else "current CUDA and PyTorch no longer support it")
+    if support == "legacy":
+        parts.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "current software supports it only through legacy builds")))
+    elif support != "supported":
+        parts.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "current CUDA and PyTorch no longer support it")))
     if card.fast_memory_bytes < card.memory_bytes:
-        parts.append("only its first 3.5 GB are fast")
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "only its first 3.5 GB are fast")))
     break_even = None
     if inputs.cloud_usd_per_hour:
         monthly_cloud = inputs.cloud_usd_per_hour * inputs.hours_per_day * 30
         monthly_power = (power or 0.0) / 12
         if monthly_cloud > monthly_power:
             break_even = round(net / (monthly_cloud - monthly_power), 1) if net > 0 else 0.0
-            parts.append(f"pays for itself against ${inputs.cloud_usd_per_hour:g}/h cloud in "
-                         f"{break_even:g} months")
-    reason = ", ".join(parts) + "."
+            parts.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "pays for itself against ${hourly:g}/h cloud in {months:g} months"),
+                hourly=inputs.cloud_usd_per_hour, months=break_even))
+    reason = sentence(parts)
     return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
                           round(speedup, 3) if speedup is not None else None, o.fits,
                           o.max_batch, power, support, reason, round(score, 6), o.count,
@@ -503,7 +571,14 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
 def _upgrade_path(first: Recommendation, catalog: Catalog, as_of: str) -> str:
     card = catalog.by_name(first.card.split("× ")[-1])
     used = catalog.price(card, None, "used") if card is not None else None
-    later = f" (it fetched about {_money(used.usd)} used by {used.date})" if used else ""
-    return (f"Start with the {first.card}; once you know your direction (start-up, Kaggle, "
-            f"research, applied work), sell it{later} and buy what that direction needs — the "
-            "article's start-cheap, sell-and-upgrade path.")
+    if used:
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "Start with the {card}; once you know your direction (start-up, Kaggle, "
+                    "research, applied work), sell it (it fetched about {price} used by {date}) "
+                    "and buy what that direction needs — the article's start-cheap, "
+                    "sell-and-upgrade path."), card=first.card, price=_money(used.usd),
+            date=used.date)
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "Start with the {card}; once you know your direction (start-up, Kaggle, "
+                "research, applied work), sell it and buy what that direction needs — the "
+                "article's start-cheap, sell-and-upgrade path."), card=first.card)

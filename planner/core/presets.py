@@ -7,11 +7,44 @@ import json
 from pathlib import Path
 
 from planner.core.network import NetworkDraft, PlanFileError, PresetInfo, Setup, load_plan
+from planner.i18n import QT_TRANSLATE_NOOP
 from planner.paths import data_path
 
 # The order presets are listed in (the article's examples first).
 ORDER = ("seed-example", "seed-reduced", "alexnet", "vgg16", "resnet18", "resnet50",
          "mobilenet_v2", "lstm-128", "lstm-1024", "plankton", "video")
+
+
+# The shipped presets' titles and descriptions, exactly as in their files, so that the window
+# can show them translated (a test keeps this list and the files in step).
+TRANSLATABLE = (
+    QT_TRANSLATE_NOOP("core", "Seed article example"),
+    QT_TRANSLATE_NOOP("core", "The article's worked example: batch 128, 250×250×3 inputs, "
+                              "unpadded 3×3 convolutions with 32, 64 and 96 filters."),
+    QT_TRANSLATE_NOOP("core", "Seed article example, reduced"),
+    QT_TRANSLATE_NOOP("core", "The article's memory-reduction variant: stride 2 in the first "
+                              "convolution, a 2×2 max pool after it, and 32 1×1 filters to "
+                              "reduce the 96 channels."),
+    QT_TRANSLATE_NOOP("core", "torchvision alexnet (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision vgg16 (224×224×3, 1000 classes, 138,357,544 "
+                              "parameters)."),
+    QT_TRANSLATE_NOOP("core", "torchvision resnet18 (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision resnet50 (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision mobilenet_v2 (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "LSTM, 128 hidden units"),
+    QT_TRANSLATE_NOOP("core", "The article's small LSTM: 128 hidden units, 100 steps of 128 "
+                              "features, batch 128 (the article: batch > 64)."),
+    QT_TRANSLATE_NOOP("core", "LSTM, 1024 hidden units"),
+    QT_TRANSLATE_NOOP("core", "The article's large LSTM: 1024 hidden units, 100 steps of 1024 "
+                              "features, batch 128 (the article: batch > 64)."),
+    QT_TRANSLATE_NOOP("core", "Plankton classifier"),
+    QT_TRANSLATE_NOOP("core", "A small CNN for the article's plankton-sized problem: 50×50×2 "
+                              "inputs, about 100 classes."),
+    QT_TRANSLATE_NOOP("core", "Video (25×75×75×3)"),
+    QT_TRANSLATE_NOOP("core", "A small 3-D CNN on the article's video example: 25 frames of "
+                              "75×75×3."),
+)
+NAMES_AS_IS = ("AlexNet", "VGG-16", "ResNet-18", "ResNet-50", "MobileNetV2")
 
 
 def presets_dir() -> Path:

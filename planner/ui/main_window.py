@@ -57,6 +57,12 @@ from planner.core.parallel import Parallel
 from planner.ui.services import Prompts, Services
 
 
+def _tr_core(text: str) -> str:
+    from planner.ui.i18n import tr_core
+
+    return tr_core(text)
+
+
 def _exc_text(exc: BaseException) -> str:
     """A core error's message in the current language."""
     from planner.i18n import message_of
@@ -668,10 +674,10 @@ class MainWindow(QMainWindow):
 
         self.preset_actions: dict[str, QAction] = {}
         for info in list_presets():
-            action = self.presets_menu.addAction(info.title)
+            action = self.presets_menu.addAction(_tr_core(info.title))
             action.setData(info.name)
-            action.setToolTip(info.description)
-            action.setStatusTip(info.description)
+            action.setToolTip(_tr_core(info.description))
+            action.setStatusTip(_tr_core(info.description))
             action.triggered.connect(self._on_preset_triggered)
             self.preset_actions[info.name] = action
         self.presets_menu.setToolTipsVisible(True)

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>AdvisorPane</name>
@@ -226,6 +225,18 @@
     <message>
         <source>Advisor: %1 %2</source>
         <translation>顾问：%1 %2</translation>
+    </message>
+    <message>
+        <source>BUY</source>
+        <translation>买入</translation>
+    </message>
+    <message>
+        <source>KEEP</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>SELL</source>
+        <translation>卖出</translation>
     </message>
 </context>
 <context>
@@ -1046,7 +1057,8 @@ support</source>
     <message numerus="yes">
         <source>… and %n more</source>
         <translation>
-            <numerusform>…… 还有 %n 个</numerusform></translation>
+            <numerusform>…… 还有 %n 个</numerusform>
+        </translation>
     </message>
     <message>
         <source>Fix the plan's errors to see how it fits on each card.</source>
@@ -1099,7 +1111,8 @@ support</source>
     <message numerus="yes">
         <source>(%n card(s) without a price not shown)</source>
         <translation>
-            <numerusform>（%n 块没有价格的显卡未显示）</numerusform></translation>
+            <numerusform>（%n 块没有价格的显卡未显示）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Samples/s against price</source>
@@ -1604,8 +1617,12 @@ reasons</source>
         <translation>无法保存首选项</translation>
     </message>
     <message>
+        <source>Language changed. The Monitor tab keeps its running session and switches at the next start.</source>
+        <translation>语言已切换。监控页保留正在进行的会话，下次启动时切换语言。</translation>
+    </message>
+    <message>
         <source>The language applies to windows opened from now on; restart GPU Planner to see it everywhere.</source>
-        <translation>语言设置将应用于此后打开的窗口；重启 GPU Planner 后全部生效。</translation>
+        <translation type="vanished">语言设置将应用于此后打开的窗口；重启 GPU Planner 后全部生效。</translation>
     </message>
     <message>
         <source>&amp;Clear List</source>
@@ -2396,7 +2413,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message numerus="yes">
         <source>Fix the %n problem(s) to see the estimate</source>
         <translation>
-            <numerusform>修正这 %n 个问题后才能看到估算</numerusform></translation>
+            <numerusform>修正这 %n 个问题后才能看到估算</numerusform>
+        </translation>
     </message>
     <message>
         <source>Per GPU %1 on %5 GPUs (%6, global batch %7) · %2 parameters · largest batch in %3 GiB: %4</source>
@@ -3319,6 +3337,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
 <context>
     <name>core</name>
     <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only); speed measured on {workload} at batch {batch}</source>
+        <translation>需要 {memory:g} GB 显存；预算 {budget}；价格权重 {weight:g}（1 = 每美元的速度，0 = 只看速度）；速度按 {workload}、批量大小 {batch} 测算</translation>
+    </message>
+    <message>
         <source>Starting out seriously</source>
         <translation>认真入门</translation>
     </message>
@@ -3413,6 +3439,174 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Two cards for parallel training or two experiments at once.</source>
         <translation>两块显卡用于并行训练，或同时跑两个实验。</translation>
+    </message>
+    <message>
+        <source>your {name}</source>
+        <translation>你的 {name}</translation>
+    </message>
+    <message>
+        <source>{name} (the profile's reference workload)</source>
+        <translation>{name}（该用途的参考负载）</translation>
+    </message>
+    <message>
+        <source>Your {card} does not fit {label} at batch {batch} (peak {peak}).</source>
+        <translation>你的 {card} 放不下批量大小为 {batch} 的{label}（峰值 {peak}）。</translation>
+    </message>
+    <message>
+        <source>Keep your {card}: the best buy within your budget, {best}, is only {speedup:.2f}× as fast on {label} (less than the {min:g}× worth the money and the trouble).</source>
+        <translation>保留你的 {card}：预算内最值得买的 {best} 在{label}上只快 {speedup:.2f} 倍（不到值得花钱折腾的 {min:g} 倍）。</translation>
+    </message>
+    <message>
+        <source>Keep your {card}: nothing within your budget fits {label} and is faster.</source>
+        <translation>保留你的 {card}：预算内没有既能放下{label}又更快的显卡。</translation>
+    </message>
+    <message>
+        <source>Sell your {card} for about {price} (used price, {date}) when the {new} arrives.</source>
+        <translation>{new} 到手后，把你的 {card} 以约 {price}（二手价，{date}）卖掉。</translation>
+    </message>
+    <message>
+        <source>Sell your {card} when the {new} arrives.</source>
+        <translation>{new} 到手后，把你的 {card} 卖掉。</translation>
+    </message>
+    <message>
+        <source>Every card that fits and is priced as of {date} within {budget} is slower than your {card}.</source>
+        <translation>截至 {date}、{budget} 以内有报价且放得下的显卡都比你的 {card} 慢。</translation>
+    </message>
+    <message>
+        <source>Every card that fits and is priced as of {date} is slower than your {card}.</source>
+        <translation>截至 {date} 有报价且放得下的显卡都比你的 {card} 慢。</translation>
+    </message>
+    <message>
+        <source>{peak} for {label}</source>
+        <translation>{label}所需的 {peak}</translation>
+    </message>
+    <message>
+        <source>No card priced as of {date} has {need} within {budget}.</source>
+        <translation>截至 {date}，{budget} 以内没有一张有报价的显卡具备{need}。</translation>
+    </message>
+    <message>
+        <source>No card priced as of {date} has {need}.</source>
+        <translation>截至 {date}，没有一张有报价的显卡具备{need}。</translation>
+    </message>
+    <message>
+        <source>Several GPUs: two cards train one convolutional network about {speedup:g}× as fast as one in optimised code (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research code; dense networks gain much less) — or run two experiments at once.</source>
+        <translation>多 GPU：在优化过的代码里，两张卡训练一个卷积网络约为一张卡的 {speedup:g} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
+    </message>
+    <message>
+        <source>Speed is measured on {label}; draft your own network for advice on it.</source>
+        <translation>速度按{label}测算；草拟你自己的网络可得到针对它的建议。</translation>
+    </message>
+    <message>
+        <source>{p0}.</source>
+        <translation>{p0}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}.</source>
+        <translation>{p0}，{p1}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}.</source>
+        <translation>{p0}，{p1}，{p2}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}, {p5}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}，{p5}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}，{p5}，{p6}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}，{p5}，{p6}，{p7}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}, {p8}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}，{p5}，{p6}，{p7}，{p8}。</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}, {p4}, {p5}, {p6}, {p7}, {p8}, {p9}.</source>
+        <translation>{p0}，{p1}，{p2}，{p3}，{p4}，{p5}，{p6}，{p7}，{p8}，{p9}。</translation>
+    </message>
+    <message>
+        <source>mixed precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <source>{name}: fits {label} up to batch {batch} in {precision}</source>
+        <translation>{name}：以{precision}可放下{label}，批量大小最多 {batch}</translation>
+    </message>
+    <message>
+        <source>{name}: fits {label}</source>
+        <translation>{name}：放得下{label}</translation>
+    </message>
+    <message>
+        <source>{speedup:.1f}× your {card}</source>
+        <translation>是你的 {card} 的 {speedup:.1f} 倍</translation>
+    </message>
+    <message>
+        <source>{speed:,.0f} samples/s</source>
+        <translation>{speed:,.0f} 样本/秒</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>{price} each {condition} ({date})</source>
+        <translation>每张 {price}，{condition}（{date}）</translation>
+    </message>
+    <message>
+        <source>{price} {condition} ({date})</source>
+        <translation>{price}，{condition}（{date}）</translation>
+    </message>
+    <message>
+        <source>{price} less ~{resale} for your {card} used = {net} net</source>
+        <translation>{price} 减去你的二手 {card} 约 {resale} = 净支出 {net}</translation>
+    </message>
+    <message>
+        <source>{price} = {net}</source>
+        <translation>{price} = {net}</translation>
+    </message>
+    <message>
+        <source>~{cost} a year in electricity</source>
+        <translation>每年电费约 {cost}</translation>
+    </message>
+    <message>
+        <source>current software supports it only through legacy builds</source>
+        <translation>当前软件只能通过旧版构建支持它</translation>
+    </message>
+    <message>
+        <source>current CUDA and PyTorch no longer support it</source>
+        <translation>当前的 CUDA 和 PyTorch 已不再支持它</translation>
+    </message>
+    <message>
+        <source>only its first 3.5 GB are fast</source>
+        <translation>只有前 3.5 GB 是高速显存</translation>
+    </message>
+    <message>
+        <source>pays for itself against ${hourly:g}/h cloud in {months:g} months</source>
+        <translation>相对每小时 ${hourly:g} 的云 GPU，{months:g} 个月回本</translation>
+    </message>
+    <message>
+        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it (it fetched about {price} used by {date}) and buy what that direction needs — the article's start-cheap, sell-and-upgrade path.</source>
+        <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉（到 {date} 二手约值 {price}），再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
+    </message>
+    <message>
+        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it and buy what that direction needs — the article's start-cheap, sell-and-upgrade path.</source>
+        <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉，再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
     </message>
     <message>
         <source>supported</source>
@@ -4313,6 +4507,74 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Gathered weights (sharded)</source>
         <translation>收集的权重（分片）</translation>
+    </message>
+    <message>
+        <source>Seed article example</source>
+        <translation>原文示例</translation>
+    </message>
+    <message>
+        <source>The article's worked example: batch 128, 250×250×3 inputs, unpadded 3×3 convolutions with 32, 64 and 96 filters.</source>
+        <translation>原文的计算示例：批量大小 128，250×250×3 输入，无填充的 3×3 卷积，卷积核数分别为 32、64、96。</translation>
+    </message>
+    <message>
+        <source>Seed article example, reduced</source>
+        <translation>原文示例（减小内存版）</translation>
+    </message>
+    <message>
+        <source>The article's memory-reduction variant: stride 2 in the first convolution, a 2×2 max pool after it, and 32 1×1 filters to reduce the 96 channels.</source>
+        <translation>原文的内存减小变体：第一层卷积步长为 2，其后接 2×2 最大池化，再用 32 个 1×1 卷积核把 96 个通道降下来。</translation>
+    </message>
+    <message>
+        <source>torchvision alexnet (224×224×3, 1000 classes).</source>
+        <translation>torchvision alexnet（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision vgg16 (224×224×3, 1000 classes, 138,357,544 parameters).</source>
+        <translation>torchvision vgg16（224×224×3，1000 类，138,357,544 个参数）。</translation>
+    </message>
+    <message>
+        <source>torchvision resnet18 (224×224×3, 1000 classes).</source>
+        <translation>torchvision resnet18（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision resnet50 (224×224×3, 1000 classes).</source>
+        <translation>torchvision resnet50（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision mobilenet_v2 (224×224×3, 1000 classes).</source>
+        <translation>torchvision mobilenet_v2（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>LSTM, 128 hidden units</source>
+        <translation>LSTM，128 个隐藏单元</translation>
+    </message>
+    <message>
+        <source>The article's small LSTM: 128 hidden units, 100 steps of 128 features, batch 128 (the article: batch &gt; 64).</source>
+        <translation>原文中的小型 LSTM：128 个隐藏单元，100 步、每步 128 个特征，批量大小 128（原文：批量大于 64）。</translation>
+    </message>
+    <message>
+        <source>LSTM, 1024 hidden units</source>
+        <translation>LSTM，1024 个隐藏单元</translation>
+    </message>
+    <message>
+        <source>The article's large LSTM: 1024 hidden units, 100 steps of 1024 features, batch 128 (the article: batch &gt; 64).</source>
+        <translation>原文中的大型 LSTM：1024 个隐藏单元，100 步、每步 1024 个特征，批量大小 128（原文：批量大于 64）。</translation>
+    </message>
+    <message>
+        <source>Plankton classifier</source>
+        <translation>浮游生物分类器</translation>
+    </message>
+    <message>
+        <source>A small CNN for the article's plankton-sized problem: 50×50×2 inputs, about 100 classes.</source>
+        <translation>针对原文浮游生物规模问题的小型 CNN：50×50×2 输入，约 100 类。</translation>
+    </message>
+    <message>
+        <source>Video (25×75×75×3)</source>
+        <translation>视频（25×75×75×3）</translation>
+    </message>
+    <message>
+        <source>A small 3-D CNN on the article's video example: 25 frames of 75×75×3.</source>
+        <translation>针对原文视频示例的小型三维 CNN：25 帧 75×75×3。</translation>
     </message>
 </context>
 </TS>

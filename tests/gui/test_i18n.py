@@ -56,6 +56,8 @@ ALLOWED = {
     "gpu_planner", "dettmers", "tim", "demo", "ce", "vs", "rtx", "gtx", "titan", "quadro",
     "tesla", "ti", "super", "xp", "pascal", "maxwell", "kepler", "volta", "turing", "ampere",
     "ada", "lovelace", "hopper", "blackwell", "rubin", "hgx", "dgx", "sxm", "nvl", "min",
+    # network and layer names used as-is in Chinese deep-learning writing
+    "dropout", "alexnet", "vgg", "resnet", "mobilenet", "mobilenetv2", "torchvision",
     # a language's own name in the language menu; convolution algorithm identifiers
     "english", "typical", "implicit_gemm", "im2col", "fft",
 }
@@ -65,11 +67,6 @@ ALLOWED = {
 # templates. Each entry is a regular expression over the reported line; empty this list as they
 # are translated (see docs / the i18n hand-over). A NEW untranslated text still fails.
 KNOWN_UNTRANSLATED = [
-    r"插入层\(&I\)>",          # planner/ui/planner/pane.py: add/insert menus use RULES[kind].label
-    r"添加指定类型的层>",         # (needs tr_core(RULES[kind].label) / tr_core(RULES[kind].help))
-    r"预设\(&R\)>",            # main_window.py: preset titles come from data/presets/*.json
-    r"advisor_pane/.*_Column/",  # planner/core/advisor.py: recommendation sentences (f-strings)
-    r"advisor_pane/.*QLabel: '假设：",  # Profile.assumptions_text() (core f-string)
     r"MonitorPane/QComboBox\[item \d\]: 'GPU \d: .*\(simulated\)'",  # simulated card names
 ]
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
@@ -101,6 +98,10 @@ def _data_words(window) -> set[str]:
         value = getattr(window.document, name, None)
         add(value() if callable(value) else value)
     add(window.document.draft.name)
+    from planner.core.presets import preset_names
+
+    for preset in preset_names():  # the advisor names a profile's workload by its preset
+        add(preset)
     for layer in window.document.draft.layers:
         add(layer.name)
         add(layer.kind)

@@ -191,3 +191,11 @@ def test_transposed_conv_gru_and_generic(layer, in_shape, out_shape, params):
     assert a.ok, a.problems
     assert a.output_shape == out_shape
     assert a.parameters == params
+
+
+def test_every_preset_title_and_description_is_marked_for_translation():
+    from planner.core.presets import NAMES_AS_IS, TRANSLATABLE
+
+    for p in list_presets():
+        assert p.title in TRANSLATABLE or p.title in NAMES_AS_IS, p.title
+        assert p.description in TRANSLATABLE, p.description

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.core.advisor import Recommendation
+from planner.ui.i18n import tr_msg
 
 BADGE_COLORS = {"buy": "#2e7d32", "keep": "#1565c0", "sell": "#e65100"}
 
@@ -54,7 +55,7 @@ class RecommendationCard(QFrame):
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         head.addWidget(self.title, 1)
         box.addLayout(head)
-        self.reason = _wrapped(rec.reason)
+        self.reason = _wrapped(tr_msg(rec.reason))
         box.addWidget(self.reason)
         self.facts = _wrapped("   ·   ".join(self.fact_texts(rec)))
         font = self.facts.font()

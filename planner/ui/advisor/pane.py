@@ -60,7 +60,7 @@ from planner.core.memory import Assumptions
 from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import tr_core, tr_msg
 
 log = logging.getLogger(__name__)
 
@@ -649,7 +649,7 @@ class AdvisorPane(QWidget):
         base = get_profile(self.profile_combo.currentData())
         current = self.profile()
         modified = current != base
-        text = self.tr("Assumes: %1.").replace("%1", current.assumptions_text())
+        text = self.tr("Assumes: %1.").replace("%1", tr_msg(current.assumptions_text()))
         if modified:
             text += " " + self.tr("(Changed from the profile.)")
         self.profile_assumptions.setText(text)
@@ -741,7 +741,7 @@ class AdvisorPane(QWidget):
         self.heading.setText(self.tr("%1 — prices as of %2").replace(
             "%1", tr_core(advice.profile.title)).replace("%2", advice.as_of))
         self.recommendations.set_recommendations(advice.recommendations)
-        notes = list(advice.notes)
+        notes = [tr_msg(n) for n in advice.notes]
         unknown = getattr(self, "_unknown_detected", [])
         if unknown:
             notes.append(self.tr("Detected but not in the catalog (not counted): %1.").replace(
@@ -755,7 +755,10 @@ class AdvisorPane(QWidget):
         self.chart.set_options(advice.options, recommended, owned, workload_name)
         top = advice.recommendations[0] if advice.recommendations else None
         self.status_changed.emit(
-            self.tr("Advisor: %1 %2").replace("%1", top.action.upper()).replace("%2", top.card)
+            self.tr("Advisor: %1 %2").replace(
+                "%1", {"buy": self.tr("BUY"), "keep": self.tr("KEEP"),
+                       "sell": self.tr("SELL")}.get(top.action, top.action)).replace(
+                "%2", top.card)
             if top else (notes[0] if notes else ""))
         self.advice_changed.emit(advice)
 
