@@ -14,9 +14,18 @@ appended to a fixed-size ``History`` and checked for alerts, ended processes and
 (not per sample, not while the pane is hidden, and not the plots while paused).
 
 Signals for the main window: ``status_message(str)`` (alerts and notices for the status bar),
-``devices_changed(tuple[DeviceInfo])`` (what the user owns), ``source_changed(str)``
-("nvml", "simulated" or "unavailable"), ``comparison_ready(str)`` (plan vs run),
-``retention_changed(float)`` (days, to persist).
+``devices_changed(tuple[DeviceInfo])`` (what the user owns: this computer's cards, never a
+cluster's), ``source_changed(str)`` ("nvml", "simulated", "prometheus" or "unavailable"),
+``comparison_ready(str)`` (plan vs run), ``retention_changed(float)`` (days, to persist),
+``cluster_settings_changed(dict)`` (the cluster to watch, for the settings file: the token only
+when the user ticked "remember token").
+
+Watching a cluster ("Cluster…", or ``watch_cluster(ClusterConfig)``): the source becomes a
+PrometheusBackend through the same backend-factory mechanism; "Local cards"
+(``switch_to_local()``) goes back. The main window passes ``cluster_settings=`` (what it saved)
+and ``peak_bandwidth_lookup=`` (card name → peak GB/s from the catalog; dcgm-exporter does not
+export the bus width and clock). Fleet cards get a Host column, grouped by host; a card whose
+node is gone is "lost", a card whose telemetry server did not answer is "no answer".
 """
 
 from __future__ import annotations
@@ -403,7 +412,7 @@ class MonitorPane(QWidget):
         self.unfollow_button.setEnabled(False)
         self.comparison_label = QLabel(self.tr("Select a process to follow its memory."), self)
         self.comparison_label.setWordWrap(True)
-        proc_box = QGroupBox(self.tr("Processes on the selected card"), self)
+        self.proc_box = proc_box = QGroupBox(self.tr("Processes on the selected card"), self)
         pl = QVBoxLayout(proc_box)
         pl.addWidget(self.process_table, 1)
         pb = QHBoxLayout()
@@ -468,6 +477,8 @@ class MonitorPane(QWidget):
         n = len(self.devices)
         self.local_button.setVisible(self._watching)
         self.banner_local_button.setVisible(self._watching)
+        # dcgm-exporter has no per-process data: the plots take the processes' room
+        self.proc_box.setVisible(not self._watching)
         self.demo_button.setVisible(not self._watching)
         url = self.cluster_config.display_url if self.cluster_config is not None else ""
         if self._watching and self.source != "prometheus":
@@ -888,19 +899,22 @@ class MonitorPane(QWidget):
         for s in frame.samples:
             d = devices.get(s.index)
             if s.lost or d is None:
+                for kind in ("memory", "temperature"):  # a lost card's alerts end with it
+                    changed |= self._alerts.pop((s.index, kind), None) is not None
                 continue
+            who = f"{d.host} · " if d.host else ""
             if s.memory_used_bytes is not None and d.memory_total_bytes:
                 pct = 100.0 * s.memory_used_bytes / d.memory_total_bytes
                 changed |= self._alert(
                     (s.index, "memory"), pct >= self.memory_alert_pct,
                     pct < self.memory_alert_pct - MEMORY_HYSTERESIS_PCT,
-                    self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
+                    who + self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
                         i=s.index, pct=pct, lim=self.memory_alert_pct))
             if s.temperature_c is not None:
                 changed |= self._alert(
                     (s.index, "temperature"), s.temperature_c >= self.temperature_alert_c,
                     s.temperature_c < self.temperature_alert_c - TEMPERATURE_HYSTERESIS_C,
-                    self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
+                    who + self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
                         i=s.index, t=s.temperature_c, lim=self.temperature_alert_c))
         if changed:
             self._refresh_alert_line()

@@ -345,9 +345,13 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         return pg.PlotDataItem(pen=_data_pen(color, light=True))
 
     def _rebuild_legends(self) -> None:
+        shown = self._shown()
+        # four entries a row fit "GPU n"; two for "host · GPU n", so the legend row never
+        # makes the layout wider than the view (which would clip the right-hand plots)
+        long_names = self.selected is None and any(c.device.host for c in shown)
         for leg in self.legends.values():
             leg.clear()
-        shown = self._shown()
+            leg.setColumnCount(2 if long_names else 4)
         mem, bw, util, pcie = (self.legends[id(p)] for p in self.plots)
         if self.selected is not None and shown:
             cc = shown[0]
