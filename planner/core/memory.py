@@ -310,8 +310,9 @@ class _Prepared:
         hit = self.grouped.get(key)
         if hit is None:
             ps, c = self.ws[algo]
-            pairs = np.unique(np.stack([ps, c], axis=1), axis=0) if len(ps) else np.zeros((0, 2))
-            hit = (pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64))
+            pairs = sorted(set(zip(ps.tolist(), c.tolist())))  # np.unique(axis=0) is slow
+            hit = (np.array([p for p, _ in pairs], dtype=np.int64),
+                   np.array([k for _, k in pairs], dtype=np.int64))
             self.grouped[key] = hit
         return hit
 

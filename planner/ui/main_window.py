@@ -35,7 +35,17 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QLocale, QSettings, Qt, QTimer, QTranslator, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QEventLoop,
+    QLocale,
+    QSettings,
+    Qt,
+    QTimer,
+    QTranslator,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -241,6 +251,7 @@ class MainWindow(QMainWindow):
         self._prompts: Prompts = services.prompts or DialogPrompts(self)
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
+        self._catalog_failed = False
         self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
         self.monitor_source: str | None = None
         self._welcome_pending = False
@@ -398,7 +409,10 @@ class MainWindow(QMainWindow):
                            demo_factory=demo_telemetry_factory,
                            retention_days=p.recording_retention_days,
                            memory_alert_pct=p.memory_alert_pct,
-                           temperature_alert_c=p.temperature_alert_c, autostart=False)
+                           temperature_alert_c=p.temperature_alert_c, autostart=False,
+                           peak_bandwidth_lookup=self._peak_bandwidth_of,
+                           cluster_settings=self._cluster_settings())
+        pane.cluster_settings_changed.connect(self._on_cluster_settings_changed)
         pane.status_message.connect(self._on_pane_message)
         pane.comparison_ready.connect(self._on_pane_message)
         pane.devices_changed.connect(self._on_devices_changed)
@@ -409,6 +423,27 @@ class MainWindow(QMainWindow):
         if not self._closing:
             pane.start()
         return pane
+
+    def _peak_bandwidth_of(self, name: str) -> float | None:
+        """A card's datasheet bandwidth from the catalog, for cluster cards (dcgm-exporter
+        reports no bus width or memory clock). Called from the sampling thread: it only reads
+        the immutable catalog."""
+        catalog = self.catalog
+        card = catalog.match_nvml_name(name) if catalog is not None else None
+        return card.bandwidth_gbs if card is not None else None
+
+    def _cluster_settings(self) -> dict:
+        raw = self._settings.value("monitor/cluster")
+        try:
+            value = json.loads(str(raw)) if raw else {}
+        except ValueError:
+            value = {}
+        return value if isinstance(value, dict) else {}
+
+    @Slot(object)
+    def _on_cluster_settings_changed(self, settings: dict) -> None:
+        # The token is in it only when the user ticked "remember token".
+        self._settings.setValue("monitor/cluster", json.dumps(settings))
 
     def _build_catalog(self, parent: QWidget):
         from planner.ui.catalog.pane import CatalogPane
@@ -423,10 +458,7 @@ class MainWindow(QMainWindow):
     def _build_advisor(self, parent: QWidget):
         from planner.ui.advisor.pane import AdvisorPane
 
-        if self.catalog is None:
-            self.catalog = self._services.load_catalog()
-            self.planner.set_catalog(self.catalog)
-        pane = AdvisorPane(self.catalog, parent, assumptions=self.document.assumptions)
+        pane = AdvisorPane(self.load_catalog(), parent, assumptions=self.document.assumptions)
         pane.status_changed.connect(self._on_advisor_status)
         if self.prefs.electricity_usd_per_kwh is not None:
             pane.electricity_spin.setValue(self.prefs.electricity_usd_per_kwh)
@@ -547,14 +579,35 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown_once:
             self._shown_once = True
-            # Start detecting the cards once the window is on screen (not before the first
-            # paint); the welcome waits for what the monitor finds.
+            # Start detecting the cards once the window has painted (so building the monitor
+            # never delays the first picture); the welcome waits for what the monitor finds.
+            self.tabs.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.tabs and event.type() == QEvent.Type.Paint:
+            self.tabs.removeEventFilter(self)
             QTimer.singleShot(0, self._on_first_shown)
+        return super().eventFilter(watched, event)
+
+    def load_catalog(self):
+        """The GPU catalog: read on first need (after the first paint, or when a pane asks);
+        a broken catalog is reported and never stops the planner."""
+        if self.catalog is None and not self._catalog_failed:
+            try:
+                catalog = self._services.load_catalog()
+            except Exception as exc:  # noqa: BLE001 - a broken catalog must not stop the app
+                log.exception("catalog")
+                self._catalog_failed = True
+                self.notify(self.tr("GPU catalog"), str(exc))
+                return None
+            self._on_catalog_changed(catalog)
+        return self.catalog
 
     @Slot()
     def _on_first_shown(self) -> None:
         if self._closing:
             return
+        self.load_catalog()
         self.ensure_monitor()
         if not self.prefs.first_run_done and self._can_welcome():
             self._welcome_pending = True
@@ -1081,14 +1134,9 @@ def build_main_window(services: Services | None = None) -> MainWindow:
     settings = open_settings(services)
     assumptions = _initial_assumptions(services, settings)
     prompts = services.prompts or DialogPrompts(None)
+    # The shipped catalog is read once the window has painted (see MainWindow.load_catalog),
+    # unless one is injected.
     catalog = services.catalog
-    catalog_problem = None
-    if catalog is None:
-        try:
-            catalog = services.load_catalog()
-        except Exception as exc:  # noqa: BLE001 - a broken catalog must not stop the planner
-            log.exception("catalog")
-            catalog_problem = str(exc)
     draft = setup = None
     restored = False
     autosave = paths.autosave_path()
@@ -1117,8 +1165,6 @@ def build_main_window(services: Services | None = None) -> MainWindow:
     text = notice_text(notice)
     if text:
         window.notify(QApplication.translate("MainWindow", "Preferences"), text)
-    if catalog_problem:
-        window.notify(QApplication.translate("MainWindow", "GPU catalog"), catalog_problem)
     return window
 
 

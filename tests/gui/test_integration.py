@@ -84,6 +84,11 @@ def make_window(qtbot, planner_home, tmp_path):
     assert sampler_threads() == []
 
 
+def wait_catalog(qtbot, w):
+    """The catalog is read once the window has painted (it is not on the start-up path)."""
+    qtbot.waitUntil(lambda: w.catalog is not None, timeout=5000)
+
+
 def wait_frames(qtbot, w, n=1):
     qtbot.waitUntil(lambda: w.monitor is not None and w.monitor.frames_received >= n,
                     timeout=5000)
@@ -126,6 +131,7 @@ def test_layout_is_restored(make_window, qtbot):
 def test_plan_edit_reaches_fit_view_monitor_and_advisor(make_window, qtbot):
     w = make_window()
     pane = w.planner
+    wait_catalog(qtbot, w)  # then the fit tab opens
     pane.tabs.setCurrentIndex(pane._fit_tab)
     fit = pane.fit_view
     assert fit is not None and fit.rows
@@ -151,6 +157,7 @@ def test_plan_edit_reaches_fit_view_monitor_and_advisor(make_window, qtbot):
 
 def test_catalog_price_edit_shows_in_fit_view(make_window, qtbot):
     w = make_window()
+    wait_catalog(qtbot, w)
     pane = w.planner
     pane.tabs.setCurrentIndex(pane._fit_tab)
     fit = pane.fit_view
@@ -217,6 +224,7 @@ def test_open_onnx_and_bad_onnx(make_window, qtbot, tmp_path, onnx_fixtures):
 
 def test_parallel_controls_change_per_gpu_peak_and_scaling(make_window, qtbot):
     w = make_window()
+    wait_catalog(qtbot, w)
     pane = w.planner
     pane.batch_spin.setValue(16)
     single = w.document.estimate.peak
@@ -325,3 +333,14 @@ def test_language_switch_keeps_the_work(make_window, qtbot, planner_home):
         assert w.planner.document is doc
     finally:
         i18n.install_translator(QApplication.instance(), "en")
+
+
+def test_cluster_settings_are_kept_and_cluster_cards_get_a_peak(make_window, qtbot):
+    w = make_window()
+    wait_frames(qtbot, w)
+    wait_catalog(qtbot, w)
+    w.monitor.cluster_settings_changed.emit({"url": "http://127.0.0.1:9090"})
+    assert w._cluster_settings() == {"url": "http://127.0.0.1:9090"}
+    # dcgm-exporter names a card as NVML does; the catalog gives its datasheet bandwidth.
+    assert w._peak_bandwidth_of("NVIDIA H100 80GB HBM3") == pytest.approx(3349.8)
+    assert w._peak_bandwidth_of("Some Unknown Accelerator") is None
