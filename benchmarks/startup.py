@@ -74,6 +74,10 @@ def main() -> None:
     args = parser.parse_args()
     env = dict(os.environ, QT_QPA_PLATFORM=args.platform,
                PLANNER_HOME=tempfile.mkdtemp(prefix="planner-startup-"))
+    # As installed, the app's modules are byte-compiled (pip compiles them, as it did PySide6's
+    # and pyqtgraph's): let the warm-up run write the .pyc files instead of compiling the
+    # sources on every start, which PYTHONDONTWRITEBYTECODE (set on some machines) would force.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     measure(BASELINE, env)  # warm the file cache for both
     measure(APP, env)
     base, app = [], []

@@ -33,8 +33,12 @@ from typing import Any
 
 from planner import paths
 from planner.core.network import MAX_BATCH, OPTIMIZERS, PRECISIONS, Setup
-from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.units import format_bytes
+
+# The sampler's limits (planner.telemetry.sampler; a test keeps them equal). Not imported from
+# there: reading the settings at start-up should not load the telemetry package.
+MIN_INTERVAL_S = 0.1
+MAX_INTERVAL_S = 10.0
 
 SCHEMA_VERSION = 1
 FILE_NAME = "settings.json"

@@ -470,11 +470,14 @@ def apply_theme(app: QApplication, theme: str) -> bool:
         raise ValueError(f"theme: {theme!r} is not one of system, light, dark")
     _remember_platform(app)
     if theme == "system":
-        style = QStyleFactory.create(str(_platform["style"]))
-        if style is not None:
-            app.setStyle(style)
-        app.setPalette(QPalette(_platform["palette"]))  # type: ignore[arg-type]
+        if _platform.get("changed"):  # only undo what a light/dark theme changed
+            style = QStyleFactory.create(str(_platform["style"]))
+            if style is not None:
+                app.setStyle(style)
+            app.setPalette(QPalette(_platform["palette"]))  # type: ignore[arg-type]
+            _platform["changed"] = False
     else:
+        _platform["changed"] = True
         app.setStyle(QStyleFactory.create("Fusion"))
         app.setPalette(dark_palette() if theme == "dark" else light_palette())
     dark = is_dark(app.palette())

@@ -288,3 +288,11 @@ def test_settings_module_is_qt_free():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_interval_limits_match_the_sampler():
+    from planner import settings
+    from planner.telemetry import sampler
+
+    assert (settings.MIN_INTERVAL_S, settings.MAX_INTERVAL_S) == (
+        sampler.MIN_INTERVAL_S, sampler.MAX_INTERVAL_S)

@@ -443,13 +443,15 @@ class PlannerPane(QWidget):
         self._fit_tab = self.tabs.addTab(self._fit_holder, self.tr("Fits on each card"))
         self.tabs.setTabToolTip(self._fit_tab, self.tr(
             "Every card of the catalog: does the plan fit, the largest batch, speed and price"))
-        self.scaling_view = ScalingView(self.tabs)
-        self._scaling_tab = self.tabs.addTab(self.scaling_view, self.tr("Several GPUs"))
+        # The scaling view (a plot) is built when its tab is first shown, off the start-up path.
+        self._scaling_view = None
+        self._scaling_holder = QWidget(self.tabs)
+        self._scaling_holder.setObjectName("scaling_holder")
+        QVBoxLayout(self._scaling_holder).setContentsMargins(0, 0, 0, 0)
+        self._scaling_tab = self.tabs.addTab(self._scaling_holder, self.tr("Several GPUs"))
         self.tabs.setTabToolTip(self._scaling_tab, self.tr(
             "The scaling curve over 1…N GPUs, and how many copies of the run one card holds"))
-        if self._catalog is not None:
-            self.scaling_view.set_catalog(self._effective_catalog(), self._preferred_card())
-        else:
+        if self._catalog is None:
             self.tabs.setTabEnabled(self._fit_tab, False)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         return panel
@@ -521,9 +523,24 @@ class PlannerPane(QWidget):
         cat = self._effective_catalog()
         if cat is None:
             return
-        self.scaling_view.set_catalog(cat, self._preferred_card())
+        if self._scaling_view is not None:
+            self._scaling_view.set_catalog(cat, self._preferred_card())
         if self.fit_view is not None:
             self.fit_view.set_catalog(cat)
+
+    @property
+    def scaling_view(self) -> ScalingView:
+        """The several-GPUs view, built on first use."""
+        if self._scaling_view is None:
+            view = ScalingView(self._scaling_holder)
+            view.format_bytes = self.format_bytes
+            self._scaling_holder.layout().addWidget(view)
+            self._scaling_view = view
+            cat = self._effective_catalog()
+            if cat is not None:
+                view.set_catalog(cat, self._preferred_card())
+            self._scaling_dirty = True
+        return self._scaling_view
 
     def ensure_fit_view(self):
         """The fit view, built now if it was not yet (it is built when its tab is shown)."""
@@ -549,7 +566,8 @@ class PlannerPane(QWidget):
         """Bytes as the user's settings say (binary MiB/GiB or decimal MB/GB)."""
         self.format_bytes = fmt
         self.breakdown.format_bytes = fmt
-        self.scaling_view.format_bytes = fmt
+        if self._scaling_view is not None:
+            self._scaling_view.format_bytes = fmt
         for model in (self.estimate_model, self.suggestion_model):
             model.format_bytes = fmt
         self._on_plan_changed()
