@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from planner.core.catalog import Catalog, GpuSpec, OwnedCard, PricePoint, parse_compute_capability
-from planner.core.memory import Assumptions, max_batch_many, peak_bytes
+from planner.core.memory import Assumptions, estimate, max_batch_many, peak_bytes
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
+from planner.core.parallel import Parallel, ParallelAssumptions, gradient_bytes, scaling
 from planner.core.presets import load_preset
 from planner.core.speed import iteration_time, workload
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -154,7 +155,7 @@ class AdvisorAssumptions:
     legacy_factor: float = 0.85  # score multiplier for legacy-only software support
     unsupported_factor: float = 0.4  # and for no current support
     average_load: float = 0.8  # share of TDP drawn while training
-    two_gpu_speedup: float = 1.8  # data-parallel CNN on two cards (article: 4 → 2.5–3.8×)
+    framework: str = "typical"  # several GPUs: typical framework or optimised code
     top: int = 5
 
 
@@ -331,6 +332,15 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     def resale(spec: GpuSpec) -> PricePoint | None:
         return fresh(catalog.price(spec, as_of, "used"))
 
+    grads = gradient_bytes(estimate(analysis, setup, a)) if several else 0
+    pa = ParallelAssumptions(framework=adv.framework)
+
+    def pair_speed(card: GpuSpec) -> float:
+        """Two of this card training the workload data-parallel (the several-GPUs model:
+        all-reduce over the card's link, calibrated to the article's figures)."""
+        return scaling(work, card, setup.precision, grads, Parallel(2, 1, "ddp"), pa,
+                       a)[-1].samples_per_s
+
     options: list[_Option] = []
     for c in cards:
         prices = []
@@ -346,7 +356,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         options.append(_Option(c, price, 1, speed[c.name], fits[c.name], mbatch[c.name],
                                support))
         if several:
-            options.append(_Option(c, price, 2, speed[c.name] * adv.two_gpu_speedup,
+            options.append(_Option(c, price, 2, pair_speed(c),
                                    fits[c.name], mbatch[c.name], support))
 
     sell_value = 0.0
@@ -456,11 +466,13 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         if first is not None:
             notes.append(_upgrade_path(first, catalog, as_of))
     if several:
+        pair = next((o for o in options if o.count == 2), None)
+        two = pair.speed / speed[pair.card.name] if pair and speed[pair.card.name] else 0.0
         notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "Several GPUs: two cards train one convolutional network about {speedup:g}× "
-                    "as fast as one in optimised code (the article: four give 2.5–3× in most "
-                    "frameworks, 3.6–3.8× in optimised research code; dense networks gain much "
-                    "less) — or run two experiments at once."), speedup=adv.two_gpu_speedup))
+            "core", "Several GPUs: two cards train this network about {speedup:.1f}× as fast as "
+                    "one (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in "
+                    "optimised research code; dense networks gain much less) — or run two "
+                    "experiments at once."), speedup=two))
     if inputs.plan is None:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Speed is measured on {label}; draft your own network for advice on it."),

@@ -3489,8 +3489,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>截至 {date}，没有一张有报价的显卡具备{need}。</translation>
     </message>
     <message>
+        <source>Several GPUs: two cards train this network about {speedup:.1f}× as fast as one (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research code; dense networks gain much less) — or run two experiments at once.</source>
+        <translation>多 GPU：两张卡训练这个网络约为一张卡的 {speedup:.1f} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
+    </message>
+    <message>
         <source>Several GPUs: two cards train one convolutional network about {speedup:g}× as fast as one in optimised code (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research code; dense networks gain much less) — or run two experiments at once.</source>
-        <translation>多 GPU：在优化过的代码里，两张卡训练一个卷积网络约为一张卡的 {speedup:g} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
+        <translation type="vanished">多 GPU：在优化过的代码里，两张卡训练一个卷积网络约为一张卡的 {speedup:g} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
     </message>
     <message>
         <source>Speed is measured on {label}; draft your own network for advice on it.</source>
