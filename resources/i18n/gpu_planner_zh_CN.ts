@@ -1702,6 +1702,13 @@ The details were written to %2.</source>
     </message>
 </context>
 <context>
+    <name>Monitor</name>
+    <message>
+        <source>(simulated)</source>
+        <translation>（模拟）</translation>
+    </message>
+</context>
+<context>
     <name>MonitorPane</name>
     <message>
         <source>1 min</source>

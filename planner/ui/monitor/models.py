@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from planner.telemetry.recorder import RecordingInfo, SkippedRecording
@@ -50,12 +56,20 @@ def format_gib(n: int | float | None) -> str:
     return format_bytes(n)
 
 
+def display_name(d: DeviceInfo) -> str:
+    """The card's name as shown: a simulated card says so in the user's language."""
+    name = d.name
+    if d.simulated and name.endswith("(simulated)"):
+        name = name[: -len("(simulated)")] + QCoreApplication.translate("Monitor", "(simulated)")
+    return name
+
+
 def card_label(d: DeviceInfo) -> str:
     """"GPU 0: NVIDIA A100" (a card of this computer), "node-a · GPU 3: NVIDIA A100" (a
     card of a cluster: the index is unique across the fleet)."""
     if d.host:
-        return f"{d.host} · GPU {d.index}: {d.name}"
-    return f"GPU {d.index}: {d.name}"
+        return f"{d.host} · GPU {d.index}: {display_name(d)}"
+    return f"GPU {d.index}: {display_name(d)}"
 
 
 def plot_label(d: DeviceInfo) -> str:
@@ -82,10 +96,10 @@ def whole_card_state(s: GpuSample | None) -> str:
 
 def short_card_label(d: DeviceInfo) -> str:
     """"GPU 0: RTX 4090 (simulated)": the name without the vendor and brand words."""
-    name = d.name
+    name = display_name(d)
     for word in ("NVIDIA ", "GeForce ", "Tesla "):
         name = name.replace(word, "")
-    return f"GPU {d.index}: {name.strip() or d.name}"
+    return f"GPU {d.index}: {name.strip() or display_name(d)}"
 
 
 # -- the cards ------------------------------------------------------------------------------------
