@@ -38,11 +38,9 @@ from pathlib import Path
 from PySide6.QtCore import (
     QEvent,
     QEventLoop,
-    QLocale,
     QSettings,
     Qt,
     QTimer,
-    QTranslator,
     Signal,
     Slot,
 )
@@ -183,30 +181,15 @@ def _initial_parallel(settings: QSettings) -> Parallel:
     return Parallel()
 
 
-_translators: dict[int, QTranslator] = {}
-
-
 def install_translator(app: QApplication | None, language: str) -> bool:
-    """Install the Simplified Chinese translation when the language (or, for "system", the
-    system locale) asks for it and ``resources/i18n/gpu_planner_zh_CN.qm`` ships; remove it
-    otherwise. Returns whether a translation is installed."""
+    """Show the app in ``language`` ("system" | "en" | "zh_CN"); see planner.ui.i18n (the
+    shipped .qm, or in a source checkout one compiled from the .ts). Returns whether a
+    translation is installed."""
+    from planner.ui import i18n
+
     if app is None:
         return False
-    old = _translators.pop(id(app), None)
-    if old is not None:
-        app.removeTranslator(old)
-    lang = QLocale.system().name() if language in ("", "system") else language
-    if not lang.lower().startswith("zh"):
-        return False
-    qm = paths.resource_path("i18n", "gpu_planner_zh_CN.qm")
-    if not qm.is_file():
-        return False
-    translator = QTranslator(app)
-    if not translator.load(str(qm)):
-        return False
-    app.installTranslator(translator)
-    _translators[id(app)] = translator
-    return True
+    return i18n.install_translator(app, language) is not None
 
 
 class _LazyPane(QWidget):

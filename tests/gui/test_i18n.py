@@ -191,9 +191,12 @@ def _offenders(root: QWidget, allowed: set[str]) -> list[str]:
 def window(zh_app, qtbot, planner_home, tmp_path):
     from planner.ui.services import demo_telemetry_factory
 
+    from planner.settings import Settings
+
+    # The user chose Simplified Chinese in the preferences (the window installs it).
     services = Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
                         prompts=ScriptedPrompts(), telemetry_factory=demo_telemetry_factory,
-                        record_telemetry=False)
+                        record_telemetry=False, preferences=Settings(language="zh_CN"))
     w = build_main_window(services)
     qtbot.addWidget(w)
     w.resize(1400, 900)
