@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from planner import paths
+from planner.atomicfile import write_json_atomic
 from planner.core.network import MAX_BATCH, OPTIMIZERS, PRECISIONS, Setup
 from planner.units import format_bytes
 
@@ -288,21 +288,7 @@ def _set_aside(path: Path, error: str) -> SettingsNotice:
 def save_settings(settings: Settings, path: str | os.PathLike | None = None) -> Path:
     """Write atomically (temp file in the same folder, then os.replace); returns the path."""
     path = Path(path) if path is not None else settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(settings.to_json(), indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_json_atomic(path, settings.to_json())
     return path
 
 

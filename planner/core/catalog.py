@@ -18,11 +18,11 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from planner.atomicfile import write_json_atomic
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 SCHEMA_VERSION = 1
@@ -594,21 +594,7 @@ def load_overrides(path: Path | str | None = None) -> Overrides:
 def save_overrides(overrides: Overrides, path: Path | str | None = None) -> Path:
     """Write the override file atomically (temp file in the same folder, then os.replace)."""
     p = Path(path) if path is not None else default_overrides_path()
-    p.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(overrides.to_dict(), indent=1, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_json_atomic(p, overrides.to_dict(), indent=1)
     return p
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
+from planner.atomicfile import write_json_atomic as _write_json_atomic
 from planner.core.layers import (
     ACT,
     RULES,
@@ -635,21 +635,8 @@ def save_plan(path: str | os.PathLike, draft: NetworkDraft, setup: Setup) -> Non
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``data`` as JSON atomically (see planner.atomicfile)."""
+    _write_json_atomic(path, data)
 
 
 @dataclass(frozen=True)
