@@ -1265,8 +1265,30 @@ def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...
     return tuple(out)
 
 
+def _already_valid(spec: ParamSpec, value) -> bool:
+    """True for a value that is already of the parameter's type and in range (what a plan file
+    loads and what the table stores): the common case skips parsing."""
+    t = spec.type
+    if t == "int" or t == "ints":
+        lo = spec.minimum if spec.minimum is not None else (0 if t == "int" else 1)
+        if type(value) is int:
+            return lo <= value <= _MAX_DIM
+        return (t == "ints" and type(value) is tuple and len(value) > 1
+                and all(type(v) is int and lo <= v <= _MAX_DIM for v in value))
+    if t == "bool":
+        return type(value) is bool
+    if t == "choice":
+        return type(value) is str and value in spec.choices
+    if t == "padding":
+        return (value == "valid" or value == "same"
+                or (type(value) is int and 0 <= value <= _MAX_DIM))
+    return False
+
+
 def coerce_param(spec: ParamSpec, value):
     """Turn a value from JSON or a text field into the parameter's type, or raise LayerError."""
+    if _already_valid(spec, value):
+        return value
     what = spec.name
     t = spec.type
     if value is None or (isinstance(value, str) and not value.strip()):
