@@ -347,16 +347,12 @@ def _prepare(analysis: Analysis) -> _Prepared:
                 ps, c = r.workspace.get(k, fallback)
                 ws_ps[k].append(ps)
                 ws_c[k].append(c)
-    o = np.array([numel(r.out_shape) for r in results], dtype=np.int64)
-    in_elems = np.array([sum(map(numel, info.in_shapes)) for info in infos], dtype=np.int64)
-    copies = np.array([not (r.inplace or r.view) for r in results], dtype=bool)
-    out_elems = np.where(copies, o, 0)
+    table = np.array([info.stats for info in infos], dtype=np.int64).reshape(n, 7)
+    o, in_elems, params, weight_elems, ffwd, fbwd, copies = (table[:, k].copy()
+                                                            for k in range(7))
+    out_elems = np.where(copies > 0, o, 0)
     # The gradient of the input data itself is never computed.
     grad_pair = o + np.where(np.arange(n) > 1, in_elems, 0)
-    params = np.array([r.parameters for r in results], dtype=np.int64)
-    weight_elems = np.array([r.weight_elements for r in results], dtype=np.int64)
-    ffwd = np.array([r.flops_fwd for r in results], dtype=np.int64)
-    fbwd = np.array([r.flops_bwd for r in results], dtype=np.int64)
     fbwd[0] = 0
     outputs = sorted({info.output_storage for info in infos if info.output_storage >= 0})
     prepared = _Prepared(

@@ -219,6 +219,10 @@ class LayerInfo(NamedTuple):
     blocked: bool = False  # an earlier layer it depends on is invalid
     output_storage: int = -1
     saved_storages: tuple[int, ...] = ()  # storages this layer is the first to keep
+    # Per-sample numbers the estimate needs, computed once with the layer's result:
+    # (output elements, input elements, parameters, weight elements, fwd FLOPs, bwd FLOPs,
+    #  1 if the output is a new tensor else 0)
+    stats: tuple[int, ...] = ()
 
     @property
     def parameters(self) -> int:
@@ -375,6 +379,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
                 blocked,
                 info_storage,
                 first_saves,
+                _STATS.get((layer, in_shapes), ()) if result is not None else (),
             )
         )
         prev_name = name
@@ -394,6 +399,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
 # so re-analysing a draft after an edit reuses every other layer's result.
 _RESULTS: dict[tuple[LayerSpec, tuple[Shape, ...]], tuple[LayerResult | None, str | None]] = {}
 _RESULTS_MAX = 20_000
+_STATS: dict[tuple[LayerSpec, tuple[Shape, ...]], tuple[int, ...]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
@@ -420,13 +426,19 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                                   problem=str(exc))
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
+        _STATS.clear()
     _RESULTS[key] = (result, error)
+    if result is not None:
+        _STATS[key] = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
+                       result.weight_elements, result.flops_fwd, result.flops_bwd,
+                       0 if (result.inplace or result.view) else 1)
     return result, error
 
 
 def clear_cache() -> None:
     """Forget cached layer results (benchmarks measuring a cold start use this)."""
     _RESULTS.clear()
+    _STATS.clear()
 
 
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
