@@ -342,9 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         for name in LSTM_PRESETS:
             plan = planner_side(name, b)
             draft, _ = load_preset(name)
-            inp = next(l for l in draft.layers if l.kind == "input")
-            lstm = next(l for l in draft.layers if l.kind == "lstm")
-            fc = next(l for l in draft.layers if l.kind == "fc")
+            inp = next(layer for layer in draft.layers if layer.kind == "input")
+            lstm = next(layer for layer in draft.layers if layer.kind == "lstm")
+            fc = next(layer for layer in draft.layers if layer.kind == "fc")
             steps, feats = (int(v) for v in inp.params["shape"])
             p = lstm.params
             model = LSTMNet(feats, int(p["hidden"]), int(p.get("layers", 1)),

@@ -121,7 +121,7 @@ def _sources() -> dict[Path, Path | str]:
         name = f"{ICON_NAME}.svg" if size == "scalable" else f"{ICON_NAME}-{size}.png"
         files[dest] = paths.resource_path("icons", name)
     files[metainfo_path()] = paths.resource_path(f"{APP_ID}.metainfo.xml")
-    for dest, src in files.items():
+    for src in files.values():
         if isinstance(src, Path) and not src.is_file():
             raise DesktopEntryError(f"missing shipped file {src}")
     return files

@@ -67,3 +67,18 @@ def message_of(exc: BaseException) -> str:
     if len(exc.args) == 1 and isinstance(exc.args[0], Msg):
         return exc.args[0]
     return str(exc)
+
+
+class Money(str):
+    """An amount of US dollars in a message: reads "$1,299" as text; the window shows it in the
+    user's display currency (``planner.ui.i18n.tr_msg``)."""
+
+    usd: float
+
+    def __new__(cls, usd: float) -> "Money":
+        self = super().__new__(cls, f"${usd:,.0f}")
+        self.usd = float(usd)
+        return self
+
+    def __reduce__(self):
+        return (Money, (self.usd,))

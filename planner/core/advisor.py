@@ -34,7 +34,7 @@ from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.parallel import Parallel, ParallelAssumptions, gradient_bytes, scaling
 from planner.core.presets import load_preset
 from planner.core.speed import iteration_time, workload
-from planner.i18n import QT_TRANSLATE_NOOP, Msg
+from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
 GIB = 1024**3
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -244,8 +244,8 @@ def this_month() -> str:
     return _dt.date.today().strftime("%Y-%m")
 
 
-def _money(v: float) -> str:
-    return f"${v:,.0f}"
+def _money(v: float) -> Money:
+    return Money(v)
 
 
 def _gb(nbytes: int) -> str:

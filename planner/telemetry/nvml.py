@@ -239,7 +239,8 @@ class NvmlBackend:
             count = int(nv.nvmlDeviceGetCount())
         except Exception as exc:
             self.close()
-            raise BackendUnavailable(NO_DRIVER_MESSAGE, f"nvmlDeviceGetCount failed: {exc}") from exc
+            raise BackendUnavailable(NO_DRIVER_MESSAGE,
+                                     f"nvmlDeviceGetCount failed: {exc}") from exc
         self._cards = [self._open_card(i) for i in range(count)]
         self._tick = 0
         return [c.info for c in self._cards]

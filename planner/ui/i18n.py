@@ -25,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from planner import paths
-from planner.i18n import Msg
+from planner.i18n import Money, Msg
 
 log = logging.getLogger("planner.ui.i18n")
 
@@ -177,6 +177,10 @@ def tr_core(text: str) -> str:
 
 
 def _tr_arg(value: Any) -> Any:
+    if isinstance(value, Money):
+        from planner.ui import money
+
+        return money.usd(value.usd)
     return tr_msg(value) if isinstance(value, Msg) else value
 
 

@@ -65,6 +65,13 @@ from planner.core.parallel import Parallel
 from planner.ui.services import Prompts, Services
 
 
+def _apply_currency(prefs) -> None:
+    from planner.ui import money
+
+    money.set_display_currency(prefs.currency_symbol,
+                               prefs.currency_rate if prefs.shows_converted_money else None)
+
+
 def _tr_core(text: str) -> str:
     from planner.ui.i18n import tr_core
 
@@ -572,6 +579,16 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._on_first_shown)
         return super().eventFilter(watched, event)
 
+    def _refresh_prices(self) -> None:
+        """Show prices again after the display currency changed."""
+        fit = self.planner.fit_view
+        if fit is not None:
+            fit.recompute()
+        if self.catalog_pane is not None:
+            self.catalog_pane.reload()
+        if self.advisor is not None:
+            self.advisor.set_catalog(self.catalog)
+
     def load_catalog(self):
         """The GPU catalog: read on first need (after the first paint, or when a pane asks);
         a broken catalog is reported and never stops the planner."""
@@ -793,6 +810,9 @@ class MainWindow(QMainWindow):
             restyle_plots(self)
         if "units" in changed:
             self.planner.set_byte_formatter(byte_formatter(new))
+        if changed & {"currency", "currency_symbol", "currency_rate"}:
+            _apply_currency(new)
+            self._refresh_prices()
         if "language" in changed:
             install_translator(app, new.language)
             self.retranslate()
@@ -1110,6 +1130,7 @@ def build_main_window(services: Services | None = None) -> MainWindow:
         prefs = services.preferences
     else:
         prefs, notice = load_settings(services.preferences_path)
+    _apply_currency(prefs)
     app = QApplication.instance()
     if app is not None:
         apply_theme(app, prefs.theme)

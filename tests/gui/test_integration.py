@@ -344,3 +344,40 @@ def test_cluster_settings_are_kept_and_cluster_cards_get_a_peak(make_window, qtb
     # dcgm-exporter names a card as NVML does; the catalog gives its datasheet bandwidth.
     assert w._peak_bandwidth_of("NVIDIA H100 80GB HBM3") == pytest.approx(3349.8)
     assert w._peak_bandwidth_of("Some Unknown Accelerator") is None
+
+
+def test_prices_shown_in_the_chosen_currency(make_window, qtbot, planner_home):
+    from planner.ui import money
+
+    def runner(dialog: QDialog) -> bool:
+        dialog.set_values(dialog.result_settings().replace(
+            currency="CNY", currency_symbol="¥", currency_rate=7.0))
+        dialog.accept()
+        return True
+
+    w = make_window(runner=runner, demo=False)  # no simulated cards owned: the advisor buys
+    wait_catalog(qtbot, w)
+    pane = w.planner
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    fit = pane.ensure_fit_view()
+    try:
+        with qtbot.waitSignal(w.preferences_applied):
+            w.preferences_action.trigger()
+        model = fit.model
+        texts = [str(model.index(r, c).data()) for r in range(model.rowCount())
+                 for c in range(model.columnCount())]
+        assert any(t.startswith("¥") for t in texts)
+        assert not any(t.startswith("$") for t in texts)
+        assert money.usd(699) == "¥4,893"
+        # The advisor's sentences too (their amounts are dollars converted for display).
+        w.tabs.setCurrentIndex(PANES.index("advisor"))  # it computes while shown
+        advisor = w.advisor
+        qtbot.waitUntil(lambda: advisor.advice is not None
+                        and bool(advisor.advice.recommendations))
+        from planner.ui.i18n import tr_msg
+
+        buy = next(r for r in advisor.advice.recommendations if r.action == "buy")
+        reason = tr_msg(buy.reason)
+        assert "¥" in reason and "$" not in reason.replace("$0", "")
+    finally:
+        money.set_display_currency("$", None)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from planner.ui import money
 from planner.core.advisor import Recommendation
 from planner.ui.i18n import tr_msg
 
@@ -15,7 +16,7 @@ BADGE_COLORS = {"buy": "#2e7d32", "keep": "#1565c0", "sell": "#e65100"}
 
 
 def _money(v: float) -> str:
-    return f"${v:,.0f}" if v >= 0 else f"−${-v:,.0f}"
+    return money.usd(v)
 
 
 def _wrapped(text: str = "") -> QLabel:

@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from planner.ui import money
 from planner.core.catalog import (
     SUPPORT_LABELS,
     USER_PRICE_SOURCE,
@@ -42,9 +43,7 @@ def _tr(text: str) -> str:
 
 
 def format_usd(usd: float | None) -> str:
-    if usd is None:
-        return "—"
-    return f"${usd:,.0f}" if usd >= 10 else f"${usd:,.2f}"
+    return money.usd(usd)
 
 
 def format_price(point: PricePoint | None, *, condition: bool = True) -> str:

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.ui import money
 from planner.core.catalog import ARCHITECTURES, SEGMENTS, SUPPORT_LABELS, Catalog, PricePoint
 from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.memory import Assumptions
@@ -75,7 +76,7 @@ _SPEED_COLUMNS = frozenset({COL_TIME, COL_SAMPLES, COL_RELATIVE, COL_PER_USD})
 
 
 def format_usd(usd: float) -> str:
-    return f"${usd:,.0f}" if usd >= 10 else f"${usd:,.2f}"
+    return money.usd(usd)
 
 
 def format_price(point: PricePoint | None) -> str:

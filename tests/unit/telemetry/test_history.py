@@ -124,7 +124,10 @@ def test_clock_jump_back_keeps_times_increasing():
 
 def test_process_tracker_peak_and_end():
     tr = ProcessTracker()
-    p = lambda b: (ProcessSample(7, "python", "u", b),)
+
+    def p(b):
+        return (ProcessSample(7, "python", "u", b),)
+
     assert tr.update(frame(0, 1, procs0=p(100))) == []
     assert tr.update(frame(1, 1, procs0=None)) == []  # not sampled: nothing ends
     assert tr.update(frame(2, 1, procs0=p(300))) == []
