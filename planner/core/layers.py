@@ -240,33 +240,39 @@ def _input(params, ins: list[Shape]) -> LayerResult:
     return LayerResult(out_shape=shape)
 
 
+def _conv_input(params, x: Shape, dims: int) -> tuple[int, Shape, int, int]:
+    """A convolution's input checks: (input channels, spatial shape, filters, groups)."""
+    if len(x) != dims + 1:
+        want = "C×H×W" if dims == 2 else "C×T×H×W"
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "needs a {want} input, got {shape}"),
+                want=want,
+                shape=shape_str(x),
+            )
+        )
+    cin, sp = x[0], x[1:]
+    filters, groups = int(params["filters"]), int(params["groups"])
+    if cin % groups or filters % groups:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "groups {groups} must divide both the {cin} input channels and "
+                    "{filters} filters",
+                ),
+                groups=groups,
+                cin=cin,
+                filters=filters,
+            )
+        )
+    return cin, sp, filters, groups
+
+
 def _conv(dims: int):
     def rule(params, ins: list[Shape]) -> LayerResult:
         x = ins[0]
-        if len(x) != dims + 1:
-            want = "C×H×W" if dims == 2 else "C×T×H×W"
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "needs a {want} input, got {shape}"),
-                    want=want,
-                    shape=shape_str(x),
-                )
-            )
-        cin, sp = x[0], x[1:]
-        filters, groups = int(params["filters"]), int(params["groups"])
-        if cin % groups or filters % groups:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP(
-                        "core",
-                        "groups {groups} must divide both the {cin} input channels and "
-                        "{filters} filters",
-                    ),
-                    groups=groups,
-                    cin=cin,
-                    filters=filters,
-                )
-            )
+        cin, sp, filters, groups = _conv_input(params, x, dims)
         k, s, d, pads, out_sp = _spatial_conv(
             sp, params["kernel"], params["stride"], params["padding"], params["dilation"]
         )
@@ -649,30 +655,7 @@ _CONVT_PARAMS = tuple(p for p in _CONV_PARAMS if p.name != "padding") + (
 def _conv_transpose(dims: int):
     def rule(params, ins):
         x = ins[0]
-        if len(x) != dims + 1:
-            want = "C×H×W" if dims == 2 else "C×T×H×W"
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "needs a {want} input, got {shape}"),
-                    want=want,
-                    shape=shape_str(x),
-                )
-            )
-        cin, sp = x[0], x[1:]
-        filters, groups = int(params["filters"]), int(params["groups"])
-        if cin % groups or filters % groups:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP(
-                        "core",
-                        "groups {groups} must divide both the {cin} input channels and "
-                        "{filters} filters",
-                    ),
-                    groups=groups,
-                    cin=cin,
-                    filters=filters,
-                )
-            )
+        cin, sp, filters, groups = _conv_input(params, x, dims)
         k = _tuple(params["kernel"], dims, "kernel")
         s = _tuple(params["stride"], dims, "stride")
         d = _tuple(params["dilation"], dims, "dilation")
