@@ -33,7 +33,7 @@ from typing import Any
 from planner import paths
 from planner.atomicfile import write_json_atomic
 from planner.core.network import MAX_BATCH, OPTIMIZERS, PRECISIONS, Setup
-from planner.units import format_bytes
+from planner.units import format_bytes, format_bytes_si
 
 # The sampler's limits (planner.telemetry.sampler; a test keeps them equal). Not imported from
 # there: reading the settings at start-up should not load the telemetry package.
@@ -294,27 +294,9 @@ def save_settings(settings: Settings, path: str | os.PathLike | None = None) -> 
 
 # -- formatting by the settings ----------------------------------------------------------------
 
-KB = 1000
-MB = 1000**2
-GB = 1000**3
-TB = 1000**4
-
-
 def format_bytes_decimal(n: int | float | None, *, precision: int = 1) -> str:
     """A byte count in SI units (kB, MB, GB, TB), same layout as ``units.format_bytes``."""
-    if n is None or (isinstance(n, float) and math.isnan(n)):
-        return "N/A"
-    sign = "-" if n < 0 else ""
-    n = abs(n)
-    if n >= TB:
-        return f"{sign}{n / TB:.{precision + 1}f} TB"
-    if n >= GB:
-        return f"{sign}{n / GB:.{precision + 1}f} GB"
-    if n >= MB:
-        return f"{sign}{n / MB:.{precision}f} MB"
-    if n >= KB:
-        return f"{sign}{n / KB:.{precision}f} kB"
-    return f"{sign}{int(n)} B"
+    return format_bytes_si(n, precision=precision)
 
 
 def byte_formatter(units: str | Settings) -> Callable[..., str]:

@@ -12,19 +12,29 @@ MIB = 1024**2
 GIB = 1024**3
 
 
-def format_bytes(n: int | float | None, *, precision: int = 1) -> str:
-    """A byte count as nvidia-smi would show it: B, KiB, MiB or GiB."""
+_BINARY = ((GIB, "GiB", 1), (MIB, "MiB", 0), (KIB, "KiB", 0))
+_DECIMAL = ((1000**4, "TB", 1), (1000**3, "GB", 1), (1000**2, "MB", 0), (1000, "kB", 0))
+
+
+def _format(n, precision: int, steps) -> str:
     if n is None or (isinstance(n, float) and math.isnan(n)):
         return "N/A"
     sign = "-" if n < 0 else ""
     n = abs(n)
-    if n >= GIB:
-        return f"{sign}{n / GIB:.{precision + 1}f} GiB"
-    if n >= MIB:
-        return f"{sign}{n / MIB:.{precision}f} MiB"
-    if n >= KIB:
-        return f"{sign}{n / KIB:.{precision}f} KiB"
+    for size, unit, extra in steps:
+        if n >= size:
+            return f"{sign}{n / size:.{precision + extra}f} {unit}"
     return f"{sign}{int(n)} B"
+
+
+def format_bytes(n: int | float | None, *, precision: int = 1) -> str:
+    """A byte count as nvidia-smi would show it: B, KiB, MiB or GiB."""
+    return _format(n, precision, _BINARY)
+
+
+def format_bytes_si(n: int | float | None, *, precision: int = 1) -> str:
+    """A byte count in SI units (kB, MB, GB, TB), laid out like ``format_bytes``."""
+    return _format(n, precision, _DECIMAL)
 
 
 def format_mib(n: int | None) -> str:
