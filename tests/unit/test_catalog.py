@@ -468,7 +468,7 @@ def test_overrides_merge(overrides_file):
     assert c.price("GTX 1080 Ti", as_of="2026-11", condition="used").usd == 140
     assert c.price("GTX 1080 Ti", as_of="2026-10", condition="used").usd == 170  # shipped
     # same month as a shipped point: the user's entry wins
-    p = c.price("RTX 3090", as_of="2026-06", condition="used")
+    p = c.price("RTX 3090", as_of="2026-01", condition="used")
     assert (p.usd, p.source) == (650, cat.USER_PRICE_SOURCE)
     mine = c.by_name("My Lab Card")
     assert mine.custom and mine.source == cat.CUSTOM_CARD_SOURCE
