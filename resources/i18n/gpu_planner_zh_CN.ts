@@ -1101,6 +1101,10 @@ support</source>
         <translation>为已知最新</translation>
     </message>
     <message>
+        <source>Each row is %1 GPUs of that card (%2): the peak is per GPU, the speed that of all of them.</source>
+        <translation>每一行是该显卡的 %1 块 GPU（%2）：峰值按每块 GPU 计，速度为全部 GPU 合计。</translation>
+    </message>
+    <message>
         <source>fits, largest batch %1</source>
         <translation>装得下，最大批量 %1</translation>
     </message>

@@ -381,3 +381,17 @@ def test_prices_shown_in_the_chosen_currency(make_window, qtbot, planner_home):
         assert "¥" in reason and "$" not in reason.replace("$0", "")
     finally:
         money.set_display_currency("$", None)
+
+
+def test_fit_view_follows_the_gpu_count(make_window, qtbot):
+    w = make_window(demo=False)
+    wait_catalog(qtbot, w)
+    pane = w.planner
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    fit = pane.ensure_fit_view()
+    one = {r.card.name: r.samples_per_s for r in fit.rows}
+    pane.gpus_spin.setValue(4)
+    pane.ensure_fit_view()
+    four = {r.card.name: r.samples_per_s for r in fit.rows}
+    assert four["GeForce RTX 4090"] > 2.5 * one["GeForce RTX 4090"]
+    assert "4 GPUs of that card" in fit.summary_label.text()

@@ -649,9 +649,11 @@ class FitView(QWidget):
 
     @Slot(object, object, object)
     def set_plan(self, analysis: Analysis | None, setup: Setup | None,
-                 assumptions: Assumptions | None) -> None:
-        """Recompute the table for this plan; an invalid (or missing) one shows why not."""
+                 assumptions: Assumptions | None, parallel=None) -> None:
+        """Recompute the table for this plan; an invalid (or missing) one shows why not.
+        ``parallel`` (several GPUs of each card): fit per GPU, speed of the whole set."""
         self._analysis, self._setup, self._assumptions = analysis, setup, assumptions
+        self._parallel = parallel
         self.recompute()
 
     @Slot(object)
@@ -675,7 +677,8 @@ class FitView(QWidget):
             return
         try:
             rows = fit_table(a, setup, self._catalog, self._assumptions or Assumptions(),
-                             reference=self.reference(), as_of=self.as_of())
+                             reference=self.reference(), as_of=self.as_of(),
+                             parallel=getattr(self, "_parallel", None))
         except (InvalidDraft, ValueError) as exc:
             self._set_failure(str(exc))
             return
@@ -784,6 +787,11 @@ class FitView(QWidget):
             .replace("%2", self.tr("as of %1").replace("%1", self.as_of())
                      if self.as_of() else self.tr("latest known")),
         ]
+        par = getattr(self, "_parallel", None)
+        if par is not None and par.world > 1:
+            parts.insert(1, self.tr("Each row is %1 GPUs of that card (%2): the peak is per "
+                                    "GPU, the speed that of all of them.")
+                         .replace("%1", str(par.world)).replace("%2", par.strategy))
         self.summary_label.setText("  ".join(parts))
 
     @Slot()

@@ -555,7 +555,7 @@ class PlannerPane(QWidget):
         if self.fit_view is not None and self._fit_dirty:
             self._fit_dirty = False
             doc = self._doc
-            self.fit_view.set_plan(doc.analysis, doc.setup, doc.assumptions)
+            self.fit_view.set_plan(doc.analysis, doc.setup, doc.assumptions, doc.parallel)
         return self.fit_view
 
     def refresh_scaling(self) -> None:
