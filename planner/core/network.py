@@ -318,6 +318,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
             if not refs and error is None and (kind == "add" or kind == "concat"):
                 error = Msg(QT_TRANSLATE_NOOP("core", "'from' must name an earlier layer"))
         result: LayerResult | None = None
+        stats: tuple[int, ...] = ()
         blocked = False
         in_shapes: tuple[Shape, ...] = ()
         if error is None:
@@ -326,7 +327,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
                 blocked = True
             else:
                 in_shapes = tuple(shapes)  # type: ignore[arg-type]
-                result, error = _apply(layer, in_shapes)
+                result, error, stats = _apply(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         info_storage = -1
@@ -379,7 +380,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
                 blocked,
                 info_storage,
                 first_saves,
-                _STATS.get((layer, in_shapes), ()) if result is not None else (),
+                stats if result is not None else (),
             )
         )
         prev_name = name
@@ -397,9 +398,9 @@ def analyze(draft: NetworkDraft) -> Analysis:
 
 # Layer results by (layer, input shapes). Layers are immutable and an edit changes one of them,
 # so re-analysing a draft after an edit reuses every other layer's result.
-_RESULTS: dict[tuple[LayerSpec, tuple[Shape, ...]], tuple[LayerResult | None, str | None]] = {}
+_RESULTS: dict[tuple[LayerSpec, tuple[Shape, ...]],
+               tuple[LayerResult | None, str | None, tuple[int, ...]]] = {}
 _RESULTS_MAX = 20_000
-_STATS: dict[tuple[LayerSpec, tuple[Shape, ...]], tuple[int, ...]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
@@ -424,21 +425,20 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
         result, error = None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
                                   problem=str(exc))
+    stats: tuple[int, ...] = ()
+    if result is not None:
+        stats = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
+                 result.weight_elements, result.flops_fwd, result.flops_bwd,
+                 0 if (result.inplace or result.view) else 1)
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
-        _STATS.clear()
-    _RESULTS[key] = (result, error)
-    if result is not None:
-        _STATS[key] = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
-                       result.weight_elements, result.flops_fwd, result.flops_bwd,
-                       0 if (result.inplace or result.view) else 1)
-    return result, error
+    hit = _RESULTS[key] = (result, error, stats)
+    return hit
 
 
 def clear_cache() -> None:
     """Forget cached layer results (benchmarks measuring a cold start use this)."""
     _RESULTS.clear()
-    _STATS.clear()
 
 
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
