@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 Shape = tuple[int, ...]
@@ -106,8 +107,7 @@ _POOL_PARAMS = (
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SavedTensor:
+class SavedTensor(NamedTuple):
     """A tensor kept for backward. ``source`` says which: 'input' (input 0), 'input:k', 'output'
     or 'own' (a new tensor of this layer: indices, masks, statistics, LSTM reserve)."""
 
@@ -116,8 +116,10 @@ class SavedTensor:
     storage: str = ACT
 
 
-@dataclass(frozen=True)
-class LayerResult:
+class LayerResult(NamedTuple):
+    """What a rule says of one layer (immutable; a NamedTuple because hundreds are made per
+    analysis of a deep network)."""
+
     out_shape: Shape
     parameters: int = 0
     flops_fwd: int = 0  # per sample
@@ -126,7 +128,7 @@ class LayerResult:
     inplace: bool = False  # output shares the input's storage (in-place op)
     view: bool = False  # output is a view of the input (flatten)
     # Convolution workspace candidates by algorithm, elements: (per sample, constant).
-    workspace: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    workspace: Mapping[str, tuple[int, int]] = MappingProxyType({})
     weight_elements: int = 0  # parameters touched per pass (for bytes moved)
     note: str = ""
     # Independent outputs one kernel computes per sample (0 = the output's size), and how many
