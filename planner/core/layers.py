@@ -1126,6 +1126,9 @@ class LayerSpec:
         key = (self.kind, self.name, _freeze(merged))
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
+        # What it reads, worked out once (the analysis asks for every layer on every edit).
+        object.__setattr__(self, "_source", merged.get("input") or None)
+        object.__setattr__(self, "_refs", self._compute_refs())
 
     def __eq__(self, other):
         return self is other or (isinstance(other, LayerSpec) and self._key == other._key)
@@ -1143,11 +1146,13 @@ class LayerSpec:
 
     def source(self) -> str | None:
         """The layer read as the main input when it is not the previous one."""
-        src = self.params.get("input")
-        return src or None
+        return self._source
 
     def refs(self) -> tuple[str, ...]:
         """Names of earlier layers this one reads besides its main input."""
+        return self._refs
+
+    def _compute_refs(self) -> tuple[str, ...]:
         if self.kind == "add":
             ref = self.params.get("from")
             return (ref,) if ref else ()

@@ -355,11 +355,17 @@ def _prepare(analysis: Analysis) -> _Prepared:
     grad_pair = o + np.where(np.arange(n) > 1, in_elems, 0)
     fbwd[0] = 0
     outputs = sorted({info.output_storage for info in infos if info.output_storage >= 0})
+    # Storage columns as arrays once; saved and output storages are index selections of them.
+    st_elements, st_classes, st_producer, st_last_use = zip(*st) if st else ((), (), (), ())
+    all_elems = np.array(st_elements, dtype=np.int64)
+    saved_idx = np.array(saved, dtype=np.int64)
+    out_idx = np.array(outputs, dtype=np.int64)
+    saved_class = tuple(st_classes[s] for s in saved)
     prepared = _Prepared(
         analysis=analysis,
-        saved_elems=np.array([st[s].elements for s in saved], dtype=np.int64),
-        saved_class=tuple(st[s].storage_class for s in saved),
-        saved_fixed=np.array([st[s].storage_class == F32_FIXED for s in saved], dtype=bool),
+        saved_elems=all_elems[saved_idx],
+        saved_class=saved_class,
+        saved_fixed=np.array([c == F32_FIXED for c in saved_class], dtype=bool),
         saved_owner=np.array([owner.get(s, 0) for s in saved], dtype=np.int64),
         param_counts=params,
         grad_pair_elems=grad_pair,
@@ -367,10 +373,10 @@ def _prepare(analysis: Analysis) -> _Prepared:
             for k in ws_names},
         ws_layers=np.array(ws_layers, dtype=np.int64),
         # Inference keeps no tensors for backward: only layer outputs exist.
-        st_elems=np.array([st[s].elements for s in outputs], dtype=np.int64),
-        st_class=tuple(st[s].storage_class for s in outputs),
-        st_start=np.array([st[s].producer for s in outputs], dtype=np.int64),
-        st_end=np.array([st[s].last_use for s in outputs], dtype=np.int64),
+        st_elems=all_elems[out_idx],
+        st_class=tuple(st_classes[s] for s in outputs),
+        st_start=np.array(st_producer, dtype=np.int64)[out_idx],
+        st_end=np.array(st_last_use, dtype=np.int64)[out_idx],
         out_elems=out_elems,
         out_numel=o,
         in_elems=in_elems,
@@ -624,7 +630,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         per_layer_ws.tolist(),
     ))
     return MemoryEstimate(
-        setup=setup, assumptions=a, parameters=analysis.parameters, overhead=overhead,
+        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()), overhead=overhead,
         weights=weights, gradients=grads, optimizer=optimizer, activations=act,
         transient=transient, workspace=workspace, layers=layers, analysis=analysis,
     )

@@ -295,7 +295,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
                      else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
         in_names: list[str] = []
         if error is None and i > 0:
-            src = layer.source()
+            src = layer._source
             if src is not None and src not in out_shape:
                 error = Msg(
                     QT_TRANSLATE_NOOP(
@@ -304,7 +304,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
                     src=src,
                 )
             in_names.append(src or prev_name)  # type: ignore[arg-type]
-            refs = layer.refs()
+            refs = layer._refs
             for ref in refs:
                 if ref not in out_shape:
                     error = Msg(
