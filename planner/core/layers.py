@@ -636,6 +636,15 @@ def _generic(params, ins):
     return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=saved)
 
 
+# LSTM and GRU take the same parameters.
+_RNN_PARAMS = (
+    _p("hidden", "int", 128, QT_TRANSLATE_NOOP("core", "Hidden units."), minimum=1),
+    _p("layers", "int", 1, QT_TRANSLATE_NOOP("core", "Stacked layers."), minimum=1),
+    _p("bidirectional", "bool", False, QT_TRANSLATE_NOOP("core", "Run both directions.")),
+    _p("return_sequences", "bool", True,
+       QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H).")),
+)
+
 _CONVT_PARAMS = tuple(p for p in _CONV_PARAMS if p.name != "padding") + (
     _p(
         "padding",
@@ -952,22 +961,7 @@ RULES: dict[str, LayerRule] = {
         LayerRule(
             "lstm",
             QT_TRANSLATE_NOOP("core", "LSTM"),
-            (
-                _p("hidden", "int", 128, QT_TRANSLATE_NOOP("core", "Hidden units."), minimum=1),
-                _p("layers", "int", 1, QT_TRANSLATE_NOOP("core", "Stacked layers."), minimum=1),
-                _p(
-                    "bidirectional",
-                    "bool",
-                    False,
-                    QT_TRANSLATE_NOOP("core", "Run both directions."),
-                ),
-                _p(
-                    "return_sequences",
-                    "bool",
-                    True,
-                    QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H)."),
-                ),
-            ),
+            _RNN_PARAMS,
             _lstm,
             QT_TRANSLATE_NOOP(
                 "core", "LSTM over a T×F sequence (T = sequence length, set on the input)."
@@ -992,22 +986,7 @@ RULES: dict[str, LayerRule] = {
         LayerRule(
             "gru",
             QT_TRANSLATE_NOOP("core", "GRU"),
-            (
-                _p("hidden", "int", 128, QT_TRANSLATE_NOOP("core", "Hidden units."), minimum=1),
-                _p("layers", "int", 1, QT_TRANSLATE_NOOP("core", "Stacked layers."), minimum=1),
-                _p(
-                    "bidirectional",
-                    "bool",
-                    False,
-                    QT_TRANSLATE_NOOP("core", "Run both directions."),
-                ),
-                _p(
-                    "return_sequences",
-                    "bool",
-                    True,
-                    QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H)."),
-                ),
-            ),
+            _RNN_PARAMS,
             _gru,
             QT_TRANSLATE_NOOP(
                 "core", "GRU over a T×F sequence; keeps its input, cuDNN's reserve and its output."

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>AdvisorPane</name>
@@ -51,7 +52,7 @@
         <translation>同时考虑每种显卡各两块。</translation>
     </message>
     <message>
-        <source>Reset to the profile's values</source>
+        <source>Reset to the profile&apos;s values</source>
         <translation>恢复为该场景的默认值</translation>
     </message>
     <message>
@@ -123,7 +124,7 @@
         <translation>使用我的方案（尚未起草）</translation>
     </message>
     <message>
-        <source>Judge fit and speed on the Planner's network at its batch size and precision instead of the profile's reference workload.</source>
+        <source>Judge fit and speed on the Planner&apos;s network at its batch size and precision instead of the profile&apos;s reference workload.</source>
         <translation>用规划器中的网络（按其批量大小和精度）来判断能否装下和速度，而不是用该场景的参考工作负载。</translation>
     </message>
     <message>
@@ -139,7 +140,7 @@
         <translation>未设置</translation>
     </message>
     <message>
-        <source>Your electricity price: each card's power cost per year; 0 = not set.</source>
+        <source>Your electricity price: each card&apos;s power cost per year; 0 = not set.</source>
         <translation>你的电价：每块显卡每年的电费；0 = 未设置。</translation>
     </message>
     <message>
@@ -163,7 +164,7 @@
         <translation> /小时</translation>
     </message>
     <message>
-        <source>A cloud GPU's hourly price: how many months until buying pays for itself; 0 = not set.</source>
+        <source>A cloud GPU&apos;s hourly price: how many months until buying pays for itself; 0 = not set.</source>
         <translation>云 GPU 的每小时价格：购买要多少个月才能回本；0 = 未设置。</translation>
     </message>
     <message>
@@ -183,7 +184,7 @@
         <translation>使用我的方案（%1）</translation>
     </message>
     <message>
-        <source>No card named '%1' in the catalog.</source>
+        <source>No card named &apos;%1&apos; in the catalog.</source>
         <translation>目录中没有名为“%1”的显卡。</translation>
     </message>
     <message>
@@ -658,7 +659,7 @@ support</source>
         <translation>激活 + 误差</translation>
     </message>
     <message>
-        <source>Article's arithmetic</source>
+        <source>Article&apos;s arithmetic</source>
         <translation>文章中的算法</translation>
     </message>
     <message>
@@ -673,7 +674,7 @@ support</source>
         <translation>监视集群</translation>
     </message>
     <message>
-        <source>A Prometheus server that scrapes NVIDIA's dcgm-exporter on each node. Only its HTTP query API is used.</source>
+        <source>A Prometheus server that scrapes NVIDIA&apos;s dcgm-exporter on each node. Only its HTTP query API is used.</source>
         <translation>一个抓取各节点上 NVIDIA dcgm-exporter 数据的 Prometheus 服务器。只使用它的 HTTP 查询 API。</translation>
     </message>
     <message>
@@ -693,7 +694,7 @@ support</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>Don't verify TLS certificates</source>
+        <source>Don&apos;t verify TLS certificates</source>
         <translation>不验证 TLS 证书</translation>
     </message>
     <message>
@@ -924,7 +925,7 @@ support</source>
         <translation>显卡；%1 标出你拥有的显卡</translation>
     </message>
     <message>
-        <source>The card's memory (GiB)</source>
+        <source>The card&apos;s memory (GiB)</source>
         <translation>显卡的显存（GiB）</translation>
     </message>
     <message>
@@ -1061,7 +1062,7 @@ support</source>
         </translation>
     </message>
     <message>
-        <source>Fix the plan's errors to see how it fits on each card.</source>
+        <source>Fix the plan&apos;s errors to see how it fits on each card.</source>
         <translation>修正方案中的错误后，才能看到它在每块显卡上是否装得下。</translation>
     </message>
     <message>
@@ -1164,7 +1165,7 @@ busy %</source>
 繁忙 %</translation>
     </message>
     <message>
-        <source>Share of time the memory controller was reading or writing (NVML 'memory utilisation'). Not the memory in use.</source>
+        <source>Share of time the memory controller was reading or writing (NVML &apos;memory utilisation&apos;). Not the memory in use.</source>
         <translation>显存控制器读写所占的时间比例（NVML 的“memory utilisation”）。不是已用显存。</translation>
     </message>
     <message>
@@ -1174,7 +1175,7 @@ GB/s (est.)</source>
 GB/s（估计）</translation>
     </message>
     <message>
-        <source>An ESTIMATE: memory-controller busy % × the card's peak bandwidth</source>
+        <source>An ESTIMATE: memory-controller busy % × the card&apos;s peak bandwidth</source>
         <translation>估计值：显存控制器繁忙 % × 显卡峰值带宽</translation>
     </message>
     <message>
@@ -1387,7 +1388,7 @@ reasons</source>
         <translation>层属性：%1</translation>
     </message>
     <message>
-        <source>A unique name; other layers refer to it in 'from' and 'input'.</source>
+        <source>A unique name; other layers refer to it in &apos;from&apos; and &apos;input&apos;.</source>
         <translation>唯一的名称；其他层在“from”和“input”中引用它。</translation>
     </message>
     <message>
@@ -1411,7 +1412,7 @@ reasons</source>
         <translation>每个层都需要名称</translation>
     </message>
     <message>
-        <source>the name '%1' is already used</source>
+        <source>the name &apos;%1&apos; is already used</source>
         <translation>名称“%1”已被使用</translation>
     </message>
     <message>
@@ -1474,11 +1475,11 @@ reasons</source>
         <translation>每个层都需要名称</translation>
     </message>
     <message>
-        <source>the name '%1' is already used</source>
+        <source>the name &apos;%1&apos; is already used</source>
         <translation>名称“%1”已被使用</translation>
     </message>
     <message>
-        <source>unknown layer type '%1'</source>
+        <source>unknown layer type &apos;%1&apos;</source>
         <translation>未知的层类型“%1”</translation>
     </message>
     <message>
@@ -1673,7 +1674,7 @@ reasons</source>
         <translation>自动保存失败：%1</translation>
     </message>
     <message>
-        <source>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;Plan the memory a network needs to train on an NVIDIA GPU, layer by layer; see how it fits and runs on every card, what to buy or sell, and what your cards do live.&lt;/p&gt;&lt;p&gt;Its reasoning follows Tim Dettmers' article “Which GPU(s) to Get for Deep Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is shown in MiB/GiB as nvidia-smi shows it.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Licences&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</source>
+        <source>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;Plan the memory a network needs to train on an NVIDIA GPU, layer by layer; see how it fits and runs on every card, what to buy or sell, and what your cards do live.&lt;/p&gt;&lt;p&gt;Its reasoning follows Tim Dettmers&apos; article “Which GPU(s) to Get for Deep Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is shown in MiB/GiB as nvidia-smi shows it.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Licences&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</source>
         <translation>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;逐层规划一个网络在 NVIDIA GPU 上训练所需的显存；查看它在每块显卡上能否装下、跑得多快，该买什么、卖什么，以及你的显卡实时在做什么。&lt;/p&gt;&lt;p&gt;其推理依据 Tim Dettmers 的文章《深度学习该选哪块 GPU》（2016 与 2017 年修订版，参考其中文译本）。显存按 nvidia-smi 的方式以 MiB/GiB 显示。&lt;/p&gt;&lt;p&gt;&lt;b&gt;许可证&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</translation>
     </message>
     <message>
@@ -1739,7 +1740,7 @@ The details were written to %2.</source>
         <translation>本机显卡</translation>
     </message>
     <message>
-        <source>Stop watching the cluster and show this computer's cards again</source>
+        <source>Stop watching the cluster and show this computer&apos;s cards again</source>
         <translation>停止监视集群，重新显示本机的显卡</translation>
     </message>
     <message>
@@ -1791,11 +1792,11 @@ The details were written to %2.</source>
         <translation>录制记录…</translation>
     </message>
     <message>
-        <source>Alert when memory in use passes this share of the card's memory</source>
+        <source>Alert when memory in use passes this share of the card&apos;s memory</source>
         <translation>已用显存超过显卡显存的这一比例时报警</translation>
     </message>
     <message>
-        <source>Alert when a card's temperature passes this</source>
+        <source>Alert when a card&apos;s temperature passes this</source>
         <translation>显卡温度超过此值时报警</translation>
     </message>
     <message>
@@ -1823,7 +1824,7 @@ The details were written to %2.</source>
         <translation>与方案比较</translation>
     </message>
     <message>
-        <source>The plan's predicted peak against the peak of the followed process (or of the selected card)</source>
+        <source>The plan&apos;s predicted peak against the peak of the followed process (or of the selected card)</source>
         <translation>方案预测的峰值与所跟踪进程（或所选显卡）的峰值对比</translation>
     </message>
     <message>
@@ -1903,7 +1904,7 @@ The details were written to %2.</source>
         <translation>正在监视位于 {url} 的集群</translation>
     </message>
     <message>
-        <source>Showing this computer's cards</source>
+        <source>Showing this computer&apos;s cards</source>
         <translation>正在显示本机的显卡</translation>
     </message>
     <message>
@@ -1913,7 +1914,7 @@ The details were written to %2.</source>
     <message>
         <source>The cluster cannot be watched: {msg}.
 
-“Local cards” shows this computer's cards again.</source>
+“Local cards” shows this computer&apos;s cards again.</source>
         <translation>无法监视集群：{msg}。
 
 “本机显卡”会重新显示本机的显卡。</translation>
@@ -1967,7 +1968,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>报警：{text}</translation>
     </message>
     <message>
-        <source>Long window: {b:.0f}-second buckets (memory: the bucket's maximum, the rest: its mean)</source>
+        <source>Long window: {b:.0f}-second buckets (memory: the bucket&apos;s maximum, the rest: its mean)</source>
         <translation>长时间窗口：{b:.0f} 秒分桶（显存取桶内最大值，其余取平均值）</translation>
     </message>
     <message>
@@ -2130,7 +2131,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>浅色：DRAM（GPM，实测）</translation>
     </message>
     <message>
-        <source>plan's predicted peak</source>
+        <source>plan&apos;s predicted peak</source>
         <translation>方案预测峰值</translation>
     </message>
     <message>
@@ -2358,7 +2359,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>最大批量，装入</translation>
     </message>
     <message>
-        <source>A card's memory, as nvidia-smi shows it (GiB)</source>
+        <source>A card&apos;s memory, as nvidia-smi shows it (GiB)</source>
         <translation>显卡的显存，按 nvidia-smi 的显示（GiB）</translation>
     </message>
     <message>
@@ -2390,15 +2391,15 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>逐层表格</translation>
     </message>
     <message>
-        <source>The article's accounting: for each layer, its output (activation) plus the error (the gradient of that output), at the batch and precision above; the input has no error. A framework keeps different tensors (see the per-layer table), so this is for checking the article's worked example, not for sizing a card.</source>
+        <source>The article&apos;s accounting: for each layer, its output (activation) plus the error (the gradient of that output), at the batch and precision above; the input has no error. A framework keeps different tensors (see the per-layer table), so this is for checking the article&apos;s worked example, not for sizing a card.</source>
         <translation>文章的算法：每层的输出（激活）加上误差（该输出的梯度），按上面的批量和精度计算；输入层没有误差。框架实际保留的张量不同（见逐层表格），所以这里用于核对文章中的示例，而不是用来选卡。</translation>
     </message>
     <message>
-        <source>Article's accounting</source>
+        <source>Article&apos;s accounting</source>
         <translation>文章的算法</translation>
     </message>
     <message>
-        <source>What each of the article's memory-reduction techniques would save on this network, largest saving first. Each throws information away or costs speed: read the caution. Apply is one undoable edit.</source>
+        <source>What each of the article&apos;s memory-reduction techniques would save on this network, largest saving first. Each throws information away or costs speed: read the caution. Apply is one undoable edit.</source>
         <translation>文章中每种显存削减技巧在这个网络上能节省多少，按节省量从大到小排列。每种技巧都会丢失信息或降低速度：请阅读注意事项。“应用”是一次可撤销的编辑。</translation>
     </message>
     <message>
@@ -2952,7 +2953,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation> %</translation>
     </message>
     <message>
-        <source>Warn when a card's memory in use reaches this share of its total (50–100 %)</source>
+        <source>Warn when a card&apos;s memory in use reaches this share of its total (50–100 %)</source>
         <translation>显卡已用显存达到总量的这一比例时发出警告（50–100 %）</translation>
     </message>
     <message>
@@ -2960,7 +2961,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation> °C</translation>
     </message>
     <message>
-        <source>Warn when a card's temperature reaches this (40–110 °C)</source>
+        <source>Warn when a card&apos;s temperature reaches this (40–110 °C)</source>
         <translation>显卡温度达到此值时发出警告（40–110 °C）</translation>
     </message>
     <message>
@@ -3408,7 +3409,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>自然语言处理研究</translation>
     </message>
     <message>
-        <source>Recurrent networks; 8 GB does for most (check your model's memory).</source>
+        <source>Recurrent networks; 8 GB does for most (check your model&apos;s memory).</source>
         <translation>循环神经网络；大多数情况下 8 GB 足够（请检查你模型的显存）。</translation>
     </message>
     <message>
@@ -3456,7 +3457,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>你的 {name}</translation>
     </message>
     <message>
-        <source>{name} (the profile's reference workload)</source>
+        <source>{name} (the profile&apos;s reference workload)</source>
         <translation>{name}（该用途的参考负载）</translation>
     </message>
     <message>
@@ -3616,11 +3617,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>相对每小时 ${hourly:g} 的云 GPU，{months:g} 个月回本</translation>
     </message>
     <message>
-        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it (it fetched about {price} used by {date}) and buy what that direction needs — the article's start-cheap, sell-and-upgrade path.</source>
+        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it (it fetched about {price} used by {date}) and buy what that direction needs — the article&apos;s start-cheap, sell-and-upgrade path.</source>
         <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉（到 {date} 二手约值 {price}），再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
     </message>
     <message>
-        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it and buy what that direction needs — the article's start-cheap, sell-and-upgrade path.</source>
+        <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it and buy what that direction needs — the article&apos;s start-cheap, sell-and-upgrade path.</source>
         <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉，再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
     </message>
     <message>
@@ -3648,7 +3649,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>计算能力 {cc}（Maxwell、Pascal 或 Volta）：CUDA 13 已放弃 5.0-7.2。请使用 CUDA 12.x 工具包，以及为 CUDA 12.6 或更早版本构建的 PyTorch wheel（例如 cu126）；为 CUDA 12.8 及之后版本构建的 wheel 去掉了部分或全部这些架构。</translation>
     </message>
     <message>
-        <source>Compute capability {cc} (Kepler): CUDA 12 dropped it (the last toolkit is CUDA 11.x) and current cuDNN and PyTorch builds do not include it; only old releases built against CUDA 11 or earlier run. The 2016-17 article's era still supported it.</source>
+        <source>Compute capability {cc} (Kepler): CUDA 12 dropped it (the last toolkit is CUDA 11.x) and current cuDNN and PyTorch builds do not include it; only old releases built against CUDA 11 or earlier run. The 2016-17 article&apos;s era still supported it.</source>
         <translation>计算能力 {cc}（Kepler）：CUDA 12 已放弃它（最后支持的工具包是 CUDA 11.x），当前的 cuDNN 和 PyTorch 版本都不包含它；只有基于 CUDA 11 或更早版本构建的旧版本能运行。2016-17 年文章的时代仍然支持它。</translation>
     </message>
     <message>
@@ -3668,8 +3669,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>步幅：一个数，或每个空间维度一个数。</translation>
     </message>
     <message>
-        <source>'valid' (no padding), 'same' (output = input ÷ stride) or explicit pixels.</source>
-        <translation>'valid'（不填充）、'same'（输出 = 输入 ÷ 步幅）或明确的像素数。</translation>
+        <source>&apos;valid&apos; (no padding), &apos;same&apos; (output = input ÷ stride) or explicit pixels.</source>
+        <translation>&apos;valid&apos;（不填充）、&apos;same&apos;（输出 = 输入 ÷ 步幅）或明确的像素数。</translation>
     </message>
     <message>
         <source>Dilation of the kernel.</source>
@@ -3704,8 +3705,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{what} 需要 1 个或 {dims} 个数，实际是 {count} 个</translation>
     </message>
     <message>
-        <source>padding '{padding}' is not 'valid', 'same' or a number</source>
-        <translation>填充“{padding}”不是 'valid'、'same' 或数字</translation>
+        <source>padding &apos;{padding}&apos; is not &apos;valid&apos;, &apos;same&apos; or a number</source>
+        <translation>填充“{padding}”不是 &apos;valid&apos;、&apos;same&apos; 或数字</translation>
     </message>
     <message>
         <source>padding cannot be negative</source>
@@ -3756,7 +3757,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>需要通道维和至少一个其他维度，实际是 {shape}</translation>
     </message>
     <message>
-        <source>unknown activation '{fn}' (one of {choices})</source>
+        <source>unknown activation &apos;{fn}&apos; (one of {choices})</source>
         <translation>未知的激活函数“{fn}”（可选：{choices}）</translation>
     </message>
     <message>
@@ -3764,24 +3765,24 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>dropout 概率 {p} 必须不小于 0 且小于 1</translation>
     </message>
     <message>
-        <source>needs the layer named in 'from'</source>
-        <translation>需要在 'from' 中指定的层</translation>
+        <source>needs the layer named in &apos;from&apos;</source>
+        <translation>需要在 &apos;from&apos; 中指定的层</translation>
     </message>
     <message>
-        <source>cannot add {shape} ('from') to {shape2}</source>
-        <translation>无法把 {shape}（'from'）加到 {shape2} 上</translation>
+        <source>cannot add {shape} (&apos;from&apos;) to {shape2}</source>
+        <translation>无法把 {shape}（&apos;from&apos;）加到 {shape2} 上</translation>
     </message>
     <message>
-        <source>needs at least one layer named in 'from'</source>
-        <translation>需要在 'from' 中至少指定一个层</translation>
+        <source>needs at least one layer named in &apos;from&apos;</source>
+        <translation>需要在 &apos;from&apos; 中至少指定一个层</translation>
     </message>
     <message>
         <source>cannot concatenate {shape} with {shape2}: all but the channel dimension must match</source>
         <translation>无法把 {shape} 与 {shape2} 拼接：除通道维外其他维度必须一致</translation>
     </message>
     <message>
-        <source>mode '{mode}' is not 'nearest' or 'bilinear'</source>
-        <translation>模式“{mode}”不是 'nearest' 或 'bilinear'</translation>
+        <source>mode &apos;{mode}&apos; is not &apos;nearest&apos; or &apos;bilinear&apos;</source>
+        <translation>模式“{mode}”不是 &apos;nearest&apos; 或 &apos;bilinear&apos;</translation>
     </message>
     <message>
         <source>needs a T×F sequence input (steps × features), got {shape}</source>
@@ -3808,7 +3809,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>每个样本的形状：C×H×W 图像，C×T×H×W 视频，T×F 序列。</translation>
     </message>
     <message>
-        <source>The network's input, without the batch dimension.</source>
+        <source>The network&apos;s input, without the batch dimension.</source>
         <translation>网络的输入，不含批量维度。</translation>
     </message>
     <message>
@@ -3936,7 +3937,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>输出被加到前一层输出上的那个更早的层。</translation>
     </message>
     <message>
-        <source>Adds an earlier layer's output (a skip connection); keeps nothing.</source>
+        <source>Adds an earlier layer&apos;s output (a skip connection); keeps nothing.</source>
         <translation>加上更早一层的输出（跳跃连接）；不保留任何张量。</translation>
     </message>
     <message>
@@ -4012,7 +4013,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>GRU</translation>
     </message>
     <message>
-        <source>GRU over a T×F sequence; keeps its input, cuDNN's reserve and its output.</source>
+        <source>GRU over a T×F sequence; keeps its input, cuDNN&apos;s reserve and its output.</source>
         <translation>在 T×F 序列上的 GRU；保留其输入、cuDNN 的预留空间和其输出。</translation>
     </message>
     <message>
@@ -4020,11 +4021,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>其他运算</translation>
     </message>
     <message>
-        <source>What it keeps for backward ('input' is the safe guess for an unknown op).</source>
-        <translation>为反向传播保留什么（对未知运算，'input' 是稳妥的猜测）。</translation>
+        <source>What it keeps for backward (&apos;input&apos; is the safe guess for an unknown op).</source>
+        <translation>为反向传播保留什么（对未知运算，&apos;input&apos; 是稳妥的猜测）。</translation>
     </message>
     <message>
-        <source>Output shape per sample (empty = the input's).</source>
+        <source>Output shape per sample (empty = the input&apos;s).</source>
         <translation>每个样本的输出形状（留空 = 与输入相同）。</translation>
     </message>
     <message>
@@ -4032,11 +4033,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>它读取的其他层（乘积的另一个操作数）。</translation>
     </message>
     <message>
-        <source>An operation without a planner layer (from an imported file): keeps its input's shape unless 'shape' says otherwise, and what 'keeps' says.</source>
-        <translation>没有对应规划器层的运算（来自导入的文件）：除非 'shape' 另有指定，否则保持输入的形状，并按 'keeps' 保留张量。</translation>
+        <source>An operation without a planner layer (from an imported file): keeps its input&apos;s shape unless &apos;shape&apos; says otherwise, and what &apos;keeps&apos; says.</source>
+        <translation>没有对应规划器层的运算（来自导入的文件）：除非 &apos;shape&apos; 另有指定，否则保持输入的形状，并按 &apos;keeps&apos; 保留张量。</translation>
     </message>
     <message>
-        <source>Read this earlier layer's output instead of the previous layer's (branches).</source>
+        <source>Read this earlier layer&apos;s output instead of the previous layer&apos;s (branches).</source>
         <translation>读取这个更早的层的输出，而不是前一层的输出（分支）。</translation>
     </message>
     <message>
@@ -4148,11 +4149,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{what} 必须是数字或数字列表，而不是 {text!r}</translation>
     </message>
     <message>
-        <source>{what} '{item}' is not a number</source>
+        <source>{what} &apos;{item}&apos; is not a number</source>
         <translation>{what} “{item}”不是数字</translation>
     </message>
     <message>
-        <source>{what} '{item}' is not a whole number</source>
+        <source>{what} &apos;{item}&apos; is not a whole number</source>
         <translation>{what} “{item}”不是整数</translation>
     </message>
     <message>
@@ -4172,7 +4173,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{what} 必须是一个数</translation>
     </message>
     <message>
-        <source>{what} '{value}' is not a number</source>
+        <source>{what} &apos;{value}&apos; is not a number</source>
         <translation>{what} “{value}”不是数字</translation>
     </message>
     <message>
@@ -4188,7 +4189,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{what} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <source>{what} '{value}' is not one of {choices}</source>
+        <source>{what} &apos;{value}&apos; is not one of {choices}</source>
         <translation>{what} “{value}”不在可选值 {choices} 中</translation>
     </message>
     <message>
@@ -4228,8 +4229,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>工作区所用的卷积算法族：typical = 每层最快的算法（3×3 用 Winograd，否则用隐式 GEMM），上限为工作区配额</translation>
     </message>
     <message>
-        <source>largest workspace the framework typically grants one convolution ('typical' only)</source>
-        <translation>框架通常给一次卷积分配的最大工作区（仅 'typical'）</translation>
+        <source>largest workspace the framework typically grants one convolution (&apos;typical&apos; only)</source>
+        <translation>框架通常给一次卷积分配的最大工作区（仅 &apos;typical&apos;）</translation>
     </message>
     <message>
         <source>memory the driver keeps on a card that no process can use (used when judging fit)</source>
@@ -4248,7 +4249,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>能达到的标称带宽比例</translation>
     </message>
     <message>
-        <source>extra factor per architecture (older ones reach less of their peak; calibrated to the article's table)</source>
+        <source>extra factor per architecture (older ones reach less of their peak; calibrated to the article&apos;s table)</source>
         <translation>每种架构的额外系数（老架构达到的峰值比例更低；按文章中的表格校准）</translation>
     </message>
     <message>
@@ -4256,7 +4257,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>内核填满显卡所需的每个 CUDA 核心的独立输出数（小网络填不满）</translation>
     </message>
     <message>
-        <source>fixed cost of launching one layer's kernel</source>
+        <source>fixed cost of launching one layer&apos;s kernel</source>
         <translation>启动一个层的内核的固定开销</translation>
     </message>
     <message>
@@ -4296,15 +4297,15 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>批量大小 {batch_size} 必须在 1 到 {MAX_BATCH} 之间</translation>
     </message>
     <message>
-        <source>precision '{precision}' is not one of {choices}</source>
+        <source>precision &apos;{precision}&apos; is not one of {choices}</source>
         <translation>精度“{precision}”不在可选值 {choices} 中</translation>
     </message>
     <message>
-        <source>optimizer '{optimizer}' is not one of {choices}</source>
+        <source>optimizer &apos;{optimizer}&apos; is not one of {choices}</source>
         <translation>优化器“{optimizer}”不在可选值 {choices} 中</translation>
     </message>
     <message>
-        <source>mode '{mode}' is not one of {choices}</source>
+        <source>mode &apos;{mode}&apos; is not one of {choices}</source>
         <translation>模式“{mode}”不在可选值 {choices} 中</translation>
     </message>
     <message>
@@ -4328,11 +4329,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>每个层都需要名称</translation>
     </message>
     <message>
-        <source>the name '{name}' is already used by an earlier layer</source>
+        <source>the name &apos;{name}&apos; is already used by an earlier layer</source>
         <translation>名称“{name}”已被前面的层使用</translation>
     </message>
     <message>
-        <source>unknown layer type '{kind}'</source>
+        <source>unknown layer type &apos;{kind}&apos;</source>
         <translation>未知的层类型“{kind}”</translation>
     </message>
     <message>
@@ -4344,16 +4345,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>只有第一层可以是输入层</translation>
     </message>
     <message>
-        <source>'input' names '{src}', which is not an earlier layer</source>
-        <translation>'input' 指定的“{src}”不是前面的层</translation>
+        <source>&apos;input&apos; names &apos;{src}&apos;, which is not an earlier layer</source>
+        <translation>&apos;input&apos; 指定的“{src}”不是前面的层</translation>
     </message>
     <message>
-        <source>'from' names '{ref}', which is not an earlier layer</source>
-        <translation>'from' 指定的“{ref}”不是前面的层</translation>
+        <source>&apos;from&apos; names &apos;{ref}&apos;, which is not an earlier layer</source>
+        <translation>&apos;from&apos; 指定的“{ref}”不是前面的层</translation>
     </message>
     <message>
-        <source>'from' must name an earlier layer</source>
-        <translation>'from' 必须指定一个前面的层</translation>
+        <source>&apos;from&apos; must name an earlier layer</source>
+        <translation>&apos;from&apos; 必须指定一个前面的层</translation>
     </message>
     <message>
         <source>output {out_shape} is empty</source>
@@ -4364,12 +4365,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>参数无效（{problem}）</translation>
     </message>
     <message>
-        <source>{where}: expected an object with 'layers'</source>
-        <translation>{where}：应为包含 'layers' 的对象</translation>
+        <source>{where}: expected an object with &apos;layers&apos;</source>
+        <translation>{where}：应为包含 &apos;layers&apos; 的对象</translation>
     </message>
     <message>
-        <source>{where}: 'layers' must be a non-empty list</source>
-        <translation>{where}：'layers' 必须是非空列表</translation>
+        <source>{where}: &apos;layers&apos; must be a non-empty list</source>
+        <translation>{where}：&apos;layers&apos; 必须是非空列表</translation>
     </message>
     <message>
         <source>{at}: expected an object</source>
@@ -4384,8 +4385,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{at}.name：每个层都需要名称</translation>
     </message>
     <message>
-        <source>{at}.{key}: '{kind}' layers have no parameter '{key}'</source>
-        <translation>{at}.{key}：'{kind}' 层没有参数 '{key}'</translation>
+        <source>{at}.{key}: &apos;{kind}&apos; layers have no parameter &apos;{key}&apos;</source>
+        <translation>{at}.{key}：&apos;{kind}&apos; 层没有参数 &apos;{key}&apos;</translation>
     </message>
     <message>
         <source>{at}.{key}: {problem}</source>
@@ -4476,7 +4477,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>之后的每个特征图都只剩四分之一的数值。</translation>
     </message>
     <message>
-        <source>Throws away three quarters of the first layer's outputs; accuracy can suffer, especially on small inputs.</source>
+        <source>Throws away three quarters of the first layer&apos;s outputs; accuracy can suffer, especially on small inputs.</source>
         <translation>丢弃第一层四分之三的输出；准确率可能下降，尤其是输入较小时。</translation>
     </message>
     <message>
@@ -4528,7 +4529,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>原文示例</translation>
     </message>
     <message>
-        <source>The article's worked example: batch 128, 250×250×3 inputs, unpadded 3×3 convolutions with 32, 64 and 96 filters.</source>
+        <source>The article&apos;s worked example: batch 128, 250×250×3 inputs, unpadded 3×3 convolutions with 32, 64 and 96 filters.</source>
         <translation>原文的计算示例：批量大小 128，250×250×3 输入，无填充的 3×3 卷积，卷积核数分别为 32、64、96。</translation>
     </message>
     <message>
@@ -4536,7 +4537,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>原文示例（减小内存版）</translation>
     </message>
     <message>
-        <source>The article's memory-reduction variant: stride 2 in the first convolution, a 2×2 max pool after it, and 32 1×1 filters to reduce the 96 channels.</source>
+        <source>The article&apos;s memory-reduction variant: stride 2 in the first convolution, a 2×2 max pool after it, and 32 1×1 filters to reduce the 96 channels.</source>
         <translation>原文的内存减小变体：第一层卷积步长为 2，其后接 2×2 最大池化，再用 32 个 1×1 卷积核把 96 个通道降下来。</translation>
     </message>
     <message>
@@ -4564,7 +4565,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>LSTM，128 个隐藏单元</translation>
     </message>
     <message>
-        <source>The article's small LSTM: 128 hidden units, 100 steps of 128 features, batch 128 (the article: batch &gt; 64).</source>
+        <source>The article&apos;s small LSTM: 128 hidden units, 100 steps of 128 features, batch 128 (the article: batch &gt; 64).</source>
         <translation>原文中的小型 LSTM：128 个隐藏单元，100 步、每步 128 个特征，批量大小 128（原文：批量大于 64）。</translation>
     </message>
     <message>
@@ -4572,7 +4573,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>LSTM，1024 个隐藏单元</translation>
     </message>
     <message>
-        <source>The article's large LSTM: 1024 hidden units, 100 steps of 1024 features, batch 128 (the article: batch &gt; 64).</source>
+        <source>The article&apos;s large LSTM: 1024 hidden units, 100 steps of 1024 features, batch 128 (the article: batch &gt; 64).</source>
         <translation>原文中的大型 LSTM：1024 个隐藏单元，100 步、每步 1024 个特征，批量大小 128（原文：批量大于 64）。</translation>
     </message>
     <message>
@@ -4580,7 +4581,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>浮游生物分类器</translation>
     </message>
     <message>
-        <source>A small CNN for the article's plankton-sized problem: 50×50×2 inputs, about 100 classes.</source>
+        <source>A small CNN for the article&apos;s plankton-sized problem: 50×50×2 inputs, about 100 classes.</source>
         <translation>针对原文浮游生物规模问题的小型 CNN：50×50×2 输入，约 100 类。</translation>
     </message>
     <message>
@@ -4588,7 +4589,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>视频（25×75×75×3）</translation>
     </message>
     <message>
-        <source>A small 3-D CNN on the article's video example: 25 frames of 75×75×3.</source>
+        <source>A small 3-D CNN on the article&apos;s video example: 25 frames of 75×75×3.</source>
         <translation>针对原文视频示例的小型三维 CNN：25 帧 75×75×3。</translation>
     </message>
 </context>
