@@ -13,7 +13,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in DESKTOP_FLAGS:
         return desktop_entry(args[0], args[1:])
-    if args and not any(a in GUI_FLAGS for a in args):
+    # The window when there is no argument or the first is one of its flags; a subcommand
+    # (whose own options may share a name with a window flag, like `monitor --demo`) is the CLI.
+    if args and args[0] not in GUI_FLAGS:
         from planner.cli import run  # noqa: PLC0415
 
         return run(args)

@@ -115,3 +115,20 @@ def test_module_entry_point_runs_cli_without_qt():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith("ok 0")
+
+
+def test_subcommand_options_named_like_window_flags_stay_in_the_cli():
+    """`gpu-planner monitor --demo --once --json` is the CLI (no window, no Qt), although
+    `--demo` alone starts the window on the simulated source."""
+    code = ("import sys, json, io, contextlib; import planner.app as a\n"
+            "buf = io.StringIO()\n"
+            "with contextlib.redirect_stdout(buf):\n"
+            "    rc = a.main(['monitor', '--demo', '--once', '--json'])\n"
+            "assert rc == 0, rc\n"
+            "assert json.loads(buf.getvalue())['source'] == 'simulated'\n"
+            "assert not any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules)\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("ok")
