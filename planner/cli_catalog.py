@@ -87,14 +87,14 @@ def catalog_command(args: argparse.Namespace, out: TextIO | None = None,
         catalog = load_catalog(getattr(args, "catalog_path", None),
                                getattr(args, "overrides_path", None))
     except CatalogError as exc:
-        err.write(f"error: the built-in GPU catalog is invalid: {exc}\n")
+        err.write(f"gpu-planner catalog: the built-in GPU catalog is invalid: {exc}\n")
         return 1
     as_of = getattr(args, "as_of", None)
     if as_of is not None:
         try:
             catalog.price(catalog.cards[0], as_of=as_of)
         except ValueError as exc:
-            err.write(f"error: --as-of: {exc}\n")
+            err.write(f"gpu-planner catalog: --as-of: {exc}\n")
             return 2
     for notice in catalog.notices:
         err.write(f"notice: {notice}\n")
