@@ -342,7 +342,14 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                        a)[-1].samples_per_s
 
     options: list[_Option] = []
+    modules: list[str] = []  # priced SXM modules left out
     for c in cards:
+        if c.server_module:
+            priced = [p for p in (fresh(catalog.price(c, as_of, "new")),
+                                  fresh(catalog.price(c, as_of, "used"))) if p is not None]
+            if fits[c.name] and any(budget is None or p.usd <= budget for p in priced):
+                modules.append(c.name)
+            continue
         prices = []
         if inputs.price_basis in ("new", "both"):
             prices.append(fresh(catalog.price(c, as_of, "new")))
@@ -366,6 +373,15 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         if rp is not None:
             sell_value = rp.usd * best_owned[1].count
             sells = (best_owned[0].name,)
+        else:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "No used price is known for your {card} as of {date}, so the costs "
+                        "below do not subtract its sale: add what it fetches in the Catalog "
+                        "pane (Edit price…)."), card=best_owned[0].name, date=as_of))
+    if modules:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Left out: {cards} — SXM modules that come only inside NVIDIA's multi-GPU "
+                    "servers, not as cards for a PC."), cards=", ".join(modules)))
 
     def score(o: _Option) -> float:
         cost = max(o.price.usd * o.count, 1.0)
@@ -564,6 +580,10 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
             "core", "current CUDA and PyTorch no longer support it")))
     if card.fast_memory_bytes < card.memory_bytes:
         parts.append(Msg(QT_TRANSLATE_NOOP("core", "only its first 3.5 GB are fast")))
+    if card.segment == "datacenter":
+        parts.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "a data-centre card, usually without a fan of its own: in a PC it needs "
+                    "added cooling")))
     break_even = None
     if inputs.cloud_usd_per_hour:
         monthly_cloud = inputs.cloud_usd_per_hour * inputs.hours_per_day * 30

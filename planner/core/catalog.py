@@ -144,6 +144,11 @@ class GpuSpec:
         return parse_compute_capability(self.compute_capability)
 
     @property
+    def server_module(self) -> bool:
+        """An SXM module: it plugs into an NVIDIA server baseboard, not a PCIe slot."""
+        return bool(self.quirks) and self.quirks.get("form_factor") == "SXM"
+
+    @property
     def gpus_per_board(self) -> int:
         n = self.quirks.get("gpus_per_board") if self.quirks else None
         return n if isinstance(n, int) and n > 0 else 1
@@ -286,6 +291,9 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
     mem = r.num("memory_gib", required=True)
     if fast is not None and (not _is_number(fast) or not 0 < fast < mem):
         raise r.fail("quirks", f"fast_memory_gib must be between 0 and memory_gib, got {fast!r}")
+    form = quirks.get("form_factor")
+    if form is not None and form != "SXM":
+        raise r.fail("quirks", f"form_factor must be 'SXM' or absent, got {form!r}")
     has_tc = row.get("has_tensor_cores", False)
     if not isinstance(has_tc, bool):
         raise r.fail("has_tensor_cores", f"must be true or false, got {has_tc!r}")

@@ -3461,6 +3461,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{name}（该用途的参考负载）</translation>
     </message>
     <message>
+        <source>No used price is known for your {card} as of {date}, so the costs below do not subtract its sale: add what it fetches in the Catalog pane (Edit price…).</source>
+        <translation>截至 {date}，没有你的 {card} 的二手价格，所以下面的花费没有扣除卖掉它的收入：可在“显卡目录”页（编辑价格…）填上它能卖的价钱。</translation>
+    </message>
+    <message>
+        <source>Left out: {cards} — SXM modules that come only inside NVIDIA&apos;s multi-GPU servers, not as cards for a PC.</source>
+        <translation>未列入：{cards}——这些是只装在 NVIDIA 多 GPU 服务器里的 SXM 模块，不是能装进个人电脑的显卡。</translation>
+    </message>
+    <message>
         <source>Your {card} does not fit {label} at batch {batch} (peak {peak}).</source>
         <translation>你的 {card} 放不下批量大小为 {batch} 的{label}（峰值 {peak}）。</translation>
     </message>
@@ -3611,6 +3619,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>only its first 3.5 GB are fast</source>
         <translation>只有前 3.5 GB 是高速显存</translation>
+    </message>
+    <message>
+        <source>a data-centre card, usually without a fan of its own: in a PC it needs added cooling</source>
+        <translation>这是数据中心卡，通常自身不带风扇：装在个人电脑里需要另加散热</translation>
     </message>
     <message>
         <source>pays for itself against ${hourly:g}/h cloud in {months:g} months</source>

@@ -131,15 +131,15 @@ def test_reference_card_is_one_times_itself(view, qtbot):
 
 def test_prices_as_of_a_month(view):
     assert view.as_of() is None
-    latest = source_row(view, "GeForce GTX 1080")
+    latest = source_row(view, "GeForce RTX 3090")
     assert latest.price_used is not None and latest.price_used.date >= "2026-01"
     view.set_as_of("2017-06")
     then = source_row(view, "GeForce GTX 1080")
-    assert then.price_new.usd == 499 and then.price_new.date == "2017-06"
+    assert then.price_new.usd == 499 and then.price_new.date == "2017-03"
     assert then.price_used is None or then.price_used.date <= "2017-06"
     col = 8  # price new
     text = view.model.index(view.model.row_of("GeForce GTX 1080"), col).data()
-    assert text == "$499 new (2017-06)"
+    assert text == "$499 new (2017-03)"
 
 
 def test_owned_cards_are_highlighted(qtbot, planner_home, resnet50):

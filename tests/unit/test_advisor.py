@@ -99,13 +99,38 @@ def test_budget_is_a_hard_limit_on_net_cost(catalog):
 
 def test_selling_the_replaced_card_gives_the_net_cost(catalog):
     advice, _ = buys(catalog, "dl-competitions", "2026-11",
-                     owned=(OwnedCard("GTX 1070", "used"),))
+                     owned=(OwnedCard("RTX 3060", "used"),))
     top = advice.recommendations[0]
-    used = catalog.price(catalog.by_name("GTX 1070"), "2026-11", "used").usd
+    used = catalog.price(catalog.by_name("RTX 3060"), "2026-11", "used").usd
+    assert used == 205  # the dated Feb 2026 used price
     assert top.net_cost_usd == pytest.approx(top.price_usd - used)
     assert f"less ~${used:,.0f}" in top.reason and "net" in top.reason
     assert top.speedup > 1.25
-    assert any(r.action == "sell" and r.card.endswith("GTX 1070") for r in advice.recommendations)
+    assert any(r.action == "sell" and r.card.endswith("RTX 3060") for r in advice.recommendations)
+
+
+def test_an_owned_card_without_a_used_price_is_not_netted_off_and_says_so(catalog):
+    # No dated source gives a 2026 used price for the GTX 1070: nothing is subtracted and the
+    # advice says how to add one, instead of inventing a resale value.
+    assert catalog.price(catalog.by_name("GTX 1070"), "2026-11", "used") is None
+    advice, _ = buys(catalog, "dl-competitions", "2026-11",
+                     owned=(OwnedCard("GTX 1070", "used"),))
+    top = advice.recommendations[0]
+    assert top.action == "buy" and top.net_cost_usd == pytest.approx(top.price_usd)
+    assert any("No used price is known for your GeForce GTX 1070" in str(n)
+               for n in advice.notes)
+
+
+def test_sxm_modules_are_not_offered_for_a_pc(catalog):
+    assert catalog.by_name("B200").server_module and catalog.by_name("H100 SXM").server_module
+    assert not catalog.by_name("H100 PCIe").server_module
+    advice, picks = buys(catalog, "best", "2026-11")
+    modules = {c.name for c in catalog if c.server_module}
+    assert picks and not modules & set(picks)
+    assert any("B200" in str(n) and "SXM" in str(n) for n in advice.notes)
+    # within a small budget the modules are not worth a mention
+    advice, _ = buys(catalog, "dl-competitions", "2026-11")
+    assert not any("SXM" in str(n) for n in advice.notes)
 
 
 def test_keep_when_nothing_is_meaningfully_better(catalog):
@@ -199,3 +224,14 @@ def test_profiles_cli(capsys):
     assert run(["profiles", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {p["name"] for p in data} == {p.key for p in PROFILES}
+
+
+def test_a_data_centre_card_comes_with_its_caveats(catalog):
+    # With almost no money in 2026 the only sourced used price under the budget with 4 GB is a
+    # Tesla M40 24GB: the advice says what that means (legacy builds, no fan of its own).
+    advice, _ = buys(catalog, "almost-no-money", "2026-11")
+    top = advice.recommendations[0]
+    assert catalog.by_name(top.card).segment == "datacenter"
+    assert "legacy builds" in top.reason and "data-centre card" in top.reason
+    _, picks = buys(catalog, "kaggle", "2026-11")
+    assert all(catalog.by_name(p).segment != "datacenter" for p in picks[:2])

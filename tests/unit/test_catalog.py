@@ -253,7 +253,8 @@ def test_every_price_is_dated_sourced_and_conditioned(catalog, name, point):
     assert MONTH.match(point["date"]) and "2012-01" <= point["date"] <= "2026-12"
     assert point["condition"] in ("new", "used")
     assert isinstance(point["source"], str) and len(point["source"]) >= 10
-    assert isinstance(point["usd"], (int, float)) and 10 <= point["usd"] <= 20_000
+    # up to a data-centre module's tens of thousands
+    assert isinstance(point["usd"], (int, float)) and 10 <= point["usd"] <= 100_000
     card = catalog.by_name(name)
     if card.release:
         assert point["date"] >= card.release, "a price before the card existed"
@@ -263,10 +264,46 @@ def test_enough_prices_recorded():
     assert len(ALL_PRICES) >= 25
 
 
-@pytest.mark.parametrize("name", ["GTX 1060 6GB", "GTX 1070", "GTX 1080 Ti", "Titan X (Pascal)"])
-def test_article_cards_have_2017_and_2026_prices(catalog, name):
-    years = {p.date[:4] for p in catalog.by_name(name).prices}
-    assert {"2017", "2026"} <= years
+# The issue asks for a price history covering mid-2017 and 2026 for the article's cards. Every
+# shipped point must come from a dated public source; for the pairs below none was found in the
+# sources reachable while building the catalog (see the issue's closing note), so the history is
+# left empty rather than guessed. These are strict expected failures: adding a sourced price for
+# one of them makes its case pass, and the test then fails until the pair leaves this list.
+ARTICLE_CARDS = ("GTX 680", "GTX 960", "GTX 970", "GTX 980", "GTX 980 Ti", "GTX Titan (Kepler)",
+                 "GTX Titan X (Maxwell)", "GTX 1050 Ti", "GTX 1060 3GB", "GTX 1060 6GB",
+                 "GTX 1070", "GTX 1080", "GTX 1080 Ti", "Titan X (Pascal)", "GRID K520")
+NO_SOURCED_PRICE = {
+    "2017": {"GTX 680", "GTX 960", "GTX 980", "GTX 980 Ti", "GTX Titan (Kepler)", "GTX 1070",
+             "GRID K520"},
+    "2026": set(ARTICLE_CARDS),
+}
+
+
+def _coverage_cases():
+    for year in ("2017", "2026"):
+        for name in ARTICLE_CARDS:
+            marks = [pytest.mark.xfail(strict=True, reason=f"no dated source for a {year} price")
+                     ] if name in NO_SOURCED_PRICE[year] else []
+            yield pytest.param(name, year, marks=marks, id=f"{name}@{year}")
+
+
+@pytest.mark.parametrize(("name", "year"), list(_coverage_cases()))
+def test_article_cards_price_history_covers_2017_and_2026(catalog, name, year):
+    assert any(p.date.startswith(year) for p in catalog.by_name(name).prices)
+
+
+@pytest.mark.parametrize("name", ["RTX 5090", "RTX 5080", "RTX 5070 Ti", "RTX 5060 Ti 16GB",
+                                  "RTX 4090", "RTX 4060 Ti 16GB", "RTX 3090", "RTX 3060"])
+def test_todays_popular_cards_have_2026_prices(catalog, name):
+    assert any(p.date.startswith("2026") for p in catalog.by_name(name).prices)
+
+
+def test_the_2026_shortage_is_in_the_prices(catalog):
+    # Street prices rose well above MSRP in early 2026 (DRAM shortage): the catalog says so
+    # instead of quoting launch prices as today's.
+    for name in ("RTX 5090", "RTX 5080", "RTX 5070 Ti"):
+        card = catalog.by_name(name)
+        assert catalog.price(card, "2026-01", "new").usd > 1.3 * card.launch_price_usd
 
 
 @pytest.mark.parametrize("name", ["RTX 4090", "RTX 3090"])
@@ -295,14 +332,18 @@ def test_article_used_prices(catalog, name, date, usd):
     ("GTX 1080", "2016-05", "new", 599, "2016-05"),      # launch price at release
     ("GTX 1080", "2016-12", "new", 599, "2016-05"),
     ("GTX 1080", "2017-03", "new", 499, "2017-03"),      # the March 2017 cut
-    ("GTX 1080", "2017-06", "new", 499, "2017-06"),
+    ("GTX 1080", "2017-06", "new", 499, "2017-03"),      # still the cut price in June
+    ("GTX 1080", "2017-08", "new", 500, "2017-08"),      # street price at Vega's launch
     ("GTX 1080", "2017-06", "used", None, None),
-    ("GTX 1080", "2026-11", "used", 110, "2026-01"),
-    ("GTX 1080", None, "used", 110, "2026-01"),
+    ("GTX 1080", "2026-11", "used", None, None),         # no dated source found
+    ("RTX 3090", "2026-03", "used", 850, "2026-02"),
+    ("RTX 3090", None, "used", 750, "2026-05"),          # the latest point
+    ("RTX 5090", "2026-01", "new", 4250, "2026-01"),     # the 2026 memory-shortage prices
     ("GTX 970", "2016-12", "used", 210, "2016-06"),
     ("GTX 970", "2017-07", "used", 150, "2017-06"),
     ("GTX 1080 Ti", "2017-03", "new", 699, "2017-03"),
-    ("H100 SXM", "2026-01", "new", None, None),          # no public price
+    ("H100 SXM", "2026-01", "new", None, None),          # no public list price
+    ("H100 SXM", "2026-06", "new", 27500, "2026-05"),    # a dated street price
 ])
 def test_price_as_of(catalog, name, as_of, condition, usd, date):
     p = catalog.price(name, as_of=as_of, condition=condition)
@@ -456,7 +497,7 @@ def test_overrides_merge(overrides_file):
         "prices": {
             "GeForce GTX 1080 Ti": [{"date": "2026-11", "usd": 140, "condition": "used",
                                      "source": "my local listing"}],
-            "rtx 3090": [{"date": "2026-01", "usd": 650, "condition": "used"}],
+            "rtx 3090": [{"date": "2026-02", "usd": 650, "condition": "used"}],
         },
         "custom_cards": [_custom_row(prices=[{"date": "2026-10", "usd": 900,
                                               "condition": "new"}])],
@@ -466,9 +507,10 @@ def test_overrides_merge(overrides_file):
     c = load_catalog()
     assert c.notices == ()
     assert c.price("GTX 1080 Ti", as_of="2026-11", condition="used").usd == 140
-    assert c.price("GTX 1080 Ti", as_of="2026-10", condition="used").usd == 170  # shipped
+    assert c.price("GTX 1080 Ti", as_of="2026-10", condition="used") is None  # none shipped
+    assert c.price("GTX 1080 Ti", as_of="2026-10", condition="new").usd == 699  # shipped
     # same month as a shipped point: the user's entry wins
-    p = c.price("RTX 3090", as_of="2026-01", condition="used")
+    p = c.price("RTX 3090", as_of="2026-02", condition="used")
     assert (p.usd, p.source) == (650, cat.USER_PRICE_SOURCE)
     mine = c.by_name("My Lab Card")
     assert mine.custom and mine.source == cat.CUSTOM_CARD_SOURCE
