@@ -375,9 +375,9 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
             sells = (best_owned[0].name,)
         else:
             notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "No used price is known for your {card} as of {date}, so the costs "
-                        "below do not subtract its sale: add what it fetches in the Catalog "
-                        "pane (Edit price…)."), card=best_owned[0].name, date=as_of))
+                "core", "No used price is known for your {card} as of {date}, so the net costs "
+                        "do not subtract its sale: add what it fetches in the Catalog pane "
+                        "(Edit price…)."), card=best_owned[0].name, date=as_of))
     if modules:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Left out: {cards} — SXM modules that come only inside NVIDIA's multi-GPU "

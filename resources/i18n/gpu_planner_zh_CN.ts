@@ -3461,8 +3461,8 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{name}（该用途的参考负载）</translation>
     </message>
     <message>
-        <source>No used price is known for your {card} as of {date}, so the costs below do not subtract its sale: add what it fetches in the Catalog pane (Edit price…).</source>
-        <translation>截至 {date}，没有你的 {card} 的二手价格，所以下面的花费没有扣除卖掉它的收入：可在“显卡目录”页（编辑价格…）填上它能卖的价钱。</translation>
+        <source>No used price is known for your {card} as of {date}, so the net costs do not subtract its sale: add what it fetches in the Catalog pane (Edit price…).</source>
+        <translation>截至 {date}，没有你的 {card} 的二手价格，所以净花费没有扣除卖掉它的收入：可在“显卡目录”页（编辑价格…）填上它能卖的价钱。</translation>
     </message>
     <message>
         <source>Left out: {cards} — SXM modules that come only inside NVIDIA&apos;s multi-GPU servers, not as cards for a PC.</source>

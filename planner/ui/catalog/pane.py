@@ -188,14 +188,17 @@ class CatalogPane(QWidget):
         self.price_table = QTableView()
         self.price_table.setModel(self.price_model)
         self.price_table.verticalHeader().setVisible(False)
-        self.price_table.setWordWrap(False)
+        # The source (publisher, page, date) wraps so it can be read in full.
+        self.price_table.setWordWrap(True)
         self.price_table.horizontalHeader().setStretchLastSection(True)
+        self.price_table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.price_table.resizeRowsToContents())
         self.price_table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         details = QWidget()
         d = QVBoxLayout(details)
         d.setContentsMargins(0, 0, 0, 0)
         d.addWidget(self.details_title)
-        d.addWidget(self.details_browser, 3)
+        d.addWidget(self.details_browser, 2)
         d.addWidget(QLabel("<b>" + self.tr("Price history") + "</b>"))
         d.addWidget(self.price_table, 2)
         details.setMinimumWidth(320)
@@ -431,7 +434,9 @@ class CatalogPane(QWidget):
             body += f"<p><b>{html.escape(label)}:</b> {html.escape(str(text))}</p>"
         self.details_browser.setHtml(body)
         self.price_model.set_points(cat.price_history(card))
-        self.price_table.resizeColumnsToContents()
+        for col in range(self.price_model.columnCount() - 1):
+            self.price_table.resizeColumnToContents(col)
+        self.price_table.resizeRowsToContents()
 
     # ---- internals ---------------------------------------------------------------------------
     def _card_or_current(self, name: str | None) -> GpuSpec | None:
