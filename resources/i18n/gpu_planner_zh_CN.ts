@@ -1760,6 +1760,10 @@ The details were written to %2.</source>
         <translation>通过 Prometheus 服务器（dcgm-exporter）监视集群的 GPU</translation>
     </message>
     <message>
+        <source>The session of this recording to replay</source>
+        <translation>要回放的这份记录中的会话</translation>
+    </message>
+    <message>
         <source>Back to live</source>
         <translation>返回实时</translation>
     </message>
@@ -2040,8 +2044,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>回放 {when} 的录制（{src}）— 非实时</translation>
     </message>
     <message>
-        <source> · first of {n} sessions</source>
-        <translation> · {n} 个会话中的第一个</translation>
+        <source> · session {k} of {n}</source>
+        <translation> · 第 {k} 个会话（共 {n} 个）</translation>
+    </message>
+    <message>
+        <source>Session {k}: {when}, {cards}</source>
+        <translation>会话 {k}：{when}，{cards}</translation>
     </message>
     <message>
         <source>REPLAY {when} — </source>

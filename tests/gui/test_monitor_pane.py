@@ -352,6 +352,42 @@ def test_recordings_browser_lists_replays_exports_and_deletes(make_pane, qtbot, 
     dlg.close()
 
 
+def test_replay_offers_every_session_of_a_recording(make_pane, qtbot, tmp_path):
+    # A recording gains a session whenever the set of cards changes (or the monitor restarts):
+    # each one can be replayed, not only the first.
+    path = tmp_path / f"monitor-two{RECORDING_SUFFIX}"
+    one, two = SimulatedBackend(n_devices=1), SimulatedBackend(n_devices=2)
+    devs1, devs2 = tuple(one.open()), tuple(two.open())
+    with Recorder(path) as r:
+        for i in range(3):
+            r.write(Frame(1.0e9 + i, float(i), "simulated", None, None, devs1, one.sample()))
+        for i in range(5):
+            r.write(Frame(1.0e9 + 100 + i, 100.0 + i, "simulated", None, None, devs2,
+                          two.sample()))
+    pane = make_pane(recordings_dir=tmp_path / "recordings")
+    assert pane.replay(path)
+    assert pane.session_combo.isVisible() and pane.session_combo.count() == 2
+    assert "session 1 of 2" in pane.replay_label.text()
+    assert pane.card_combo.count() == 1 + 1  # "All cards" and the one card
+    assert pane.plots.curve_points(0, "memory") == 3
+    second = pane.session_combo.itemData(1)
+    pane.session_combo.setCurrentIndex(1)
+    pane.session_combo.activated.emit(1)
+    assert "session 2 of 2" in pane.replay_label.text()
+    assert pane.card_combo.count() == 1 + 2
+    assert pane.plots.curve_points(0, "memory") == 5
+    assert pane.replay(path, second) and pane.session_combo.currentIndex() == 1
+    pane.stop_replay()
+    assert not pane.session_combo.isVisible()
+    # a one-session recording shows no chooser
+    single = tmp_path / f"monitor-one{RECORDING_SUFFIX}"
+    with Recorder(single) as r:
+        r.write(Frame(1.0e9, 0.0, "simulated", None, None, devs1, one.sample()))
+    assert pane.replay(single)
+    assert not pane.session_combo.isVisible() and "session" not in pane.replay_label.text()
+    assert not pane.replay(single, 99)  # no such session: a message, no crash
+
+
 def test_shutdown_stops_sampling_quickly(make_pane, qtbot):
     pane = make_pane()
     wait_frames(qtbot, pane, 2)

@@ -193,6 +193,7 @@ class MonitorPane(QWidget):
         self._drawn = -1  # history.appended at the last redraw
         self._ticks = 0
         self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
+        self._replay_path: Path | None = None
         self.predicted_bytes: int | None = None
         self.predicted_label = ""
         self.last_comparison: str | None = None
@@ -297,11 +298,21 @@ class MonitorPane(QWidget):
         f = QFont(self.replay_label.font())
         f.setBold(True)
         self.replay_label.setFont(f)
+        # A recording holds one session per run of the monitor (and a new one whenever the set
+        # of cards changed): this chooses which one is replayed; shown when there are several.
+        self.session_combo = QComboBox(self.replay_bar)
+        self.session_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.session_combo.setMinimumContentsLength(32)  # the full text is in the list
+        self.session_combo.setToolTip(self.tr("The session of this recording to replay"))
+        self.session_combo.setVisible(False)
+        self.session_combo.activated.connect(self._on_session_chosen)
         self.live_button = QPushButton(self.tr("Back to live"), self.replay_bar)
         self.live_button.clicked.connect(self.stop_replay)
         rl = QHBoxLayout(self.replay_bar)
         rl.setContentsMargins(8, 3, 8, 3)
         rl.addWidget(self.replay_label, 1)
+        rl.addWidget(self.session_combo)
         rl.addWidget(self.live_button)
         self.replay_bar.setVisible(False)
 
@@ -1230,15 +1241,21 @@ class MonitorPane(QWidget):
         self.retention_changed.emit(days)
 
     @Slot(object)
-    def replay(self, path: str | Path) -> bool:
+    def replay(self, path: str | Path, session_id: int | None = None) -> bool:
         """Show a recording in the plots, labelled as a replay; False (and a message) if it
-        cannot be read. Live sampling and recording go on underneath."""
+        cannot be read. ``session_id``: which of its sessions (default the first); with
+        several, the replay bar offers the others. Live sampling and recording go on
+        underneath."""
         path = Path(path)
         try:
             with open_recording(path) as rec:
                 if not rec.sessions:
                     raise RecordingError(f"{path.name} holds no session")
-                sess = rec.sessions[0]
+                sessions = rec.sessions
+                sess = next((x for x in sessions if x.id == session_id), None) \
+                    if session_id is not None else sessions[0]
+                if sess is None:
+                    raise RecordingError(f"{path.name} has no session {session_id}")
                 n = max(1, rec.n_samples())
                 rows = max(1, len(sess.devices)) * len(PLOT_METRICS)
                 capacity = int(min(n, max(1000, 2_000_000 // rows)))
@@ -1246,18 +1263,34 @@ class MonitorPane(QWidget):
                                metrics=PLOT_METRICS, gap_s=None)
                 for frame in rec.frames(sess.id):
                     hist.append(frame)
-                more = len(rec.sessions) - 1
         except (RecordingError, OSError) as exc:
             self._status(self.tr("Cannot replay: {err}").format(err=exc))
             return False
         when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
         label = self.tr("REPLAY of the recording of {when} ({src}) — not live").format(
             when=when, src=sess.source)
-        if more:
-            label += self.tr(" · first of {n} sessions").format(n=more + 1)
+        self._replay_path = path
+        self.session_combo.clear()
+        if len(sessions) > 1:
+            position = sessions.index(sess) + 1
+            label += self.tr(" · session {k} of {n}").format(k=position, n=len(sessions))
+            for i, x in enumerate(sessions, 1):
+                start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
+                names = ", ".join(d.name for d in x.devices) or "—"
+                self.session_combo.addItem(
+                    self.tr("Session {k}: {when}, {cards}").format(k=i, when=start,
+                                                                   cards=names), x.id)
+            self.session_combo.setCurrentIndex(position - 1)
+        self.session_combo.setVisible(len(sessions) > 1)
         self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
                           self.tr("REPLAY {when} — ").format(when=when))
         return True
+
+    @Slot(int)
+    def _on_session_chosen(self, index: int) -> None:
+        session_id = self.session_combo.itemData(index)
+        if self._replay is not None and session_id is not None:
+            self.replay(self._replay_path, int(session_id))
 
     def show_history(self, history: History, devices: tuple[DeviceInfo, ...], label: str,
                      title_prefix: str = "") -> None:
@@ -1283,6 +1316,7 @@ class MonitorPane(QWidget):
             return
         self._replay = None
         self.replay_bar.setVisible(False)
+        self.session_combo.clear()
         self.plots.set_title_prefix("")
         self.plots.clear_data()
         self._show_devices(self.devices)
