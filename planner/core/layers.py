@@ -1105,6 +1105,9 @@ class LayerSpec:
         key = (self.kind, self.name, _freeze(merged))
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
+        # What the layer computes depends on its kind and parameters, not on its name: layers
+        # alike (a network's repeated blocks) share one computed result.
+        object.__setattr__(self, "_value_key", (self.kind, key[2]))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
         object.__setattr__(self, "_source", merged.get("input") or None)
         object.__setattr__(self, "_refs", self._compute_refs())

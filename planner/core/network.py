@@ -396,15 +396,16 @@ def analyze(draft: NetworkDraft) -> Analysis:
     )
 
 
-# Layer results by (layer, input shapes). Layers are immutable and an edit changes one of them,
-# so re-analysing a draft after an edit reuses every other layer's result.
-_RESULTS: dict[tuple[LayerSpec, tuple[Shape, ...]],
+# Layer results by (kind and parameters, input shapes): a rule's result depends on nothing else.
+# Layers are immutable and an edit changes one of them, so re-analysing a draft after an edit
+# reuses every other layer's result, and layers alike in one draft are worked out once.
+_RESULTS: dict[tuple[tuple, tuple[Shape, ...]],
                tuple[LayerResult | None, str | None, tuple[int, ...]]] = {}
 _RESULTS_MAX = 20_000
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
-    key = (layer, in_shapes)
+    key = (layer._value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit
