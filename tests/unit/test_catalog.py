@@ -728,3 +728,13 @@ def test_gpu_spec_is_frozen(catalog):
     assert isinstance(card, GpuSpec)
     with pytest.raises(AttributeError):
         card.memory_gib = 16  # type: ignore[misc]
+
+
+def test_in_august_2026_every_rtx_50_card_was_cheaper_used_than_new(catalog):
+    # GPU Poet's September 2026 report, one method for both columns: the catalog keeps both.
+    for name in ("RTX 5090", "RTX 5080", "RTX 5070 Ti", "RTX 5070", "RTX 5060 Ti 16GB",
+                 "RTX 5060"):
+        new = catalog.price(name, "2026-08", "new")
+        used = catalog.price(name, "2026-08", "used")
+        assert new.date == used.date == "2026-08", name
+        assert used.usd < new.usd, name
