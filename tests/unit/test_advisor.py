@@ -134,7 +134,10 @@ def test_sxm_modules_are_not_offered_for_a_pc(catalog):
 
 
 def test_keep_when_nothing_is_meaningfully_better(catalog):
-    advice, picks = buys(catalog, "best", "2026-11", owned=(OwnedCard("RTX 5090", "new"),))
+    # Within $10,000 nothing beats an RTX 5090 by 1.25× (an RTX PRO 6000 is ~1.1×); a used
+    # H100 PCIe would, at $26,000.
+    advice, picks = buys(catalog, "best", "2026-11", owned=(OwnedCard("RTX 5090", "new"),),
+                         budget_usd=10_000)
     assert advice.recommendations[0].action == "keep"
     assert "Keep your" in advice.recommendations[0].reason
     assert not picks
