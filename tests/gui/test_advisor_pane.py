@@ -105,6 +105,7 @@ def test_as_of_goes_back_to_2012_only(pane):
 
 def test_owned_card_added_by_hand_is_kept_first_and_persisted(pane, qtbot, qtmodeltester):
     pane.set_profile("best")
+    pane.budget_spin.setValue(10_000)  # within it nothing is 1.25× an RTX 5090
     settle(qtbot, pane)
     pane.card_combo.setEditText("RTX 5090")
     pane.condition_combo.setCurrentIndex(pane.condition_combo.findData("new"))
