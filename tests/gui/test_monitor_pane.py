@@ -204,7 +204,9 @@ def test_pause_freezes_plots_but_recording_goes_on(make_pane, qtbot):
     wait_frames(qtbot, pane, 8)
     assert pane.plots.redraws == redraws
     assert pane.plots.curve_points(0, "memory") == points
-    assert pane.sink.frames_written >= written + 8
+    # The sink writes on its own schedule: wait for it rather than race it.
+    qtbot.waitUntil(lambda: pane.sink.frames_written >= written + 8, timeout=3000)
+    assert pane.plots.redraws == redraws  # still frozen
     pane.set_paused(False)
     qtbot.waitUntil(lambda: pane.plots.curve_points(0, "memory") > points, timeout=3000)
 
