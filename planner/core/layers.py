@@ -573,7 +573,16 @@ def _upsample(params, ins):
     return LayerResult(out_shape=out, flops_fwd=cost * n, flops_bwd=cost * n)
 
 
-def _lstm(params, ins):
+def _recurrent(params, ins, gates: int, reserve_per_unit: int, pointwise: int) -> LayerResult:
+    """An LSTM (4 gates) or GRU (3 gates), stacked and optionally bidirectional.
+
+    Per layer and direction: ``gates`` weight matrices over [input, hidden] and two bias vectors
+    per gate (PyTorch's layout). cuDNN keeps a reserve space per layer, step and direction of
+    ``reserve_per_unit`` values per hidden unit (LSTM: the four gates, the cell state and its
+    tanh; GRU: three gates, the reset-gated hidden product and the new hidden, by analogy, not
+    measured), plus the inputs of the layers above the first (the outputs below them).
+    ``pointwise``: element-wise FLOPs per unit and step (gate activations and the state update).
+    """
     x = ins[0]
     if len(x) != 2:
         raise LayerError(
@@ -587,19 +596,14 @@ def _lstm(params, ins):
     steps, fin = x
     h, layers = int(params["hidden"]), int(params["layers"])
     dirs = 2 if params["bidirectional"] else 1
-    total_params = 0
-    macs = 0
-    in_l = fin
+    total, macs, in_l = 0, 0, fin
     for _ in range(layers):
-        per_dir = 4 * h * (in_l + h) + 8 * h
-        total_params += per_dir * dirs
-        macs += dirs * steps * 4 * h * (in_l + h)
+        total += (gates * h * (in_l + h) + 2 * gates * h) * dirs
+        macs += dirs * steps * gates * h * (in_l + h)
         in_l = h * dirs
     out = (steps, h * dirs) if params["return_sequences"] else (h * dirs,)
-    # cuDNN keeps a reserve space per layer, step and direction: the four gates, the cell state
-    # and its tanh; the inputs of layers above the first are the outputs below them.
-    reserve = layers * steps * dirs * 6 * h + (layers - 1) * steps * h * dirs
-    fwd = 2 * macs + 10 * layers * steps * dirs * h
+    reserve = layers * steps * dirs * reserve_per_unit * h + (layers - 1) * steps * h * dirs
+    fwd = 2 * macs + pointwise * layers * steps * dirs * h
     # The whole output sequence is kept too; returning the last step only is a view of it.
     sequence = (
         SavedTensor("output", steps * h * dirs)
@@ -608,14 +612,18 @@ def _lstm(params, ins):
     )
     return LayerResult(
         out_shape=out,
-        parameters=total_params,
+        parameters=total,
         flops_fwd=fwd,
         flops_bwd=2 * fwd,
         saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve), sequence),
-        weight_elements=total_params,
-        parallel_elements=4 * h * dirs,
+        weight_elements=total,
+        parallel_elements=gates * h * dirs,
         sequential_steps=steps * layers,
     )
+
+
+def _lstm(params, ins):
+    return _recurrent(params, ins, gates=4, reserve_per_unit=6, pointwise=10)
 
 
 def _generic(params, ins):
@@ -699,44 +707,7 @@ def _conv_transpose(dims: int):
 
 
 def _gru(params, ins):
-    x = ins[0]
-    if len(x) != 2:
-        raise LayerError(
-            Msg(
-                QT_TRANSLATE_NOOP(
-                    "core", "needs a T×F sequence input (steps × features), got {shape}"
-                ),
-                shape=shape_str(x),
-            )
-        )
-    steps, fin = x
-    h, layers = int(params["hidden"]), int(params["layers"])
-    dirs = 2 if params["bidirectional"] else 1
-    total, macs, in_l = 0, 0, fin
-    for _ in range(layers):
-        total += (3 * h * (in_l + h) + 6 * h) * dirs
-        macs += dirs * steps * 3 * h * (in_l + h)
-        in_l = h * dirs
-    out = (steps, h * dirs) if params["return_sequences"] else (h * dirs,)
-    # cuDNN's GRU reserve: three gates, the reset-gated hidden product and the new hidden
-    # (5 per unit, by analogy with the LSTM rule; not measured against cuDNN).
-    reserve = layers * steps * dirs * 5 * h + (layers - 1) * steps * h * dirs
-    fwd = 2 * macs + 8 * layers * steps * dirs * h
-    sequence = (
-        SavedTensor("output", steps * h * dirs)
-        if params["return_sequences"]
-        else SavedTensor("own", steps * h * dirs)
-    )
-    return LayerResult(
-        out_shape=out,
-        parameters=total,
-        flops_fwd=fwd,
-        flops_bwd=2 * fwd,
-        saved=(SavedTensor("input", numel(x)), SavedTensor("own", reserve), sequence),
-        weight_elements=total,
-        parallel_elements=3 * h * dirs,
-        sequential_steps=steps * layers,
-    )
+    return _recurrent(params, ins, gates=3, reserve_per_unit=5, pointwise=8)
 
 
 @dataclass(frozen=True)

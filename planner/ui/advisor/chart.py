@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from planner.ui.plotstyle import style_plot
+
 RECOMMENDED = QColor("#1f77b4")
 OTHER = QColor(150, 150, 150)
 OWNED = QColor("#ff7f0e")
@@ -30,18 +32,10 @@ class OptionsChart(pg.PlotWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent, background=None)
-        self.setMinimumHeight(200)
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.showGrid(x=True, y=True, alpha=0.2)
-        text = self.palette().color(self.palette().ColorRole.WindowText)
+        item, text = style_plot(self, min_height=200)
         self._label_color = text.name()
         for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setTextPen(pg.mkPen(text))
-            axis.setPen(pg.mkPen(text))
-            axis.enableAutoSIPrefix(False)  # "$1,500", never "1.5 kUSD"
+            item.getAxis(side).enableAutoSIPrefix(False)  # "$1,500", never "1.5 kUSD"
         item.setLabel("bottom", self.tr("net cost (USD)"), color=self._label_color)
         item.setLabel("left", self.tr("speed (samples/s)"), color=self._label_color)
         self._options = pg.ScatterPlotItem(hoverable=True, tip=_tip, symbol="o",

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from planner.core.catalog import OwnedCard
+from planner.ui.tables import HeaderTableModel
 
-_ROOT = QModelIndex()
 
 COL_CARD, COL_CONDITION, COL_COUNT, COL_SOURCE = range(4)
 
 
-class OwnedCardsTableModel(QAbstractTableModel):
+class OwnedCardsTableModel(HeaderTableModel):
     """Rows: detected cards first (marked "detected"), then the hand-added ones. Read-only;
     the pane adds and removes rows through ``set_cards``."""
 
@@ -53,17 +53,8 @@ class OwnedCardsTableModel(QAbstractTableModel):
         return rows[row] if 0 <= row < len(rows) else None
 
     # ------------------------------------------------------------------ Qt model interface
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._detected) + len(self._manual)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self._headers)):
-            return self._headers[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._detected) + len(self._manual)
 
     def flags(self, index):
         if not index.isValid():

@@ -67,7 +67,30 @@ def _month_edit(month: str | None = None) -> QDateEdit:
     return edit
 
 
-class PriceDialog(QDialog):
+class _ValidatingDialog(QDialog):
+    """A form whose OK checks it first: ``validate()`` gives the result, or shows why not in
+    ``error_label`` (via ``_fail``) and returns None, and the dialog stays open."""
+
+    error_label: QLabel
+    _result: Any = None
+
+    def validate(self) -> Any:
+        raise NotImplementedError
+
+    def _fail(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setVisible(True)
+        return None
+
+    @Slot()
+    def accept(self) -> None:
+        result = self.validate()
+        if result is not None:
+            self._result = result
+            super().accept()
+
+
+class PriceDialog(_ValidatingDialog):
     """A price of the user's own for one card: month, USD, new or used, where it comes from."""
 
     def __init__(self, card: GpuSpec, catalog: Catalog, parent: QWidget | None = None):
@@ -109,7 +132,6 @@ class PriceDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error_label)
         layout.addWidget(buttons)
-        self._point: PricePoint | None = None
 
     def set_values(self, month: str, usd: float, condition: str = "new",
                    source: str | None = None) -> None:
@@ -122,7 +144,7 @@ class PriceDialog(QDialog):
 
     def price_point(self) -> PricePoint | None:
         """The point entered (after a successful ``accept``)."""
-        return self._point
+        return self._result
 
     def validate(self) -> PricePoint | None:
         self.error_label.setVisible(False)
@@ -133,20 +155,8 @@ class PriceDialog(QDialog):
         return PricePoint(date=self.month_edit.date().toString("yyyy-MM"), usd=float(usd),
                           condition=self.condition_combo.currentData(), source=source)
 
-    def _fail(self, message: str) -> None:
-        self.error_label.setText(message)
-        self.error_label.setVisible(True)
-        return None
 
-    @Slot()
-    def accept(self) -> None:
-        point = self.validate()
-        if point is not None:
-            self._point = point
-            super().accept()
-
-
-class CustomCardDialog(QDialog):
+class CustomCardDialog(_ValidatingDialog):
     """A card of the user's own. Validated like a catalog row (``spec_from_dict(custom=True)``);
     what is wrong is shown in the dialog. Optional numbers left at 0 are "not given"."""
 
@@ -223,7 +233,6 @@ class CustomCardDialog(QDialog):
         layout.addWidget(optional)
         layout.addWidget(self.error_label)
         layout.addWidget(buttons)
-        self._spec: GpuSpec | None = None
 
     def _spin(self, lo: float, hi: float, decimals: int, suffix: str,
               optional: bool = False) -> QDoubleSpinBox:
@@ -305,23 +314,12 @@ class CustomCardDialog(QDialog):
 
     def spec(self) -> GpuSpec | None:
         """The card entered (after a successful ``accept``)."""
-        return self._spec
+        return self._result
 
     @property
     def error_text(self) -> str:
         return self.error_label.text() if self.error_label.isVisibleTo(self) else ""
 
-    def _fail(self, message: str) -> None:
-        self.error_label.setText(message)
-        self.error_label.setVisible(True)
-        return None
-
-    @Slot()
-    def accept(self) -> None:
-        spec = self.validate()
-        if spec is not None:
-            self._spec = spec
-            super().accept()
 
 
 class CompareDialog(QDialog):

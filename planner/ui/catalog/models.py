@@ -25,6 +25,7 @@ from planner.core.catalog import (
     software_support,
 )
 from planner.ui.i18n import tr_core
+from planner.ui.tables import HeaderTableModel
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw value behind a formatted cell (None: none)
 CARD_ROLE = Qt.ItemDataRole.UserRole + 2  # the GpuSpec of the row
@@ -134,7 +135,7 @@ _NUMERIC = frozenset({COL_CC, COL_MEMORY, COL_BUS, COL_BANDWIDTH, COL_FP32, COL_
                       COL_LAUNCH, COL_NEW, COL_USED})
 
 
-class CatalogTableModel(QAbstractTableModel):
+class CatalogTableModel(HeaderTableModel):
     """Every card of the catalog with its main fields; the tooltip gives the row's source."""
 
     def __init__(self, parent=None):
@@ -212,27 +213,13 @@ class CatalogTableModel(QAbstractTableModel):
                                                    "unsupported").index(support[0]) * -1),
         )
 
-    def rowCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._cards)
-
-    def columnCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._headers):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._header_tips[section] or None
-        return None
+    def _row_count(self) -> int:
+        return len(self._cards)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._cards):
+        if not self._in_range(index):
             return None
         col = index.column()
-        if not 0 <= col < len(self._headers):
-            return None
         row = index.row()
         card = self._cards[row]
         text, value = self._cells[row][col]
@@ -342,7 +329,7 @@ class CatalogFilterProxyModel(QSortFilterProxyModel):
 # --------------------------------------------------------------------------------- one card
 
 
-class PriceHistoryTableModel(QAbstractTableModel):
+class PriceHistoryTableModel(HeaderTableModel):
     """One card's price points, oldest first: date, USD, new/used, source (yours marked)."""
 
     def __init__(self, parent=None):
@@ -360,24 +347,13 @@ class PriceHistoryTableModel(QAbstractTableModel):
         self._points = tuple(points)
         self.endResetModel()
 
-    def rowCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._points)
-
-    def columnCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self._headers)):
-            return self._headers[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._points)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._points):
+        if not self._in_range(index):
             return None
         col = index.column()
-        if not 0 <= col < len(self._headers):
-            return None
         p = self._points[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return (p.date, format_usd(p.usd), self.tr(p.condition), p.source)[col]

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -61,6 +60,7 @@ from planner.ui.catalog.models import (
     card_fields,
 )
 from planner.ui.i18n import tr_msg
+from planner.ui.tables import row_table
 
 MAX_COMPARE = 4
 
@@ -164,19 +164,12 @@ class CatalogPane(QWidget):
         self.model = CatalogTableModel(self)
         self.proxy = CatalogFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = row_table(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # catalog order to start
-        self.table.setAlternatingRowColors(True)
-        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
         self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(
-            self.table.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setHighlightSections(False)
 
         # ---- details -----------------------------------------------------------------------

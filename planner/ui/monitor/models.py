@@ -29,6 +29,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from planner.telemetry.recorder import RecordingInfo, SkippedRecording
 from planner.telemetry.types import DeviceInfo, Frame, GpuSample, ProcessSample
 from planner.units import GIB, MIB, format_bytes
+from planner.ui.tables import HeaderTableModel
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -351,8 +352,8 @@ class ProcessRow:
     peak_bytes: int | None
 
 
-class ProcessTableModel(QAbstractTableModel):
-    HEADERS = ("GPU", "PID", "Name", "User", "Memory", "Peak")
+class ProcessTableModel(HeaderTableModel):
+    """The processes holding memory on the cards, one row each."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -384,22 +385,11 @@ class ProcessTableModel(QAbstractTableModel):
                 return i
         return -1
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self._headers)):
-            return self._headers[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows) or \
-                not 0 <= index.column() < len(self._headers):
+        if not self._in_range(index):
             return None
         r = self._rows[index.row()]
         p = r.process
@@ -444,7 +434,7 @@ def _duration(s: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-class RecordingsTableModel(QAbstractTableModel):
+class RecordingsTableModel(HeaderTableModel):
     """Recordings first (newest first), then the skipped files with the reason."""
 
     def __init__(self, parent: Any = None) -> None:
@@ -469,18 +459,8 @@ class RecordingsTableModel(QAbstractTableModel):
         i = row - len(self._good)
         return self._skipped[i] if 0 <= i < len(self._skipped) else None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._good) + len(self._skipped)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self._headers)):
-            return self._headers[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._good) + len(self._skipped)
 
     def _is_current(self, rec: RecordingInfo) -> bool:
         if self.current_path is None:
@@ -491,9 +471,7 @@ class RecordingsTableModel(QAbstractTableModel):
             return False
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        n = self.rowCount()
-        if not index.isValid() or not 0 <= index.row() < n or \
-                not 0 <= index.column() < len(self._headers):
+        if not self._in_range(index):
             return None
         c = index.column()
         rec = self.recording_at(index.row())

@@ -19,6 +19,7 @@ from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.ui.i18n import tr_core
 from planner.units import MIB, format_bytes
+from planner.ui.plotstyle import style_plot
 
 TERM_COLORS = {
     "overhead": QColor("#8c8c8c"),
@@ -219,16 +220,7 @@ class LayerChart(pg.PlotWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent, background=None)
-        self.setMinimumHeight(160)
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.showGrid(y=True, alpha=0.25)
-        text = self.palette().color(self.palette().ColorRole.WindowText)
-        for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setTextPen(pg.mkPen(text))
-            axis.setPen(pg.mkPen(text))
+        item, text = style_plot(self, min_height=160, grid_x=False, grid_alpha=0.25)
         self._label_color = text.name()
         item.setLabel("left", self.tr("kept for backward (MiB)"), color=self._label_color)
         item.setLabel("bottom", self.tr("layer"), color=self._label_color)

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPointF,
     QSortFilterProxyModel,
@@ -34,7 +33,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QSizePolicy,
     QSpinBox,
@@ -52,6 +50,8 @@ from planner.core.memory import Assumptions
 from planner.core.network import Analysis, InvalidDraft, Setup
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.tables import HeaderTableModel, row_table
+from planner.ui.plotstyle import style_plot
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell (None: none)
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2  # the FitRow itself
@@ -66,7 +66,6 @@ SUPPORT_COLORS = {"supported": None, "legacy": LEGACY_COLOR, "unsupported": NO_F
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-_ROOT = QModelIndex()
 
 (COL_CARD, COL_MEMORY, COL_FITS, COL_HEADROOM, COL_MAX_BATCH, COL_TIME, COL_SAMPLES,
  COL_RELATIVE, COL_PRICE_NEW, COL_PRICE_USED, COL_PER_USD, COL_SUPPORT) = range(12)
@@ -94,7 +93,7 @@ def _price_tip(point: PricePoint | None) -> str | None:
 # --------------------------------------------------------------------------------- the model
 
 
-class FitTableModel(QAbstractTableModel):
+class FitTableModel(HeaderTableModel):
     """The fit table's rows, read-only; reset whenever the table is recomputed."""
 
     def __init__(self, parent=None):
@@ -188,27 +187,13 @@ class FitTableModel(QAbstractTableModel):
         )
 
     # ---- Qt model interface ----------------------------------------------------------------
-    def rowCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._headers):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._headers[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._header_tips[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not self._in_range(index):
             return None
         col = index.column()
-        if not 0 <= col < len(self._headers):
-            return None
         r = self._rows[index.row()]
         text, value, tip = self._cells[index.row()][col]
         if role == Qt.ItemDataRole.DisplayRole:
@@ -316,16 +301,7 @@ class FitScatter(pg.PlotWidget):
 
     def __init__(self, y_label: str, parent: QWidget | None = None):
         super().__init__(parent, background=None)
-        self.setMinimumHeight(200)
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.hideButtons()
-        item.showGrid(x=True, y=True, alpha=0.2)
-        text = self.palette().color(self.palette().ColorRole.WindowText)
-        for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setTextPen(pg.mkPen(text))
-            axis.setPen(pg.mkPen(text))
+        item, text = style_plot(self, min_height=200)
         self._label_color = text.name()
         item.setLabel("bottom", self.tr("price (USD, log scale)"), color=self._label_color)
         item.setLabel("left", y_label, color=self._label_color)
@@ -534,18 +510,11 @@ class FitView(QWidget):
         bar2.addWidget(self.summary_label, 1)
 
         # ---- table ---------------------------------------------------------------------
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = row_table(self.proxy)
         self.table.setSortingEnabled(True)
-        self.table.setAlternatingRowColors(True)
-        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(
-            self.table.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         header.setHighlightSections(False)
         self.table.sortByColumn(COL_SAMPLES, Qt.SortOrder.DescendingOrder)

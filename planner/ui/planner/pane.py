@@ -70,6 +70,7 @@ from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
 from planner.i18n import message_of
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.tables import row_table
 
 _ERROR_STYLE = "color: #a00000;"
 
@@ -311,21 +312,14 @@ class PlannerPane(QWidget):
 
         self.layer_model = LayerTableModel(self._doc, self)
         self.layer_model.edit_rejected.connect(self._on_edit_rejected)
-        self.layer_view = QTableView(panel)
+        self.layer_view = row_table(self.layer_model, panel)
         self.layer_view.setObjectName("layer_table")
-        self.layer_view.setModel(self.layer_model)
         self.layer_view.setItemDelegateForColumn(2, LayerTypeDelegate(self.layer_view))
-        self.layer_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.layer_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.layer_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                         | QAbstractItemView.EditTrigger.EditKeyPressed
                                         | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        self.layer_view.verticalHeader().setVisible(False)
-        self.layer_view.verticalHeader().setDefaultSectionSize(
-            self.layer_view.fontMetrics().height() + 8)
-        self.layer_view.setAlternatingRowColors(True)
         header = self.layer_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_PARAMS, QHeaderView.ResizeMode.Stretch)
         fm = self.layer_view.fontMetrics()
         hfm = header.fontMetrics()
@@ -457,15 +451,9 @@ class PlannerPane(QWidget):
         return panel
 
     def _read_only_view(self, model) -> QTableView:
-        view = QTableView(self.tabs)
-        view.setModel(model)
+        view = row_table(model, self.tabs)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setAlternatingRowColors(True)
-        view.verticalHeader().setVisible(False)
-        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         view.horizontalHeader().setStretchLastSection(True)
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         return view
 
     # ------------------------------------------------------------------------------------------

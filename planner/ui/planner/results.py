@@ -6,21 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from planner.core.layers import RULES, shape_str
 from planner.core.memory import MemoryEstimate
 from planner.units import format_bytes, format_count
 from planner.ui.i18n import tr_core, tr_msg
+from planner.ui.tables import HeaderTableModel
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-_ROOT = QModelIndex()  # the invalid index: the table's root
-
-
-class _RowsModel(QAbstractTableModel):
+class _RowsModel(HeaderTableModel):
     """Rows of cells: each cell is (text, sort value, tooltip or None)."""
 
     def __init__(self, headers: Sequence[str], numeric: Sequence[int] = (), parent=None):
@@ -37,17 +35,8 @@ class _RowsModel(QAbstractTableModel):
         self._stale = stale
         self.endResetModel()
 
-    def rowCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=_ROOT) -> int:
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self._headers)):
-            return self._headers[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
