@@ -3,6 +3,7 @@
     python tools/i18n.py update    # pyside6-lupdate over planner/**/*.py → resources/i18n/*.ts
     python tools/i18n.py compile   # pyside6-lrelease → resources/i18n/*.qm (gitignored)
     python tools/i18n.py check     # exit 1 when a .ts has unfinished or vanished-in-use entries
+    python tools/i18n.py fill zh_CN FILE.json   # {"source text": "translation"} → unfinished entries
 
 ``update`` keeps every existing translation (lupdate merges); texts no longer in the source
 become "vanished" (kept for reuse, not compiled). Open the .ts in ``pyside6-linguist`` to
@@ -117,10 +118,47 @@ def check() -> int:
     return 1 if bad else 0
 
 
+def fill(language: str, table_path: str) -> int:
+    """Fill the unfinished entries of one language whose source text the JSON table gives.
+
+    Edits the .ts as text (not through ElementTree) so lupdate's own layout, DOCTYPE included,
+    stays as it is; prints how many entries were filled and which unfinished ones remain.
+    """
+    import html  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    table = json.loads(Path(table_path).read_text(encoding="utf-8"))
+    ts = I18N / f"{CATALOG}_{language}.ts"
+    text = ts.read_text(encoding="utf-8")
+    pattern = re.compile(
+        r"(<source>)([^<]*)(</source>(?:\s*<(?:comment|extracomment|translatorcomment)>.*?"
+        r"</(?:comment|extracomment|translatorcomment)>)*\s*)"
+        r'<translation type="unfinished">\s*</translation>', re.S)
+    filled = 0
+
+    def _sub(m: re.Match) -> str:
+        nonlocal filled
+        source = html.unescape(m.group(2))
+        if source not in table:
+            return m.group(0)
+        filled += 1
+        value = html.escape(table[source], quote=False)
+        return f"{m.group(1)}{m.group(2)}{m.group(3)}<translation>{value}</translation>"
+
+    ts.write_text(pattern.sub(_sub, text), encoding="utf-8")
+    print(f"{ts.name}: {filled} filled")
+    return check()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=("update", "compile", "check"))
+    parser.add_argument("command", choices=("update", "compile", "check", "fill"))
+    parser.add_argument("args", nargs="*", help="fill: LANGUAGE FILE.json")
     args = parser.parse_args(argv)
+    if args.command == "fill":
+        if len(args.args) != 2:
+            parser.error("fill takes LANGUAGE FILE.json")
+        return fill(*args.args)
     if args.command == "update":
         update()
     elif args.command == "compile":

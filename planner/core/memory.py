@@ -158,10 +158,14 @@ class Assumptions:
         return cls(**values)
 
 
-ACT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 2}
-WEIGHT_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 2}
-MASTER_BYTES = {"fp32": 0, "fp16": 0, "bf16": 0, "mixed": 4}  # fp32 master copy
-STATE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "mixed": 4}
+ACT_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 2,
+             "mixed_bf16": 2}
+WEIGHT_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 2,
+                "mixed_bf16": 2}
+MASTER_BYTES = {"fp32": 0, "fp32_strict": 0, "tf32": 0, "fp16": 0, "bf16": 0, "mixed": 4,
+                "mixed_bf16": 4}  # fp32 master copy
+STATE_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 4,
+               "mixed_bf16": 4}
 OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2}
 
 TERMS = ("overhead", "weights", "gradients", "optimizer", "activations", "transient", "workspace")

@@ -30,7 +30,39 @@ from planner.core.layers import (
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 SCHEMA_VERSION = 1
-PRECISIONS = ("fp32", "fp16", "bf16", "mixed")
+# How PyTorch users run a training step (the names are stable: plan files and the CLI use them).
+#   fp32         PyTorch's defaults: fp32 tensors; cuDNN convolutions in TF32 on Ampere and newer
+#                (torch.backends.cudnn.allow_tf32 is True), matmuls in strict fp32
+#                (torch.get_float32_matmul_precision() == "highest").
+#   fp32_strict  fp32 everywhere, TF32 off (allow_tf32 = False for cuDNN and cuBLAS).
+#   tf32         fp32 tensors, convolutions and matmuls in TF32
+#                (torch.set_float32_matmul_precision("high")).
+#   mixed        torch.autocast(dtype=float16) + GradScaler: fp32 weights, gradients and optimizer
+#                state; autocast ops compute in fp16 and autograd keeps 16-bit copies.
+#   mixed_bf16   torch.autocast(dtype=bfloat16), no scaler; otherwise as "mixed".
+#   fp16, bf16   pure 16-bit training: model.half() / model.to(torch.bfloat16).
+# fp32, fp32_strict and tf32 spend the same memory; only the speed differs.
+PRECISIONS = ("fp32", "fp32_strict", "tf32", "mixed", "mixed_bf16", "fp16", "bf16")
+FP32_PRECISIONS = ("fp32", "fp32_strict", "tf32")
+MIXED_PRECISIONS = ("mixed", "mixed_bf16")
+PRECISION_SHORT = {
+    "fp32": QT_TRANSLATE_NOOP("core", "FP32"),
+    "fp32_strict": QT_TRANSLATE_NOOP("core", "FP32 strict"),
+    "tf32": QT_TRANSLATE_NOOP("core", "TF32"),
+    "mixed": QT_TRANSLATE_NOOP("core", "Mixed FP16"),
+    "mixed_bf16": QT_TRANSLATE_NOOP("core", "Mixed BF16"),
+    "fp16": QT_TRANSLATE_NOOP("core", "Pure FP16"),
+    "bf16": QT_TRANSLATE_NOOP("core", "Pure BF16"),
+}
+PRECISION_LABELS = {
+    "fp32": QT_TRANSLATE_NOOP("core", "FP32 (PyTorch defaults: TF32 convolutions on Ampere+)"),
+    "fp32_strict": QT_TRANSLATE_NOOP("core", "FP32 strict (TF32 off)"),
+    "tf32": QT_TRANSLATE_NOOP("core", "TF32 (convolutions and matmuls)"),
+    "mixed": QT_TRANSLATE_NOOP("core", "Mixed FP16 (autocast + GradScaler)"),
+    "mixed_bf16": QT_TRANSLATE_NOOP("core", "Mixed BF16 (autocast)"),
+    "fp16": QT_TRANSLATE_NOOP("core", "Pure FP16 (fp16 weights)"),
+    "bf16": QT_TRANSLATE_NOOP("core", "Pure BF16 (bf16 weights)"),
+}
 OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
 MODES = ("train", "infer")
 MAX_BATCH = 1 << 20

@@ -57,8 +57,8 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
     arch = a.arch_factor(card.architecture)
     fp32 = card.fp32_tflops * 1e12
     peak, eff, path = fp32, a.compute_efficiency, "FP32 cores"
-    if precision in ("fp16", "mixed", "bf16"):
-        if precision == "bf16":
+    if precision in ("fp16", "mixed", "bf16", "mixed_bf16"):
+        if precision in ("bf16", "mixed_bf16"):
             tensor = card.bf16_tensor_tflops
             label = "tensor cores (BF16)"
         else:
@@ -66,7 +66,7 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
             label = "tensor cores (FP16)"
         if card.has_tensor_cores and tensor:
             peak, eff, path = tensor * 1e12, a.tensor_efficiency, label
-        elif precision != "bf16" and card.fp16_tflops and card.fp16_tflops * 1e12 > fp32:
+        elif precision in ("fp16", "mixed") and card.fp16_tflops and card.fp16_tflops * 1e12 > fp32:
             peak, path = card.fp16_tflops * 1e12, "FP16 cores"
         else:
             path = "FP32 cores, 16-bit storage"

@@ -184,6 +184,9 @@ class SettingsDialog(QDialog):
             "fp16": self.tr("FP16 (16-bit float)"),
             "bf16": self.tr("BF16 (bfloat16)"),
             "mixed": self.tr("Mixed (FP16 compute, FP32 master weights)"),
+            "mixed_bf16": self.tr("Mixed BF16 (autocast, FP32 master weights)"),
+            "fp32_strict": self.tr("FP32 strict (TF32 off)"),
+            "tf32": self.tr("TF32 (convolutions and matmuls)"),
         }
         self.precision_combo = self._combo(
             page, [(precision_names.get(p, p), p) for p in PRECISIONS],

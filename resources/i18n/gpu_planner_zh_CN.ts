@@ -2300,7 +2300,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>fp32; fp16 / bf16 (16-bit everything); mixed (16-bit activations with fp32 master weights)</source>
-        <translation>fp32；fp16 / bf16（全部 16 位）；mixed（16 位激活，fp32 主权重）</translation>
+        <translation type="vanished">fp32；fp16 / bf16（全部 16 位）；mixed（16 位激活，fp32 主权重）</translation>
+    </message>
+    <message>
+        <source>How the step runs in PyTorch: fp32 (its defaults), strict fp32 or TF32; mixed precision with torch.autocast (fp16 with GradScaler, or bf16); or pure 16-bit weights</source>
+        <translation>训练步在 PyTorch 中如何运行：fp32（默认设置）、严格 fp32 或 TF32；用 torch.autocast 的混合精度（fp16 配 GradScaler，或 bf16）；或纯 16 位权重</translation>
     </message>
     <message>
         <source>Optimizer state per parameter: SGD none, momentum one, Adam/AdamW two</source>
@@ -3019,6 +3023,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Mixed (FP16 compute, FP32 master weights)</source>
         <translation>混合精度（FP16 计算，FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>Mixed BF16 (autocast, FP32 master weights)</source>
+        <translation>混合 BF16（autocast，FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>FP32 strict (TF32 off)</source>
+        <translation>严格 FP32（关闭 TF32）</translation>
+    </message>
+    <message>
+        <source>TF32 (convolutions and matmuls)</source>
+        <translation>TF32（卷积和矩阵乘法）</translation>
     </message>
     <message>
         <source>The number format a new plan starts with</source>
@@ -4307,6 +4323,66 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Convolution workspace</source>
         <translation>卷积工作区</translation>
+    </message>
+    <message>
+        <source>FP32 (PyTorch defaults: TF32 convolutions on Ampere+)</source>
+        <translation>FP32（PyTorch 默认：Ampere 及更新架构上卷积用 TF32）</translation>
+    </message>
+    <message>
+        <source>FP32 strict (TF32 off)</source>
+        <translation>严格 FP32（关闭 TF32）</translation>
+    </message>
+    <message>
+        <source>TF32 (convolutions and matmuls)</source>
+        <translation>TF32（卷积和矩阵乘法）</translation>
+    </message>
+    <message>
+        <source>Mixed FP16 (autocast + GradScaler)</source>
+        <translation>混合 FP16（autocast + GradScaler）</translation>
+    </message>
+    <message>
+        <source>Mixed BF16 (autocast)</source>
+        <translation>混合 BF16（autocast）</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (model.half())</source>
+        <translation type="vanished">纯 FP16（model.half()）</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>FP32 strict</source>
+        <translation>严格 FP32</translation>
+    </message>
+    <message>
+        <source>TF32</source>
+        <translation>TF32</translation>
+    </message>
+    <message>
+        <source>Mixed FP16</source>
+        <translation>混合 FP16</translation>
+    </message>
+    <message>
+        <source>Mixed BF16</source>
+        <translation>混合 BF16</translation>
+    </message>
+    <message>
+        <source>Pure FP16</source>
+        <translation>纯 FP16</translation>
+    </message>
+    <message>
+        <source>Pure BF16</source>
+        <translation>纯 BF16</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (fp16 weights)</source>
+        <translation>纯 FP16（fp16 权重）</translation>
+    </message>
+    <message>
+        <source>Pure BF16 (bf16 weights)</source>
+        <translation>纯 BF16（bf16 权重）</translation>
     </message>
     <message>
         <source>batch size must be a whole number, not {batch_size!r}</source>

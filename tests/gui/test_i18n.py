@@ -44,6 +44,7 @@ ALLOWED = {
     "tops", "flops", "usd", "cny", "kwh", "rmb", "bit", "px",
     # technical tokens
     "fp", "fp32", "fp16", "bf16", "fp8", "int8", "int64", "tf32", "cuda", "nvml", "cudnn",
+    "autocast", "gradscaler",
     "cublas", "zero", "ddp", "fsdp", "sgd", "adam", "adamw", "momentum", "relu", "gelu", "silu",
     "tanh", "sigmoid", "lstm", "gru", "onnx", "json", "csv", "png", "pcie", "nvlink", "dram",
     "gpm", "sm", "tdp", "msrp", "gpu", "gpus", "cpu", "nvidia", "amd", "pytorch", "tensorflow",

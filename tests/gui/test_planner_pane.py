@@ -186,7 +186,7 @@ def test_setup_controls_change_the_peak(window):
     pane.batch_spin.setValue(64)
     assert window.document.setup.batch_size == 64
     assert peak(window) < before
-    pane.precision_combo.setCurrentText("fp16")
+    pane.precision_combo.setCurrentIndex(pane.precision_combo.findData("fp16"))
     half = peak(window)
     pane.mode_combo.setCurrentIndex(pane.mode_combo.findData("infer"))
     assert peak(window) < half
@@ -195,7 +195,7 @@ def test_setup_controls_change_the_peak(window):
         window.undo_action.trigger()
     assert peak(window) == before
     assert pane.batch_spin.value() == 128
-    assert pane.precision_combo.currentText() == "fp32"
+    assert pane.precision_combo.currentData() == "fp32"
 
 
 def test_layer_actions_are_undoable(window):

@@ -53,7 +53,8 @@ from PySide6.QtWidgets import (
 
 from planner.core.layers import KINDS, RULES, LayerSpec
 from planner.core.memory import Assumptions, max_batch
-from planner.core.network import MAX_BATCH, MODES, OPTIMIZERS, PRECISIONS
+from planner.core.network import (
+    MAX_BATCH, MODES, OPTIMIZERS, PRECISION_LABELS, PRECISION_SHORT, PRECISIONS)
 from planner.core.parallel import STRATEGIES, Parallel
 from planner.ui.planner.assumptions_dialog import AssumptionsDialog
 from planner.ui.planner.charts import BreakdownBar, LayerChart
@@ -187,11 +188,16 @@ class PlannerPane(QWidget):
         self.batch_spin.setToolTip(self.tr("Samples per iteration (mini-batch size)"))
         self.batch_spin.valueChanged.connect(self._on_batch_changed)
         self.precision_combo = QComboBox(box)
-        self.precision_combo.addItems(list(PRECISIONS))
+        for key in PRECISIONS:
+            self.precision_combo.addItem(tr_core(PRECISION_SHORT[key]), key)
+            self.precision_combo.setItemData(self.precision_combo.count() - 1,
+                                             tr_core(PRECISION_LABELS[key]),
+                                             Qt.ItemDataRole.ToolTipRole)
         self.precision_combo.setToolTip(self.tr(
-            "fp32; fp16 / bf16 (16-bit everything); mixed (16-bit activations with fp32 master "
-            "weights)"))
-        self.precision_combo.currentTextChanged.connect(self._on_precision_changed)
+            "How the step runs in PyTorch: fp32 (its defaults), strict fp32 or TF32; mixed "
+            "precision with torch.autocast (fp16 with GradScaler, or bf16); or pure 16-bit "
+            "weights"))
+        self.precision_combo.currentIndexChanged.connect(self._on_precision_index_changed)
         self.optimizer_combo = QComboBox(box)
         self.optimizer_combo.addItems(list(OPTIMIZERS))
         self.optimizer_combo.setToolTip(self.tr(
@@ -667,8 +673,12 @@ class PlannerPane(QWidget):
                 widget.blockSignals(True)
                 widget.setValue(value)
                 widget.blockSignals(False)
-        for combo, text in ((self.precision_combo, setup.precision),
-                            (self.optimizer_combo, setup.optimizer)):
+        i = self.precision_combo.findData(setup.precision)
+        if self.precision_combo.currentIndex() != i:
+            self.precision_combo.blockSignals(True)
+            self.precision_combo.setCurrentIndex(i)
+            self.precision_combo.blockSignals(False)
+        for combo, text in ((self.optimizer_combo, setup.optimizer),):
             if combo.currentText() != text:
                 combo.blockSignals(True)
                 combo.setCurrentText(text)
@@ -847,9 +857,11 @@ class PlannerPane(QWidget):
     def _on_batch_changed(self, value: int) -> None:
         self._change_setup("batch_size", value)
 
-    @Slot(str)
-    def _on_precision_changed(self, value: str) -> None:
-        self._change_setup("precision", value)
+    @Slot(int)
+    def _on_precision_index_changed(self, index: int) -> None:
+        value = self.precision_combo.itemData(index)
+        if value:
+            self._change_setup("precision", value)
 
     @Slot(str)
     def _on_optimizer_changed(self, value: str) -> None:
