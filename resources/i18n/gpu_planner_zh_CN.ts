@@ -2008,6 +2008,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>GPU {dev}，整卡</translation>
     </message>
     <message>
+        <source>Nothing to export yet: no samples in the shown time window</source>
+        <translation>还没有可导出的内容：所示时间窗口内没有采样</translation>
+    </message>
+    <message>
         <source>Export plot</source>
         <translation>导出图表</translation>
     </message>
@@ -2034,6 +2038,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} rows saved to {path}</source>
         <translation>已将 {n} 行保存到 {path}</translation>
+    </message>
+    <message>
+        <source>no card</source>
+        <translation>没有显卡</translation>
+    </message>
+    <message>
+        <source>replay of a recording</source>
+        <translation>录制的回放</translation>
+    </message>
+    <message>
+        <source>SIMULATED data, not a real GPU</source>
+        <translation>模拟数据，不是真实 GPU</translation>
+    </message>
+    <message>
+        <source>cluster (Prometheus)</source>
+        <translation>集群（Prometheus）</translation>
+    </message>
+    <message>
+        <source>live (NVML)</source>
+        <translation>实时（NVML）</translation>
     </message>
     <message>
         <source>Cannot replay: {err}</source>

@@ -276,7 +276,71 @@ def test_export_plot_and_data(make_pane, qtbot, tmp_path):
     assert rows[0][:4] == ["timestamp_s", "time_iso", "device_index", "device_name"]
     assert "memory_used_bytes" in rows[0]
     assert len(rows) == n + 1
-    assert all(r[2] == "0" for r in rows[1:])  # the selected card only
+    # every card, not only the one selected in the plots
+    assert len(rows) > 1 and {r[2] for r in rows[1:]} == {"0", "1"}
+    # bytes as whole numbers, as nvidia-smi and the recording keep them (not 2.30163e+10)
+    col = rows[0].index("memory_used_bytes")
+    used = [r[col] for r in rows[1:] if r[col]]
+    assert used and all(re.fullmatch(r"\d+", v) for v in used)
+    # the saved plot says what it shows: the cards, the time range and "simulated"
+    title = pane._export_title()
+    assert "SIMULATED" in title and "GPU 0" in title and " – " in title
+
+
+def test_export_refuses_when_there_is_nothing_to_export(make_pane, qtbot, tmp_path):
+    def unavailable():
+        raise BackendUnavailable("no driver")
+    pane = make_pane(unavailable, demo=False)
+    qtbot.waitUntil(lambda: pane.source == "unavailable", timeout=5000)
+    png, out = tmp_path / "plot.png", tmp_path / "data.csv"
+    assert not pane.export_plot_png(png) and not png.exists()
+    assert pane.export_data_csv(out) == 0 and not out.exists()
+    asked = []
+    pane._ask_save_path = lambda *a: asked.append(a) or str(out)
+    pane._on_export_data()
+    pane._on_export_plot()
+    assert asked == []  # no file dialog for an empty export
+    assert "Nothing to export yet" in pane.status_label.text()
+
+
+def test_replay_shows_the_recording_in_the_tables_and_returns_to_the_live_window(
+        make_pane, qtbot, tmp_path):
+    path = tmp_path / f"monitor-rec{RECORDING_SUFFIX}"
+    one = SimulatedBackend(n_devices=1, seed=3)
+    devs = tuple(one.open())
+    with Recorder(path) as r:
+        for i in range(4):
+            r.write(Frame(1.0e9 + i, float(i), "simulated", None, None, devs, one.sample()))
+    pane = make_pane()  # two live cards
+    wait_frames(qtbot, pane, 3)
+    qtbot.waitUntil(lambda: pane.gpu_model.rowCount() == 2, timeout=5000)
+    pane.set_window(60.0)
+    assert pane.replay(path)
+    assert pane.window_s is None  # the whole recording
+    # live frames keep arriving; the card table keeps showing the recording's one card
+    wait_frames(qtbot, pane, 3)
+    qtbot.waitUntil(lambda: pane._ticks >= 0, timeout=100)
+    pane._on_tick()
+    assert pane.gpu_model.rowCount() == 1
+    pane.stop_replay()
+    assert pane.window_s == 60.0  # back to the window the user had before
+    pane._on_tick()
+    assert pane.gpu_model.rowCount() == 2
+
+
+def test_unfollowing_a_process_leaves_no_legend_entry(make_pane, qtbot):
+    pane = make_pane(lambda: SimulatedBackend(n_devices=1, cycle_s=2.0, process_every=1))
+    qtbot.waitUntil(lambda: pane.process_model.rowCount() >= 1, timeout=5000)
+    row = pane.process_model.row_at(0)
+    pane.follow_process(row.device, row.process.pid)
+    pane.redraw()
+    legend = pane.plots.legends[id(pane.plots.plots[0])]
+    def labels():
+        return [label.text for _, label in legend.items]
+    assert any(f"process {row.process.pid}" in t for t in labels())
+    pane.unfollow()
+    pane.redraw()
+    assert not any("process" in t for t in labels())
 
 
 def test_recordings_browser_lists_replays_exports_and_deletes(make_pane, qtbot, tmp_path,

@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFont, QHideEvent, QShowEvent
+from PySide6.QtCore import QCoreApplication, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QImage, QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -68,6 +68,7 @@ from planner.telemetry.recorder import RecordingError, apply_retention, open_rec
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
+from planner.ui.flow import FlowLayout, group
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
@@ -193,6 +194,8 @@ class MonitorPane(QWidget):
         self._drawn = -1  # history.appended at the last redraw
         self._ticks = 0
         self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
+        self._replay_frame: Frame | None = None  # the replay's last frame (its tables)
+        self._live_window_s: float | None = None  # the window to go back to after a replay
         self._replay_path: Path | None = None
         self.predicted_bytes: int | None = None
         self.predicted_label = ""
@@ -357,26 +360,18 @@ class MonitorPane(QWidget):
         self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
         self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
 
-        controls = QHBoxLayout()
-        controls.addWidget(QLabel(self.tr("Card:"), self))
-        controls.addWidget(self.card_combo)
-        controls.addSpacing(8)
-        controls.addWidget(QLabel(self.tr("Window:"), self))
-        controls.addWidget(self.window_combo)
-        controls.addSpacing(8)
-        controls.addWidget(QLabel(self.tr("Sample every"), self))
-        controls.addWidget(self.interval_spin)
-        controls.addSpacing(8)
+        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
+        controls = FlowLayout(h_spacing=12, v_spacing=4)
+        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
+                                 self.interval_spin))
         controls.addWidget(self.pause_button)
-        controls.addStretch(1)
-        controls.addWidget(QLabel(self.tr("Alert at memory"), self))
-        controls.addWidget(self.memory_alert_spin)
-        controls.addWidget(QLabel(self.tr("or"), self))
-        controls.addWidget(self.temp_alert_spin)
-        controls.addSpacing(8)
-        controls.addWidget(self.export_plot_button)
-        controls.addWidget(self.export_data_button)
-        controls.addWidget(self.recordings_button)
+        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
+                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
+                                 self.temp_alert_spin))
+        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
+                                 self.recordings_button))
 
         # the cards
         self.gpu_model = GpuTableModel(self)
@@ -969,7 +964,8 @@ class MonitorPane(QWidget):
     def _on_tick(self) -> None:
         if self._shut or not self.isVisible():
             return
-        if self._dirty and self.latest is not None:
+        if self._dirty and self.latest is not None and self._replay is None:
+            # during a replay the tables show the recording, not the live cards
             self._dirty = False
             reset = self.gpu_model.rowCount() != len(self.latest.devices)
             self.gpu_model.set_frame(self.latest)
@@ -1165,12 +1161,18 @@ class MonitorPane(QWidget):
 
     @Slot()
     def _on_export_plot(self) -> None:
+        if not self._has_export_data():
+            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
+            return
         path = self._save_path(self.tr("Export plot"), "monitor.png", self.tr("PNG (*.png)"))
         if path and self.export_plot_png(path):
             self._status(self.tr("Plot saved to {path}").format(path=path))
 
     @Slot()
     def _on_export_data(self) -> None:
+        if not self._has_export_data():
+            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
+            return
         path = self._save_path(self.tr("Export data"), "monitor.csv", self.tr("CSV (*.csv)"))
         if path:
             try:
@@ -1180,38 +1182,97 @@ class MonitorPane(QWidget):
                 return
             self._status(self.tr("{n} rows saved to {path}").format(n=n, path=path))
 
+    def _export_source(self) -> tuple[History | None, tuple[DeviceInfo, ...]]:
+        if self._replay is not None:
+            return self._replay[0], self._replay[2]
+        return self.history, self.devices
+
+    def _export_rows(self):
+        """(time, device index, device name, values) for every card in the shown window."""
+        source, devices = self._export_source()
+        if source is None:
+            return
+        names = {d.index: d.name for d in devices}
+        for dev in source.device_indices:
+            cols = [source.window(self.window_s, m, dev) for m in PLOT_METRICS]
+            times = cols[0].times
+            for i in range(len(times)):
+                values = [c.values[i] for c in cols]
+                if all(math.isnan(v) for v in values):
+                    continue  # a gap marker
+                yield float(times[i]), dev, names.get(dev, ""), values
+
+    def _has_export_data(self) -> bool:
+        return next(self._export_rows(), None) is not None
+
+    def _export_title(self) -> str:
+        """What a saved plot shows: the cards, the time range and where the data came from."""
+        source, devices = self._export_source()
+        sel = self.selected_device
+        shown = [d for d in devices if sel is None or d.index == sel]
+        cards = ", ".join(card_label(d) for d in shown) or self.tr("no card")
+        span = ""
+        if source is not None:
+            end = source.fine.last_time()
+            first = source.first_time_s if source.first_time_s is not None else end
+            if not math.isnan(end):
+                start = first if self.window_s is None else max(end - self.window_s, first)
+                fmt = "%Y-%m-%d %H:%M:%S"
+                span = (_dt.datetime.fromtimestamp(start).strftime(fmt) + " – "
+                        + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
+        if self._replay is not None:
+            kind = self.tr("replay of a recording")
+        elif self.source == "simulated" or any(d.simulated for d in shown):
+            kind = self.tr("SIMULATED data, not a real GPU")
+        elif self.source == "prometheus":
+            kind = self.tr("cluster (Prometheus)")
+        else:
+            kind = self.tr("live (NVML)")
+        return "  ·  ".join(x for x in (cards, span, kind) if x)
+
     def export_plot_png(self, path: str | Path) -> bool:
-        """The four plots as they are on screen, as a PNG."""
-        return bool(self.plots.grab().save(str(path), "PNG"))
+        """The four plots as they are on screen, under a title line naming the cards, the time
+        range and the source ("simulated" where it is); False when there is nothing to show."""
+        if not self._has_export_data():
+            return False
+        plots = self.plots.grab()
+        title = self._export_title()
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.1)
+        font.setBold(True)
+        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+                   | Qt.TextFlag.TextWordWrap)
+        header = QFontMetrics(font).boundingRect(
+            QRect(0, 0, plots.width() - 16, 10_000), wrap, title).height() + 12
+        image = QImage(plots.width(), plots.height() + header, QImage.Format.Format_ARGB32)
+        image.fill(self.palette().color(self.backgroundRole()))
+        painter = QPainter(image)
+        try:
+            painter.setFont(font)
+            painter.setPen(self.palette().color(self.foregroundRole()))
+            painter.drawText(QRect(8, 0, plots.width() - 16, header), wrap, title)
+            painter.drawPixmap(0, header, plots)
+        finally:
+            painter.end()
+        return bool(image.save(str(path), "PNG"))
 
     def export_data_csv(self, path: str | Path) -> int:
-        """The plotted window's data (shown cards) as CSV; returns the number of rows."""
-        source = self._replay[0] if self._replay is not None else self.history
-        devices = self._replay[2] if self._replay is not None else self.devices
-        sel = self.selected_device
-        names = {d.index: d.name for d in devices}
-        n = 0
+        """Every card's data in the shown time window as CSV (bytes as whole numbers); returns
+        the number of rows. Nothing is written when there is no sample (returns 0)."""
+        rows = list(self._export_rows())
+        if not rows:
+            return 0
+        whole = [m.endswith("_bytes") or m.endswith("_bytes_s") for m in PLOT_METRICS]
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(["timestamp_s", "time_iso", "device_index", "device_name",
                         *PLOT_METRICS])
-            if source is None:
-                return 0
-            for dev in source.device_indices:
-                if sel is not None and dev != sel:
-                    continue
-                cols = [source.window(self.window_s, m, dev) for m in PLOT_METRICS]
-                times = cols[0].times
-                for i in range(len(times)):
-                    t = float(times[i])
-                    vals = ["" if math.isnan(c.values[i]) else f"{c.values[i]:.6g}"
-                            for c in cols]
-                    if all(v == "" for v in vals):
-                        continue  # a gap marker
-                    iso = _dt.datetime.fromtimestamp(t).isoformat(timespec="milliseconds")
-                    w.writerow([f"{t:.3f}", iso, dev, names.get(dev, ""), *vals])
-                    n += 1
-        return n
+            for t, dev, name, values in rows:
+                cells = ["" if math.isnan(v) else (str(int(round(v))) if is_int else f"{v:.6g}")
+                         for v, is_int in zip(values, whole)]
+                iso = _dt.datetime.fromtimestamp(t).isoformat(timespec="milliseconds")
+                w.writerow([f"{t:.3f}", iso, dev, name, *cells])
+        return len(rows)
 
     # -- recordings ----------------------------------------------------------------------------
 
@@ -1261,8 +1322,10 @@ class MonitorPane(QWidget):
                 capacity = int(min(n, max(1000, 2_000_000 // rows)))
                 hist = History([d.index for d in sess.devices], capacity,
                                metrics=PLOT_METRICS, gap_s=None)
+                last_frame = None
                 for frame in rec.frames(sess.id):
                     hist.append(frame)
+                    last_frame = frame
         except (RecordingError, OSError) as exc:
             self._status(self.tr("Cannot replay: {err}").format(err=exc))
             return False
@@ -1283,7 +1346,7 @@ class MonitorPane(QWidget):
             self.session_combo.setCurrentIndex(position - 1)
         self.session_combo.setVisible(len(sessions) > 1)
         self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
-                          self.tr("REPLAY {when} — ").format(when=when))
+                          self.tr("REPLAY {when} — ").format(when=when), last_frame)
         return True
 
     @Slot(int)
@@ -1293,10 +1356,16 @@ class MonitorPane(QWidget):
             self.replay(self._replay_path, int(session_id))
 
     def show_history(self, history: History, devices: tuple[DeviceInfo, ...], label: str,
-                     title_prefix: str = "") -> None:
+                     title_prefix: str = "", last_frame: Frame | None = None) -> None:
         """Show a History that is not the live one (a replay) in the plots, with a label
-        bar and a "Back to live" button, over the whole of it."""
+        bar and a "Back to live" button, over the whole of it. The card and process tables
+        show ``last_frame`` (the recording's last sample; empty without one) until the
+        replay ends."""
+        if self._replay is None:
+            self._live_window_s = self.window_s
         self._replay = (history, label, tuple(devices))
+        self._replay_frame = last_frame
+        self._show_replay_tables(last_frame)
         self.replay_label.setText(label)
         self.replay_bar.setVisible(True)
         self.plots.set_title_prefix(title_prefix)
@@ -1315,9 +1384,31 @@ class MonitorPane(QWidget):
         if self._replay is None:
             return
         self._replay = None
+        self._replay_frame = None
         self.replay_bar.setVisible(False)
         self.session_combo.clear()
         self.plots.set_title_prefix("")
         self.plots.clear_data()
         self._show_devices(self.devices)
+        try:
+            self.set_window(self._live_window_s)
+        except ValueError:
+            pass
+        # the live tables come back at the next tick
+        self._dirty = True
+        self.gpu_model.set_frame(self.latest)
+        if self.latest is None:
+            self.process_model.set_rows([])
+        else:
+            self._update_processes()
         self.redraw()
+
+    def _show_replay_tables(self, frame: Frame | None) -> None:
+        """The card and process tables of a replay: the recording's last sample."""
+        self.gpu_model.set_frame(frame)
+        rows = []
+        if frame is not None:
+            for s in frame.samples:
+                for p in s.processes or ():
+                    rows.append(ProcessRow(s.index, p, None))
+        self.process_model.set_rows(rows)

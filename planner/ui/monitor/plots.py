@@ -405,9 +405,12 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                           values_bytes: np.ndarray | None = None) -> None:
         """Show one process's memory (label None hides it)."""
         if label is None:
+            was_shown = self.process_curve.isVisible() and bool(self.process_label)
             self.process_label = ""
             self.process_curve.setData([], [])
             self.process_curve.setVisible(False)
+            if was_shown:
+                self._rebuild_legends()  # no hidden-item icon left behind in the legend
         else:
             changed = label != self.process_label or not self.process_curve.isVisible()
             self.process_label = label

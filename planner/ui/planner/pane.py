@@ -70,6 +70,7 @@ from planner.ui.planner.results import (
 from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
 from planner.i18n import message_of
+from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
 from planner.ui.tables import row_table
 
@@ -180,7 +181,8 @@ class PlannerPane(QWidget):
 
     def _build_setup_bar(self, memory_gib: float) -> QWidget:
         box = QGroupBox(self.tr("How it runs"), self)
-        row = QHBoxLayout(box)
+        # wraps onto more lines in a narrow window (1024 px) or a longer language
+        row = FlowLayout(box, h_spacing=12, v_spacing=4)
         self.batch_spin = QSpinBox(box)
         self.batch_spin.setRange(1, MAX_BATCH)
         self.batch_spin.setKeyboardTracking(False)
@@ -219,11 +221,8 @@ class PlannerPane(QWidget):
                               (self.tr("Mode"), self.mode_combo)):
             lab = QLabel(label, box)
             lab.setBuddy(widget)
-            row.addWidget(lab)
-            row.addWidget(widget)
-            row.addSpacing(6)
+            row.addWidget(group(box, lab, widget))
         row.addWidget(self.checkpoint_check)
-        row.addSpacing(12)
         self.gpus_spin = QSpinBox(box)
         self.gpus_spin.setObjectName("gpus_spin")
         self.gpus_spin.setRange(1, 64)
@@ -254,10 +253,7 @@ class PlannerPane(QWidget):
             lab = QLabel(label, box)
             lab.setBuddy(widget)
             lab.setToolTip(widget.toolTip())
-            row.addWidget(lab)
-            row.addWidget(widget)
-            row.addSpacing(6)
-        row.addStretch(1)
+            row.addWidget(group(box, lab, widget))
         self._fit_widget = self._build_fit_row(memory_gib)
         return box
 
