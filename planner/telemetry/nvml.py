@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.i18n import QT_TRANSLATE_NOOP
 from planner.telemetry.types import (
     BackendUnavailable,
     DeviceInfo,
@@ -38,11 +39,12 @@ __all__ = ["NO_DRIVER_MESSAGE", "NO_PERMISSION_MESSAGE", "BackendUnavailable", "
 
 log = logging.getLogger(__name__)
 
-NO_DRIVER_MESSAGE = "No NVIDIA driver found — planning and advice still work"
-NO_PERMISSION_MESSAGE = (
-    "Not permitted to read the NVIDIA driver (NVML: insufficient permissions) — "
-    "planning and advice still work"
-)
+# Marked for translation (the ui shows them with tr_core); telemetry itself stays Qt-free.
+NO_DRIVER_MESSAGE = QT_TRANSLATE_NOOP("core",
+                                      "No NVIDIA driver found — planning and advice still work")
+NO_PERMISSION_MESSAGE = QT_TRANSLATE_NOOP(
+    "core", "Not permitted to read the NVIDIA driver (NVML: insufficient permissions) — "
+    "planning and advice still work")
 
 # Error codes (values from nvml.h; the injected module's own constants win when present).
 _CODES = {

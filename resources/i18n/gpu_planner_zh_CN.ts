@@ -1924,10 +1924,18 @@ The details were written to %2.</source>
 “本机显卡”会重新显示本机的显卡。</translation>
     </message>
     <message>
+        <source>No live telemetry.
+
+The Planner and the advice do not need it. “Try the simulated demo” shows what this pane does with simulated cards.</source>
+        <translation>没有实时遥测。
+
+规划器和购买建议都不需要它。“试用模拟演示”会用模拟显卡展示此面板的功能。</translation>
+    </message>
+    <message>
         <source>No live telemetry: {msg}.
 
 The Planner and the advice do not need it. “Try the simulated demo” shows what this pane does with simulated cards.</source>
-        <translation>没有实时遥测：{msg}。
+        <translation type="vanished">没有实时遥测：{msg}。
 
 规划器和购买建议都不需要它。“试用模拟演示”会用模拟显卡展示此面板的功能。</translation>
     </message>
@@ -4711,6 +4719,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>A small 3-D CNN on the article&apos;s video example: 25 frames of 75×75×3.</source>
         <translation>针对原文视频示例的小型三维 CNN：25 帧 75×75×3。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver found — planning and advice still work</source>
+        <translation>未找到 NVIDIA 驱动 — 规划和购买建议仍可使用</translation>
+    </message>
+    <message>
+        <source>Not permitted to read the NVIDIA driver (NVML: insufficient permissions) — planning and advice still work</source>
+        <translation>无权读取 NVIDIA 驱动（NVML：权限不足）— 规划和购买建议仍可使用</translation>
     </message>
 </context>
 </TS>

@@ -465,3 +465,33 @@ def test_shutdown_stops_sampling_quickly(make_pane, qtbot):
     n = pane.frames_received
     pane.shutdown()
     assert pane.frames_received == n
+
+
+def test_switching_card_drops_the_followed_process_of_the_other_card(make_pane, qtbot):
+    pane = make_pane(lambda: SimulatedBackend(n_devices=2, cycle_s=2.0, process_every=1))
+    qtbot.waitUntil(lambda: pane.process_model.rowCount() >= 1, timeout=5000)
+    row = pane.process_model.row_at(0)
+    pane.follow_process(row.device, row.process.pid)
+    assert "Following process" in pane.comparison_label.text()
+    other = 1 - row.device
+    pane.select_device(other)
+    assert pane.followed_process is None
+    assert "Following" not in pane.comparison_label.text()
+
+
+def test_resume_clears_the_paused_message(make_pane, qtbot):
+    pane = make_pane()
+    wait_frames(qtbot, pane, 1)
+    pane.set_paused(True)
+    assert "paused" in pane.status_label.text()
+    pane.set_paused(False)
+    assert "paused" not in pane.status_label.text()
+
+
+def test_no_driver_is_said_once(make_pane, qtbot):
+    def unavailable():
+        raise BackendUnavailable(NO_DRIVER, "libnvidia-ml.so.1: cannot open shared object")
+    pane = make_pane(unavailable, demo=False)
+    qtbot.waitUntil(lambda: pane.source == "unavailable", timeout=5000)
+    shown = [pane.banner_label.text(), pane.empty_label.text(), pane.status_label.text()]
+    assert sum(NO_DRIVER in t for t in shown) == 1

@@ -69,6 +69,7 @@ from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.ui.flow import FlowLayout, group
+from planner.ui.i18n import tr_core
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
@@ -572,9 +573,12 @@ class MonitorPane(QWidget):
         if self.pause_button.isChecked() != self._paused:
             self.pause_button.setChecked(self._paused)
         self.pause_button.setText(self.tr("Resume plots") if paused else self.tr("Pause plots"))
+        paused_text = self.tr("Plots paused; sampling and recording go on")
         if paused:
-            self._status(self.tr("Plots paused; sampling and recording go on"))
+            self._status(paused_text)
         else:
+            if self.status_label.text() == paused_text:
+                self._status("")  # not left standing after Resume
             self._on_tick()
 
     @property
@@ -734,6 +738,7 @@ class MonitorPane(QWidget):
     def _on_unavailable(self, message: str) -> None:
         if self._shut:
             return
+        message = tr_core(message)  # the driver messages are marked for translation
         self.unavailable_message = message
         self.source = "unavailable"
         self.banner_label.setText(message)
@@ -744,13 +749,13 @@ class MonitorPane(QWidget):
                                     "shows this computer's cards again.").format(
                                         msg=message.rstrip(".")))
         else:
-            self._set_empty(self.tr("No live telemetry: {msg}.\n\nThe Planner and the advice do "
+            # the banner above says why; this says what still works (not the message again)
+            self._set_empty(self.tr("No live telemetry.\n\nThe Planner and the advice do "
                                     "not need it. “Try the simulated demo” shows what this pane "
-                                    "does with simulated cards.").format(
-                                        msg=message.rstrip(".")))
+                                    "does with simulated cards."))
         self._update_source_ui()
         self.source_changed.emit("unavailable")
-        self._status(message)
+        self._status("")  # said once, in the banner
 
     @Slot(str)
     def _on_error(self, message: str) -> None:
@@ -1051,6 +1056,9 @@ class MonitorPane(QWidget):
 
     @Slot(int)
     def _on_card_combo(self, _i: int) -> None:
+        sel = self.selected_device
+        if self._followed is not None and sel is not None and self._followed[0] != sel:
+            self.unfollow()  # its process is on another card: no line, no "Following …" text
         if self._replay is not None:
             self.plots.set_selection(self.selected_device)
         else:
