@@ -166,6 +166,34 @@ def test_properties_panel_edits_are_undoable(window, qtbot):
     assert spin.value() == 64
 
 
+def test_ctrl_z_in_a_layer_field_undoes_the_plan(window, qtbot):
+    # The cursor stays in the kernel field after an edit; Ctrl+Z there undoes the plan's
+    # last edit (the field has nothing of its own to undo), and the field shows the old value.
+    from PySide6.QtWidgets import QLineEdit
+
+    pane = window.planner
+    pane.select_row(1)
+    kernel = pane.properties.findChild(QLineEdit, "param_kernel")
+    window.activateWindow()
+    kernel.setFocus()
+    qtbot.waitUntil(kernel.hasFocus, timeout=2000)
+    before = kernel.text()
+    kernel.selectAll()
+    qtbot.keyClicks(kernel, "5x5")
+    qtbot.keyClick(kernel, Qt.Key.Key_Return)
+    assert window.document.draft.layers[1].params["kernel"] == (5, 5)
+    assert kernel.hasFocus()
+    qtbot.keyClick(kernel, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.draft.layers[1].params["kernel"] != (5, 5)
+    assert kernel.text() == before
+    # a half-typed value keeps the field's own undo: the plan is not touched
+    draft = window.document.draft
+    qtbot.keyClicks(kernel, "7")
+    qtbot.keyClick(kernel, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.draft == draft
+    assert kernel.text() == before
+
+
 def test_properties_panel_rejects_bad_text(window, qtbot):
     from PySide6.QtWidgets import QLineEdit
 

@@ -7,8 +7,10 @@ that does not parse is not applied and the field turns red with the reason as it
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QCompleter,
@@ -38,6 +40,31 @@ _INT_MAX = 1 << 24
 _BAD_STYLE = "background: #ffe0e0; color: #a00000;"
 
 
+def _text_of(editor: QWidget) -> str | None:
+    if isinstance(editor, (QLineEdit, QAbstractSpinBox)):
+        return editor.text()
+    return None
+
+
+class _UndoPassThrough(QObject):
+    """Ctrl+Z / Ctrl+Shift+Z in a field that holds no edit of its own undo the plan (the
+    window's Undo), instead of being swallowed by the field's own, empty undo history. A field
+    with a half-typed value keeps its local undo."""
+
+    def __init__(self, panel: "LayerPropertiesPanel"):
+        super().__init__(panel)
+        self._panel = panel
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.ShortcutOverride and (
+                event.matches(QKeySequence.StandardKey.Undo)
+                or event.matches(QKeySequence.StandardKey.Redo)):
+            editor = obj.parent() if isinstance(obj.parent(), QAbstractSpinBox) else obj
+            if not self._panel.has_pending_edit(editor):
+                return True  # not delivered to the field: the window's shortcut acts
+        return False
+
+
 class LayerPropertiesPanel(QGroupBox):
     """Edits the layer in ``current_row`` of the document; every change is one undo step."""
 
@@ -50,6 +77,8 @@ class LayerPropertiesPanel(QGroupBox):
         self._kind: str | None = None
         self._editors: dict[str, QWidget] = {}
         self._updating = False
+        self._committed: dict[QWidget, str] = {}  # each field's text as the layer holds it
+        self._undo_filter = _UndoPassThrough(self)
         self._form = QFormLayout(self)
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._help = QLabel(self)
@@ -72,6 +101,7 @@ class LayerPropertiesPanel(QGroupBox):
         while self._form.rowCount():
             self._form.removeRow(0)
         self._editors = {}
+        self._committed = {}
         self._help = QLabel(self)
         self._help.setWordWrap(True)
         if self._row < 0:
@@ -102,6 +132,10 @@ class LayerPropertiesPanel(QGroupBox):
             label = QLabel(tr_core(param_label(spec.name)), self)
             label.setToolTip(tr_core(spec.help))
             self._form.addRow(label, editor)
+        for editor in self._editors.values():
+            target = editor.lineEdit() if isinstance(editor, QAbstractSpinBox) else editor
+            if isinstance(target, QLineEdit):
+                target.installEventFilter(self._undo_filter)
         self._form.activate()
         self.setMinimumHeight(self._form.minimumSize().height())
 
@@ -157,10 +191,12 @@ class LayerPropertiesPanel(QGroupBox):
         error = infos[self._row].error if self._row < len(infos) else None
         self._error.setText(tr_msg(error) if error else "")
         self._error.setVisible(bool(error))
+        # a field with typed text the layer does not have keeps it (and its own undo)
+        typing = {e for e in self._editors.values() if e.hasFocus() and self.has_pending_edit(e)}
         self._updating = True
         try:
             name = self._editors["__name__"]
-            if not name.hasFocus():
+            if name not in typing:
                 name.setText(layer.name)
                 name.setStyleSheet("")
             for spec in RULES[layer.kind].params:
@@ -180,7 +216,7 @@ class LayerPropertiesPanel(QGroupBox):
                     editor.setChecked(bool(value))
                 elif isinstance(editor, QComboBox):
                     editor.setCurrentText(str(value))
-                elif isinstance(editor, QLineEdit) and not editor.hasFocus():
+                elif isinstance(editor, QLineEdit) and editor not in typing:
                     if editor.completer() is not None:
                         editor.completer().setModel(QStringListModel(self._earlier_names(),
                                                                      editor.completer()))
@@ -190,6 +226,16 @@ class LayerPropertiesPanel(QGroupBox):
                     editor.setToolTip(tr_core(spec.help))
         finally:
             self._updating = False
+        for editor in self._editors.values():
+            text = _text_of(editor)
+            if text is not None and editor not in typing:
+                self._committed[editor] = text
+
+    def has_pending_edit(self, editor: QWidget) -> bool:
+        """Whether the field holds typed text the layer does not have yet."""
+        text = _text_of(editor)
+        return text is not None and editor in self._committed and \
+            text != self._committed[editor]
 
     # ---- editing -----------------------------------------------------------------------------
     @Slot()
@@ -210,6 +256,7 @@ class LayerPropertiesPanel(QGroupBox):
             self._reject(editor, layer, problem)
             return
         editor.setStyleSheet("")
+        self._committed[editor] = editor.text()
         self._doc.edit_layer(self._row, layer.replace(name=name))
 
     @Slot()
@@ -237,6 +284,9 @@ class LayerPropertiesPanel(QGroupBox):
             return
         editor.setStyleSheet("")
         editor.setToolTip(tr_core(spec.help))
+        text = _text_of(editor)
+        if text is not None:
+            self._committed[editor] = text
         if value == layer.params.get(spec_name):
             return
         self._doc.edit_layer(self._row, layer.replace(**{spec_name: value}),
