@@ -15,6 +15,10 @@ from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 CONV_KINDS = ("conv2d", "conv3d")
+# A technique is offered only when it lowers the peak by at least this share: every one of them
+# costs accuracy or speed (the article's caution), so a saving of a few tenths of a percent is
+# not worth offering (a 1×1 reduction after ResNet-50's first convolution saves 0.4 %).
+MIN_SAVING_FRACTION = 0.02
 
 
 
@@ -153,8 +157,10 @@ def _retarget(draft: NetworkDraft, *, old: str, new: str, start: int) -> Network
 
 
 def suggestions(draft: NetworkDraft, setup: Setup,
-                assumptions: Assumptions | None = None) -> list[Suggestion]:
-    """The techniques that would lower this network's peak, largest saving first."""
+                assumptions: Assumptions | None = None, *,
+                min_saving_fraction: float = MIN_SAVING_FRACTION) -> list[Suggestion]:
+    """The techniques that would lower this network's peak by at least
+    ``min_saving_fraction`` of it, largest saving first."""
     analysis = analyze(draft)
     if not analysis.ok:
         return []
@@ -165,7 +171,7 @@ def suggestions(draft: NetworkDraft, setup: Setup,
         if not new_analysis.ok:
             continue
         peak = estimate(new_analysis, new_setup, assumptions).peak
-        if peak < base:
+        if base - peak >= min_saving_fraction * base and peak < base:
             out.append(Suggestion(key, title, detail, caution, base - peak, peak, new_draft,
                                   new_setup))
     out.sort(key=lambda s: -s.saving_bytes)

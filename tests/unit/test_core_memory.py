@@ -180,6 +180,20 @@ def test_reduction_suggestions_lower_the_peak_and_are_ranked():
         assert x.caution
 
 
+def test_a_technique_that_barely_helps_is_not_offered():
+    # ResNet-50: a 1×1 reduction after conv1 (64 → 21 channels) lowers the peak by 0.4 %; not
+    # worth its cost in accuracy, so not offered. Everything offered saves at least 2 %.
+    d, s = load_preset("resnet50")
+    s = replace(s, batch_size=64)
+    found = suggestions(d, s)
+    assert found, "ResNet-50 has techniques that help (checkpointing, 16-bit, half batch)"
+    assert "reduce1x1" not in [x.key for x in found]
+    base = estimate(d, s).peak
+    assert min(x.saving_bytes for x in found) >= 0.02 * base
+    # with no threshold it would have been offered
+    assert "reduce1x1" in [x.key for x in suggestions(d, s, min_saving_fraction=0.0)]
+
+
 def test_half_batch_below_32_warns():
     d, s = seed(batch_size=48)
     half = next(x for x in suggestions(d, s) if x.key == "half_batch")
