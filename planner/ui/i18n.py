@@ -219,3 +219,84 @@ def language_name(code: str) -> str:
 def env_language() -> str | None:
     """``GPU_PLANNER_LANG`` (tests, screenshots): overrides the setting when set."""
     return os.environ.get("GPU_PLANNER_LANG") or None
+
+
+# -- re-translating a live widget ---------------------------------------------------------------
+
+_TEXT_PROPERTIES = (("text", "setText"), ("toolTip", "setToolTip"), ("title", "setTitle"),
+                    ("suffix", "setSuffix"), ("placeholderText", "setPlaceholderText"))
+
+
+class TextBindings:
+    """Which widget shows which fixed source text, so a widget that must keep running (the
+    Monitor: its sampler, history and recording) can show another language without being
+    rebuilt.
+
+    ``record(obj)`` (a context manager around the code that builds ``obj``'s widgets) notes
+    every source text ``obj.tr`` translates; ``capture()`` then finds, in ``obj`` and its
+    children, every text property (and combo-box item) that shows one of them, and
+    ``apply()`` sets each again from its source in the language now installed. Texts built
+    with arguments are not captured: their owner refreshes them from its state.
+    """
+
+    def __init__(self, root: Any, context: str):
+        self._root = root
+        self._context = context
+        self._sources: list[str] = []
+        self._bound: list[tuple[Any, str, Any, str]] = []
+
+    def _tr(self, text: str, *args: Any) -> str:
+        self._sources.append(text)
+        return QCoreApplication.translate(self._context, text, *args)
+
+    def record(self):
+        """Note what ``root.tr`` translates while the block runs (an instance attribute shadows
+        the method meanwhile; lupdate still sees the ``self.tr`` calls)."""
+        bindings = self
+
+        class _Recording:
+            def __enter__(self):
+                bindings._root.tr = bindings._tr
+                return bindings
+
+            def __exit__(self, *exc):
+                del bindings._root.tr
+                return False
+
+        return _Recording()
+
+    def capture(self) -> int:
+        from PySide6.QtWidgets import QComboBox, QWidget  # noqa: PLC0415
+
+        by_text: dict[str, str] = {}
+        for source in self._sources:
+            by_text.setdefault(QCoreApplication.translate(self._context, source), source)
+        self._bound = []
+        for w in [self._root, *self._root.findChildren(QWidget)]:
+            for getter, setter in _TEXT_PROPERTIES:
+                get = getattr(w, getter, None)
+                if get is None or not callable(get):
+                    continue
+                try:
+                    value = get()
+                except TypeError:
+                    continue
+                if isinstance(value, str) and value in by_text:
+                    self._bound.append((w, setter, None, by_text[value]))
+            if isinstance(w, QComboBox):
+                for i in range(w.count()):
+                    if w.itemText(i) in by_text:
+                        self._bound.append((w, "setItemText", i, by_text[w.itemText(i)]))
+        return len(self._bound)
+
+    def apply(self) -> None:
+        import shiboken6  # noqa: PLC0415
+
+        for widget, setter, index, source in self._bound:
+            if not shiboken6.isValid(widget):
+                continue
+            text = QCoreApplication.translate(self._context, source)
+            if index is None:
+                getattr(widget, setter)(text)
+            elif index < widget.count():
+                widget.setItemText(index, text)

@@ -335,7 +335,7 @@ class MainWindow(QMainWindow):
         """Show the window in the language now installed, keeping the work: the plan, its undo
         history and file stay in the document; the Planner, Catalog and Advisor panes and the
         menus are rebuilt around it. The Monitor keeps running (its sampler, history and
-        recording are not interrupted) and shows the new language from the next start."""
+        recording are not interrupted) and re-translates itself (``MonitorPane.retranslate``)."""
         current = self.tabs.currentIndex()
         self._memory_gib = self.planner.memory_spin.value()
         old = self.planner
@@ -815,11 +815,7 @@ class MainWindow(QMainWindow):
             self._refresh_prices()
         if "language" in changed:
             install_translator(app, new.language)
-            self.retranslate()
-            if self.monitor is not None:
-                self.statusBar().showMessage(self.tr(
-                    "Language changed. The Monitor tab keeps its running session and switches "
-                    "at the next start."), 10000)
+            self.retranslate()  # the Monitor re-translates itself, its session going on
         monitor = self.monitor
         if monitor is not None:
             if "sampling_interval_s" in changed:

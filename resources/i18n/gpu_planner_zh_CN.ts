@@ -1623,7 +1623,7 @@ reasons</source>
     </message>
     <message>
         <source>Language changed. The Monitor tab keeps its running session and switches at the next start.</source>
-        <translation>语言已切换。监控页保留正在进行的会话，下次启动时切换语言。</translation>
+        <translation type="vanished">语言已切换。监控页保留正在进行的会话，下次启动时切换语言。</translation>
     </message>
     <message>
         <source>The language applies to windows opened from now on; restart GPU Planner to see it everywhere.</source>

@@ -324,3 +324,42 @@ def test_ts_keeps_placeholders():
                 if sorted(re.findall(pattern, text)) != want:
                     bad.append(f"[{ctx}] {src!r} → {text!r}")
     assert not bad, "placeholders lost:\n" + "\n".join(bad)
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_switching_language_translates_the_running_monitor(qapp, qtbot, planner_home,
+                                                            tmp_path):
+    # Started in English with the Monitor sampling; the user picks 简体中文 in the preferences:
+    # the Monitor is in Chinese at once, and its session (history, frames) goes on.
+    from dataclasses import replace
+
+    from planner.settings import Settings
+    from planner.ui.services import demo_telemetry_factory
+
+    services = Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
+                        prompts=ScriptedPrompts(), telemetry_factory=demo_telemetry_factory,
+                        record_telemetry=False, preferences=Settings(language="en"))
+    w = build_main_window(services)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    try:
+        w.tabs.setCurrentIndex(1)
+        monitor = w.monitor
+        assert monitor is not None
+        qtbot.waitUntil(lambda: bool(monitor.devices), timeout=5000)
+        assert monitor.pause_button.text() == "Pause plots"
+        history, frames = monitor.history, monitor.frames_received
+        w.apply_preferences(replace(w.prefs, language="zh_CN"))
+        qtbot.waitUntil(lambda: monitor.pause_button.text() != "Pause plots", timeout=3000)
+        assert w.monitor is monitor and monitor.history is history
+        qtbot.waitUntil(lambda: monitor.frames_received > frames, timeout=5000)
+        found = sorted(set(_offenders(monitor, _data_words(w))))
+        assert not found, "Monitor still in English after the switch:\n" + "\n".join(found)
+        title = monitor.plots.memory.titleLabel.text
+        assert "Memory" not in title and title
+    finally:
+        w.close()
+        if w.monitor is not None:
+            w.monitor.shutdown()
+        i18n.remove_translators(qapp)

@@ -117,6 +117,15 @@ class GpuTableModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self._make_columns()
+        self._keys = [c.key for c in self.columns]
+        self._devices: tuple[DeviceInfo, ...] = ()
+        self._frame_devices: tuple[DeviceInfo, ...] = ()
+        self._samples: dict[int, GpuSample] = {}
+        self._cells: dict[tuple[int, int], tuple[str, str | None]] = {}  # per frame
+
+    def _make_columns(self) -> None:
+        """The column headers in the language now installed (again by ``retranslate``)."""
         self.columns: tuple[_Column, ...] = (
             _Column("name", self.tr("Card"), self.tr("NVML index and name")),
             _Column("memory", self.tr("Memory in use\n/ total"),
@@ -146,11 +155,17 @@ class GpuTableModel(QAbstractTableModel):
             "host", self.tr("Host"), self.tr("The machine the card is in (cards are grouped "
                                              "by host)"))
         self._local_columns = self.columns
+
+    def retranslate(self) -> None:
+        """Headers and cell texts in the language now installed."""
+        had_host = bool(self.columns) and self.columns[0].key == "host"
+        self.beginResetModel()
+        self._make_columns()
+        if had_host:
+            self.columns = (self._host_column,) + self._local_columns
         self._keys = [c.key for c in self.columns]
-        self._devices: tuple[DeviceInfo, ...] = ()
-        self._frame_devices: tuple[DeviceInfo, ...] = ()
-        self._samples: dict[int, GpuSample] = {}
-        self._cells: dict[tuple[int, int], tuple[str, str | None]] = {}  # per frame
+        self._cells = {}
+        self.endResetModel()
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -357,9 +372,14 @@ class ProcessTableModel(HeaderTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
+        self._rows: list[ProcessRow] = []
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Headers in the language now installed."""
         self._headers = (self.tr("GPU"), self.tr("PID"), self.tr("Name"), self.tr("User"),
                          self.tr("Memory"), self.tr("Peak"))
-        self._rows: list[ProcessRow] = []
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._headers) - 1)
 
     def set_rows(self, rows: Sequence[ProcessRow]) -> None:
         rows = list(rows)

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QImage, QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -69,7 +69,7 @@ from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.ui.flow import FlowLayout, group
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import TextBindings, tr_core
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
@@ -220,7 +220,12 @@ class MonitorPane(QWidget):
         self.bridge.unavailable.connect(self._on_unavailable, Qt.ConnectionType.QueuedConnection)
         self.bridge.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
 
-        self._build_ui(interval_s)
+        # the fixed texts are noted while the widgets are built, so that a change of language
+        # shows them again without rebuilding the pane (its sampler and recording go on)
+        self._texts = TextBindings(self, "MonitorPane")
+        with self._texts.record():
+            self._build_ui(interval_s)
+        self._texts.capture()
         self._timer = QTimer(self)
         self._timer.setInterval(int(1000 / REDRAW_HZ))
         self._timer.timeout.connect(self._on_tick)
@@ -520,6 +525,40 @@ class MonitorPane(QWidget):
         else:
             self.recording_label.setText("")
 
+    # -- language ------------------------------------------------------------------------------
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """Show the pane in the language now installed; sampling, history, recording, the
+        followed process and the replay go on untouched."""
+        self._texts.apply()
+        self.gpu_model.retranslate()
+        self.process_model.retranslate()
+        self.plots.retranslate()
+        shown = {d.index: d for d in (self._replay[2] if self._replay is not None
+                                      else self.devices)}
+        for i in range(self.card_combo.count()):
+            index = self.card_combo.itemData(i)
+            if index is None:
+                self.card_combo.setItemText(i, self.tr("All cards"))
+            elif index in shown:
+                self.card_combo.setItemText(i, card_label(shown[index]))
+        self.pause_button.setText(self.tr("Resume plots") if self._paused
+                                  else self.tr("Pause plots"))
+        self._update_source_ui()
+        if self.stack.currentWidget() is self.empty_label:
+            if self.source == "unavailable" and getattr(self, "_unavailable_raw", None):
+                self._show_unavailable(self._unavailable_raw)
+            elif self.latest is not None and not self.devices:
+                self._set_empty(self.tr("No NVIDIA card was found."))
+        if self._followed is None:
+            self.comparison_label.setText(self.tr("Select a process to follow its memory."))
+        self.status_label.setText("")
+
     def _status(self, text: str) -> None:
         self.status_label.setText(text)
         self.status_label.setToolTip(text)
@@ -738,12 +777,19 @@ class MonitorPane(QWidget):
     def _on_unavailable(self, message: str) -> None:
         if self._shut:
             return
-        message = tr_core(message)  # the driver messages are marked for translation
-        self.unavailable_message = message
+        self._unavailable_raw = message
         self.source = "unavailable"
+        self._show_unavailable(message)
+        self.banner.setVisible(True)
+        self._update_source_ui()
+        self.source_changed.emit("unavailable")
+        self._status("")  # said once, in the banner
+
+    def _show_unavailable(self, raw: str) -> None:
+        message = tr_core(raw)  # the driver messages are marked for translation
+        self.unavailable_message = message
         self.banner_label.setText(message)
         self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
-        self.banner.setVisible(True)
         if self._watching:
             self._set_empty(self.tr("The cluster cannot be watched: {msg}.\n\n“Local cards” "
                                     "shows this computer's cards again.").format(
@@ -753,9 +799,6 @@ class MonitorPane(QWidget):
             self._set_empty(self.tr("No live telemetry.\n\nThe Planner and the advice do "
                                     "not need it. “Try the simulated demo” shows what this pane "
                                     "does with simulated cards."))
-        self._update_source_ui()
-        self.source_changed.emit("unavailable")
-        self._status("")  # said once, in the banner
 
     @Slot(str)
     def _on_error(self, message: str) -> None:

@@ -163,16 +163,15 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.ci.setSpacing(4)
         self._title_prefix = ""
-        self.memory = self._plot(0, 0, _tr("Memory in use"), _tr("Memory in use"), "GiB")
-        self.bandwidth = self._plot(
-            0, 1, _tr("Memory bandwidth (estimate)"),
-            _tr("Bandwidth (est.)"), "GB/s")
-        self.util = self._plot(2, 0, _tr("Utilisation"), _tr("Busy"), "%")
-        self.pcie = self._plot(2, 1, _tr("PCIe traffic"), _tr("PCIe"), "MB/s")
+        self.memory = self._plot(0, 0)
+        self.bandwidth = self._plot(0, 1)
+        self.util = self._plot(2, 0)
+        self.pcie = self._plot(2, 1)
         for col in (0, 1):
             self.ci.layout.setColumnStretchFactor(col, 1)
         self.plots = (self.memory, self.bandwidth, self.util, self.pcie)
-        self._titles = {id(p): p.titleLabel.text for p in self.plots}
+        self._titles: dict[int, str] = {}
+        self._label_plots()
         for p in self.plots[1:]:
             p.setXLink(self.memory)
         self.util.setYRange(0, 100, padding=0.02)
@@ -194,6 +193,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.predicted_line.setVisible(False)
         self.memory.addItem(self.predicted_line, ignoreBounds=True)
         self.predicted_bytes: int | None = None
+        self._predicted_label = ""
         self.process_curve = self._curve(self.memory, METRIC_COLORS["process"])
         self.process_curve.setVisible(False)
         self._process_reducer = _Reducer()
@@ -207,12 +207,29 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
 
     # -- construction -----------------------------------------------------------------------
 
-    def _plot(self, row: int, col: int, title: str, label: str, units: str) -> pg.PlotItem:
+    def _label_plots(self) -> None:
+        """Titles and axis labels in the language now installed."""
+        for p, (title, label, units) in zip(self.plots, (
+                (_tr("Memory in use"), _tr("Memory in use"), "GiB"),
+                (_tr("Memory bandwidth (estimate)"), _tr("Bandwidth (est.)"), "GB/s"),
+                (_tr("Utilisation"), _tr("Busy"), "%"),
+                (_tr("PCIe traffic"), _tr("PCIe"), "MB/s")), strict=True):
+            self._titles[id(p)] = title
+            p.setTitle(self._title_prefix + title)
+            p.setLabel("left", label, units=units)
+            p.setLabel("bottom", _tr("Time (local clock)"))
+
+    def retranslate(self) -> None:
+        """Titles, axis labels and legends in the language now installed."""
+        self._label_plots()
+        self._rebuild_legends()
+        if self.predicted_bytes is not None:
+            self.set_predicted_peak(self.predicted_bytes, self._predicted_label)
+
+    def _plot(self, row: int, col: int) -> pg.PlotItem:
         axis = pg.DateAxisItem(orientation="bottom")
-        p = self.addPlot(row=row, col=col, title=title, axisItems={"bottom": axis})
-        p.setLabel("left", label, units=units)
+        p = self.addPlot(row=row, col=col, axisItems={"bottom": axis})
         p.getAxis("left").enableAutoSIPrefix(False)
-        p.setLabel("bottom", _tr("Time (local clock)"))
         p.showGrid(x=True, y=True, alpha=0.25)
         p.setClipToView(True)
         p.setDownsampling(ds=1, auto=False)  # the curves get ≤ 2 × MAX_BINS points already
@@ -388,6 +405,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             mem.addItem(self.process_curve, self.process_label)
 
     def set_predicted_peak(self, n_bytes: int | None, label: str = "") -> None:
+        self._predicted_label = label
         self.predicted_bytes = n_bytes if n_bytes and n_bytes > 0 else None
         if self.predicted_bytes is None:
             self.predicted_line.setVisible(False)
