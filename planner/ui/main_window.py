@@ -206,12 +206,30 @@ class _LazyPane(QWidget):
         super().__init__(parent)
         self._builder = builder
         self.pane: QWidget | None = None
+        self._kept: list | None = None  # what the user had set, for the next build
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+
+    def discard(self) -> None:
+        """Drop the pane (it is built again when next needed), keeping what the user had set
+        in its fields (``planner.ui.widgetstate``)."""
+        if self.pane is None:
+            return
+        from planner.ui.widgetstate import snapshot
+
+        pane, self.pane = self.pane, None
+        self._kept = snapshot(pane)
+        pane.setParent(None)
+        pane.deleteLater()
 
     def ensure(self) -> QWidget:
         if self.pane is None:
             self.pane = self._builder(self)
+            if self._kept is not None:
+                from planner.ui.widgetstate import restore
+
+                restore(self.pane, self._kept)
+                self._kept = None
             self.layout().addWidget(self.pane)
             if self.isVisible():
                 self.pane.show()
@@ -345,10 +363,7 @@ class MainWindow(QMainWindow):
         old.setParent(None)
         old.deleteLater()
         for page in (self._catalog_page, self._advisor_page):
-            if page.pane is not None:
-                pane, page.pane = page.pane, None
-                pane.setParent(None)
-                pane.deleteLater()
+            page.discard()  # rebuilt in the new language with the user's settings
         self.menuBar().clear()
         self._build_menus()
         self._retranslate_tabs()

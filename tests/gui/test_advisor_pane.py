@@ -96,6 +96,23 @@ def test_time_machine(pane, qtbot, profile, month, pick):
     assert month in pane.heading.text()
 
 
+def test_typing_a_month_into_prices_as_of(pane, qtbot):
+    # After a click or Ctrl+A, typing "2017-03" sets March 2017 (a QDateEdit kept 2026).
+    edit = pane.as_of_edit
+    edit.setFocus()
+    edit.lineEdit().selectAll()
+    qtbot.keyClicks(edit.lineEdit(), "2017-03")
+    qtbot.keyClick(edit.lineEdit(), Qt.Key.Key_Return)
+    assert pane.as_of() == "2017-03"
+    edit.lineEdit().selectAll()
+    qtbot.keyClicks(edit.lineEdit(), "2099-01")  # after the last month offered: not taken
+    qtbot.keyClick(edit.lineEdit(), Qt.Key.Key_Return)
+    edit.clearFocus()
+    assert pane.as_of() == "2017-03" and edit.text() == "2017-03"
+    qtbot.keyClick(edit, Qt.Key.Key_Up)
+    assert pane.as_of() == "2017-04"
+
+
 def test_as_of_goes_back_to_2012_only(pane):
     pane.set_as_of("2005-06")
     assert pane.as_of() == "2012-01"

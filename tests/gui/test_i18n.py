@@ -363,3 +363,39 @@ def test_switching_language_translates_the_running_monitor(qapp, qtbot, planner_
         if w.monitor is not None:
             w.monitor.shutdown()
         i18n.remove_translators(qapp)
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_switching_language_keeps_the_advisor_settings(qapp, qtbot, planner_home, tmp_path):
+    # The README promises no work is lost: the profile, the date, "Use my plan" and a typed
+    # budget survive the switch (the Advisor pane is rebuilt in the new language).
+    from dataclasses import replace
+
+    from planner.settings import Settings
+
+    services = Services(settings_path=tmp_path / "settings.ini", start_preset="resnet18",
+                        prompts=ScriptedPrompts(), record_telemetry=False,
+                        preferences=Settings(language="en"))
+    w = build_main_window(services)
+    qtbot.addWidget(w)
+    w.show()
+    try:
+        w.tabs.setCurrentIndex(3)
+        pane = w.advisor
+        pane.set_profile("dl-competitions")
+        pane.set_as_of("2017-03")
+        pane.budget_spin.setValue(450)
+        assert pane.use_plan_check.isEnabled()
+        pane.use_plan_check.setChecked(True)
+        w.apply_preferences(replace(w.prefs, language="zh_CN"))
+        new = w.advisor
+        assert new is not pane
+        assert new.profile_combo.currentData() == "dl-competitions"
+        assert new.as_of() == "2017-03"
+        assert new.budget_spin.value() == 450
+        assert new.use_plan_check.isChecked()
+    finally:
+        w.close()
+        if w.monitor is not None:
+            w.monitor.shutdown()
+        i18n.remove_translators(qapp)

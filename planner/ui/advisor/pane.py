@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
-    QDateEdit,
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
@@ -57,6 +56,7 @@ from planner.core.advisor import (
 )
 from planner.core.catalog import Catalog, CatalogError, OwnedCard, set_owned_cards
 from planner.core.memory import Assumptions
+from planner.ui.monthedit import MonthEdit
 from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
@@ -331,7 +331,7 @@ class AdvisorPane(QWidget):
         self.price_basis_combo.currentIndexChanged.connect(self._schedule)
         form.addRow(self.tr("Price basis"), self.price_basis_combo)
         row = QHBoxLayout()
-        self.as_of_edit = QDateEdit()
+        self.as_of_edit = MonthEdit()  # takes a typed "2017-03" (QDateEdit does not)
         self.as_of_edit.setDisplayFormat("yyyy-MM")
         self.as_of_edit.setCalendarPopup(False)
         self.as_of_edit.setMinimumDate(FIRST_MONTH)

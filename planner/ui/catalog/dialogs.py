@@ -13,7 +13,6 @@ from PySide6.QtCore import QDate, Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -40,6 +39,7 @@ from planner.core.catalog import (
     PricePoint,
     spec_from_dict,
 )
+from planner.ui.monthedit import MonthEdit
 from planner.ui.catalog.models import CompareTableModel, format_price
 
 
@@ -52,8 +52,8 @@ def _error_label() -> QLabel:
     return label
 
 
-def _month_edit(month: str | None = None) -> QDateEdit:
-    edit = QDateEdit()
+def _month_edit(month: str | None = None) -> MonthEdit:
+    edit = MonthEdit()
     edit.setDisplayFormat("yyyy-MM")
     edit.setCalendarPopup(False)
     edit.setMinimumDate(QDate(1990, 1, 1))
