@@ -2,10 +2,10 @@
 
 A change of language rebuilds the Catalog and Advisor panes (their texts are made when they
 are built); ``snapshot`` notes every input widget's value (combo boxes, spin boxes, month
-fields, check boxes, line edits) in the order the pane made them, and ``restore`` sets them again on the new
-pane of the same build, so the profile, the date, "Use my plan" and every typed override stay
-as they were. Widgets are matched by class and position, which a rebuild of the same pane
-keeps; a value that no longer fits (a combo item that is gone) is skipped.
+fields, check boxes, line edits) in the order the pane made them, and ``restore`` sets them
+again on the new pane of the same build, so the profile, the date, "Use my plan" and every
+typed override stay as they were. Widgets are matched by class and position, which a rebuild
+of the same pane keeps; a value that no longer fits (a combo item that is gone) is skipped.
 """
 
 from __future__ import annotations

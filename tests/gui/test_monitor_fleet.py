@@ -195,7 +195,7 @@ def test_no_answer_is_not_lost_and_a_lost_host_leaves_the_others(qtbot, make_pan
     assert cell(pane, row, "state", Qt.ItemDataRole.ToolTipRole) == NO_ANSWER
     assert cell(pane, row, "memory") == "N/A"
     assert cell(pane, row, "memory", Qt.ItemDataRole.ToolTipRole) == NO_ANSWER
-    assert not pane._lost
+    assert not pane.watch.lost
     assert any(NO_ANSWER in msg for msg in messages)
     assert not any("lost" in msg for msg in messages)
 

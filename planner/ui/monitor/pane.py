@@ -34,7 +34,6 @@ import csv
 import datetime as _dt
 import logging
 import math
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,6 +67,7 @@ from planner.telemetry.recorder import RecordingError, apply_retention, open_rec
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
+from planner.telemetry.watch import Alert, Alerts, CardWatch
 from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import TextBindings, tr_core
 from planner.ui.monitor.cluster import (
@@ -99,10 +99,6 @@ log = logging.getLogger(__name__)
 REDRAW_HZ = 2  # ARCHITECTURE: 2–4 Hz; the lowest keeps the live CPU under 5% of a core
 REFIT_S = 10  # seconds between fitting the table columns to their contents
 HISTORY_CAPACITY = 7200  # fine samples per metric per card (2 h at 1 s, 12 min at 0.1 s)
-PROCESS_POINTS = 20000  # memory points kept per process
-MAX_PROCESS_SERIES = 64
-MEMORY_HYSTERESIS_PCT = 2.0
-TEMPERATURE_HYSTERESIS_C = 3.0
 
 
 def default_demo_factory() -> SimulatedBackend:
@@ -168,12 +164,10 @@ class MonitorPane(QWidget):
         self._local_interval_s: float | None = None
         self._interval_floor_s = MIN_INTERVAL_S
         self.cluster_dialog: ClusterDialog | None = None
-        self._no_answer: str | None = None  # the fleet-wide "did not answer" reason shown
         self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
         self._record = record
         self.retention_days = float(retention_days)
-        self.memory_alert_pct = float(memory_alert_pct)
-        self.temperature_alert_c = float(temperature_alert_c)
+        self.alerts = Alerts(memory_alert_pct, temperature_alert_c)
         self._history_capacity = int(history_capacity)
         self._confirm = confirm
         self._ask_save_path = ask_save_path
@@ -182,13 +176,9 @@ class MonitorPane(QWidget):
         self.devices: tuple[DeviceInfo, ...] = ()
         self.latest: Frame | None = None
         self.tracker = ProcessTracker()
-        self._proc_series: dict[tuple[int, int], deque[tuple[float, float]]] = {}
-        self._last_procs: dict[int, tuple] = {}
+        self.watch = CardWatch()  # lost cards, peaks, processes and their series
         self._followed: tuple[int, int] | None = None
-        self._card_peak: dict[int, int] = {}
-        self._lost: set[int] = set()
-        self._alerts: dict[tuple[int, str], str] = {}
-        self.alerts_fired: list[str] = []
+        self.alerts_fired: list[str] = []  # the texts of the alerts announced
         self._last_error: str | None = None
         self._dirty = False
         self._paused = False
@@ -224,7 +214,7 @@ class MonitorPane(QWidget):
         # shows them again without rebuilding the pane (its sampler and recording go on)
         self._texts = TextBindings(self, "MonitorPane")
         with self._texts.record():
-            self._build_ui(interval_s)
+            self._build_ui()
         self._texts.capture()
         self._timer = QTimer(self)
         self._timer.setInterval(int(1000 / REDRAW_HZ))
@@ -238,8 +228,31 @@ class MonitorPane(QWidget):
 
     # -- UI -----------------------------------------------------------------------------------
 
-    def _build_ui(self, interval_s: float) -> None:
-        # banner: no telemetry
+    def _build_ui(self) -> None:
+        """The pane, section by section (each builder makes its widgets; this lays them out)."""
+        self._build_banner()
+        src = self._build_source_line()
+        self._build_alert_line()
+        self._build_replay_bar()
+        controls = self._build_controls()
+        self._build_card_table()
+        self._build_plots()
+        self._build_process_box()
+        self._build_stack()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.banner)
+        layout.addLayout(src)
+        layout.addWidget(self.alert_label)
+        layout.addWidget(self.replay_bar)
+        layout.addLayout(controls)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.status_label)
+        self._set_empty(self.tr("Waiting for the first sample…"))
+
+    def _build_banner(self) -> None:
+        """The yellow banner: no telemetry (with the demo button), or the cluster's state."""
         self.banner = QFrame(self)
         self.banner.setObjectName("monitorBanner")
         self.banner.setStyleSheet("#monitorBanner { background: #fff4ce; border: 1px solid "
@@ -260,7 +273,8 @@ class MonitorPane(QWidget):
         bl.addWidget(self.banner_local_button)
         self.banner.setVisible(False)
 
-        # source line
+    def _build_source_line(self) -> QHBoxLayout:
+        """SIMULATED badge, where the data comes from, the recording, Cluster… / Local cards."""
         self.simulated_label = QLabel(self.tr("SIMULATED"), self)
         self.simulated_label.setObjectName("simulatedBadge")
         self.simulated_label.setStyleSheet(
@@ -289,8 +303,9 @@ class MonitorPane(QWidget):
         src.addWidget(self.recording_label)
         src.addWidget(self.cluster_button)
         src.addWidget(self.local_button)
+        return src
 
-        # alert line
+    def _build_alert_line(self) -> None:
         self.alert_label = QLabel("", self)
         self.alert_label.setObjectName("alertLine")
         self.alert_label.setWordWrap(True)
@@ -298,7 +313,8 @@ class MonitorPane(QWidget):
                                        "border: 1px solid #e8a39b; padding: 3px 8px; }")
         self.alert_label.setVisible(False)
 
-        # replay bar
+    def _build_replay_bar(self) -> None:
+        """Shown during a replay: what is replayed, the session chooser, Back to live."""
         self.replay_bar = QFrame(self)
         self.replay_bar.setObjectName("replayBar")
         self.replay_bar.setStyleSheet("#replayBar { background: #dbe9f7; border: 1px solid "
@@ -325,7 +341,8 @@ class MonitorPane(QWidget):
         rl.addWidget(self.live_button)
         self.replay_bar.setVisible(False)
 
-        # controls
+    def _build_controls(self) -> FlowLayout:
+        """Card, time window, interval, pause, alert thresholds, exports, recordings."""
         self.card_combo = QComboBox(self)
         self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.card_combo.currentIndexChanged.connect(self._on_card_combo)
@@ -355,14 +372,14 @@ class MonitorPane(QWidget):
         self.memory_alert_spin = QSpinBox(self)
         self.memory_alert_spin.setRange(1, 100)
         self.memory_alert_spin.setSuffix(" %")
-        self.memory_alert_spin.setValue(int(round(self.memory_alert_pct)))
+        self.memory_alert_spin.setValue(int(round(self.alerts.memory_pct)))
         self.memory_alert_spin.setToolTip(self.tr("Alert when memory in use passes this share of "
                                              "the card's memory"))
         self.memory_alert_spin.valueChanged.connect(self._on_alert_thresholds)
         self.temp_alert_spin = QSpinBox(self)
         self.temp_alert_spin.setRange(30, 120)
         self.temp_alert_spin.setSuffix(" °C")
-        self.temp_alert_spin.setValue(int(round(self.temperature_alert_c)))
+        self.temp_alert_spin.setValue(int(round(self.alerts.temperature_c)))
         self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
         self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
 
@@ -378,8 +395,9 @@ class MonitorPane(QWidget):
                                  self.temp_alert_spin))
         controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
                                  self.recordings_button))
+        return controls
 
-        # the cards
+    def _build_card_table(self) -> None:
         self.gpu_model = GpuTableModel(self)
         self.gpu_table = QTableView(self)
         self.gpu_table.setModel(self.gpu_model)
@@ -394,13 +412,14 @@ class MonitorPane(QWidget):
         hh.setStretchLastSection(True)
         self.gpu_table.selectionModel().currentRowChanged.connect(self._on_gpu_row)
 
-        # plots
+    def _build_plots(self) -> None:
         self.plots = MonitorPlots(self)
         self.plots.setMinimumHeight(320)
         self.window_note = QLabel("", self)
         self.window_note.setStyleSheet("color: #555;")
 
-        # processes
+    def _build_process_box(self) -> None:
+        """The processes on the selected card, follow / compare with the plan."""
         self.process_model = ProcessTableModel(self)
         self.process_table = QTableView(self)
         self.process_table.setModel(self.process_model)
@@ -434,6 +453,8 @@ class MonitorPane(QWidget):
         pl.addLayout(pb)
         pl.addWidget(self.comparison_label)
 
+    def _build_stack(self) -> None:
+        """Cards over plots and processes (splitters), or the empty state's explanation."""
         plot_box = QWidget(self)
         pv = QVBoxLayout(plot_box)
         pv.setContentsMargins(0, 0, 0, 0)
@@ -441,7 +462,7 @@ class MonitorPane(QWidget):
         pv.addWidget(self.window_note)
         lower = QSplitter(Qt.Orientation.Horizontal, self)
         lower.addWidget(plot_box)
-        lower.addWidget(proc_box)
+        lower.addWidget(self.proc_box)
         lower.setStretchFactor(0, 4)
         lower.setStretchFactor(1, 1)
         lower.setSizes([980, 400])
@@ -464,17 +485,6 @@ class MonitorPane(QWidget):
         self.status_label.setStyleSheet("color: #444;")
         self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored,
                                         QSizePolicy.Policy.Preferred)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.banner)
-        layout.addLayout(src)
-        layout.addWidget(self.alert_label)
-        layout.addWidget(self.replay_bar)
-        layout.addLayout(controls)
-        layout.addWidget(self.stack, 1)
-        layout.addWidget(self.status_label)
-        self._set_empty(self.tr("Waiting for the first sample…"))
 
     def _set_empty(self, text: str | None) -> None:
         if text is None:
@@ -648,13 +658,12 @@ class MonitorPane(QWidget):
 
     def set_alert_thresholds(self, memory_pct: float | None = None,
                              temperature_c: float | None = None) -> None:
+        self.alerts.set_thresholds(memory_pct, temperature_c)
         if memory_pct is not None:
-            self.memory_alert_pct = float(memory_pct)
             self.memory_alert_spin.blockSignals(True)
             self.memory_alert_spin.setValue(int(round(memory_pct)))
             self.memory_alert_spin.blockSignals(False)
         if temperature_c is not None:
-            self.temperature_alert_c = float(temperature_c)
             self.temp_alert_spin.blockSignals(True)
             self.temp_alert_spin.setValue(int(round(temperature_c)))
             self.temp_alert_spin.blockSignals(False)
@@ -754,9 +763,8 @@ class MonitorPane(QWidget):
         self.devices = ()
         self.history = None
         self._drawn = -1
-        self._no_answer = None
         self._last_error = None
-        self._last_procs.clear()
+        self.watch.reset()
         self.gpu_model.set_frame(None)
         if self._watching:
             self.source = "connecting"
@@ -812,9 +820,8 @@ class MonitorPane(QWidget):
         self.devices = tuple(frame.devices)
         self.history = History([d.index for d in self.devices], self._history_capacity,
                                metrics=PLOT_METRICS, gap_s=3 * self.bridge.interval_s + 0.5)
-        self._lost.clear()
-        self._alerts.clear()
-        self._card_peak.clear()
+        self.watch.reset_cards()
+        self.alerts.clear()
         self._refresh_alert_line()
         if self._replay is None:
             self._show_devices(self.devices)
@@ -869,44 +876,20 @@ class MonitorPane(QWidget):
         self.latest = frame
         self._dirty = True
         t = self.history.fine.last_time()
-        no_answer = None
-        for s in frame.samples:
-            if s.lost:
-                if s.index not in self._lost:
-                    self._lost.add(s.index)
-                    self._last_procs[s.index] = ()
-                    d = frame.device(s.index)
-                    if d is not None and d.host:
-                        self._status(self.tr("{card} is marked lost ({why}); the other cards "
-                                             "go on").format(
-                                                 card=card_label(d),
-                                                 why=s.unavailable.get("*", self.tr(
-                                                     "no data"))))
-                    else:
-                        self._status(self.tr("GPU {i} stopped answering and is marked lost; "
-                                             "the other cards go on").format(i=s.index))
-                continue
-            if s.index in self._lost:
-                self._lost.discard(s.index)  # a node that came back
-            if "*" in s.unavailable:
-                no_answer = s.unavailable["*"]
-                continue
-            if s.memory_used_bytes is not None:
-                self._card_peak[s.index] = max(self._card_peak.get(s.index, 0),
-                                               s.memory_used_bytes)
-            if s.processes is not None:
-                self._last_procs[s.index] = s.processes
-                for p in s.processes:
-                    key = (s.index, p.pid)
-                    series = self._proc_series.get(key)
-                    if series is None:
-                        series = self._proc_series[key] = deque(maxlen=PROCESS_POINTS)
-                    series.append((t, math.nan if p.memory_used_bytes is None
-                                   else float(p.memory_used_bytes)))
-        if no_answer != self._no_answer:
-            self._no_answer = no_answer
-            if no_answer is not None:
-                self._status(self.tr("Telemetry: {msg}").format(msg=no_answer))
+        news = self.watch.update(frame, t)
+        for index in news.lost:
+            d = frame.device(index)
+            sample = next((x for x in frame.samples if x.index == index), None)
+            if d is not None and d.host:
+                why = sample.unavailable.get("*") if sample is not None else None
+                self._status(self.tr("{card} is marked lost ({why}); the other cards "
+                                     "go on").format(card=card_label(d),
+                                                     why=why or self.tr("no data")))
+            else:
+                self._status(self.tr("GPU {i} stopped answering and is marked lost; "
+                                     "the other cards go on").format(i=index))
+        if news.no_answer_changed and news.no_answer is not None:
+            self._status(self.tr("Telemetry: {msg}").format(msg=news.no_answer))
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
@@ -918,14 +901,7 @@ class MonitorPane(QWidget):
                 QTimer.singleShot(0, self._on_tick)
 
     def _prune_process_series(self) -> None:
-        if len(self._proc_series) <= MAX_PROCESS_SERIES:
-            return
-        running = {(r.device, r.pid) for r in self.tracker.running()}
-        for key in list(self._proc_series):
-            if len(self._proc_series) <= MAX_PROCESS_SERIES:
-                break
-            if key not in running and key != self._followed:
-                del self._proc_series[key]
+        self.watch.prune(((r.device, r.pid) for r in self.tracker.running()), self._followed)
 
     def _on_processes_ended(self, ended: list[ProcessRecord]) -> None:
         self._prune_process_series()
@@ -948,62 +924,39 @@ class MonitorPane(QWidget):
     # -- alerts --------------------------------------------------------------------------------
 
     def _check_alerts(self, frame: Frame) -> None:
-        devices = {d.index: d for d in frame.devices}
-        changed = False
-        for s in frame.samples:
-            d = devices.get(s.index)
-            if s.lost or d is None:
-                for kind in ("memory", "temperature"):  # a lost card's alerts end with it
-                    changed |= self._alerts.pop((s.index, kind), None) is not None
-                continue
-            who = f"{d.host} · " if d.host else ""
-            if s.memory_used_bytes is not None and d.memory_total_bytes:
-                pct = 100.0 * s.memory_used_bytes / d.memory_total_bytes
-                changed |= self._alert(
-                    (s.index, "memory"), pct >= self.memory_alert_pct,
-                    pct < self.memory_alert_pct - MEMORY_HYSTERESIS_PCT,
-                    who + self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
-                        i=s.index, pct=pct, lim=self.memory_alert_pct))
-            if s.temperature_c is not None:
-                changed |= self._alert(
-                    (s.index, "temperature"), s.temperature_c >= self.temperature_alert_c,
-                    s.temperature_c < self.temperature_alert_c - TEMPERATURE_HYSTERESIS_C,
-                    who + self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
-                        i=s.index, t=s.temperature_c, lim=self.temperature_alert_c))
+        new, changed = self.alerts.update(frame)
+        for alert in new:
+            text = self._alert_text(alert)
+            self.alerts_fired.append(text)
+            self._status(self.tr("Alert: {text}").format(text=text))
         if changed:
             self._refresh_alert_line()
 
-    def _alert(self, key: tuple[int, str], above: bool, clear: bool, text: str) -> bool:
-        """Edge-triggered: announce once when crossing up; re-arm below the hysteresis."""
-        if key in self._alerts:
-            if clear:
-                del self._alerts[key]
-                return True
-            return False
-        if above:
-            self._alerts[key] = text
-            self.alerts_fired.append(text)
-            self._status(self.tr("Alert: {text}").format(text=text))
-            return True
-        return False
+    def _alert_text(self, a: Alert) -> str:
+        who = f"{a.host} · " if a.host else ""
+        if a.kind == "memory":
+            return who + self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
+                i=a.device, pct=a.value, lim=a.limit)
+        return who + self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
+            i=a.device, t=a.value, lim=a.limit)
 
     def _refresh_alert_line(self) -> None:
-        if not self._alerts:
+        if not self.alerts.active:
             self.alert_label.setVisible(False)
             self.alert_label.setText("")
             return
-        self.alert_label.setText("⚠ " + "   ·   ".join(self._alerts.values()))
+        self.alert_label.setText("⚠ " + "   ·   ".join(
+            self._alert_text(a) for a in self.alerts.active.values()))
         self.alert_label.setVisible(True)
 
     @property
     def active_alerts(self) -> list[str]:
-        return list(self._alerts.values())
+        return [self._alert_text(a) for a in self.alerts.active.values()]
 
     @Slot()
     def _on_alert_thresholds(self) -> None:
-        self.memory_alert_pct = float(self.memory_alert_spin.value())
-        self.temperature_alert_c = float(self.temp_alert_spin.value())
-        self._alerts.clear()  # re-evaluated on the next frame
+        self.alerts.set_thresholds(self.memory_alert_spin.value(), self.temp_alert_spin.value())
+        self.alerts.clear()  # re-evaluated on the next frame
         self._refresh_alert_line()
 
     # -- the timer: tables and plots -----------------------------------------------------------
@@ -1052,7 +1005,7 @@ class MonitorPane(QWidget):
         if sel is not None and sel != dev:
             self.plots.set_process_curve(None)
             return
-        series = self._proc_series.get(self._followed)
+        series = self.watch.series.get(self._followed)
         label = self.tr("process {pid}").format(pid=pid)  # short: the legend sets the width
         if not series:
             self.plots.set_process_curve(label, np.empty(0), np.empty(0))
@@ -1080,10 +1033,10 @@ class MonitorPane(QWidget):
     def _update_processes(self) -> None:
         sel = self.selected_device
         rows = []
-        for dev in sorted(self._last_procs):
+        for dev in sorted(self.watch.last_processes):
             if sel is not None and dev != sel:
                 continue
-            for p in self._last_procs[dev]:
+            for p in self.watch.last_processes[dev]:
                 rec = self.tracker.records.get((dev, p.pid))
                 rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
         self.process_model.set_rows(rows)
@@ -1192,8 +1145,8 @@ class MonitorPane(QWidget):
         else:
             dev = self.selected_device
             if dev is None:
-                dev = next(iter(self._card_peak), None)
-            peak = self._card_peak.get(dev) if dev is not None else None
+                dev = next(iter(self.watch.card_peak), None)
+            peak = self.watch.card_peak.get(dev) if dev is not None else None
             if not peak:
                 self.comparison_label.setText(self.tr("No memory reading yet."))
                 return None

@@ -32,6 +32,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from planner.telemetry.history import History
+from planner.telemetry.envelope import PeakEnvelope
 from planner.telemetry.types import DeviceInfo
 from planner.ui.monitor.models import plot_label
 from planner.units import GIB
@@ -60,52 +61,6 @@ MIN_BINS = 64
 BINS_PER_PX = 0.75
 
 
-class _Reducer:
-    """Preallocated buffers that turn a (times, values) series into what one curve plots.
-
-    Up to 2 × MAX_BINS points: copied (scaled) as they are. More: peak envelope — the series
-    is cut into at most MAX_BINS bins of k consecutive points and each bin gives its minimum
-    and maximum at the bin's first time, as pyqtgraph's "peak" downsampling does; NaN (gaps,
-    not available) are ignored inside a bin and a bin with nothing but NaN stays a gap. No
-    allocation per redraw except the bin starts, cached per (length, k). The curve owns the
-    buffers, so what pyqtgraph holds stays valid when the History's ring moves on."""
-
-    __slots__ = ("x", "y", "lo", "hi", "_starts")
-
-    def __init__(self) -> None:
-        self.x = np.empty(2 * MAX_BINS)
-        self.y = np.empty(2 * MAX_BINS)
-        self.lo = np.empty(MAX_BINS)
-        self.hi = np.empty(MAX_BINS)
-        self._starts: tuple[int, int, np.ndarray] = (0, 0, np.empty(0, dtype=np.intp))
-
-    def reduce(self, times: np.ndarray, values: np.ndarray, scale: float = 1.0,
-               bins: int = MAX_BINS) -> tuple[np.ndarray, np.ndarray]:
-        n = len(times)
-        bins = max(1, min(bins, MAX_BINS))
-        if n <= 2 * bins:
-            x, y = self.x[:n], self.y[:n]
-            x[:] = times
-            np.multiply(values, scale, out=y)
-            return x, y
-        k = -(-n // bins)
-        sn, sk, starts = self._starts
-        if sn != n or sk != k:
-            starts = np.arange(0, n, k, dtype=np.intp)
-            self._starts = (n, k, starts)
-        nb = len(starts)
-        lo, hi = self.lo[:nb], self.hi[:nb]
-        with np.errstate(invalid="ignore"):
-            np.fmin.reduceat(values, starts, out=lo)
-            np.fmax.reduceat(values, starts, out=hi)
-        x, y = self.x[:2 * nb], self.y[:2 * nb]
-        np.take(times, starts, out=x[0::2])
-        x[1::2] = x[0::2]
-        np.multiply(lo, scale, out=y[0::2])
-        np.multiply(hi, scale, out=y[1::2])
-        return x, y
-
-
 def _tr(text: str) -> str:
     return QCoreApplication.translate("MonitorPlots", text)
 
@@ -124,13 +79,13 @@ class _CardCurves:
     peak_line: pg.InfiniteLine
     items: list = field(default_factory=list)
     has_dram: bool = False
-    reducers: dict = field(default_factory=dict)  # curve name → _Reducer
+    reducers: dict = field(default_factory=dict)  # curve name → PeakEnvelope
     data_key: tuple | None = None  # what the curves show now; same key → no new data
 
-    def reducer(self, name: str) -> _Reducer:
+    def reducer(self, name: str) -> PeakEnvelope:
         r = self.reducers.get(name)
         if r is None:
-            r = self.reducers[name] = _Reducer()
+            r = self.reducers[name] = PeakEnvelope(MAX_BINS)
         return r
 
 
@@ -196,7 +151,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self._predicted_label = ""
         self.process_curve = self._curve(self.memory, METRIC_COLORS["process"])
         self.process_curve.setVisible(False)
-        self._process_reducer = _Reducer()
+        self._process_reducer = PeakEnvelope(MAX_BINS)
         self.process_label = ""
         self.cards: dict[int, _CardCurves] = {}
         self.selected: int | None = None  # None: all cards

@@ -1,0 +1,174 @@
+"""What the Monitor works out from each frame, apart from drawing it: plain logic, Qt-free.
+
+* ``Alerts``: memory-in-use and temperature alerts per card, edge-triggered (announced once on
+  crossing up, re-armed below a hysteresis), ended with a lost card.
+* ``CardWatch``: cards that were lost or came back, each card's peak memory in use, the
+  processes last seen per card, each process's memory series (bounded), and the fleet's
+  "did not answer" reason.
+
+The Qt pane feeds frames in and turns what comes out into texts, tables and plots; the tests
+feed frames in directly (``tests/unit/telemetry/test_watch.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from planner.telemetry.types import Frame, ProcessSample
+
+MEMORY_HYSTERESIS_PCT = 2.0  # an alert re-arms this far below its threshold
+TEMPERATURE_HYSTERESIS_C = 3.0
+PROCESS_POINTS = 20000  # memory points kept per process
+MAX_PROCESS_SERIES = 64  # processes with a series; ended ones are dropped first
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One alert: ``kind`` "memory" (value and limit in %) or "temperature" (°C)."""
+
+    device: int
+    host: str | None
+    kind: str
+    value: float
+    limit: float
+
+
+class Alerts:
+    """The active alerts and the ones fired so far (each crossing once)."""
+
+    def __init__(self, memory_pct: float = 95.0, temperature_c: float = 85.0):
+        self.memory_pct = float(memory_pct)
+        self.temperature_c = float(temperature_c)
+        self.active: dict[tuple[int, str], Alert] = {}
+        self.fired: list[Alert] = []
+
+    def set_thresholds(self, memory_pct: float | None = None,
+                       temperature_c: float | None = None) -> None:
+        if memory_pct is not None:
+            self.memory_pct = float(memory_pct)
+        if temperature_c is not None:
+            self.temperature_c = float(temperature_c)
+
+    def clear(self) -> None:
+        self.active.clear()
+
+    def update(self, frame: Frame) -> tuple[list[Alert], bool]:
+        """(alerts that fired with this frame, whether the active set changed)."""
+        devices = {d.index: d for d in frame.devices}
+        new: list[Alert] = []
+        changed = False
+        for s in frame.samples:
+            d = devices.get(s.index)
+            if s.lost or d is None:
+                for kind in ("memory", "temperature"):  # a lost card's alerts end with it
+                    changed |= self.active.pop((s.index, kind), None) is not None
+                continue
+            if s.memory_used_bytes is not None and d.memory_total_bytes:
+                pct = 100.0 * s.memory_used_bytes / d.memory_total_bytes
+                changed |= self._edge(Alert(s.index, d.host, "memory", pct, self.memory_pct),
+                                      pct >= self.memory_pct,
+                                      pct < self.memory_pct - MEMORY_HYSTERESIS_PCT, new)
+            if s.temperature_c is not None:
+                t = float(s.temperature_c)
+                changed |= self._edge(
+                    Alert(s.index, d.host, "temperature", t, self.temperature_c),
+                    t >= self.temperature_c, t < self.temperature_c - TEMPERATURE_HYSTERESIS_C,
+                    new)
+        return new, changed
+
+    def _edge(self, alert: Alert, above: bool, clear: bool, new: list[Alert]) -> bool:
+        key = (alert.device, alert.kind)
+        if key in self.active:
+            if clear:
+                del self.active[key]
+                return True
+            return False
+        if above:
+            self.active[key] = alert
+            self.fired.append(alert)
+            new.append(alert)
+            return True
+        return False
+
+
+@dataclass
+class FrameNews:
+    """What changed with one frame, for the pane to say."""
+
+    lost: list[int] = field(default_factory=list)  # cards marked lost with this frame
+    no_answer_changed: bool = False
+    no_answer: str | None = None  # the fleet-wide "did not answer" reason now
+
+
+class CardWatch:
+    """Per-card and per-process state built from the frames of one source."""
+
+    def __init__(self, process_points: int = PROCESS_POINTS,
+                 max_series: int = MAX_PROCESS_SERIES):
+        self._points = int(process_points)
+        self._max_series = int(max_series)
+        self.lost: set[int] = set()
+        self.card_peak: dict[int, int] = {}
+        self.last_processes: dict[int, tuple[ProcessSample, ...]] = {}
+        self.series: dict[tuple[int, int], deque[tuple[float, float]]] = {}
+        self.no_answer: str | None = None
+
+    def reset_cards(self) -> None:
+        """A new set of cards: the lost marks and peaks of the old one no longer apply."""
+        self.lost.clear()
+        self.card_peak.clear()
+
+    def reset(self) -> None:
+        self.reset_cards()
+        self.last_processes.clear()
+        self.series.clear()
+        self.no_answer = None
+
+    def update(self, frame: Frame, t: float) -> FrameNews:
+        """Take one frame (``t``: its time on the history's clock)."""
+        news = FrameNews()
+        no_answer = None
+        for s in frame.samples:
+            if s.lost:
+                if s.index not in self.lost:
+                    self.lost.add(s.index)
+                    self.last_processes[s.index] = ()
+                    news.lost.append(s.index)
+                continue
+            self.lost.discard(s.index)  # a card (or a node) that came back
+            if "*" in s.unavailable:
+                no_answer = s.unavailable["*"]
+                continue
+            if s.memory_used_bytes is not None:
+                self.card_peak[s.index] = max(self.card_peak.get(s.index, 0),
+                                              s.memory_used_bytes)
+            if s.processes is not None:
+                self.last_processes[s.index] = s.processes
+                for p in s.processes:
+                    key = (s.index, p.pid)
+                    series = self.series.get(key)
+                    if series is None:
+                        series = self.series[key] = deque(maxlen=self._points)
+                    series.append((t, math.nan if p.memory_used_bytes is None
+                                   else float(p.memory_used_bytes)))
+        if no_answer != self.no_answer:
+            self.no_answer = no_answer
+            news.no_answer_changed = True
+        news.no_answer = no_answer
+        return news
+
+    def prune(self, running: Iterable[tuple[int, int]],
+              keep: tuple[int, int] | None = None) -> None:
+        """Drop the series of ended processes (oldest first) beyond the bound; the running
+        ones and ``keep`` (the followed process) stay."""
+        if len(self.series) <= self._max_series:
+            return
+        running = set(running)
+        for key in list(self.series):
+            if len(self.series) <= self._max_series:
+                break
+            if key not in running and key != keep:
+                del self.series[key]

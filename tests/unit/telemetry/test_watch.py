@@ -1,0 +1,107 @@
+"""The Monitor's frame logic without Qt: alerts with hysteresis, lost and recovered cards, card
+peaks, process series and their bound."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from planner.telemetry.types import DeviceInfo, Frame, GpuSample, ProcessSample
+from planner.telemetry.watch import (
+    MEMORY_HYSTERESIS_PCT,
+    TEMPERATURE_HYSTERESIS_C,
+    Alerts,
+    CardWatch,
+)
+
+GIB = 1 << 30
+CARDS = (DeviceInfo(0, "RTX 4090", "u0", memory_total_bytes=24 * GIB),
+         DeviceInfo(1, "A100", "u1", memory_total_bytes=80 * GIB, host="node7"))
+
+
+def frame(*samples: GpuSample, t: float = 0.0) -> Frame:
+    return Frame(1.0e9 + t, t, "simulated", None, None, CARDS, tuple(samples))
+
+
+def used(pct: float, index: int = 0, **kw) -> GpuSample:
+    total = CARDS[index].memory_total_bytes
+    return GpuSample(index, f"u{index}", memory_used_bytes=int(total * pct / 100), **kw)
+
+
+def test_memory_alert_fires_once_and_rearms_below_the_hysteresis():
+    a = Alerts(memory_pct=90.0)
+    fired = []
+    for pct in (50, 91, 95, 89, 90.5, 90 - MEMORY_HYSTERESIS_PCT - 0.1, 92):
+        new, _ = a.update(frame(used(pct)))
+        fired += [round(x.value) for x in new]
+    # 91 fires; 95, 89 and 90.5 are the same episode (89 is inside the hysteresis band);
+    # below 88 it re-arms, and 92 fires again
+    assert fired == [91, 92]
+    assert list(a.active) == [(0, "memory")]
+    assert len(a.fired) == 2
+
+
+def test_temperature_alert_and_a_lost_card_ends_its_alerts():
+    a = Alerts(temperature_c=80.0)
+    new, changed = a.update(frame(GpuSample(1, "u1", temperature_c=81.0)))
+    assert [(x.kind, x.host, x.limit) for x in new] == [("temperature", "node7", 80.0)]
+    assert changed
+    new, changed = a.update(frame(GpuSample(1, "u1", temperature_c=80 - TEMPERATURE_HYSTERESIS_C
+                                            + 0.5)))
+    assert new == [] and not changed  # still inside the band: no change, no repeat
+    new, changed = a.update(frame(GpuSample(1, "u1", lost=True)))
+    assert new == [] and changed and not a.active
+
+
+def test_thresholds_change_what_fires():
+    a = Alerts(memory_pct=95.0)
+    assert a.update(frame(used(93)))[0] == []
+    a.set_thresholds(memory_pct=92.0)
+    assert [round(x.limit) for x in a.update(frame(used(93)))[0]] == [92]
+
+
+def test_lost_and_recovered_cards_are_reported_once():
+    w = CardWatch()
+    proc = ProcessSample(42, "python", "me", 3 * GIB)
+    w.update(frame(used(10, processes=(proc,))), t=0)
+    assert w.last_processes[0] == (proc,)
+    news = w.update(frame(GpuSample(0, "u0", lost=True)), t=1)
+    assert news.lost == [0] and w.lost == {0}
+    assert w.last_processes[0] == ()  # a lost card holds no processes
+    assert w.update(frame(GpuSample(0, "u0", lost=True)), t=2).lost == []  # said once
+    w.update(frame(used(20)), t=3)
+    assert w.lost == set()
+
+
+def test_card_peak_and_process_series():
+    w = CardWatch()
+    for t, pct, mem in ((0, 10, 1 * GIB), (1, 40, None), (2, 25, 2 * GIB)):
+        w.update(frame(used(pct, processes=(ProcessSample(7, "train", None, mem),))), t=t)
+    assert w.card_peak[0] == int(24 * GIB * 0.40)
+    series = list(w.series[(0, 7)])
+    assert [t for t, _ in series] == [0, 1, 2]
+    assert series[0][1] == GIB and math.isnan(series[1][1]) and series[2][1] == 2 * GIB
+
+
+def test_no_answer_reason_changes_are_flagged():
+    w = CardWatch()
+    silent = GpuSample(1, "u1", unavailable={"*": "the server did not answer"})
+    news = w.update(frame(silent), t=0)
+    assert news.no_answer_changed and news.no_answer == "the server did not answer"
+    assert not w.update(frame(silent), t=1).no_answer_changed
+    news = w.update(frame(used(5, index=1)), t=2)
+    assert news.no_answer_changed and news.no_answer is None
+
+
+@pytest.mark.parametrize("points", [3, 50])
+def test_series_are_bounded_and_pruned_keeping_running_and_followed(points):
+    w = CardWatch(process_points=points, max_series=4)
+    for pid in range(10):
+        for t in range(points + 2):
+            w.update(frame(used(10, processes=(ProcessSample(pid, "p", None, GIB),))), t=t)
+    assert all(len(s) == points for s in w.series.values())  # 10 series, each bounded
+    assert len(w.series) == 10
+    w.prune(running=[(0, 9), (0, 8)], keep=(0, 0))
+    assert len(w.series) == 4
+    assert {(0, 9), (0, 8), (0, 0)} <= set(w.series)
