@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from planner import paths
+from planner.safeio import set_aside
 from planner.core.memory import Assumptions
 from planner.core.network import NetworkDraft, PlanFileError, Setup, load_plan, save_plan
 from planner.core.parallel import Parallel
@@ -439,6 +440,8 @@ class MainWindow(QMainWindow):
         from planner.ui.catalog.pane import CatalogPane
 
         pane = CatalogPane(self._services.load_catalog, parent)
+        if self.catalog is not None:
+            pane.add_notices(self.catalog.notices)  # e.g. the overrides file was set aside
         pane.catalog_changed.connect(self._on_catalog_changed)
         self._restore_splitters("catalog", pane)
         if self.catalog is None:
@@ -1148,12 +1151,14 @@ def build_main_window(services: Services | None = None) -> MainWindow:
         if prompts.restore_autosave(autosave):
             try:
                 draft, setup = load_plan(autosave)
+            except (PlanFileError, ValueError, OverflowError, RecursionError,
+                    MemoryError) as exc:
+                draft = setup = None
+                _autosave_unreadable(prompts, autosave, exc)
+            else:
                 restored = True
-            except PlanFileError as exc:
-                prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
-                              _exc_text(exc))
-        if not restored:
-            autosave.unlink(missing_ok=True)
+        else:
+            autosave.unlink(missing_ok=True)  # the user said no: theirs to discard
     if draft is None:
         try:
             draft, setup = load_preset(services.start_preset)
@@ -1175,6 +1180,22 @@ def build_main_window(services: Services | None = None) -> MainWindow:
 # ----------------------------------------------------------------------------------------------
 # Entry point
 # ----------------------------------------------------------------------------------------------
+
+
+def _autosave_unreadable(prompts, autosave: Path, exc: BaseException) -> None:
+    """An autosave that cannot be restored is never deleted: it is set aside as
+    ``autosave.plan.json.corrupt-DATE`` and the user is told where it went."""
+    try:
+        aside = set_aside(autosave)
+    except OSError as move_exc:
+        log.warning("autosave %s could not be set aside: %s", autosave, move_exc)
+        where = QApplication.translate("MainWindow", "It was left at %1.").replace(
+            "%1", str(autosave))
+    else:
+        where = QApplication.translate("MainWindow", "It was kept as %1.").replace(
+            "%1", str(aside))
+    prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
+                  f"{_exc_text(exc)}\n\n{where}")
 
 
 def make_excepthook(*, show_dialog: bool = True):
