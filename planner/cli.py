@@ -28,6 +28,7 @@ from planner.core.network import (
     load_plan,
 )
 from planner.core.presets import list_presets, load_preset
+from planner import safeio
 from planner.safeio import clean
 from planner.units import GIB, format_bytes, format_count
 
@@ -90,11 +91,24 @@ def load_source(source: str) -> tuple[NetworkDraft, Setup]:
         if source.lower().endswith(".onnx"):
             from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
 
+            _check_input_file(source, safeio.MAX_ONNX_BYTES)
+
             result = import_onnx(source)
             return result.draft, result.setup
         return load_plan(source)
     except PlanFileError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _check_input_file(path: str, limit: int) -> None:
+    """A file another library reads (ONNX): a regular file within the bound, or one line."""
+    try:
+        safeio.check_regular(path, limit=limit)
+    except FileNotFoundError:
+        raise UsageError(f"{clean(path, max_len=200)}: no such file") from None
+    except (OSError, safeio.InputRefused) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"{clean(path, max_len=200)}: cannot be read ({why})") from None
 
 
 def add_estimate_options(p: argparse.ArgumentParser) -> None:

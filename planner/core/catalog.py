@@ -541,7 +541,7 @@ class Overrides:
 def default_overrides_path() -> Path:
     from planner import paths
 
-    return paths.data_dir() / OVERRIDES_FILENAME
+    return paths.data_dir(create=False) / OVERRIDES_FILENAME
 
 
 def parse_overrides(obj: Any) -> Overrides:

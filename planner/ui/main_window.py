@@ -228,6 +228,7 @@ class MainWindow(QMainWindow):
 
     autosaved = Signal(str)  # path of the autosave just written
     file_saved = Signal(str)
+    open_finished = Signal(str, bool)  # File ▸ Open in the background: path, opened or not
     welcome_shown = Signal(str)  # the first-run welcome's text
     preferences_applied = Signal(object)  # the Settings now in force
 
@@ -243,6 +244,7 @@ class MainWindow(QMainWindow):
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
+        self._opening = None  # a BackgroundOpen in progress
         self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
         self.monitor_source: str | None = None
         self._welcome_pending = False
@@ -899,13 +901,13 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == "discard"
 
-    def open_file(self, path: str | os.PathLike) -> bool:
+    def open_file(self, path: str | os.PathLike, _load=None) -> bool:
         """Open a plan file or an ONNX model; a bad file shows its problem and leaves the
         current plan as is. An ONNX model opens as an untitled plan named after the model."""
         if Path(path).suffix.lower() == ".onnx":
-            return self.import_onnx(path)
+            return self.import_onnx(path, _load)
         try:
-            draft, setup = load_plan(path)
+            draft, setup = (_load or load_plan)(path)
         except PlanFileError as exc:
             self._prompts.error(self.tr("Cannot open plan"), _exc_text(exc))
             return False
@@ -914,11 +916,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Opened %1").replace("%1", str(path)), 5000)
         return True
 
-    def import_onnx(self, path: str | os.PathLike) -> bool:
+    def import_onnx(self, path: str | os.PathLike, _load=None) -> bool:
         from planner.core.importers.onnx import OnnxImportError, import_onnx
 
         try:
-            result = import_onnx(path, batch=self.prefs.default_batch)
+            result = (_load or import_onnx)(path, batch=self.prefs.default_batch)
         except OnnxImportError as exc:
             self._prompts.error(self.tr("Cannot open ONNX model"), _exc_text(exc))
             return False
@@ -931,6 +933,57 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Opened %1 as a new plan").replace(
                 "%1", Path(path).name), 5000)
         return True
+
+    def open_file_in_background(self, path: str | os.PathLike) -> None:
+        """File ▸ Open: read (and import) the file in a worker thread, a progress dialog with
+        Cancel after 200 ms, then show it here; ``open_finished`` says how it went. The window
+        never waits on the file (a FIFO, a slow disk, a large ONNX model)."""
+        from planner.safeio import MAX_ONNX_BYTES, check_regular
+        from planner.ui.file_open import BackgroundOpen
+
+        if self._opening is not None:
+            self._opening.cancel()
+        path = str(path)
+        batch = self.prefs.default_batch
+        if Path(path).suffix.lower() == ".onnx":
+            def work():
+                check_regular(path, limit=MAX_ONNX_BYTES)  # never block on a FIFO or device
+                from planner.core.importers.onnx import import_onnx  # slow: not here
+
+                return import_onnx(path, batch=batch)
+        else:
+            def work():
+                return load_plan(path)
+        job = BackgroundOpen(self, work, self.tr("Opening %1…").replace("%1", Path(path).name),
+                             self.tr("Cancel"))
+        self._opening = job
+
+        def done(value, exc) -> None:
+            self._opening = None
+
+            def replay(*_args, **_kw):
+                if exc is not None:
+                    raise exc
+                return value
+
+            try:
+                ok = self.open_file(path, replay)
+            except Exception as err:  # noqa: BLE001 - any failure is a message, not a crash
+                log.warning("opening %s: %s", path, err, exc_info=True)
+                self._prompts.error(self.tr("Cannot open %1").replace("%1", Path(path).name),
+                                    _exc_text(err) or type(err).__name__)
+                ok = False
+            self.open_finished.emit(path, ok)
+
+        def cancelled() -> None:
+            self._opening = None
+            self.statusBar().showMessage(self.tr("Opening %1 cancelled").replace(
+                "%1", Path(path).name), 5000)
+            self.open_finished.emit(path, False)
+
+        job.finished.connect(done)
+        job.cancelled.connect(cancelled)
+        job.start()
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -1017,7 +1070,7 @@ class MainWindow(QMainWindow):
         folder = str(self.document.path.parent) if self.document.path else str(Path.home())
         path = self._prompts.open_path(folder)
         if path:
-            self.open_file(path)
+            self.open_file_in_background(path)
 
     @Slot()
     def _on_recent_triggered(self) -> None:
