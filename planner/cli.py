@@ -288,17 +288,17 @@ def _cmd_advise(args) -> int:
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0
-    print(f"{advice.profile.title} — prices as of {advice.as_of}")
+    print(clean(f"{advice.profile.title} — prices as of {advice.as_of}"))
     shown = advice.profile
     if args.budget is not None:  # the budget the advice used, not the profile's
         import dataclasses  # noqa: PLC0415
 
         shown = dataclasses.replace(shown, budget_usd=args.budget)
     print(f"  assumes: {shown.assumptions_text()}")
-    for i, r in enumerate(advice.recommendations, 1):
-        print(f"  {i}. {r.action.upper():<5} {r.reason}")
+    for i, r in enumerate(advice.recommendations, 1):  # names from the plan and the overrides
+        print(f"  {i}. {r.action.upper():<5} {clean(r.reason)}")
     for note in advice.notes:
-        print(f"  · {note}")
+        print(f"  · {clean(note)}")
     return 0
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import math
 import os
 import queue
 import sys
@@ -70,25 +71,35 @@ def make_backend(demo: bool) -> TelemetryBackend:
     return NvmlBackend()
 
 
-def _interval(text: str) -> float:
+MAX_DURATION_S = 366 * 86400.0
+
+
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"not a number of seconds: {clean(text, max_len=40)!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"not a finite number of seconds: {clean(text, max_len=40)!r}")
+    return value
+
+
+def _interval(text: str) -> float:
+    value = _seconds(text)
     if not MIN_INTERVAL_S <= value <= MAX_INTERVAL_S:
         raise argparse.ArgumentTypeError(
             f"the interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} s, "
-            f"got {text}")
+            f"got {value:g}")
     return value
 
 
 def _duration(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the duration must be more than 0 s, got {text}")
+    value = _seconds(text)
+    if not 0 < value <= MAX_DURATION_S:
+        raise argparse.ArgumentTypeError(
+            f"the duration must be more than 0 s and at most {MAX_DURATION_S:.0f} s, got {text}")
     return value
 
 
@@ -114,6 +125,8 @@ def _check_ca_file(path: str) -> None:
     shown = clean(path, max_len=200)
     try:
         data = read_bytes(path, limit=MAX_CA_BYTES)
+        if not data.strip():
+            raise _OptionError(f"the CA file {shown} is empty")
         ssl.create_default_context(cadata=data.decode("ascii"))
     except InputRefused as exc:
         raise _OptionError(f"cannot use the CA file: {exc}") from None

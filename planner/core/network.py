@@ -230,8 +230,8 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        return clean(PROBLEM_TEMPLATE.format(index=self.index, name=self.name,
-                                             message=self.message))
+        return clean(PROBLEM_TEMPLATE.format(index=self.index, name=clean(self.name, max_len=80),
+                                             message=clean(self.message, max_len=400)))
 
 
 class Storage(NamedTuple):
@@ -321,7 +321,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
         elif name in out_shape:
             error = Msg(
                 QT_TRANSLATE_NOOP("core", "the name '{name}' is already used by an earlier layer"),
-                name=name,
+                name=clean(name, max_len=80),
             )
         elif kind not in RULES:
             error = Msg(QT_TRANSLATE_NOOP("core", "unknown layer type '{kind}'"), kind=kind)
@@ -659,7 +659,7 @@ def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Set
                 where=where,
             )
         )
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise PlanFileError(
             Msg(
                 QT_TRANSLATE_NOOP("core", "{where}: schema_version {version!r} is not valid"),
