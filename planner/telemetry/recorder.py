@@ -319,7 +319,9 @@ class Recorder:
         if "full" in why.lower():
             why = "the disk is full"
         self.error = f"recording to {self.path.name} stopped: {why}"
-        log.error("%s (%d samples not stored)", self.error, rows)
+        # told once: by the listener when there is one (the CLI, the window), else in the log
+        (log.info if self.on_error is not None else log.error)(
+            "%s (%d samples not stored)", self.error, rows)
         if self.on_error is not None:
             try:
                 self.on_error(self.error)

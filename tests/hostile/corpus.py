@@ -380,3 +380,40 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
+
+
+# -- JSON documents for the settings and overrides files ---------------------------------------
+
+def hostile_json_files() -> dict[str, bytes]:
+    """Damaged or hostile contents for any of the app's JSON files (settings, overrides)."""
+    digits = "9" * 5000
+    return {
+        "empty": b"",
+        "not-json": b"this is not json",
+        "truncated": b'{"units": "binary", "theme": ',
+        "binary": bytes(range(256)) * 8,
+        "utf16": json.dumps({"units": "binary"}).encode("utf-16"),
+        "nul": b"\x00" * 64,
+        "array": b"[1, 2, 3]",
+        "string": b'"settings"',
+        "null": b"null",
+        "deep-100000": deep(100_000).encode(),
+        "deep-object": ('{"a":' * 5000 + "1" + "}" * 5000).encode(),
+        "deep-in-field": ('{"units":' + deep(3000) + "}").encode(),
+        "digits": ('{"default_batch":' + digits + "}").encode(),
+        "digits-neg": ('{"memory_alert_pct":-' + digits + "}").encode(),
+        "digits-key": ('{"prices":{"a":[{"usd":' + digits + "}]}}").encode(),
+        "nan": b'{"sampling_interval_s": NaN, "currency_rate": NaN}',
+        "inf": b'{"sampling_interval_s": Infinity, "electricity_usd_per_kwh": -Infinity}',
+        "huge-float": b'{"default_batch": 1e308, "currency_rate": 1e308}',
+        "wrong-types": json.dumps({"units": 1, "theme": [], "language": {}, "default_batch": "x",
+                                   "memory_alert_pct": True, "first_run_done": "yes",
+                                   "prices": "none", "custom_cards": {}, "owned": 3}).encode(),
+        "controls": json.dumps({"currency_symbol": "\x1b[2J", "currency": "\x1b[31m",
+                                "owned": [{"name": "\x1b]0;pwned\x07", "count": 1}]}).encode(),
+        "long-strings": json.dumps({"currency_symbol": "$" * 100_000,
+                                    "owned": [{"name": "n" * 100_000}]}).encode(),
+        "negative": json.dumps({"recording_retention_days": -5, "default_batch": -1,
+                                "owned": [{"name": "GeForce RTX 4090", "count": -3}]}).encode(),
+        "many-keys": json.dumps({f"k{i}": i for i in range(100_000)}).encode(),
+    }
