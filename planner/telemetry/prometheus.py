@@ -210,7 +210,8 @@ def _http_get(url: str, headers: Mapping[str, str], timeout_s: float,
             raise TimeoutError
         if len(body) > MAX_ANSWER_BYTES:
             raise _RoundFailed(f"Prometheus answered with more than {MAX_ANSWER_BYTES // MIB} "
-                               "MiB; narrow the selection")
+                               "MiB; narrow the selection to fewer hosts with label matchers "
+                               "(on the command line: --match 'Hostname=~\"node-1.*\"')")
         return resp.status, body
     except (OSError, http.client.HTTPException):
         if expired.is_set():
