@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import math
 import sys
 from typing import Any, Sequence
 
@@ -27,6 +28,8 @@ from planner.core.network import (
     load_plan,
 )
 from planner.core.presets import list_presets, load_preset
+from planner import safeio
+from planner.safeio import clean
 from planner.units import GIB, format_bytes, format_count
 
 EXIT_USAGE = 2
@@ -41,6 +44,45 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+# -- numbers and texts from outside: finite, in range, not empty --------------------------------
+
+def number(lo: float, hi: float, *, low_open: bool = False, integer: bool = False):
+    """An argparse type: a finite number in [lo, hi] ((lo, hi] with ``low_open``); inf, nan,
+    1e300 and the empty string are refused with one line."""
+
+    def parse(text: str):
+        shown = clean(text, max_len=40)
+        try:
+            value = float(text) if not integer else int(text.strip(), 10)
+        except (ValueError, OverflowError):
+            kind = "a whole number" if integer else "a number"
+            raise argparse.ArgumentTypeError(f"{shown!r} is not {kind}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{shown!r} is not a finite number")
+        if value < lo or (low_open and value == lo) or value > hi:
+            lo_txt = f"more than {lo:.15g}" if low_open else f"at least {lo:.15g}"
+            raise argparse.ArgumentTypeError(f"{shown} is out of range ({lo_txt} and at most "
+                                             f"{hi:.15g})")
+        return value
+
+    parse.__name__ = "integer" if integer else "number"
+    return parse
+
+
+def text(what: str = "value"):
+    """An argparse type: a non-empty text without control characters."""
+
+    def parse(value: str) -> str:
+        if not value.strip():
+            raise argparse.ArgumentTypeError(f"the {what} is empty")
+        if "\x00" in value:
+            raise argparse.ArgumentTypeError(f"the {what} holds a NUL character")
+        return value
+
+    parse.__name__ = what
+    return parse
+
+
 def load_source(source: str) -> tuple[NetworkDraft, Setup]:
     """A plan file, ``preset:NAME`` or (with the onnx extra) an ONNX file."""
     try:
@@ -49,6 +91,8 @@ def load_source(source: str) -> tuple[NetworkDraft, Setup]:
         if source.lower().endswith(".onnx"):
             from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
 
+            _check_input_file(source, safeio.MAX_ONNX_BYTES)
+
             result = import_onnx(source)
             return result.draft, result.setup
         return load_plan(source)
@@ -56,10 +100,24 @@ def load_source(source: str) -> tuple[NetworkDraft, Setup]:
         raise UsageError(str(exc)) from None
 
 
+def _check_input_file(path: str, limit: int) -> None:
+    """A file another library reads (ONNX): a regular file within the bound, or one line."""
+    try:
+        safeio.check_regular(path, limit=limit)
+    except FileNotFoundError:
+        raise UsageError(f"{clean(path, max_len=200)}: no such file") from None
+    except (OSError, safeio.InputRefused) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"{clean(path, max_len=200)}: cannot be read ({why})") from None
+
+
 def add_estimate_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("source", help="a plan file (.json), preset:NAME, or a model.onnx")
-    p.add_argument("--batch", type=int, help="batch size (default: the plan's)")
-    p.add_argument("--input", metavar="CxHxW", help="per-sample input shape, e.g. 3x224x224")
+    p.add_argument("source", type=text("source"),
+                   help="a plan file (.json), preset:NAME, or a model.onnx")
+    p.add_argument("--batch", type=int,
+                   help="batch size (default: the plan's)")
+    p.add_argument("--input", metavar="CxHxW", type=text("input shape"),
+                   help="per-sample input shape, e.g. 3x224x224")
     p.add_argument("--precision", choices=PRECISIONS)
     p.add_argument("--optimizer", choices=OPTIMIZERS)
     p.add_argument("--mode", choices=("train", "infer"))
@@ -133,7 +191,7 @@ def _cmd_estimate(args) -> int:
                                "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
         print(json.dumps(out))
         return 0
-    print(f"{draft.name}: {format_count(est.parameters)} parameters, batch {setup.batch_size}, "
+    print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, batch {setup.batch_size}, "
           f"{setup.precision}, {setup.optimizer}, {setup.mode}")
     for term in TERMS:
         print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
@@ -151,7 +209,7 @@ def _cmd_estimate(args) -> int:
     print(f"  {'layer':<28} {'output':<16} {'params':>10} {'kept':>12} {'FLOPs':>10}")
     for layer in est.layers:
         shape = "×".join(map(str, layer.output_shape or ()))
-        print(f"  {layer.name[:28]:<28} {shape:<16} {format_count(layer.parameters):>10} "
+        print(f"  {clean(layer.name)[:28]:<28} {shape:<16} {format_count(layer.parameters):>10} "
               f"{format_bytes(layer.activation_bytes):>12} "
               f"{format_count(layer.flops_fwd + layer.flops_bwd):>10}")
     return 0
@@ -180,7 +238,7 @@ def _cmd_fit(args) -> int:
     if args.fits_only:
         rows = [r for r in rows if r.fits]
     for notice in catalog.notices:
-        print(f"gpu-planner: {notice}", file=sys.stderr)
+        print(f"gpu-planner: {clean(notice)}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_json() for r in rows]))
         return 0
@@ -188,14 +246,14 @@ def _cmd_fit(args) -> int:
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
             if par.world > 1 else "; peak")
-    print(f"{draft.name}: batch {setup.batch_size}, {setup.precision}, {setup.mode}{each} "
+    print(f"{clean(draft.name, max_len=120)}: batch {setup.batch_size}, {setup.precision}, {setup.mode}{each} "
           f"{format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
           f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:
         price = r.price
         ptxt = f"${price.usd:,.0f} {price.condition[0]} {price.date}" if price else "—"
-        print(f"  {r.card.name[:28]:<28} {'yes' if r.fits else 'no':<5} "
+        print(f"  {clean(r.card.name)[:28]:<28} {'yes' if r.fits else 'no':<5} "
               f"{format_bytes(r.usable_bytes):>10} {r.max_batch:>9} "
               f"{r.time_per_iter_s * 1e3:>9.1f} {r.samples_per_s:>10.1f} "
               f"{r.relative_speed:>6.2f} {ptxt:>12} {r.support:<18}")
@@ -230,12 +288,17 @@ def _cmd_advise(args) -> int:
     if args.json:
         print(json.dumps(advice.to_json()))
         return 0
-    print(f"{advice.profile.title} — prices as of {advice.as_of}")
-    print(f"  assumes: {advice.profile.assumptions_text()}")
-    for i, r in enumerate(advice.recommendations, 1):
-        print(f"  {i}. {r.action.upper():<5} {r.reason}")
+    print(clean(f"{advice.profile.title} — prices as of {advice.as_of}"))
+    shown = advice.profile
+    if args.budget is not None:  # the budget the advice used, not the profile's
+        import dataclasses  # noqa: PLC0415
+
+        shown = dataclasses.replace(shown, budget_usd=args.budget)
+    print(f"  assumes: {shown.assumptions_text()}")
+    for i, r in enumerate(advice.recommendations, 1):  # names from the plan and the overrides
+        print(f"  {i}. {r.action.upper():<5} {clean(r.reason)}")
     for note in advice.notes:
-        print(f"  · {note}")
+        print(f"  · {clean(note)}")
     return 0
 
 
@@ -279,34 +342,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("estimate", help="memory footprint of a plan, layer by layer")
     add_estimate_options(p)
-    p.add_argument("--memory", type=float, metavar="GIB",
+    p.add_argument("--memory", type=number(0, 1 << 20, low_open=True), metavar="GIB",
                    help="also solve the largest batch that fits this much memory")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_estimate)
 
     p = sub.add_parser("fit", help="how the plan fits and runs on every card of the catalog")
     add_estimate_options(p)
-    p.add_argument("--reference", metavar="CARD", help="speeds relative to this card "
+    p.add_argument("--reference", metavar="CARD", type=text("card name"), help="speeds relative to this card "
                                                        "(default: GTX 1080, the article's)")
-    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", help="prices as of this month")
+    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", type=text("month"),
+                   help="prices as of this month")
     p.add_argument("--fits-only", dest="fits_only", action="store_true",
                    help="only the cards it fits on")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per card")
     p.set_defaults(func=_cmd_fit)
 
     p = sub.add_parser("advise", help="what to buy, what to sell, and why")
-    p.add_argument("--profile", required=True, help="a use case (see: gpu-planner profiles)")
-    p.add_argument("--budget", type=float, metavar="USD", help="net budget (default: profile's)")
-    p.add_argument("--owned", action="append", metavar="NAME",
+    p.add_argument("--profile", required=True, type=text("profile"),
+                   help="a use case (see: gpu-planner profiles)")
+    p.add_argument("--budget", type=number(0, 1e9), metavar="USD",
+                   help="net budget (default: profile's)")
+    p.add_argument("--owned", action="append", metavar="NAME", type=text("card name"),
                    help="a card you own (repeat); default: the cards saved in the app")
-    p.add_argument("--plan", metavar="SOURCE", help="advise on this plan (file or preset:NAME)")
-    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", help="prices as of this month")
+    p.add_argument("--plan", metavar="SOURCE", type=text("plan"),
+                   help="advise on this plan (file or preset:NAME)")
+    p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", type=text("month"),
+                   help="prices as of this month")
     p.add_argument("--price", choices=("new", "used", "both"), default="both",
                    help="price basis (default: both)")
-    p.add_argument("--electricity", type=float, metavar="USD_PER_KWH",
+    p.add_argument("--electricity", type=number(0, 100), metavar="USD_PER_KWH",
                    help="electricity price, for the running cost")
-    p.add_argument("--hours", type=float, default=8.0, help="hours of training a day")
-    p.add_argument("--cloud", type=float, metavar="USD_PER_HOUR",
+    p.add_argument("--hours", type=number(0, 24), default=8.0,
+                   help="hours of training a day (0–24)")
+    p.add_argument("--cloud", type=number(0, 1e6), metavar="USD_PER_HOUR",
                    help="a cloud GPU's hourly price, for rent against buy")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_advise)
@@ -326,7 +395,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _safe_streams() -> None:
+    """Whatever the terminal's encoding (PYTHONIOENCODING=ascii, a C locale), print: a
+    character it cannot show is escaped instead of raising UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _os_problem(exc: OSError) -> str:
+    why = exc.strerror or type(exc).__name__
+    where = exc.filename
+    return clean(f"{where}: {why}" if where else why, max_len=400)
+
+
+def _say_error(msg: str) -> None:
+    msg = clean(msg, max_len=2000)
+    print(msg if msg.startswith("gpu-planner") else f"gpu-planner: {msg}", file=sys.stderr)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
+    _safe_streams()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -335,14 +426,19 @@ def run(argv: Sequence[str] | None = None) -> int:
             return 0
         return int(args.func(args) or 0)
     except UsageError as exc:
-        msg = str(exc)
-        print(msg if msg.startswith("gpu-planner") else f"gpu-planner: {msg}", file=sys.stderr)
+        _say_error(str(exc))
         return EXIT_USAGE
     except InvalidDraft as exc:
-        print(f"gpu-planner: {exc}", file=sys.stderr)
+        _say_error(str(exc))
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the config folder not writable, a disk error: one line
+        _say_error(f"cannot use a file or folder: {_os_problem(exc)}")
+        return EXIT_USAGE
+    except (RecursionError, MemoryError) as exc:
+        _say_error(f"the input is too large or too deeply nested ({type(exc).__name__})")
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

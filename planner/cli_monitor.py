@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import math
 import os
 import queue
 import sys
@@ -37,12 +38,22 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from planner.safeio import (
+    MAX_CA_BYTES,
+    MAX_TOKEN_BYTES,
+    InputRefused,
+    clean,
+    is_clean,
+    read_bytes,
+    read_text,
+)
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S, Sampler
 from planner.telemetry.types import BackendUnavailable, DeviceInfo, Frame, TelemetryBackend
 from planner.units import format_bytes
 
 EXIT_OK = 0
 EXIT_NO_BACKEND = 1
+EXIT_RECORDING_FAILED = 3  # monitoring went on, but the recording stopped (disk full, I/O)
 DEMO_DEVICES = 3
 DEMO_OFFSET_S = 60.0  # start the simulated job mid-run, so --demo --once shows a busy card
 
@@ -60,39 +71,92 @@ def make_backend(demo: bool) -> TelemetryBackend:
     return NvmlBackend()
 
 
-def _interval(text: str) -> float:
+MAX_DURATION_S = 366 * 86400.0
+
+
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"not a number of seconds: {clean(text, max_len=40)!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(
+            f"not a finite number of seconds: {clean(text, max_len=40)!r}")
+    return value
+
+
+def _interval(text: str) -> float:
+    value = _seconds(text)
     if not MIN_INTERVAL_S <= value <= MAX_INTERVAL_S:
         raise argparse.ArgumentTypeError(
             f"the interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} s, "
-            f"got {text}")
+            f"got {value:g}")
     return value
 
 
 def _duration(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the duration must be more than 0 s, got {text}")
+    value = _seconds(text)
+    if not 0 < value <= MAX_DURATION_S:
+        raise argparse.ArgumentTypeError(
+            f"the duration must be more than 0 s and at most {MAX_DURATION_S:.0f} s, got {text}")
     return value
 
 
 def make_prometheus_backend(url: str, *, token: str | None = None, insecure: bool = False,
-                            ca_file: str | None = None) -> TelemetryBackend:
+                            ca_file: str | None = None, selector: str | None = None
+                            ) -> TelemetryBackend:
     """The cluster source (Prometheus scraping dcgm-exporter)."""
     from planner.telemetry.prometheus import PrometheusBackend
 
     verify: bool | str = False if insecure else (ca_file or True)
-    return PrometheusBackend(url, token=token, verify=verify)
+    return PrometheusBackend(url, token=token, verify=verify, selector=selector)
 
 
 class _OptionError(Exception):
     """A bad option found after parsing (exit 2, one line)."""
+
+
+def _check_ca_file(path: str) -> None:
+    """The CA file must be a readable PEM bundle: checked before the first request, so a
+    wrong file is a usage error (exit 2), not a server that cannot be reached."""
+    import ssl  # noqa: PLC0415
+
+    shown = clean(path, max_len=200)
+    try:
+        data = read_bytes(path, limit=MAX_CA_BYTES)
+        if not data.strip():
+            raise _OptionError(f"the CA file {shown} is empty")
+        ssl.create_default_context(cadata=data.decode("ascii"))
+    except InputRefused as exc:
+        raise _OptionError(f"cannot use the CA file: {exc}") from None
+    except OSError as exc:  # ssl.SSLError is an OSError
+        why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or str(exc)
+        raise _OptionError(f"cannot use the CA file {shown}: {clean(why, max_len=200)}"
+                           ) from None
+    except (UnicodeDecodeError, ValueError):
+        raise _OptionError(f"the CA file {shown} is not a PEM certificate bundle") from None
+
+
+def _nonempty(what: str):
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the {what} is empty")
+        return text
+
+    parse.__name__ = what
+    return parse
+
+
+def _selector(text: str) -> str:
+    """Extra Prometheus label matchers, e.g. ``Hostname=~"node-1.*"``: no braces or control
+    characters (they would change the query, not narrow it)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the selector is empty")
+    if any(c in text for c in "{}") or not is_clean(text) or len(text) > 1000:
+        raise argparse.ArgumentTypeError(
+            "give label matchers only, e.g. Hostname=~\"node-1.*\" (no braces)")
+    return text
 
 
 def _read_token(args: argparse.Namespace) -> str | None:
@@ -100,14 +164,19 @@ def _read_token(args: argparse.Namespace) -> str | None:
     path = getattr(args, "token_file", None)
     env = getattr(args, "token_env", None)
     if path:
+        shown = clean(path, max_len=200)
         try:
-            with open(path, encoding="utf-8") as f:
-                token = f.read().strip()
-        except (OSError, UnicodeDecodeError) as exc:
+            token = read_text(path, limit=MAX_TOKEN_BYTES).strip()
+        except InputRefused as exc:
+            raise _OptionError(f"cannot use the token file: {exc}") from None
+        except OSError as exc:
             why = getattr(exc, "strerror", None) or type(exc).__name__
-            raise _OptionError(f"cannot read the token file {path}: {why}") from None
+            raise _OptionError(f"cannot read the token file {shown}: {why}") from None
         if not token:
-            raise _OptionError(f"the token file {path} is empty")
+            raise _OptionError(f"the token file {shown} is empty")
+        if not is_clean(token) or any(c.isspace() for c in token):
+            raise _OptionError(f"the token file {shown} holds more than one token (spaces, "
+                               "line breaks or control characters)")
         return token
     if env:
         token = os.environ.get(env, "").strip()
@@ -133,20 +202,24 @@ def add_monitor_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "(default 1)")
     p.add_argument("--duration", type=_duration, default=None, metavar="S",
                    help="stop after S seconds (default: until Ctrl-C)")
-    p.add_argument("--record", metavar="FILE", default=None,
+    p.add_argument("--record", metavar="FILE", default=None, type=_nonempty("recording file"),
                    help="also record to this SQLite file")
     cluster = p.add_argument_group(
         "cluster", "watch the GPUs of a cluster through a Prometheus server that scrapes "
                    "NVIDIA's dcgm-exporter on each node")
-    cluster.add_argument("--prometheus", metavar="URL", default=None,
+    cluster.add_argument("--prometheus", metavar="URL", default=None, type=_nonempty("URL"),
                          help="the Prometheus server, e.g. http://prometheus:9090")
+    cluster.add_argument("--match", metavar="MATCHERS", default=None, type=_selector,
+                         help='only these series, as Prometheus label matchers, e.g. '
+                              'Hostname=~"node-1.*" (narrows a fleet too big for one answer)')
     token = cluster.add_mutually_exclusive_group()
-    token.add_argument("--token-file", metavar="PATH", default=None,
+    token.add_argument("--token-file", metavar="PATH", default=None, type=_nonempty("token file"),
                        help="read a bearer token from this file")
     token.add_argument("--token-env", metavar="NAME", default=None,
+                       type=_nonempty("variable name"),
                        help="read a bearer token from this environment variable")
     tls = cluster.add_mutually_exclusive_group()
-    tls.add_argument("--ca-file", metavar="PATH", default=None,
+    tls.add_argument("--ca-file", metavar="PATH", default=None, type=_nonempty("CA file"),
                      help="trust the server's TLS certificate through this CA file (PEM)")
     tls.add_argument("--insecure", action="store_true",
                      help="do not verify the server's TLS certificate")
@@ -234,7 +307,8 @@ def _emit(frame: Frame, as_json: bool, out: TextIO) -> None:
         _say(json.dumps(frame_to_json(frame)), out)
     else:
         for line in frame_lines(frame):
-            _say(line, out)
+            _say(clean(line), out)  # names and reasons from a driver or a server
+
 
 
 def _no_backend(exc: BackendUnavailable, err: TextIO, hint: bool = True) -> int:
@@ -252,19 +326,23 @@ def run_monitor(args: argparse.Namespace, *, backend_factory: BackendFactory | N
     factory = backend_factory or make_backend
     try:
         if not url and (getattr(args, "token_file", None) or getattr(args, "token_env", None)
-                        or getattr(args, "ca_file", None) or getattr(args, "insecure", False)):
-            raise _OptionError("--token-file, --token-env, --ca-file and --insecure go with "
-                               "--prometheus URL")
+                        or getattr(args, "ca_file", None) or getattr(args, "insecure", False)
+                        or getattr(args, "match", None)):
+            raise _OptionError("--token-file, --token-env, --ca-file, --insecure and --match go "
+                               "with --prometheus URL")
         if url and args.demo:
             raise _OptionError("--demo and --prometheus cannot be used together")
         if url and backend_factory is None:
             token = _read_token(args)
             make_prometheus_backend(url, token=token)  # check the URL now, not in the thread
             ca_file, insecure = getattr(args, "ca_file", None), getattr(args, "insecure", False)
+            selector = getattr(args, "match", None)
+            if ca_file:
+                _check_ca_file(ca_file)
 
             def factory(demo: bool) -> TelemetryBackend:
                 return make_prometheus_backend(url, token=token, insecure=insecure,
-                                               ca_file=ca_file)
+                                               ca_file=ca_file, selector=selector)
     except (_OptionError, ValueError) as exc:
         _say(f"gpu-planner monitor: {exc}", err)
         return 2
@@ -276,15 +354,23 @@ def run_monitor(args: argparse.Namespace, *, backend_factory: BackendFactory | N
         try:
             recorder = Recorder(args.record)
         except (RecordingError, OSError) as exc:
-            _say(f"gpu-planner monitor: cannot record: {exc}", err)
+            _say(f"gpu-planner monitor: cannot record: {clean(exc)}", err)
             return 2
+        recorder.on_error = lambda text: _say(
+            f"gpu-planner monitor: {text}; monitoring goes on without recording", err)
     try:
         if args.once:
-            return _once(args, factory, recorder, out, err, hint)
-        return _loop(args, factory, recorder, out, err, hint)
+            status = _once(args, factory, recorder, out, err, hint)
+        else:
+            status = _loop(args, factory, recorder, out, err, hint)
     finally:
         if recorder is not None:
             recorder.close()
+    if recorder is not None and recorder.error is not None:
+        # told once when it happened; the summary says what was lost, and the status is not 0
+        _say(f"gpu-planner monitor: {recorder.lost_text()}", err)
+        return EXIT_RECORDING_FAILED
+    return status
 
 
 def _once(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out: TextIO,
@@ -327,7 +413,7 @@ def _loop(args: argparse.Namespace, factory: BackendFactory, recorder: Any, out:
             if isinstance(item, BackendUnavailable):
                 return _no_backend(item, err, hint)
             if isinstance(item, BaseException):
-                _say(f"gpu-planner monitor: {item}", err)
+                _say(f"gpu-planner monitor: {clean(item, max_len=400)}", err)
                 continue
             if recorder is not None:
                 recorder.write(item)

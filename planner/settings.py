@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from planner import paths
+from planner import paths, safeio
 from planner.atomicfile import write_json_atomic
 from planner.core.network import MAX_BATCH, OPTIMIZERS, PRECISIONS, Setup
 from planner.units import format_bytes, format_bytes_si
@@ -232,18 +232,19 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, Sett
     see the module docstring for what happens then."""
     path = Path(path) if path is not None else settings_path()
     try:
-        raw = path.read_bytes()
+        raw = safeio.read_bytes(path, limit=safeio.MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return DEFAULTS, None
-    except OSError as exc:
+    except (OSError, safeio.InputRefused) as exc:  # not a file, too large: left as it is
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return DEFAULTS, SettingsNotice(
-            f"Your settings file {path} could not be read ({exc.strerror or exc}); "
+            f"Your settings file {path} could not be read ({why}); "
             "the default settings are in use.", error=str(exc))
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = safeio.loads_json(raw.decode("utf-8"))
         if not isinstance(data, dict):
             raise ValueError(f"it holds a JSON {type(data).__name__}, not an object")
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError) as exc:  # InputRefused (too deep) is one too
         return DEFAULTS, _set_aside(path, str(exc))
 
     values: dict[str, Any] = {}
@@ -261,7 +262,8 @@ def load_settings(path: str | os.PathLike | None = None) -> tuple[Settings, Sett
     problems = []
     for name in bad:
         default = getattr(DEFAULTS, name)
-        problems.append(f"{FIELD_NAMES[name]} ({data[name]!r} → {default!r})")
+        shown = safeio.clean(repr(data[name]), max_len=60)
+        problems.append(f"{FIELD_NAMES[name]} ({shown} → {default!r})")
     return settings, SettingsNotice(
         f"Some settings in {path} were not valid and are back to their defaults: "
         + "; ".join(problems) + ".", reset_fields=tuple(bad))

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from planner import safeio
 from planner.atomicfile import write_json_atomic
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -58,6 +59,10 @@ class CatalogError(ValueError):
 
 class OverridesError(CatalogError):
     """The user's override file cannot be used (bad JSON or invalid content)."""
+
+
+class OverridesRefused(OverridesError):
+    """The overrides file is beyond a bound or not a regular file: it is not moved."""
 
 
 # --------------------------------------------------------------------------- data types
@@ -536,7 +541,7 @@ class Overrides:
 def default_overrides_path() -> Path:
     from planner import paths
 
-    return paths.data_dir() / OVERRIDES_FILENAME
+    return paths.data_dir(create=False) / OVERRIDES_FILENAME
 
 
 def parse_overrides(obj: Any) -> Overrides:
@@ -589,10 +594,14 @@ def load_overrides(path: Path | str | None = None) -> Overrides:
     if not p.exists():
         return Overrides()
     try:
-        text = p.read_text(encoding="utf-8")
-        obj = json.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OverridesError(f"overrides: cannot read {p}: {exc}") from exc
+        text = safeio.read_text(p, limit=safeio.MAX_OVERRIDES_BYTES)
+        obj = safeio.loads_json(text)
+    except safeio.BadContent as exc:
+        raise OverridesError(f"overrides: {exc}") from None  # damaged: set aside
+    except safeio.InputRefused as exc:
+        raise OverridesRefused(f"overrides: {exc}") from None  # not a file, too large
+    except OSError as exc:
+        raise OverridesRefused(f"overrides: cannot read {p}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise OverridesError(f"overrides: not valid JSON ({exc.msg} at line {exc.lineno})"
                              ) from exc
@@ -752,6 +761,12 @@ def load_catalog(path: Path | str | None = None,
     ov_path = Path(overrides_path) if overrides_path is not None else default_overrides_path()
     try:
         ov = load_overrides(ov_path)
+    except OverridesRefused as exc:  # not a regular file, too large, unreadable: left alone
+        ov = Overrides()
+        notices.append(
+            f"Your catalog overrides file could not be read ({exc}); it was left as it is. "
+            "Your own prices, custom cards and owned cards are not shown; the built-in catalog "
+            "is used.")
     except OverridesError as exc:
         ov = Overrides()
         try:

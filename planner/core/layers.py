@@ -1172,6 +1172,11 @@ def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...
         )
     out = []
     for item in items:
+        if isinstance(item, bool):  # True is not the number 1 in a shape
+            raise LayerError(
+                Msg(QT_TRANSLATE_NOOP("core", "{what} must be a number, not {text!r}"),
+                    what=what, text=item)
+            )
         try:
             f = float(item)
         except (TypeError, ValueError):

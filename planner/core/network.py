@@ -27,7 +27,9 @@ from planner.core.layers import (
     coerce_param,
     numel,
 )
+from planner import safeio
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
+from planner.safeio import clean
 
 SCHEMA_VERSION = 1
 # How PyTorch users run a training step (the names are stable: plan files and the CLI use them).
@@ -228,7 +230,8 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        return PROBLEM_TEMPLATE.format(index=self.index, name=self.name, message=self.message)
+        return clean(PROBLEM_TEMPLATE.format(index=self.index, name=clean(self.name, max_len=80),
+                                             message=clean(self.message, max_len=400)))
 
 
 class Storage(NamedTuple):
@@ -318,7 +321,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
         elif name in out_shape:
             error = Msg(
                 QT_TRANSLATE_NOOP("core", "the name '{name}' is already used by an earlier layer"),
-                name=name,
+                name=clean(name, max_len=80),
             )
         elif kind not in RULES:
             error = Msg(QT_TRANSLATE_NOOP("core", "unknown layer type '{kind}'"), kind=kind)
@@ -419,6 +422,12 @@ def analyze(draft: NetworkDraft) -> Analysis:
     last = infos[-1].output_storage
     if last >= 0:
         st_last[last] = len(layers) - 1
+    if not problems and sum(st_elems) > MAX_TOTAL_ELEMENTS:
+        big = max(range(len(st_elems)), key=st_elems.__getitem__)
+        problems.append(Problem(st_prod[big], str(layers[st_prod[big]].name), Msg(
+            QT_TRANSLATE_NOOP("core", "the tensors of the network hold {total} elements per "
+                                      "sample, beyond the bound of {bound}"),
+            total=sum(st_elems), bound=MAX_TOTAL_ELEMENTS)))
     return Analysis(
         draft,
         tuple(infos),
@@ -463,10 +472,47 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
         stats = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
                  result.weight_elements, result.flops_fwd, result.flops_bwd,
                  0 if (result.inplace or result.view) else 1)
+        error = _beyond_bounds(stats, result)
+        if error is not None:
+            result, stats = None, ()
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
     hit = _RESULTS[key] = (result, error, stats)
     return hit
+
+
+# Sizes are checked where they are formed: per sample, one tensor holds at most MAX_ELEMENTS
+# elements and the network MAX_TOTAL_ELEMENTS, so bytes × a batch of MAX_BATCH × 8 bytes per
+# element stay exact in the estimate's int64 arithmetic; FLOPs per layer likewise.
+MAX_ELEMENTS = 1 << 36
+MAX_TOTAL_ELEMENTS = 1 << 38
+MAX_FLOPS = 1 << 42
+_BOUNDED = (
+    (0, QT_TRANSLATE_NOOP("core", "output elements"), MAX_ELEMENTS),
+    (1, QT_TRANSLATE_NOOP("core", "input elements"), MAX_ELEMENTS),
+    (2, QT_TRANSLATE_NOOP("core", "parameters"), MAX_ELEMENTS),
+    (3, QT_TRANSLATE_NOOP("core", "weight elements"), MAX_ELEMENTS),
+    (4, QT_TRANSLATE_NOOP("core", "forward FLOPs"), MAX_FLOPS),
+    (5, QT_TRANSLATE_NOOP("core", "backward FLOPs"), MAX_FLOPS),
+)
+
+
+def _beyond_bounds(stats: tuple[int, ...], result: LayerResult) -> str | None:
+    """None, or the message naming the first size beyond its bound (a product of dimensions
+    that would overflow the estimate's 64-bit arithmetic into a wrong answer)."""
+    for k, what, bound in _BOUNDED:
+        v = stats[k]
+        if not 0 <= v <= bound:
+            return Msg(QT_TRANSLATE_NOOP("core", "{what}: {value} per sample is beyond the "
+                                                 "bound of {bound}"),
+                       what=Msg(what), value=v, bound=bound)
+    for t in result.saved:
+        if not 0 <= t.elements <= MAX_ELEMENTS:
+            return Msg(QT_TRANSLATE_NOOP("core", "{what}: {value} per sample is beyond the "
+                                                 "bound of {bound}"),
+                       what=Msg(QT_TRANSLATE_NOOP("core", "saved elements")),
+                       value=t.elements, bound=MAX_ELEMENTS)
+    return None
 
 
 def clear_cache() -> None:
@@ -613,7 +659,7 @@ def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Set
                 where=where,
             )
         )
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise PlanFileError(
             Msg(
                 QT_TRANSLATE_NOOP("core", "{where}: schema_version {version!r} is not valid"),
@@ -641,27 +687,18 @@ def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Set
 
 def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
     p = Path(path)
-    where = p.name
+    where = clean(p.name, max_len=120)
     if p.is_dir():
         raise PlanFileError(
             Msg(QT_TRANSLATE_NOOP("core", "{where}: is a folder, not a plan file"), where=where)
         )
     try:
-        text = p.read_text(encoding="utf-8")
+        text = safeio.read_text(p, limit=safeio.MAX_PLAN_BYTES)
+        data = safeio.loads_json(text)
     except FileNotFoundError:
         raise PlanFileError(
             Msg(QT_TRANSLATE_NOOP("core", "{where}: no such file"), where=where)
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PlanFileError(
-            Msg(
-                QT_TRANSLATE_NOOP("core", "{where}: cannot be read ({problem})"),
-                where=where,
-                problem=message_of(exc),
-            )
-        ) from None
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PlanFileError(
             Msg(
@@ -669,6 +706,14 @@ def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
                 where=where,
                 lineno=exc.lineno,
                 msg=exc.msg,
+            )
+        ) from None
+    except (OSError, ValueError) as exc:  # safeio.InputRefused is a ValueError
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{where}: cannot be read ({problem})"),
+                where=where,
+                problem=message_of(exc),
             )
         ) from None
     return plan_from_json(data, where=where)

@@ -76,6 +76,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.safeio import InputRefused, clean, loads_json
 from planner.telemetry.types import BackendUnavailable, DeviceInfo, GpuSample, frozen_mapping
 
 __all__ = ["METRICS", "PrometheusBackend", "HttpGet"]
@@ -107,6 +108,23 @@ SAMPLE_FIELDS: dict[str, tuple[str, float, bool]] = {
     "pcie_tx_bytes_s": ("DCGM_FI_PROF_PCIE_TX_BYTES", 1.0, False),
     "sm_clock_mhz": ("DCGM_FI_DEV_SM_CLOCK", 1.0, True),
     "memory_clock_mhz": ("DCGM_FI_DEV_MEM_CLOCK", 1.0, True),
+}
+
+# What a real card can report, in the GpuSample's unit; a value outside is shown as N/A with
+# its reason (not "20000000000000 %", and nothing that overflows a recording's columns).
+PLAUSIBLE: dict[str, tuple[float, float]] = {
+    "memory_used_bytes": (0, 2.0**50),  # 1 PiB
+    "memory_free_bytes": (0, 2.0**50),
+    "memory_reserved_bytes": (0, 2.0**50),
+    "memory_busy_pct": (0, 100),
+    "dram_bw_util_pct": (0, 100),
+    "gpu_busy_pct": (0, 100),
+    "power_draw_w": (0, 10_000),
+    "temperature_c": (-100, 250),
+    "pcie_rx_bytes_s": (0, 1e12),
+    "pcie_tx_bytes_s": (0, 1e12),
+    "sm_clock_mhz": (0, 100_000),
+    "memory_clock_mhz": (0, 100_000),
 }
 
 METRICS: tuple[str, ...] = tuple(dict.fromkeys(
@@ -192,7 +210,8 @@ def _http_get(url: str, headers: Mapping[str, str], timeout_s: float,
             raise TimeoutError
         if len(body) > MAX_ANSWER_BYTES:
             raise _RoundFailed(f"Prometheus answered with more than {MAX_ANSWER_BYTES // MIB} "
-                               "MiB; narrow the selection")
+                               "MiB; narrow the selection to fewer hosts with label matchers "
+                               "(on the command line: --match 'Hostname=~\"node-1.*\"')")
         return resp.status, body
     except (OSError, http.client.HTTPException):
         if expired.is_set():
@@ -309,6 +328,11 @@ class PrometheusBackend:
                     text = text.replace(s, "<hidden>")
         return text
 
+    def _label(self, value: Any) -> str:
+        """A label value as shown and recorded: secrets scrubbed, control characters escaped,
+        at most 200 characters."""
+        return clean(self._scrub(str(value)), max_len=200)
+
     @property
     def query(self) -> str:
         names = "|".join(("up",) + METRICS)
@@ -369,30 +393,37 @@ class PrometheusBackend:
 
     def _decode(self, status: int, body: bytes) -> Any:
         try:
-            doc = json.loads(body.decode("utf-8", "replace"))
+            doc = loads_json(body.decode("utf-8", "replace"), max_depth=16)
+        except InputRefused as exc:
+            raise _RoundFailed(f"Prometheus answered with a body this app does not read ({exc})"
+                               ) from None
         except ValueError:
             doc = None
         if isinstance(doc, dict) and doc.get("status") == "error":
             kind = doc.get("errorType") or f"HTTP {status}"
-            raise _RoundFailed(self._scrub(
+            raise _RoundFailed(clean(self._scrub(
                 f"Prometheus answered with an error ({kind}): {doc.get('error', '?')}"),
-                auth=status in (401, 403))
+                max_len=400), auth=status in (401, 403))
         if status in (401, 403):
             raise _RoundFailed(f"Prometheus at {self.url} refused the credentials "
                                f"(HTTP {status}); check the token", auth=True)
         if status != 200:
             phrase = http.client.responses.get(status, "")
             snippet = " ".join(body.decode("utf-8", "replace").split())[:200]
-            raise _RoundFailed(self._scrub(
+            raise _RoundFailed(clean(self._scrub(
                 f"Prometheus answered HTTP {status} {phrase}".rstrip()
-                + (f": {snippet}" if snippet else "")))
+                + (f": {snippet}" if snippet else "")), max_len=400))
         if not isinstance(doc, dict) or doc.get("status") != "success":
             raise _RoundFailed(f"{self.url} did not answer like a Prometheus server "
                                "(no JSON with \"status\": \"success\")")
         data = doc.get("data") or {}
+        if not isinstance(data, dict):
+            raise _RoundFailed("Prometheus answered with an unexpected result "
+                               f"('data' is a {type(data).__name__}, expected an object)")
         if data.get("resultType") != "vector" or not isinstance(data.get("result"), list):
             raise _RoundFailed("Prometheus answered with an unexpected result type "
-                               f"({data.get('resultType')!r}, expected a vector)")
+                               f"({clean(repr(data.get('resultType')), max_len=60)}, "
+                               "expected a vector)")
         return data["result"]
 
     def _round(self) -> _Round:
@@ -400,7 +431,7 @@ class PrometheusBackend:
         up: dict[str, float] = {}
         for item in self._get(self.query):
             try:
-                labels = {str(k): str(v) for k, v in item["metric"].items()}
+                labels = {str(k): self._label(v) for k, v in item["metric"].items()}
                 value = float(item["value"][1])
             except (KeyError, IndexError, TypeError, ValueError, AttributeError):
                 continue
@@ -454,14 +485,15 @@ class PrometheusBackend:
             name += f" MIG {lab.get('GPU_I_PROFILE') or mig}"
         v = s.values
         total = None
-        if _ok(v.get(FB_TOTAL)):
+        mib = (0, 2.0**30)  # up to 1 PiB
+        if _ok(v.get(FB_TOTAL), *mib):
             total = int(v[FB_TOTAL] * MIB)
-        elif _ok(v.get(FB_USED)) and _ok(v.get(FB_FREE)):
-            reserved = v[FB_RESERVED] if _ok(v.get(FB_RESERVED)) else 0.0
+        elif _ok(v.get(FB_USED), *mib) and _ok(v.get(FB_FREE), *mib):
+            reserved = v[FB_RESERVED] if _ok(v.get(FB_RESERVED), *mib) else 0.0
             total = int((v[FB_USED] + v[FB_FREE] + reserved) * MIB)
         else:
             un["memory_total_bytes"] = f"not exported by dcgm-exporter on host {host}"
-        limit = v.get(POWER_LIMIT) if _ok(v.get(POWER_LIMIT)) else None
+        limit = v.get(POWER_LIMIT) if _ok(v.get(POWER_LIMIT), 0, 10_000) else None
         if limit is None:
             un["power_limit_w"] = f"not exported by dcgm-exporter on host {host}"
         for k in ("memory_bus_width_bits", "max_memory_clock_mhz", "peak_bandwidth_gbs",
@@ -539,16 +571,21 @@ class PrometheusBackend:
             elif math.isnan(v):
                 un[fname] = f"dcgm-exporter on host {host} reports no value"
                 kw[fname] = None
+            elif not PLAUSIBLE[fname][0] <= v * scale <= PLAUSIBLE[fname][1]:
+                un[fname] = (f"dcgm-exporter on host {host} reports an impossible value "
+                             f"({v:.6g})")
+                kw[fname] = None
             else:
                 kw[fname] = int(round(v * scale)) if as_int else v * scale
         rx, tx = s.values.get(NVLINK_RX), s.values.get(NVLINK_TX)
-        self.nvlink_bytes_s[c.info.index] = (rx if _ok(rx) else None, tx if _ok(tx) else None)
+        self.nvlink_bytes_s[c.info.index] = (rx if _ok(rx, 0, 1e13) else None,
+                                             tx if _ok(tx, 0, 1e13) else None)
         return GpuSample(index=c.info.index, uuid=c.info.uuid, **kw, lost=False,
                          unavailable=frozen_mapping(un))
 
 
-def _ok(v: float | None) -> bool:
-    return v is not None and not math.isnan(v)
+def _ok(v: float | None, lo: float = -math.inf, hi: float = math.inf) -> bool:
+    return v is not None and not math.isnan(v) and lo <= v <= hi
 
 
 def _strip_userinfo(url: str) -> str:

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from planner.safeio import InputRefused, check_regular
 from planner.telemetry.types import (
     DeviceInfo,
     Frame,
@@ -125,10 +126,44 @@ def _check_format(conn: sqlite3.Connection, path: Path) -> None:
         raise RecordingError(f"{path.name} is an SQLite file but not a GPU Planner recording")
 
 
+def _check_version(conn: sqlite3.Connection, path: Path) -> None:
+    """A recording written by a newer version (or with a damaged version) is refused before
+    anything in it is changed, journal mode included; so is one whose columns drifted."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        cols = {r[1] for r in conn.execute("PRAGMA table_info(samples)")}
+    except sqlite3.DatabaseError as exc:
+        raise RecordingError(_describe(path, exc)) from exc
+    try:
+        version = int(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        version = None
+    if version is None or version < 1:
+        raise RecordingError(f"{path.name} has no valid schema version; it was left as it is")
+    if version > SCHEMA_VERSION:
+        raise RecordingError(f"{path.name} was written by a newer GPU Planner (recording schema "
+                             f"{version}, this version reads {SCHEMA_VERSION}); it was left as "
+                             "it is")
+    missing = [c for c in _INSERT_COLUMNS[1:] if c not in cols]
+    if cols and missing:
+        raise RecordingError(f"{path.name} is a recording of another layout (no column "
+                             f"{missing[0]}); it was left as it is")
+
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _value(v: object) -> object:
+    """A number SQLite can store exactly; beyond a 64-bit integer it is not a measurement."""
+    if isinstance(v, int) and not _INT64[0] <= v <= _INT64[1]:
+        return None
+    return v
+
+
 def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
     return (
         session_id, frame.timestamp_s, frame.monotonic_s, s.index, s.uuid, int(s.lost),
-        *(getattr(s, c) for c in NUMERIC_COLUMNS),
+        *(_value(getattr(s, c)) for c in NUMERIC_COLUMNS),
         None if s.throttle_reasons is None else json.dumps(list(s.throttle_reasons)),
         None if s.processes is None else json.dumps([process_to_dict(p) for p in s.processes]),
         json.dumps(dict(s.unavailable)) if s.unavailable else None,
@@ -147,14 +182,26 @@ class Recorder:
         self._clock = clock
         self._lock = threading.RLock()
         self._pending: list[tuple] = []
+        self._pending_frames = 0
         self._pending_since: float | None = None
         self._timer: threading.Timer | None = None
         self._session_id: int | None = None
         self._session_devices: tuple[DeviceInfo, ...] | None = None
         self._closed = False
         self.frames_written = 0
+        # A write error (disk full, I/O error, the file deleted): recording stops, told once.
+        self.error: str | None = None
+        self.samples_lost = 0  # rows (one per card per tick) that could not be stored
+        self.frames_lost = 0
+        self.on_error: Callable[[str], None] | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        existed = self.path.exists() and self.path.stat().st_size > 0
+        existed = self.path.exists()
+        if existed:
+            try:
+                check_regular(self.path)
+            except InputRefused as exc:
+                raise RecordingError(str(exc)) from None
+            existed = self.path.stat().st_size > 0
         try:
             self._conn = _connect(self.path, readonly=False)
         except sqlite3.Error as exc:
@@ -162,6 +209,7 @@ class Recorder:
         try:
             if existed:
                 _check_format(self._conn, self.path)
+                _check_version(self._conn, self.path)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(_SCHEMA)
@@ -188,16 +236,28 @@ class Recorder:
     def write(self, frame: Frame) -> bool:
         """Queue one frame; commits when the oldest queued one is ≥ commit_interval_s old.
 
-        Returns False (and does nothing) once the recorder is closed.
+        Returns False (and does nothing) once the recorder is closed, or after a write error
+        (``error`` says what; ``samples_lost`` / ``frames_lost`` count what was not stored).
         """
         with self._lock:
             if self._closed:
                 return False
+            if self.error is not None:
+                self.frames_lost += 1
+                self.samples_lost += len(frame.samples)
+                return False
             if self._session_id is None or frame.devices != self._session_devices:
                 self._flush_locked()
-                self._start_session(frame)
+                if self.error is not None:
+                    return self.write(frame)
+                try:
+                    self._start_session(frame)
+                except (sqlite3.Error, OverflowError, ValueError) as exc:
+                    self._failed(exc, 0, 0)
+                    return self.write(frame)
             assert self._session_id is not None
             self._pending.extend(_sample_row(self._session_id, frame, s) for s in frame.samples)
+            self._pending_frames += 1
             self.frames_written += 1
             now = self._clock()
             if self._pending_since is None:
@@ -210,7 +270,7 @@ class Recorder:
                 self._timer.daemon = True
                 self._timer.name = "planner-recorder-flush"
                 self._timer.start()
-            return True
+            return self.error is None
 
     def _start_session(self, frame: Frame) -> None:
         devices = json.dumps([device_to_dict(d) for d in frame.devices])
@@ -236,16 +296,44 @@ class Recorder:
         if not self._pending:
             return
         rows, self._pending = self._pending, []
+        frames, self._pending_frames = self._pending_frames, 0
         try:
             self._conn.execute("BEGIN")
             self._conn.executemany(_INSERT, rows)
             self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OverflowError, ValueError) as exc:
             try:
                 self._conn.execute("ROLLBACK")
             except sqlite3.Error:
                 log.debug("rollback failed", exc_info=True)
-            log.error("recording %s: could not write %d rows: %s", self.path, len(rows), exc)
+            self._failed(exc, len(rows), frames)
+
+    def _failed(self, exc: BaseException, rows: int, frames: int) -> None:
+        """The first write error stops the recording; later frames are counted as lost."""
+        self.samples_lost += rows
+        self.frames_lost += frames
+        self.frames_written -= frames
+        if self.error is not None:
+            return
+        why = str(exc) or type(exc).__name__
+        if "full" in why.lower():
+            why = "the disk is full"
+        self.error = f"recording to {self.path.name} stopped: {why}"
+        # told once: by the listener when there is one (the CLI, the window), else in the log
+        (log.info if self.on_error is not None else log.error)(
+            "%s (%d samples not stored)", self.error, rows)
+        if self.on_error is not None:
+            try:
+                self.on_error(self.error)
+            except Exception:  # noqa: BLE001 - a listener's bug must not stop the sampler
+                log.exception("recording error listener")
+
+    def lost_text(self) -> str:
+        """The error and what was lost, one line (empty when nothing went wrong)."""
+        if self.error is None:
+            return ""
+        return (f"{self.error}; {self.samples_lost} samples ({self.frames_lost} ticks) were "
+                "not recorded")
 
     def close(self) -> None:
         with self._lock:
@@ -313,6 +401,7 @@ class Recording:
             raise RecordingError(_describe(self.path, exc)) from exc
         try:
             _check_format(self._conn, self.path)
+            _check_version(self._conn, self.path)
             self.sessions: tuple[SessionInfo, ...] = tuple(self._read_sessions())
         except RecordingError:
             self._conn.close()
@@ -459,6 +548,8 @@ def apply_retention(folder: str | Path, days: float, *, now: float | None = None
     """Delete recordings last written more than ``days`` days ago; returns what was deleted.
 
     ``keep``: paths never deleted (the recording in progress). days ≤ 0 keeps everything.
+    Only recordings this app made and can read are touched: any other ``.sqlite`` file in the
+    folder (another program's, a damaged one, a newer version's) is left alone.
     """
     if days <= 0:
         return []
@@ -473,6 +564,11 @@ def apply_retention(folder: str | Path, days: float, *, now: float | None = None
         except OSError:
             continue
         if age_s > days * 86400:
+            try:
+                Recording(p).close()
+            except (RecordingError, OSError, sqlite3.Error) as exc:
+                log.info("retention: leaving %s alone (%s)", p.name, exc)
+                continue
             delete_recording(p)
             deleted.append(p)
     return deleted

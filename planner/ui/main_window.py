@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from planner import paths
+from planner.safeio import set_aside
 from planner.core.memory import Assumptions
 from planner.core.network import NetworkDraft, PlanFileError, Setup, load_plan, save_plan
 from planner.core.parallel import Parallel
@@ -245,6 +246,7 @@ class MainWindow(QMainWindow):
 
     autosaved = Signal(str)  # path of the autosave just written
     file_saved = Signal(str)
+    open_finished = Signal(str, bool)  # File ▸ Open in the background: path, opened or not
     welcome_shown = Signal(str)  # the first-run welcome's text
     preferences_applied = Signal(object)  # the Settings now in force
 
@@ -260,6 +262,7 @@ class MainWindow(QMainWindow):
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
+        self._opening = None  # a BackgroundOpen in progress
         self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
         self.monitor_source: str | None = None
         self._welcome_pending = False
@@ -454,6 +457,8 @@ class MainWindow(QMainWindow):
         from planner.ui.catalog.pane import CatalogPane
 
         pane = CatalogPane(self._services.load_catalog, parent)
+        if self.catalog is not None:
+            pane.add_notices(self.catalog.notices)  # e.g. the overrides file was set aside
         pane.catalog_changed.connect(self._on_catalog_changed)
         self._restore_splitters("catalog", pane)
         if self.catalog is None:
@@ -907,13 +912,13 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == "discard"
 
-    def open_file(self, path: str | os.PathLike) -> bool:
+    def open_file(self, path: str | os.PathLike, _load=None) -> bool:
         """Open a plan file or an ONNX model; a bad file shows its problem and leaves the
         current plan as is. An ONNX model opens as an untitled plan named after the model."""
         if Path(path).suffix.lower() == ".onnx":
-            return self.import_onnx(path)
+            return self.import_onnx(path, _load)
         try:
-            draft, setup = load_plan(path)
+            draft, setup = (_load or load_plan)(path)
         except PlanFileError as exc:
             self._prompts.error(self.tr("Cannot open plan"), _exc_text(exc))
             return False
@@ -922,11 +927,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Opened %1").replace("%1", str(path)), 5000)
         return True
 
-    def import_onnx(self, path: str | os.PathLike) -> bool:
+    def import_onnx(self, path: str | os.PathLike, _load=None) -> bool:
         from planner.core.importers.onnx import OnnxImportError, import_onnx
 
         try:
-            result = import_onnx(path, batch=self.prefs.default_batch)
+            result = (_load or import_onnx)(path, batch=self.prefs.default_batch)
         except OnnxImportError as exc:
             self._prompts.error(self.tr("Cannot open ONNX model"), _exc_text(exc))
             return False
@@ -939,6 +944,57 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Opened %1 as a new plan").replace(
                 "%1", Path(path).name), 5000)
         return True
+
+    def open_file_in_background(self, path: str | os.PathLike) -> None:
+        """File ▸ Open: read (and import) the file in a worker thread, a progress dialog with
+        Cancel after 200 ms, then show it here; ``open_finished`` says how it went. The window
+        never waits on the file (a FIFO, a slow disk, a large ONNX model)."""
+        from planner.safeio import MAX_ONNX_BYTES, check_regular
+        from planner.ui.file_open import BackgroundOpen
+
+        if self._opening is not None:
+            self._opening.cancel()
+        path = str(path)
+        batch = self.prefs.default_batch
+        if Path(path).suffix.lower() == ".onnx":
+            def work():
+                check_regular(path, limit=MAX_ONNX_BYTES)  # never block on a FIFO or device
+                from planner.core.importers.onnx import import_onnx  # slow: not here
+
+                return import_onnx(path, batch=batch)
+        else:
+            def work():
+                return load_plan(path)
+        job = BackgroundOpen(self, work, self.tr("Opening %1…").replace("%1", Path(path).name),
+                             self.tr("Cancel"))
+        self._opening = job
+
+        def done(value, exc) -> None:
+            self._opening = None
+
+            def replay(*_args, **_kw):
+                if exc is not None:
+                    raise exc
+                return value
+
+            try:
+                ok = self.open_file(path, replay)
+            except Exception as err:  # noqa: BLE001 - any failure is a message, not a crash
+                log.warning("opening %s: %s", path, err, exc_info=True)
+                self._prompts.error(self.tr("Cannot open %1").replace("%1", Path(path).name),
+                                    _exc_text(err) or type(err).__name__)
+                ok = False
+            self.open_finished.emit(path, ok)
+
+        def cancelled() -> None:
+            self._opening = None
+            self.statusBar().showMessage(self.tr("Opening %1 cancelled").replace(
+                "%1", Path(path).name), 5000)
+            self.open_finished.emit(path, False)
+
+        job.finished.connect(done)
+        job.cancelled.connect(cancelled)
+        job.start()
 
     def save(self) -> bool:
         if self.document.path is None:
@@ -1025,7 +1081,7 @@ class MainWindow(QMainWindow):
         folder = str(self.document.path.parent) if self.document.path else str(Path.home())
         path = self._prompts.open_path(folder)
         if path:
-            self.open_file(path)
+            self.open_file_in_background(path)
 
     @Slot()
     def _on_recent_triggered(self) -> None:
@@ -1159,12 +1215,14 @@ def build_main_window(services: Services | None = None) -> MainWindow:
         if prompts.restore_autosave(autosave):
             try:
                 draft, setup = load_plan(autosave)
+            except (PlanFileError, ValueError, OverflowError, RecursionError,
+                    MemoryError) as exc:
+                draft = setup = None
+                _autosave_unreadable(prompts, autosave, exc)
+            else:
                 restored = True
-            except PlanFileError as exc:
-                prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
-                              _exc_text(exc))
-        if not restored:
-            autosave.unlink(missing_ok=True)
+        else:
+            autosave.unlink(missing_ok=True)  # the user said no: theirs to discard
     if draft is None:
         try:
             draft, setup = load_preset(services.start_preset)
@@ -1186,6 +1244,22 @@ def build_main_window(services: Services | None = None) -> MainWindow:
 # ----------------------------------------------------------------------------------------------
 # Entry point
 # ----------------------------------------------------------------------------------------------
+
+
+def _autosave_unreadable(prompts, autosave: Path, exc: BaseException) -> None:
+    """An autosave that cannot be restored is never deleted: it is set aside as
+    ``autosave.plan.json.corrupt-DATE`` and the user is told where it went."""
+    try:
+        aside = set_aside(autosave)
+    except OSError as move_exc:
+        log.warning("autosave %s could not be set aside: %s", autosave, move_exc)
+        where = QApplication.translate("MainWindow", "It was left at %1.").replace(
+            "%1", str(autosave))
+    else:
+        where = QApplication.translate("MainWindow", "It was kept as %1.").replace(
+            "%1", str(aside))
+    prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
+                  f"{_exc_text(exc)}\n\n{where}")
 
 
 def make_excepthook(*, show_dialog: bool = True):

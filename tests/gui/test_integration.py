@@ -208,7 +208,8 @@ def test_open_onnx_and_bad_onnx(make_window, qtbot, tmp_path, onnx_fixtures):
     bad.write_bytes(b"this is not a protobuf at all \x00\xff" * 10)
     prompts = WelcomePrompts(open_answer=str(good))
     w = make_window(prompts=prompts)
-    w.open_action.trigger()
+    with qtbot.waitSignal(w.open_finished, timeout=30_000):  # read in the background
+        w.open_action.trigger()
     assert w.document.path is None  # an untitled plan
     assert w.document.estimate is not None
     assert len(w.document.draft.layers) > 5
@@ -217,7 +218,8 @@ def test_open_onnx_and_bad_onnx(make_window, qtbot, tmp_path, onnx_fixtures):
     prompts.open_answer = str(bad)
     prompts.save_answer = "discard"
     w.document.undo_stack.setClean()
-    w.open_action.trigger()
+    with qtbot.waitSignal(w.open_finished, timeout=30_000):
+        w.open_action.trigger()
     assert prompts.errors and "ONNX" in prompts.errors[-1][0]
     assert w.document.draft == draft
 

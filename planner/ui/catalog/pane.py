@@ -247,6 +247,14 @@ class CatalogPane(QWidget):
         """Notices shown in the banner (kept until dismissed, even after a reload)."""
         return list(self._notices)
 
+    def add_notices(self, notices) -> None:
+        """Show notices that came with a catalog loaded before this pane existed (a corrupt
+        overrides file set aside at start-up: the pane's own reload no longer sees it)."""
+        for n in notices:
+            if n not in self._notices:
+                self._notices.append(n)
+        self._update_banner()
+
     def visible_names(self) -> list[str]:
         return [self.proxy.index(i, 0).data(CARD_ROLE).name
                 for i in range(self.proxy.rowCount())]

@@ -196,6 +196,7 @@ class MonitorPane(QWidget):
         self.frames_received = 0
 
         self.sink: RecordingSink | None = None
+        self._told_recording_failure = False
         if record:
             folder = self.recordings_dir or paths.recordings_dir()
             self.recordings_dir = folder
@@ -526,8 +527,12 @@ class MonitorPane(QWidget):
         if self.sink is None:
             self.recording_label.setText(self.tr("Not recording"))
         elif self.sink.failure:
-            self.recording_label.setText(self.tr("Recording failed"))
-            self.recording_label.setToolTip(self.sink.failure)
+            failure = self.sink.failure
+            self.recording_label.setText(self.tr("■ Recording stopped"))
+            self.recording_label.setToolTip(failure)
+            if not self._told_recording_failure:  # once, where the user looks
+                self._told_recording_failure = True
+                self._status(self.tr("Recording stopped: {why}").format(why=failure))
         elif self.sink.path is not None:
             self.recording_label.setText(self.tr("● Recording: {name}").format(
                 name=self.sink.path.name))
@@ -893,6 +898,9 @@ class MonitorPane(QWidget):
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
+        if (not self._told_recording_failure and self.sink is not None
+                and self.sink.failure is not None):
+            self._update_source_ui()
         self._check_alerts(frame)
         if first:
             self._set_empty(None if self.devices else self.tr("No NVIDIA card was found."))

@@ -57,7 +57,16 @@ class RecordingSink:
         self._recorder: Recorder | None = None
         self._closed = False
         self.path: Path | None = None
-        self.failure: str | None = None  # why recording stopped, for the UI
+        self._open_failure: str | None = None
+
+    @property
+    def failure(self) -> str | None:
+        """Why recording stopped, for the UI: the file could not be opened, or a write failed
+        (disk full…: the recorder stopped and counts the samples lost)."""
+        if self._open_failure is not None:
+            return self._open_failure
+        r = self._recorder
+        return r.lost_text() if r is not None and r.error is not None else None
 
     @property
     def frames_written(self) -> int:
@@ -67,14 +76,14 @@ class RecordingSink:
     def write(self, frame: Frame) -> None:
         """Called in the sampling thread."""
         with self._lock:
-            if self._closed or self.failure is not None:
+            if self._closed or self._open_failure is not None:
                 return
             if self._recorder is None:
                 path = default_recording_path(self.folder)
                 try:
                     self._recorder = Recorder(path)
                 except (RecordingError, OSError) as exc:
-                    self.failure = str(exc)
+                    self._open_failure = str(exc)
                     log.error("cannot record: %s", exc)
                     return
                 self.path = path
