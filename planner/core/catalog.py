@@ -989,8 +989,16 @@ def describe_price(point: PricePoint | None, as_of: str | None = None) -> Msg | 
         parts.append(point.day or point.date)
         if as_of is not None:
             parts.append(prices_mod.age_text(point.date, as_of))
-    return Msg(", ".join("{p%d}" % i for i in range(len(parts))),
-               **{f"p{i}": p for i, p in enumerate(parts)})
+    return Msg(_PRICE_PHRASES[len(parts) - 1], **{f"p{i}": p for i, p in enumerate(parts)})
+
+
+# "used $539, eBay asking, 2026-08, 3 months old": literal templates, so lupdate finds them.
+_PRICE_PHRASES = (
+    QT_TRANSLATE_NOOP("core", "{p0}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}"),
+)
 
 
 # --------------------------------------------------------------------------- software support

@@ -73,7 +73,7 @@ class Observation:
     amount: float
     currency: str
     condition: str  # new | used | mixed | msrp; "" for a rental
-    kind: str  # sold | asking | list | rental-per-hour
+    kind: str  # sold | asking | list | rental-per-hour; "" = the source does not say
     source: str
     note: str = ""
     market: str = ""  # eBay, Amazon, a retailer, a cloud provider
@@ -101,8 +101,9 @@ class Observation:
 
     def key(self) -> tuple:
         """What makes two observations the same figure (for merging without duplicates)."""
-        return (self.card.casefold(), self.month, self.condition, self.kind, self.currency,
-                round(self.amount, 2), self.gpus, self.market.casefold())
+        return (self.card.casefold(), self.date, self.condition, self.kind, self.currency,
+                round(self.amount, 2), self.gpus, self.market.casefold(), self.source,
+                self.note)
 
     def to_row(self) -> dict[str, str]:
         return {"card": self.card, "date": self.date, "amount": f"{self.amount:g}",
@@ -187,8 +188,9 @@ def parse_rows(rows: Iterable[dict[str, str | None]], file: str,
                             f"{row.get('currency', '')!r}")
             continue
         kind = row.get("kind", "").casefold()
-        if kind not in KINDS:
-            bad("kind", f"must be one of {', '.join(KINDS)}; got {row.get('kind', '')!r}")
+        if kind and kind not in KINDS:  # empty: the source does not say
+            bad("kind", f"must be one of {', '.join(KINDS)} or empty (not stated); got "
+                        f"{row.get('kind', '')!r}")
             continue
         condition = row.get("condition", "").casefold()
         if kind == RENTAL and condition:
@@ -283,7 +285,7 @@ def to_csv(observations: Iterable[Observation]) -> str:
 
 def merge(*groups: Iterable[Observation]) -> tuple[Observation, ...]:
     """All observations, each figure once: a later group's duplicate of an earlier one (same
-    card, month, condition, kind, currency, amount, market) is dropped."""
+    card, date, condition, kind, currency, amount, market, source and note) is dropped."""
     seen: set[tuple] = set()
     out: list[Observation] = []
     for g in groups:
