@@ -149,6 +149,55 @@ class _Clean(dict):
     """A row whose keys are already lower case and whose values are stripped."""
 
 
+class _Bad(Exception):
+    def __init__(self, fld: str, msg: str) -> None:
+        super().__init__(f"field '{fld}' {msg}")
+
+
+def _observation(row: dict[str, str], name: str, origin: str, n: int) -> Observation:
+    """One validated row (raises _Bad naming the field)."""
+    get = row.get
+    date = _valid_date(get("date", ""))
+    if date is None:
+        raise _Bad("date", f"must be a date YYYY-MM or YYYY-MM-DD, got {get('date', '')!r}")
+    try:
+        amount = float(get("amount", ""))
+    except ValueError:
+        raise _Bad("amount", f"must be a number, got {get('amount', '')!r}") from None
+    if not math.isfinite(amount) or amount <= 0:
+        raise _Bad("amount", f"must be greater than 0, got {get('amount', '')!r}")
+    currency = get("currency", "").upper()
+    if currency not in CURRENCIES:
+        raise _Bad("currency", f"must be one of {', '.join(CURRENCIES)}; got "
+                               f"{get('currency', '')!r}")
+    kind = get("kind", "").casefold()
+    if kind and kind not in KINDS:  # empty: the source does not say
+        raise _Bad("kind", f"must be one of {', '.join(KINDS)} or empty (not stated); got "
+                           f"{get('kind', '')!r}")
+    condition = get("condition", "").casefold()
+    if kind == RENTAL and condition:
+        raise _Bad("condition", f"must be empty for a rental; got {condition!r}")
+    if kind != RENTAL and condition not in CONDITIONS:
+        raise _Bad("condition", f"must be one of {', '.join(CONDITIONS)}; got "
+                                f"{get('condition', '')!r}")
+    gpus_text = get("gpus", "")
+    gpus = 1
+    if gpus_text:
+        gpus = int(gpus_text) if gpus_text.isdigit() else 0
+        if gpus < 1:
+            raise _Bad("gpus", f"must be a whole number of GPUs (1 or more), got {gpus_text!r}")
+    source = get("source", "")
+    if not source:
+        raise _Bad("source", "is empty: every price names where it comes from")
+    card = row["card"]
+    return Observation(
+        card=name, date=date, amount=amount, currency=currency, condition=condition,
+        kind=kind, source=source, note=get("note", ""), market=get("market", ""), gpus=gpus,
+        source_date=get("source_date", ""),
+        source_card=get("source_card", "") or (card if card != name else ""),
+        origin=origin, row=n)
+
+
 def parse_rows(rows: Iterable[dict[str, str | None]], file: str,
                match: Callable[[str], str | None] | None = None, *, origin: str = SHIPPED,
                first_row: int = 2) -> ParsedPrices:
@@ -160,71 +209,25 @@ def parse_rows(rows: Iterable[dict[str, str | None]], file: str,
     out: list[Observation] = []
     problems: list[RowProblem] = []
     for n, raw in enumerate(rows, start=first_row):
-        row = {k.strip().casefold(): (v or "").strip() for k, v in raw.items()
-               if isinstance(k, str)} if not isinstance(raw, _Clean) else raw
+        row = raw if isinstance(raw, _Clean) else {
+            k.strip().casefold(): (v or "").strip() for k, v in raw.items() if isinstance(k, str)}
         card = row.get("card", "")
-
-        def bad(fld: str, msg: str) -> None:
-            problems.append(RowProblem(file, n, card, f"field '{fld}' {msg}"))
-
         if not card:
-            bad("card", "is empty")
-            continue
-        date = _valid_date(row.get("date", ""))
-        if date is None:
-            bad("date", f"must be a date YYYY-MM or YYYY-MM-DD, got {row.get('date', '')!r}")
+            problems.append(RowProblem(file, n, card, "field 'card' is empty"))
             continue
         try:
-            amount = float(row.get("amount", ""))
-        except ValueError:
-            bad("amount", f"must be a number, got {row.get('amount', '')!r}")
-            continue
-        if not math.isfinite(amount) or amount <= 0:
-            bad("amount", f"must be greater than 0, got {row.get('amount', '')!r}")
-            continue
-        currency = row.get("currency", "").upper()
-        if currency not in CURRENCIES:
-            bad("currency", f"must be one of {', '.join(CURRENCIES)}; got "
-                            f"{row.get('currency', '')!r}")
-            continue
-        kind = row.get("kind", "").casefold()
-        if kind and kind not in KINDS:  # empty: the source does not say
-            bad("kind", f"must be one of {', '.join(KINDS)} or empty (not stated); got "
-                        f"{row.get('kind', '')!r}")
-            continue
-        condition = row.get("condition", "").casefold()
-        if kind == RENTAL and condition:
-            bad("condition", f"must be empty for a rental; got {condition!r}")
-            continue
-        if kind != RENTAL and condition not in CONDITIONS:
-            bad("condition", f"must be one of {', '.join(CONDITIONS)}; got "
-                             f"{row.get('condition', '')!r}")
-            continue
-        gpus_text = row.get("gpus", "")
-        gpus = 1
-        if gpus_text:
-            try:
-                gpus = int(gpus_text)
-            except ValueError:
-                gpus = 0
-            if gpus < 1:
-                bad("gpus", f"must be a whole number of GPUs (1 or more), got {gpus_text!r}")
-                continue
-        source = row.get("source", "")
-        if not source:
-            bad("source", "is empty: every price names where it comes from")
+            obs = _observation(row, card, origin, n)
+        except _Bad as exc:
+            problems.append(RowProblem(file, n, card, str(exc)))
             continue
         name = match(card) if match is not None else card
         if name is None:
             problems.append(RowProblem(file, n, card, "names no card in the catalog",
                                        unmatched=True))
             continue
-        out.append(Observation(
-            card=name, date=date, amount=amount, currency=currency, condition=condition,
-            kind=kind, source=source, note=row.get("note", ""), market=row.get("market", ""),
-            gpus=gpus, source_date=row.get("source_date", ""),
-            source_card=row.get("source_card", "") or (card if card != name else ""),
-            origin=origin, row=n))
+        if name != card:
+            obs = replace(obs, card=name, source_card=obs.source_card or card)
+        out.append(obs)
     return ParsedPrices(tuple(out), tuple(problems))
 
 
@@ -249,7 +252,9 @@ def parse_csv(text: str, file: str, match: Callable[[str], str | None] | None = 
         for r in reader:
             if not any(r):
                 continue  # a blank line
-            yield _Clean(zip(names, (v.strip() for v in r + [""] * (width - len(r)))))
+            if len(r) < width:
+                r += [""] * (width - len(r))
+            yield _Clean(zip(names, map(str.strip, r)))
 
     try:
         return parse_rows(rows(), file, match, origin=origin)
