@@ -408,8 +408,8 @@ class CatalogPane(QWidget):
         text = self.tr("Imported %1 prices (%2 already known).").replace(
             "%1", str(res.added)).replace("%2", str(res.duplicates))
         if res.problems:
-            text += " " + self.tr("%n row(s) not imported, e.g. %1", "", len(res.problems)) \
-                .replace("%1", str(res.problems[0]))
+            text += " " + self.tr("Rows not imported: %1; the first: %2").replace(
+                "%1", str(len(res.problems))).replace("%2", str(res.problems[0]))
         self._say(text, error=bool(res.problems))
         return True
 
@@ -546,8 +546,8 @@ class CatalogPane(QWidget):
                 self._notices.append(n)
         unmatched = book.unmatched
         self.unmatched_label.setText(self.tr(
-            "%n price row(s) name no single catalog card and are not used.", "",
-            len(unmatched)))
+            "Price rows not used (they name no single catalog card): %1.").replace(
+            "%1", str(len(unmatched))))
         self.unmatched_label.setToolTip("\n".join(str(p) for p in unmatched[:12]) + (
             "\n…" if len(unmatched) > 12 else "") + "\n" + self.tr(
             "gpu-planner catalog --price-coverage lists them all."))
