@@ -152,7 +152,8 @@ def coverage_record(catalog: Catalog) -> dict[str, Any]:
     cov = catalog.price_coverage()
     return {
         "legend": {"N": "new", "U": "used", "M": "mixed condition", "L": "launch price (MSRP)",
-                   "R": "rental per GPU-hour"},
+                   "R": "rental per GPU-hour",
+                   "lower case": "only in another currency (EUR), never taken as dollars"},
         "years": list(COVERAGE_YEARS),
         "cards": [{"name": c.name, "release": c.release, "years": cov[c.name]}
                   for c in catalog.cards],
@@ -177,8 +178,8 @@ def _coverage_table(rec: dict[str, Any], out: TextIO) -> None:
     out.write(f"{'cards with a dated price':<34} " +
               " ".join(f"{counts[y]:>4}" for y in years) + "\n")
     out.write(f"\n{rec['observations']} observations. N new, U used, M mixed condition, "
-              "L launch price (MSRP), R rental per GPU-hour; · none. A year counts when a price "
-              "is dated in it.\n")
+              "L launch price (MSRP), R rental per GPU-hour; lower case: only in EUR; · none. A "
+              "year counts when a price is dated in it.\n")
     if rec["rows_not_used"]:
         out.write(f"\n{len(rec['rows_not_used'])} price rows are not used:\n")
         for (file, card, reason), rows in _grouped(rec["rows_not_used"]):

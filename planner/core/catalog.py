@@ -582,17 +582,22 @@ class Catalog:
 
     def price_coverage(self) -> dict[str, dict[str, str]]:
         """{card: {year: letters}}: which kinds of dated price each card has in each year —
-        N new, U used, M mixed condition, L launch (MSRP), R rental."""
+        N new, U used, M mixed condition, L launch (MSRP), R rental; lower case where the year
+        has that kind only in another currency (EUR)."""
         letters = {"new": "N", "used": "U", "mixed": "M", "msrp": "L", "": "R"}
         out: dict[str, dict[str, str]] = {}
         for c in self.cards:
             years: dict[str, set[str]] = {}
             for o in self.observations(c):
-                years.setdefault(o.date[:4], set()).add(letters.get(o.condition, "?"))
+                letter = letters.get(o.condition, "?")
+                # lower case: only in another currency (EUR), never taken as dollars
+                years.setdefault(o.date[:4], set()).add(
+                    letter if o.currency == "USD" else letter.lower())
             if c.launch_price_usd is not None and c.release:
                 years.setdefault(c.release[:4], set()).add("L")
-            out[c.name] = {y: "".join(sorted(v, key="NUMLR".index)) for y, v in
-                           sorted(years.items())}
+            out[c.name] = {y: "".join(sorted((x for x in v if x.isupper() or x.upper() not in v),
+                                             key="NUMLRnumlr".index))
+                           for y, v in sorted(years.items())}
         return out
 
     def is_owned(self, card: GpuSpec | str) -> bool:
