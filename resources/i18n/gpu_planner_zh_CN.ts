@@ -3394,6 +3394,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
 <context>
     <name>catalog</name>
     <message>
+        <source>launch</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>

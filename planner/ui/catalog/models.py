@@ -53,6 +53,10 @@ def format_price(point: PricePoint | None, *, condition: bool = True) -> str:
         return "—"
     date = f" ({point.date})" if point.date else ""
     cond = f" {point.condition}" if condition else ""
+    if point.launch:
+        cond = " " + _tr("launch")
+    elif point.kind == "asking":
+        cond += " " + _tr("asking")
     return f"{format_usd(point.usd)}{cond}{date}"
 
 
