@@ -94,8 +94,9 @@ def convert(row: dict, currency: str) -> dict:
 
 def catalog_rows(gpus_json: Path) -> list[dict]:
     """The catalog's own GPU Poet points (data/gpus.json) as observations, so they say what
-    they are: GPU Poet tracks active US eBay (and Amazon) listings, asking prices (sources.md, section 3).
-    The loader then keeps them once (the catalog's month-dated copy is the same figure)."""
+    they are: GPU Poet tracks active US eBay (and Amazon) listings, asking prices (sources.md,
+    section 3). The loader then keeps them once (the catalog's month-dated copy is the same
+    figure)."""
     import json
 
     out = []

@@ -16,7 +16,6 @@ import datetime as _dt
 import difflib
 import json
 import math
-import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -749,14 +748,7 @@ def set_owned_cards(owned: Iterable[OwnedCard], path: Path | str | None = None) 
 
 
 def _set_aside(path: Path, now: _dt.datetime | None = None) -> Path:
-    stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    os.replace(path, target)
-    return target
+    return prices_mod.set_aside(path, now)  # one rule for every user file that is set aside
 
 
 # --------------------------------------------------------------------------- loading

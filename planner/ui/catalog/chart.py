@@ -86,7 +86,6 @@ class PriceHistoryChart(QWidget):
         self.legend = item.addLegend(offset=(1, 1), labelTextColor=text, colCount=4)
         self.labels = {"new": _tr("new"), "used": _tr("used"), "mixed": _tr("mixed"),
                        "launch": _tr("launch price")}
-        labels = self.labels
         for cond, (colour, symbol) in SERIES.items():
             line = pg.PlotDataItem(pen=pg.mkPen(colour, width=1))
             item.addItem(line)
