@@ -76,6 +76,8 @@ def check_contents(bundle: Path) -> list[str]:
     res = base / "planner" / "resources"
     if not (data / "gpus.json").is_file():
         problems.append("the GPU catalog planner/data/gpus.json is missing")
+    if not (data / "prices.csv").is_file():
+        problems.append("the price history planner/data/prices.csv is missing")
     presets = sorted((data / "presets").glob("*.json"))
     expected = sorted((ROOT / "data" / "presets").glob("*.json"))
     if not presets:

@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from planner.core import prices as prices_mod
 from planner.core.catalog import (
     ARCHITECTURES,
     SEGMENTS,
@@ -20,6 +21,9 @@ from planner.core.catalog import (
     load_catalog,
     software_support,
 )
+from planner.core.prices import REQUIRED_COLUMNS, PriceFileError
+
+COVERAGE_YEARS = tuple(str(y) for y in range(2012, 2027))
 
 
 def add_catalog_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -34,6 +38,20 @@ def add_catalog_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="only cards of this architecture (" + ", ".join(ARCHITECTURES) + ")")
     p.add_argument("--as-of", metavar="YYYY-MM", default=None,
                    help="prices as of this month (default: the latest known)")
+    prices = p.add_argument_group("price history")
+    prices.add_argument("--price-coverage", action="store_true",
+                        help="which cards have a dated price in each year (N new, U used, "
+                             "M mixed condition, L launch price, R rental), and the price rows "
+                             "that are not used")
+    prices.add_argument("--price-history", metavar="CARD",
+                        help="every dated price of one card, with its source")
+    prices.add_argument("--import-prices", metavar="CSV",
+                        help="add your own prices from a CSV (columns: " +
+                             ", ".join(REQUIRED_COLUMNS) + "; optional: market, gpus, note)")
+    prices.add_argument("--export-prices", metavar="CSV",
+                        help="write the merged price history (shipped, catalog and yours)")
+    prices.add_argument("--remove-my-prices", action="store_true",
+                        help="delete the prices you imported")
     p.set_defaults(func=catalog_command)
     return p
 
@@ -98,6 +116,8 @@ def catalog_command(args: argparse.Namespace, out: TextIO | None = None,
             return 2
     for notice in catalog.notices:
         err.write(f"notice: {notice}\n")
+    if _price_options(args):
+        return _price_command(catalog, args, out, err)
     cards = [c for c in catalog.cards
              if (getattr(args, "segment", None) in (None, c.segment))
              and (getattr(args, "architecture", None) in (None, c.architecture))]
@@ -107,4 +127,137 @@ def catalog_command(args: argparse.Namespace, out: TextIO | None = None,
         out.write("\n")
     else:
         _table(catalog, cards, as_of, out)
+    return 0
+
+
+# --------------------------------------------------------------------------- price options
+
+
+def _price_options(args: argparse.Namespace) -> bool:
+    return any(getattr(args, k, None) for k in ("price_coverage", "price_history",
+                                                 "import_prices", "export_prices",
+                                                 "remove_my_prices"))
+
+
+def _match(catalog: Catalog):
+    def match(name: str) -> str | None:
+        spec = catalog.by_name(name)
+        return spec.name if spec is not None else None
+    return match
+
+
+def coverage_record(catalog: Catalog) -> dict[str, Any]:
+    """The coverage report as data: per card, the years with a dated price and what kind."""
+    book = catalog.price_book()
+    cov = catalog.price_coverage()
+    return {
+        "legend": {"N": "new", "U": "used", "M": "mixed condition", "L": "launch price (MSRP)",
+                   "R": "rental per GPU-hour",
+                   "lower case": "only in another currency (EUR), never taken as dollars"},
+        "years": list(COVERAGE_YEARS),
+        "cards": [{"name": c.name, "release": c.release, "years": cov[c.name]}
+                  for c in catalog.cards],
+        "observations": len(book.all_observations()),
+        "rows_not_used": [{"file": p.file, "row": p.row, "card": p.card, "reason": p.message}
+                          for p in book.problems],
+        "warnings": [str(n) for n in book.notices],
+    }
+
+
+def _coverage_table(rec: dict[str, Any], out: TextIO) -> None:
+    years = rec["years"]
+    out.write(f"{'Card':<34} " + " ".join(f"{y[2:]:>4}" for y in years) + "\n")
+    counts = {y: 0 for y in years}
+    for c in rec["cards"]:
+        cells = []
+        for y in years:
+            v = c["years"].get(y, "")
+            counts[y] += bool(v)
+            cells.append(f"{v or '·':>4}")
+        out.write(f"{c['name'][:34]:<34} " + " ".join(cells) + "\n")
+    out.write(f"{'cards with a dated price':<34} " +
+              " ".join(f"{counts[y]:>4}" for y in years) + "\n")
+    out.write(f"\n{rec['observations']} observations. N new, U used, M mixed condition, "
+              "L launch price (MSRP), R rental per GPU-hour; lower case: only in EUR; · none. A "
+              "year counts when a price is dated in it.\n")
+    if rec["rows_not_used"]:
+        out.write(f"\n{len(rec['rows_not_used'])} price rows are not used:\n")
+        for (file, card, reason), rows in _grouped(rec["rows_not_used"]):
+            out.write(f"  {file} {_row_ranges(rows)} ({card}): {reason}\n")
+
+
+def _grouped(problems: list[dict[str, Any]]):
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for p in problems:
+        groups.setdefault((p["file"], p["card"], p["reason"]), []).append(p["row"])
+    return groups.items()
+
+
+def _row_ranges(rows: list[int]) -> str:
+    """[153, 154, 155, 160] -> "rows 153-155, 160"."""
+    rows = sorted(rows)
+    spans: list[list[int]] = []
+    for r in rows:
+        if spans and r == spans[-1][1] + 1:
+            spans[-1][1] = r
+        else:
+            spans.append([r, r])
+    text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
+    return ("row " if len(rows) == 1 else "rows ") + text
+
+
+def _price_command(catalog: Catalog, args: argparse.Namespace, out: TextIO,
+                   err: TextIO) -> int:
+    prog = "gpu-planner catalog"
+    user_path = catalog.user_prices_path or prices_mod.user_prices_path()
+    if getattr(args, "remove_my_prices", False):
+        n = prices_mod.remove_user_prices(user_path)
+        err.write(f"{prog}: removed {n} of your prices ({user_path}).\n")
+        catalog.forget_prices()
+    if getattr(args, "import_prices", None):
+        try:
+            res = prices_mod.import_prices(args.import_prices, _match(catalog), user_path,
+                                           known=catalog.price_book().all_observations())
+        except PriceFileError as exc:
+            err.write(f"{prog}: --import-prices: {exc}\n")
+            return 2
+        for p in res.problems:
+            err.write(f"warning: not imported: {p}\n")
+        err.write(f"{prog}: imported {res.added} prices into {res.path} ({res.duplicates} "
+                  f"already known, {len(res.problems)} rows rejected).\n")
+        catalog.forget_prices()
+    for notice in catalog.price_book().notices:
+        err.write(f"notice: {notice}\n")
+    if getattr(args, "export_prices", None):
+        obs = catalog.price_book().all_observations()
+        prices_mod.export_prices(obs, args.export_prices)
+        err.write(f"{prog}: wrote {len(obs)} prices to {args.export_prices}.\n")
+    if getattr(args, "price_history", None):
+        spec = catalog.by_name(args.price_history)
+        if spec is None:
+            close = catalog.closest_names(args.price_history)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            err.write(f"{prog}: --price-history: no card named {args.price_history!r}{hint}\n")
+            return 2
+        obs = catalog.observations(spec)
+        if getattr(args, "json", False):
+            json.dump({"card": spec.name, "observations": [o.to_row() | {"origin": o.origin}
+                                                           for o in obs]},
+                      out, indent=1, ensure_ascii=False)
+            out.write("\n")
+        else:
+            out.write(f"{spec.name}: {len(obs)} dated prices\n")
+            for o in obs:
+                what = "rental per hour" if o.rental else f"{o.condition} {o.kind}".strip()
+                amount = f"{o.amount:,.4g}" if o.rental else f"{o.amount:,.2f}"
+                per = f" for {o.gpus} GPUs" if o.gpus > 1 else ""
+                out.write(f"  {o.date:<10}  {o.currency} {amount:>10}{per}  {what:<20}  "
+                          f"{o.market or '—'}  [{o.origin}] {o.source[:90]}\n")
+    if getattr(args, "price_coverage", False):
+        rec = coverage_record(catalog)
+        if getattr(args, "json", False):
+            json.dump(rec, out, indent=1, ensure_ascii=False)
+            out.write("\n")
+        else:
+            _coverage_table(rec, out)
     return 0

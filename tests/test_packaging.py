@@ -51,6 +51,7 @@ def bundle(tmp_path_factory) -> Path:
 def test_bundle_holds_catalog_presets_and_icons(bundle):
     base = smoke.internal_dir(bundle)
     assert (base / "planner" / "data" / "gpus.json").is_file()
+    assert (base / "planner" / "data" / "prices.csv").is_file()
     assert (base / "planner" / "resources" / "i18n" / "gpu_planner_zh_CN.qm").is_file()
     shipped = {p.name for p in (ROOT / "data" / "presets").glob("*.json")}
     bundled = {p.name for p in (base / "planner" / "data" / "presets").glob("*.json")}

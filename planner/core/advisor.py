@@ -28,7 +28,14 @@ import difflib
 import re
 from dataclasses import dataclass, field, replace
 
-from planner.core.catalog import Catalog, GpuSpec, OwnedCard, PricePoint, parse_compute_capability
+from planner.core.catalog import (
+    Catalog,
+    GpuSpec,
+    OwnedCard,
+    PricePoint,
+    describe_price,
+    parse_compute_capability,
+)
 from planner.core.memory import Assumptions, estimate, max_batch_many, peak_bytes
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.parallel import Parallel, ParallelAssumptions, gradient_bytes, scaling
@@ -151,12 +158,43 @@ class AdvisorAssumptions:
     """The advisor's own guesses, editable like the estimate's."""
 
     stale_price_months: int = 24  # a price older than this is not taken as today's
+    prefer_sold_months: int = 3  # a sold price this much older still beats an asking price
     min_speedup: float = 1.25  # below this, keeping what you have is the advice
     legacy_factor: float = 0.85  # score multiplier for legacy-only software support
     unsupported_factor: float = 0.4  # and for no current support
     average_load: float = 0.8  # share of TDP drawn while training
     framework: str = "typical"  # several GPUs: typical framework or optimised code
     top: int = 5
+
+
+@dataclass(frozen=True)
+class RentComparison:
+    """Renting the same work instead of buying, from dated rental observations.
+
+    ``card`` is the rented card (the bought one where it is rented out, else the rented card
+    that does the work cheapest); ``work_ratio`` is how many of its hours one hour on the bought
+    card's work takes (bought speed / rented speed, from the roofline model), so the rates here
+    are per hour of the bought card's work.
+    """
+
+    card: str
+    month: str
+    cheapest_usd_per_hour: float
+    median_usd_per_hour: float
+    provider: str
+    offers: int
+    work_ratio: float
+    break_even_hours_cheapest: float | None  # None: renting never costs more than running it
+    break_even_hours_median: float | None
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "date": self.month,
+                "cheapest_usd_per_hour": round(self.cheapest_usd_per_hour, 4),
+                "median_usd_per_hour": round(self.median_usd_per_hour, 4),
+                "cheapest_provider": self.provider, "offers": self.offers,
+                "work_ratio": round(self.work_ratio, 3),
+                "break_even_hours_cheapest": self.break_even_hours_cheapest,
+                "break_even_hours_median": self.break_even_hours_median}
 
 
 @dataclass(frozen=True)
@@ -176,11 +214,21 @@ class Recommendation:
     count: int = 1
     sells: tuple[str, ...] = ()
     break_even_months: float | None = None
+    rent: RentComparison | None = None  # renting the same work, from rental observations
+    price_text: str = ""  # "used $539, eBay asking, 2026-08, 3 months old"
 
     def to_json(self) -> dict:
+        p = self.price
         return {"action": self.action, "card": self.card, "price_usd": self.price_usd,
-                "price_date": self.price.date if self.price else None,
-                "price_condition": self.price.condition if self.price else None,
+                "price_date": p.date if p else None,
+                "price_condition": p.condition if p else None,
+                "price_kind": (p.kind or None) if p else None,
+                "price_market": (p.market or None) if p else None,
+                "price_day": p.day if p else None,
+                "price_source": p.source if p else None,
+                "price_is_launch_price": p.launch if p else None,
+                "price_text": self.price_text or None,
+                "rent": self.rent.to_json() if self.rent else None,
                 "net_cost_usd": self.net_cost_usd, "speedup": self.speedup, "fits": self.fits,
                 "max_batch": self.max_batch, "count": self.count, "sells": list(self.sells),
                 "power_cost_per_year_usd": self.power_cost_per_year_usd,
@@ -329,8 +377,25 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
             return p
         return p if _months_between(p.date, as_of) <= adv.stale_price_months else None
 
+    def quote(spec: GpuSpec, condition: str) -> PricePoint | None:
+        """The dated price as of the date: sold preferred to a slightly newer asking price; a
+        used card with no used price may have a mixed-condition one (labelled so)."""
+        p = fresh(catalog.price(spec, as_of, condition, prefer_sold_months=adv.prefer_sold_months))
+        if p is None and condition == "used":
+            p = fresh(catalog.price(spec, as_of, "mixed",
+                                    prefer_sold_months=adv.prefer_sold_months))
+        return p
+
     def resale(spec: GpuSpec) -> PricePoint | None:
-        return fresh(catalog.price(spec, as_of, "used"))
+        return quote(spec, "used")
+
+    # Rental rates known as of the date (not older than a stale price), per rented card.
+    rented = []
+    for c in catalog:
+        rq = catalog.rental(c, as_of)
+        if rq is not None and _months_between(rq.month, as_of) <= adv.stale_price_months:
+            rented.append((c, rq, speed.get(c.name) or iteration_time(
+                work, c, setup.precision, a).samples_per_s))
 
     grads = gradient_bytes(estimate(analysis, setup, a)) if several else 0
     pa = ParallelAssumptions(framework=adv.framework)
@@ -345,16 +410,15 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     modules: list[str] = []  # priced SXM modules left out
     for c in cards:
         if c.server_module:
-            priced = [p for p in (fresh(catalog.price(c, as_of, "new")),
-                                  fresh(catalog.price(c, as_of, "used"))) if p is not None]
+            priced = [p for p in (quote(c, "new"), quote(c, "used")) if p is not None]
             if fits[c.name] and any(budget is None or p.usd <= budget for p in priced):
                 modules.append(c.name)
             continue
         prices = []
         if inputs.price_basis in ("new", "both"):
-            prices.append(fresh(catalog.price(c, as_of, "new")))
+            prices.append(quote(c, "new"))
         if inputs.price_basis in ("used", "both"):
-            prices.append(fresh(catalog.price(c, as_of, "used")))
+            prices.append(quote(c, "used"))
         prices = [p for p in prices if p is not None and p.usd > 0]
         if not prices:
             continue
@@ -420,7 +484,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
 
     for sc, o, net in eligible[:adv.top]:
         recs.append(_buy(o, net, sc, sells if sell_value else (), sell_value, owned_speed,
-                         best_owned, inputs, adv, label, setup, catalog, as_of, resale))
+                         best_owned, inputs, adv, label, setup, catalog, as_of, resale, rented))
 
     # Keep what you have, when nothing is meaningfully better for the money.
     if best_owned is not None:
@@ -480,7 +544,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     if prof.start_cheap and recs:
         first = next((r for r in recs if r.action == "buy"), None)
         if first is not None:
-            notes.append(_upgrade_path(first, catalog, as_of))
+            notes.append(_upgrade_path(first, catalog, as_of, resale))
     if several:
         pair = next((o for o in options if o.count == 2), None)
         two = pair.speed / speed[pair.card.name] if pair and speed[pair.card.name] else 0.0
@@ -530,9 +594,39 @@ def _power(card: GpuSpec, inputs: AdvisorInputs, adv: AdvisorAssumptions,
     return round(kwh * inputs.electricity_usd_per_kwh, 2)
 
 
+def _rent_comparison(o: _Option, net: float, power_per_year: float | None,
+                     inputs: AdvisorInputs, rented) -> RentComparison | None:
+    """Renting the same work from the rental observations: the bought card itself where it is
+    rented out, else the rented card whose cheapest rate does the work for the least."""
+    best = None
+    for card, rq, rspeed in rented:
+        if rspeed <= 0:
+            continue
+        ratio = 1.0 if card.name == o.card.name and o.count == 1 else o.speed / rspeed
+        cost = rq.cheapest_usd_per_gpu_hour * ratio
+        same = card.name == o.card.name
+        if best is None or (same, -cost) > (best[0], -best[1]):
+            best = (same, cost, card, rq, ratio)
+    if best is None:
+        return None
+    _, _, card, rq, ratio = best
+    cheapest = rq.cheapest_usd_per_gpu_hour * ratio
+    median = rq.median_usd_per_gpu_hour * ratio
+    power_per_hour = ((power_per_year or 0.0) / (inputs.hours_per_day * 365)
+                      if inputs.hours_per_day else 0.0)
+
+    def hours(rate: float) -> float | None:
+        if rate <= power_per_hour:
+            return None
+        return round(max(net, 0.0) / (rate - power_per_hour), 0)
+
+    return RentComparison(card.name, rq.month, cheapest, median, rq.cheapest.market,
+                          rq.count, ratio, hours(cheapest), hours(median))
+
+
 def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, best_owned,
          inputs: AdvisorInputs, adv: AdvisorAssumptions, label: str, setup: Setup,
-         catalog: Catalog, as_of: str, resale) -> Recommendation:
+         catalog: Catalog, as_of: str, resale, rented=()) -> Recommendation:
     card = o.card
     name = f"{o.count}× {card.name}" if o.count > 1 else card.name
     speedup = o.speed / owned_speed if owned_speed else None
@@ -549,14 +643,11 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
                          speedup=speedup, card=best_owned[0].name))
     else:
         parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed))
-    condition = (Msg(QT_TRANSLATE_NOOP("core", "new")) if o.price.condition == "new"
-                 else Msg(QT_TRANSLATE_NOOP("core", "used")))
+    described = describe_price(o.price, as_of)
     if o.count > 1:
-        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} each {condition} ({date})"),
-                        price=_money(o.price.usd), condition=condition, date=o.price.date)
+        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} each"), price=described)
     else:
-        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} {condition} ({date})"),
-                        price=_money(o.price.usd), condition=condition, date=o.price.date)
+        price_txt = described
     if sell_value:
         parts.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{price} less ~{resale} for your {card} used = {net} net"),
@@ -585,6 +676,13 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
             "core", "a data-centre card, usually without a fan of its own: in a PC it needs "
                     "added cooling")))
     break_even = None
+    rent = None
+    if not inputs.cloud_usd_per_hour:
+        rent = _rent_comparison(o, net, power, inputs, rented)
+    if rent is not None:
+        parts.append(_rent_text(rent, inputs))
+        if rent.break_even_hours_median is not None and inputs.hours_per_day:
+            break_even = round(rent.break_even_hours_median / (inputs.hours_per_day * 30), 1)
     if inputs.cloud_usd_per_hour:
         monthly_cloud = inputs.cloud_usd_per_hour * inputs.hours_per_day * 30
         monthly_power = (power or 0.0) / 12
@@ -597,12 +695,42 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
                           round(speedup, 3) if speedup is not None else None, o.fits,
                           o.max_batch, power, support, reason, round(score, 6), o.count,
-                          tuple(sells), break_even)
+                          tuple(sells), break_even, rent, str(described))
 
 
-def _upgrade_path(first: Recommendation, catalog: Catalog, as_of: str) -> str:
+def _rent_text(rent: RentComparison, inputs: AdvisorInputs) -> Msg:
+    if rent.work_ratio == 1.0:
+        head = Msg(QT_TRANSLATE_NOOP(
+            "core", "renting it costs ${cheapest:.2f}/h at the cheapest ({provider}, {date}), "
+                    "${median:.2f}/h the median of {offers} offers"),
+            cheapest=rent.cheapest_usd_per_hour, provider=rent.provider, date=rent.month,
+            median=rent.median_usd_per_hour, offers=rent.offers)
+    else:
+        head = Msg(QT_TRANSLATE_NOOP(
+            "core", "renting the same work on {card} ({speed:.2g}× as fast on it) costs "
+                    "${cheapest:.2f} per hour of this card's work at the cheapest ({provider}, "
+                    "{date}), ${median:.2f} at the median of {offers} offers"),
+            card=rent.card, speed=1 / rent.work_ratio, cheapest=rent.cheapest_usd_per_hour,
+            provider=rent.provider, date=rent.month, median=rent.median_usd_per_hour,
+            offers=rent.offers)
+    if rent.break_even_hours_cheapest is None and rent.break_even_hours_median is None:
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "{head}: renting costs less than running it, buying never pays off"),
+            head=head)
+    if rent.break_even_hours_cheapest is None:
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "{head}: buying pays off after {median:,.0f} hours of use at the median "
+                    "rate (never at the cheapest)"), head=head,
+            median=rent.break_even_hours_median)
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "{head}: buying pays off after {cheapest:,.0f} hours of use at the cheapest "
+                "rate, {median:,.0f} at the median"), head=head,
+        cheapest=rent.break_even_hours_cheapest, median=rent.break_even_hours_median)
+
+
+def _upgrade_path(first: Recommendation, catalog: Catalog, as_of: str, resale) -> str:
     card = catalog.by_name(first.card.split("× ")[-1])
-    used = catalog.price(card, None, "used") if card is not None else None
+    used = resale(card) if card is not None else None  # what was known then, not later
     if used:
         return Msg(QT_TRANSLATE_NOOP(
             "core", "Start with the {card}; once you know your direction (start-up, Kaggle, "

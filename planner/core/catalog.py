@@ -16,7 +16,6 @@ import datetime as _dt
 import difflib
 import json
 import math
-import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 from planner import safeio
 from planner.atomicfile import write_json_atomic
+from planner.core import prices as prices_mod
+from planner.core.prices import Observation, RentalQuote, RowProblem, rental_quote
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 SCHEMA_VERSION = 1
@@ -42,7 +43,10 @@ ARCHITECTURES = (
     "Blackwell",
 )
 SEGMENTS = ("consumer", "workstation", "datacenter")
-CONDITIONS = ("new", "used")
+CONDITIONS = ("new", "used")  # of a price the user enters
+PRICE_CONDITIONS = ("new", "used", "mixed")  # of a price lookup
+PRICES_FILENAME = "prices.csv"
+LAUNCH_PRICE_SOURCE = "launch price (MSRP)"
 MEMORY_TYPES = ("GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7", "HBM2", "HBM2e", "HBM3", "HBM3e")
 
 USER_PRICE_SOURCE = "your own entry"
@@ -70,14 +74,34 @@ class OverridesRefused(OverridesError):
 
 @dataclass(frozen=True)
 class PricePoint:
+    """A dated USD price of one card, as the lookups and the advisor use it.
+
+    The catalog's own points (data/gpus.json, the user's override entries) carry date, usd,
+    condition and source; those from price observations (planner.core.prices) also say the
+    kind (sold, asking, list), where it was seen, the day and the note. ``launch`` marks a
+    launch price standing in for "new" where no dated street price is known.
+    """
+
     date: str  # "YYYY-MM"
     usd: float
-    condition: str  # "new" | "used"
+    condition: str  # "new" | "used" | "mixed" | "msrp" (a launch price in the history)
     source: str
+    kind: str = ""  # sold | asking | list; "" = not stated
+    market: str = ""  # eBay, Amazon, a retailer
+    day: str | None = None  # YYYY-MM-DD when the source dates it to the day
+    note: str = ""
+    launch: bool = False
+    origin: str = field(default="catalog", compare=False)  # catalog | shipped | yours
 
     def to_dict(self) -> dict[str, Any]:
-        return {"date": self.date, "usd": self.usd, "condition": self.condition,
-                "source": self.source}
+        out: dict[str, Any] = {"date": self.date, "usd": self.usd, "condition": self.condition,
+                               "source": self.source}
+        for k in ("kind", "market", "day", "note"):
+            if getattr(self, k):
+                out[k] = getattr(self, k)
+        if self.launch:
+            out["launch"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -375,8 +399,13 @@ class Catalog:
     cards: tuple[GpuSpec, ...]
     notices: tuple[str, ...] = ()
     owned: tuple[OwnedCard, ...] = ()
+    # Price observation files, read on the first price lookup (None: none); see price_book().
+    prices_path: Path | None = field(default=None, compare=False)
+    user_prices_path: Path | None = field(default=None, compare=False)
     _by_name: dict[str, GpuSpec] = field(default_factory=dict, init=False, repr=False,
                                          compare=False, hash=False)
+    _lazy: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False,
+                                  hash=False)
 
     def __post_init__(self) -> None:
         index: dict[str, GpuSpec] = {}
@@ -479,33 +508,101 @@ class Catalog:
             raise KeyError(f"no card named {card!r} in the catalog")
         return spec
 
+    # ----------------------------------------------------------------- prices
+
+    def price_book(self) -> PriceBook:
+        """Every price observation, read on first use (never at start-up) and kept."""
+        book = self._lazy.get("prices")
+        if book is None:
+            book = _build_price_book(self)
+            self._lazy["prices"] = book
+        return book
+
+    def forget_prices(self) -> None:
+        """Read the observation files again on the next lookup (after an import or removal)."""
+        self._lazy.pop("prices", None)
+
+    def observations(self, card: GpuSpec | str) -> tuple[Observation, ...]:
+        """All of a card's observations (any currency, rentals too; the catalog's own points
+        and the user's included), oldest first."""
+        spec = self._resolve(card)
+        return self.price_book().by_card.get(spec.name, ())
+
     def price_history(self, card: GpuSpec | str, condition: str | None = None
                       ) -> tuple[PricePoint, ...]:
-        """Price points oldest first (user entries after shipped ones on the same month)."""
+        """USD sale prices oldest first, each figure once; on the same month a user entry comes
+        after the rest, then a dated day after a month-only point, then sold after list after
+        asking (so the last one is the month's nearest and best)."""
         spec = self._resolve(card)
-        pts = [p for p in spec.prices if condition is None or p.condition == condition]
-        return tuple(sorted(pts, key=lambda p: p.date))  # stable: user points stay last
+        pts = self.price_book().points.get(spec.name, ())
+        return tuple(p for p in pts if condition is None or p.condition == condition)
 
     def price(self, card: GpuSpec | str, as_of: str | None = None,
-              condition: str = "new") -> PricePoint | None:
-        """The latest price point on or before ``as_of`` ("YYYY-MM"; None: latest of all).
+              condition: str = "new", *, prefer_sold_months: int | None = None
+              ) -> PricePoint | None:
+        """The nearest price at or before ``as_of`` ("YYYY-MM"; None: the latest of all).
 
-        For "new", with no dated point, the launch price dated at release stands in.
+        ``prefer_sold_months``: take a sold price instead of a newer asking or list price when
+        it is at most that many months older. For "new", with no dated point, the launch price
+        (flagged ``launch``) dated at release stands in; otherwise None, never a guess.
         """
-        if condition not in CONDITIONS:
-            raise ValueError(f"condition must be 'new' or 'used', got {condition!r}")
+        if condition not in PRICE_CONDITIONS:
+            raise ValueError(f"condition must be one of {', '.join(PRICE_CONDITIONS)}, got "
+                             f"{condition!r}")
         if as_of is not None and not _MONTH_RE.match(as_of):
             raise ValueError(f"as_of must be a month 'YYYY-MM', got {as_of!r}")
         spec = self._resolve(card)
-        best: PricePoint | None = None
-        for p in self.price_history(spec, condition):
-            if as_of is None or p.date <= as_of:
-                best = p  # sorted by date: the last one wins, user points win ties
+        known = [p for p in self.price_history(spec, condition)
+                 if as_of is None or p.date <= as_of]
+        best: PricePoint | None = known[-1] if known else None
+        if best is not None and prefer_sold_months is not None and best.kind != "sold":
+            sold = [p for p in known if p.kind == "sold"
+                    and _months(p.date, best.date) <= prefer_sold_months]
+            if sold:
+                best = sold[-1]
         launched = spec.release is None or as_of is None or spec.release <= as_of
-        if best is None and condition == "new" and spec.launch_price_usd is not None and launched:
-            best = PricePoint(date=spec.release or "", usd=float(spec.launch_price_usd),
-                              condition="new", source="launch price (MSRP)")
+        if best is None and condition == "new" and launched:
+            best = self.launch_price(spec, as_of)
         return best
+
+    def launch_price(self, card: GpuSpec | str, as_of: str | None = None
+                     ) -> PricePoint | None:
+        """The launch price as a "new" point flagged ``launch``: the catalog's, else a dated
+        MSRP observation at or before ``as_of``."""
+        spec = self._resolve(card)
+        if spec.launch_price_usd is not None:
+            return PricePoint(date=spec.release or "", usd=float(spec.launch_price_usd),
+                              condition="new", source=LAUNCH_PRICE_SOURCE, kind="list",
+                              launch=True)
+        msrp = [p for p in self.price_history(spec, "msrp") if as_of is None or p.date <= as_of]
+        if msrp:
+            return replace(msrp[-1], condition="new", launch=True)
+        return None
+
+    def rental(self, card: GpuSpec | str, as_of: str | None = None) -> RentalQuote | None:
+        """Cheapest and median rental rate per GPU-hour from the latest month of observations
+        at or before ``as_of``, with the providers; None where nobody rents it out."""
+        return rental_quote(self.observations(card), as_of)
+
+    def price_coverage(self) -> dict[str, dict[str, str]]:
+        """{card: {year: letters}}: which kinds of dated price each card has in each year —
+        N new, U used, M mixed condition, L launch (MSRP), R rental; lower case where the year
+        has that kind only in another currency (EUR)."""
+        letters = {"new": "N", "used": "U", "mixed": "M", "msrp": "L", "": "R"}
+        out: dict[str, dict[str, str]] = {}
+        for c in self.cards:
+            years: dict[str, set[str]] = {}
+            for o in self.observations(c):
+                letter = letters.get(o.condition, "?")
+                # lower case: only in another currency (EUR), never taken as dollars
+                years.setdefault(o.date[:4], set()).add(
+                    letter if o.currency == "USD" else letter.lower())
+            if c.launch_price_usd is not None and c.release:
+                years.setdefault(c.release[:4], set()).add("L")
+            out[c.name] = {y: "".join(sorted((x for x in v if x.isupper() or x.upper() not in v),
+                                             key="NUMLRnumlr".index))
+                           for y, v in sorted(years.items())}
+        return out
 
     def is_owned(self, card: GpuSpec | str) -> bool:
         name = card.name if isinstance(card, GpuSpec) else card
@@ -660,14 +757,7 @@ def set_owned_cards(owned: Iterable[OwnedCard], path: Path | str | None = None) 
 
 
 def _set_aside(path: Path, now: _dt.datetime | None = None) -> Path:
-    stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    os.replace(path, target)
-    return target
+    return prices_mod.set_aside(path, now)  # one rule for every user file that is set aside
 
 
 # --------------------------------------------------------------------------- loading
@@ -737,7 +827,8 @@ def _merge(cards: list[GpuSpec], ov: Overrides, notices: list[str]
                            "no card of that name is in the catalog.")
             continue
         i = by_name[spec.name]
-        cards[i] = replace(cards[i], prices=cards[i].prices + tuple(pts))
+        mine = tuple(replace(p, origin=prices_mod.YOURS) for p in pts)
+        cards[i] = replace(cards[i], prices=cards[i].prices + mine)
     owned = []
     for o in ov.owned:
         spec = probe.by_name(o.name)
@@ -750,12 +841,23 @@ def _merge(cards: list[GpuSpec], ov: Overrides, notices: list[str]
 
 
 def load_catalog(path: Path | str | None = None,
-                 overrides_path: Path | str | None = None) -> Catalog:
-    """Load the shipped catalog, validate it, and merge the user's overrides over it."""
-    if path is None:
-        from planner import paths
+                 overrides_path: Path | str | None = None, *,
+                 prices_path: Path | str | None = None,
+                 user_prices_path: Path | str | None = None) -> Catalog:
+    """Load the shipped catalog, validate it, and merge the user's overrides over it.
 
+    The price observations (``prices_path``, default data/prices.csv, and the user's
+    ``user_prices_path``, default prices-yours.csv in the data folder) are only located here;
+    they are read on the first price lookup.
+    """
+    from planner import paths
+
+    if path is None:
         path = paths.data_path("gpus.json")
+    if prices_path is None:
+        prices_path = paths.data_path(PRICES_FILENAME)
+    if user_prices_path is None:
+        user_prices_path = prices_mod.user_prices_path()
     cards = _read_shipped(Path(path))
     notices: list[str] = []
     ov_path = Path(overrides_path) if overrides_path is not None else default_overrides_path()
@@ -782,7 +884,133 @@ def load_catalog(path: Path | str | None = None,
                 f"{aside} and the built-in catalog is used; your own prices, custom cards and "
                 "owned cards from it are not shown until you fix or re-enter them.")
     cards, owned = _merge(cards, ov, notices)
-    return Catalog(cards=tuple(cards), notices=tuple(notices), owned=owned)
+    return Catalog(cards=tuple(cards), notices=tuple(notices), owned=owned,
+                   prices_path=Path(prices_path), user_prices_path=Path(user_prices_path))
+
+
+# --------------------------------------------------------------------------- price book
+
+_KIND_RANK = {"asking": 0, "list": 1, "": 1, "sold": 2}
+
+
+def _months(a: str, b: str) -> int:
+    return prices_mod.months_between(a, b)
+
+
+@dataclass(frozen=True)
+class PriceBook:
+    """The catalog's prices: every observation (shipped, the catalog's own points, the user's)
+    per card, each figure once, and the rows that could not be used."""
+
+    by_card: Mapping[str, tuple[Observation, ...]]
+    points: Mapping[str, tuple[PricePoint, ...]]  # USD sale prices in lookup order
+    problems: tuple[RowProblem, ...] = ()
+    notices: tuple[str, ...] = ()
+
+    @property
+    def unmatched(self) -> tuple[RowProblem, ...]:
+        return tuple(p for p in self.problems if p.unmatched)
+
+    def all_observations(self) -> tuple[Observation, ...]:
+        return tuple(o for obs in self.by_card.values() for o in obs)
+
+
+def _point_of(o: Observation) -> PricePoint:
+    return PricePoint(date=o.month, usd=o.amount, condition=o.condition, source=o.source,
+                      kind=o.kind, market=o.market, day=o.day, note=o.note, origin=o.origin)
+
+
+def _observation_of(card: str, p: PricePoint) -> Observation:
+    origin = p.origin if p.origin == prices_mod.YOURS else prices_mod.CATALOG
+    return Observation(card=card, date=p.day or p.date, amount=p.usd, currency="USD",
+                       condition=p.condition, kind=p.kind, source=p.source, note=p.note,
+                       market=p.market, origin=origin)
+
+
+def _order(p: PricePoint) -> tuple:
+    return (p.date, p.origin == prices_mod.YOURS, p.day or "", _KIND_RANK.get(p.kind, 1))
+
+
+def _build_price_book(catalog: Catalog) -> PriceBook:
+    names: dict[str, str | None] = {}
+
+    def match(name: str) -> str | None:
+        if name not in names:
+            spec = catalog.by_name(name)
+            names[name] = spec.name if spec is not None else None
+        return names[name]
+
+    problems: list[RowProblem] = []
+    notices: list[str] = []
+    shipped: tuple[Observation, ...] = ()
+    if catalog.prices_path is not None:
+        try:
+            parsed = prices_mod.read_csv_file(catalog.prices_path, match,
+                                              origin=prices_mod.SHIPPED)
+        except prices_mod.PriceFileError as exc:  # a broken install: say so, keep going
+            notices.append(f"The shipped price history could not be read: {exc}")
+        else:
+            shipped = parsed.observations
+            problems += parsed.problems
+    mine: tuple[Observation, ...] = ()
+    if catalog.user_prices_path is not None:
+        user = prices_mod.load_user_prices(catalog.user_prices_path, match)
+        mine = user.observations
+        problems += user.problems
+        notices += user.notices
+    # The same figure twice (same card, month, condition, amount) is kept once: an observation
+    # over the catalog's own month-dated point of it.
+    seen = {(o.card, o.month, o.condition, round(o.amount)) for o in shipped + mine
+            if o.currency == "USD" and not o.rental}
+    own: list[Observation] = []
+    for c in catalog.cards:
+        for p in c.prices:
+            k = (c.name, p.date, p.condition, round(p.usd))
+            if k not in seen:
+                seen.add(k)
+                own.append(_observation_of(c.name, p))
+    merged = prices_mod.merge(shipped, own, mine)
+    by_card: dict[str, list[Observation]] = {}
+    for o in merged:
+        by_card.setdefault(o.card, []).append(o)
+    obs = {k: tuple(sorted(v, key=lambda o: o.date)) for k, v in by_card.items()}
+    points = {k: tuple(sorted((_point_of(o) for o in v if o.currency == "USD" and not o.rental),
+                              key=_order)) for k, v in obs.items()}
+    return PriceBook(obs, points, tuple(problems), tuple(notices))
+
+
+def describe_price(point: PricePoint | None, as_of: str | None = None) -> Msg | None:
+    """ "used $539, eBay asking, 2026-08, 3 months old"; a launch price says so; None: none."""
+    if point is None:
+        return None
+    from planner.i18n import Money
+
+    cond = Msg(prices_mod.CONDITION_LABELS.get(point.condition, point.condition))
+    if point.launch:
+        cond = Msg(QT_TRANSLATE_NOOP("core", "launch price"))
+    kind = Msg(prices_mod.KIND_LABELS[point.kind]) if point.kind in prices_mod.KIND_LABELS \
+        else ""
+    where = (Msg(QT_TRANSLATE_NOOP("core", "{market} {kind}"), market=point.market, kind=kind)
+             if point.market and kind and not point.launch else point.market or
+             (kind if not point.launch else ""))
+    parts = [Msg(QT_TRANSLATE_NOOP("core", "{condition} {price}"), condition=cond,
+                 price=Money(point.usd))]
+    if where:
+        parts.append(where)
+    if point.date:
+        parts.append(point.day or point.date)
+        if as_of is not None:
+            parts.append(prices_mod.age_text(point.date, as_of))
+    return Msg(_PRICE_PHRASES[len(parts) - 1], **{f"p{i}": p for i, p in enumerate(parts)})
+
+
+# "used $539, eBay asking, 2026-08, 3 months old": literal templates, so lupdate finds them.
+_PRICE_PHRASES = (
+    QT_TRANSLATE_NOOP("core", "{p0}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}"),
+    QT_TRANSLATE_NOOP("core", "{p0}, {p1}, {p2}, {p3}"),
+)
 
 
 # --------------------------------------------------------------------------- software support

@@ -164,12 +164,36 @@
         <translation> /小时</translation>
     </message>
     <message>
+        <source>dated rental prices</source>
+        <translation>按日期的租用价格</translation>
+    </message>
+    <message>
+        <source>Renting instead of buying. At 0 the advisor uses the dated rental prices it knows as of the chosen month (the cheapest and the median per GPU-hour, with the provider and date) for the card or for one that does the same work; type a rate to use your own instead.</source>
+        <translation>租用而不购买。设为 0 时，顾问使用所选月份时已知的按日期租用价格（每 GPU 小时的最低价和中位数，附提供商和日期），针对该卡或能完成同样工作的卡；输入费率则改用您自己的费率。</translation>
+    </message>
+    <message>
+        <source>Rent (per GPU-hour)</source>
+        <translation>租用（每 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>Your rate: $%1 per GPU-hour.</source>
+        <translation>您的费率：每 GPU 小时 $%1。</translation>
+    </message>
+    <message>
+        <source>No dated rental price is known as of %1; type a rate to compare renting with buying.</source>
+        <translation>截至 %1 没有已知的按日期租用价格；输入费率即可比较租用与购买。</translation>
+    </message>
+    <message>
+        <source>Top pick vs renting %1 (%2): $%3 per GPU-hour at the cheapest (%4), $%5 the median of %6 offers.</source>
+        <translation>首选与租用 %1 相比（%2）：最低每 GPU 小时 $%3（%4），%6 个报价的中位数 $%5。</translation>
+    </message>
+    <message>
         <source>A cloud GPU&apos;s hourly price: how many months until buying pays for itself; 0 = not set.</source>
-        <translation>云 GPU 的每小时价格：购买要多少个月才能回本；0 = 未设置。</translation>
+        <translation type="vanished">云 GPU 的每小时价格：购买要多少个月才能回本；0 = 未设置。</translation>
     </message>
     <message>
         <source>Cloud price</source>
-        <translation>云端价格</translation>
+        <translation type="vanished">云端价格</translation>
     </message>
     <message>
         <source>Assumptions</source>
@@ -361,6 +385,14 @@
 <context>
     <name>CatalogPane</name>
     <message>
+        <source>Import prices</source>
+        <translation>导入价格</translation>
+    </message>
+    <message>
+        <source>Export the price history</source>
+        <translation>导出价格历史</translation>
+    </message>
+    <message>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -425,6 +457,34 @@
         <translation>不是我的</translation>
     </message>
     <message>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Your own prices (a CSV with the columns card, date, amount, currency, condition, kind, source) and the merged price history</source>
+        <translation>您自己的价格（含 card、date、amount、currency、condition、kind、source 列的 CSV）以及合并后的价格历史</translation>
+    </message>
+    <message>
+        <source>Import prices…</source>
+        <translation>导入价格…</translation>
+    </message>
+    <message>
+        <source>Export the price history…</source>
+        <translation>导出价格历史…</translation>
+    </message>
+    <message>
+        <source>Remove my imported prices</source>
+        <translation>删除我导入的价格</translation>
+    </message>
+    <message>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
         <source>Price history</source>
         <translation>价格历史</translation>
     </message>
@@ -439,6 +499,38 @@
     <message>
         <source>Saved your price for %1: $%2 %3 (%4).</source>
         <translation>已保存你给 %1 的价格：$%2 %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Could not import the prices: %1</source>
+        <translation>无法导入价格：%1</translation>
+    </message>
+    <message>
+        <source>Imported %1 prices (%2 already known).</source>
+        <translation>已导入 %1 条价格（%2 条已存在）。</translation>
+    </message>
+    <message>
+        <source>Rows not imported: %1; the first: %2</source>
+        <translation>未导入的行：%1；第一条：%2</translation>
+    </message>
+    <message>
+        <source>Price rows not used (they name no single catalog card): %1.</source>
+        <translation>未使用的价格行（未对应到唯一的目录显卡）：%1。</translation>
+    </message>
+    <message>
+        <source>Could not export the prices: %1</source>
+        <translation>无法导出价格：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1 prices to %2.</source>
+        <translation>已将 %1 条价格写入 %2。</translation>
+    </message>
+    <message>
+        <source>Could not remove your prices: %1</source>
+        <translation>无法删除您的价格：%1</translation>
+    </message>
+    <message>
+        <source>Removed %1 of your imported prices.</source>
+        <translation>已删除 %1 条您导入的价格。</translation>
     </message>
     <message>
         <source>Could not save the card: %1</source>
@@ -495,6 +587,10 @@
     <message>
         <source>Source</source>
         <translation>来源</translation>
+    </message>
+    <message>
+        <source>gpu-planner catalog --price-coverage lists them all.</source>
+        <translation>gpu-planner catalog --price-coverage 会列出全部。</translation>
     </message>
     <message>
         <source>About your catalog data:</source>
@@ -2563,6 +2659,34 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
 <context>
     <name>PriceHistoryTableModel</name>
     <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>mixed condition</source>
+        <translation>成色不一</translation>
+    </message>
+    <message>
+        <source>launch price</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>sold</source>
+        <translation>成交</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>标价</translation>
+    </message>
+    <message>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -2641,6 +2765,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>二手</translation>
     </message>
     <message>
+        <source>mixed condition</source>
+        <translation>成色不一</translation>
+    </message>
+    <message>
+        <source>launch price</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
         <source>price %1</source>
         <translation>价格 %1</translation>
     </message>
@@ -2667,6 +2803,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>power %1/year</source>
         <translation>电费 %1/年</translation>
+    </message>
+    <message>
+        <source>renting the same work %1–%2/h (%3, %4)</source>
+        <translation>租用完成同样工作 %1–%2/小时（%3，%4）</translation>
     </message>
     <message>
         <source>break-even %1 months</source>
@@ -3286,6 +3426,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
 <context>
     <name>catalog</name>
     <message>
+        <source>launch</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
         <source>Architecture</source>
         <translation>架构</translation>
     </message>
@@ -3400,6 +3548,66 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Software support</source>
         <translation>软件支持</translation>
+    </message>
+    <message>
+        <source>Your own price</source>
+        <translation>您自己的价格</translation>
+    </message>
+    <message>
+        <source>$%1 per GPU-hour ($%2 an hour for %3 GPUs)</source>
+        <translation>每 GPU 小时 $%1（%3 个 GPU 每小时 $%2）</translation>
+    </message>
+    <message>
+        <source>$%1 per GPU-hour</source>
+        <translation>每 GPU 小时 $%1</translation>
+    </message>
+    <message>
+        <source>date (observed)</source>
+        <translation>日期（观测）</translation>
+    </message>
+    <message>
+        <source>price (USD)</source>
+        <translation>价格（美元）</translation>
+    </message>
+    <message>
+        <source>USD/GPU-h</source>
+        <translation>美元/GPU 小时</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>成色不一</translation>
+    </message>
+    <message>
+        <source>launch price</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>Select a card to see its price history.</source>
+        <translation>选择一张显卡以查看其价格历史。</translation>
+    </message>
+    <message>
+        <source>No dated price is known for this card: none is shown rather than a guess. Import your own (Import prices…) or enter one (Edit price…).</source>
+        <translation>这张显卡没有已知的按日期价格：宁可不显示也不猜测。可导入您自己的价格（导入价格…）或输入一个（编辑价格…）。</translation>
+    </message>
+    <message>
+        <source>%1 figures in other currencies (%2) are in the exported history, not on this dollar axis.</source>
+        <translation>%1 个其他货币（%2）的数字在导出的历史中，不在此美元坐标轴上。</translation>
+    </message>
+    <message>
+        <source>%1 of the prices are asking prices (listings), not sales.</source>
+        <translation>其中 %1 个价格是要价（挂牌），不是成交价。</translation>
+    </message>
+    <message>
+        <source>Price lists (*.csv);;All files (*)</source>
+        <translation>价格表 (*.csv);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -3569,6 +3777,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>多 GPU：两张卡训练这个网络约为一张卡的 {speedup:.1f} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
     </message>
     <message>
+        <source>{price} each</source>
+        <translation>每张 {price}</translation>
+    </message>
+    <message>
         <source>Several GPUs: two cards train one convolutional network about {speedup:g}× as fast as one in optimised code (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research code; dense networks gain much less) — or run two experiments at once.</source>
         <translation type="vanished">多 GPU：在优化过的代码里，两张卡训练一个卷积网络约为一张卡的 {speedup:g} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
     </message>
@@ -3645,12 +3857,64 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>二手</translation>
     </message>
     <message>
+        <source>mixed condition</source>
+        <translation>成色不一</translation>
+    </message>
+    <message>
+        <source>sold</source>
+        <translation>成交</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>标价</translation>
+    </message>
+    <message>
+        <source>rental per hour</source>
+        <translation>按小时租用</translation>
+    </message>
+    <message>
+        <source>{file}: not a price list: the columns {columns} are missing (needed: {needed})</source>
+        <translation>{file}：不是价格表：缺少列 {columns}（需要：{needed}）</translation>
+    </message>
+    <message>
+        <source>Your prices file {path} could not be read ({error}) and could not be moved aside either ({move}); your own prices are not shown.</source>
+        <translation>无法读取您的价格文件 {path}（{error}），也无法将其移到一旁（{move}）；不显示您自己的价格。</translation>
+    </message>
+    <message>
+        <source>Your prices file could not be read ({error}). It was moved aside to {aside}; the shipped prices are used, and your own are not shown until you import them again.</source>
+        <translation>无法读取您的价格文件（{error}）。它已被移到 {aside}；现使用内置价格，在您重新导入之前不显示您自己的价格。</translation>
+    </message>
+    <message>
+        <source>{count} of your saved prices are not shown: {first}</source>
+        <translation>您保存的价格中有 {count} 条未显示：{first}</translation>
+    </message>
+    <message>
+        <source>{file}: no row could be used ({count} rejected){first}</source>
+        <translation>{file}：没有可用的行（{count} 行被拒绝）{first}</translation>
+    </message>
+    <message>
+        <source>this month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>1 month old</source>
+        <translation>1 个月前</translation>
+    </message>
+    <message>
+        <source>{n} months old</source>
+        <translation>{n} 个月前</translation>
+    </message>
+    <message>
         <source>{price} each {condition} ({date})</source>
-        <translation>每张 {price}，{condition}（{date}）</translation>
+        <translation type="vanished">每张 {price}，{condition}（{date}）</translation>
     </message>
     <message>
         <source>{price} {condition} ({date})</source>
-        <translation>{price}，{condition}（{date}）</translation>
+        <translation type="vanished">{price}，{condition}（{date}）</translation>
     </message>
     <message>
         <source>{price} less ~{resale} for your {card} used = {net} net</source>
@@ -3685,12 +3949,60 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>相对每小时 ${hourly:g} 的云 GPU，{months:g} 个月回本</translation>
     </message>
     <message>
+        <source>renting it costs ${cheapest:.2f}/h at the cheapest ({provider}, {date}), ${median:.2f}/h the median of {offers} offers</source>
+        <translation>租用它最低每小时 ${cheapest:.2f}（{provider}，{date}），{offers} 个报价的中位数每小时 ${median:.2f}</translation>
+    </message>
+    <message>
+        <source>renting the same work on {card} ({speed:.2g}× as fast on it) costs ${cheapest:.2f} per hour of this card&apos;s work at the cheapest ({provider}, {date}), ${median:.2f} at the median of {offers} offers</source>
+        <translation>在 {card} 上租用完成同样的工作（其速度为 {speed:.2g} 倍），按本卡每小时的工作量计最低 ${cheapest:.2f}（{provider}，{date}），{offers} 个报价的中位数 ${median:.2f}</translation>
+    </message>
+    <message>
+        <source>{head}: renting costs less than running it, buying never pays off</source>
+        <translation>{head}：租用比自己运行更便宜，购买永远不划算</translation>
+    </message>
+    <message>
+        <source>{head}: buying pays off after {median:,.0f} hours of use at the median rate (never at the cheapest)</source>
+        <translation>{head}：按中位数费率使用 {median:,.0f} 小时后购买开始划算（按最低费率永远不划算）</translation>
+    </message>
+    <message>
+        <source>{head}: buying pays off after {cheapest:,.0f} hours of use at the cheapest rate, {median:,.0f} at the median</source>
+        <translation>{head}：按最低费率使用 {cheapest:,.0f} 小时后购买开始划算，按中位数为 {median:,.0f} 小时</translation>
+    </message>
+    <message>
         <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it (it fetched about {price} used by {date}) and buy what that direction needs — the article&apos;s start-cheap, sell-and-upgrade path.</source>
         <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉（到 {date} 二手约值 {price}），再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
     </message>
     <message>
         <source>Start with the {card}; once you know your direction (start-up, Kaggle, research, applied work), sell it and buy what that direction needs — the article&apos;s start-cheap, sell-and-upgrade path.</source>
         <translation>先用 {card} 起步；等你明确了方向（创业、Kaggle、研究、应用），就把它卖掉，再买那个方向需要的显卡——这就是原文“先买便宜的、再卖掉升级”的路线。</translation>
+    </message>
+    <message>
+        <source>launch price</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>{market} {kind}</source>
+        <translation>{market}{kind}</translation>
+    </message>
+    <message>
+        <source>{condition} {price}</source>
+        <translation>{condition} {price}</translation>
+    </message>
+    <message>
+        <source>{p0}</source>
+        <translation>{p0}</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}</source>
+        <translation>{p0}，{p1}</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}</source>
+        <translation>{p0}，{p1}，{p2}</translation>
+    </message>
+    <message>
+        <source>{p0}, {p1}, {p2}, {p3}</source>
+        <translation>{p0}，{p1}，{p2}，{p3}</translation>
     </message>
     <message>
         <source>supported</source>

@@ -313,3 +313,26 @@ def test_set_catalog_reads_owned_cards(pane, qtbot):
     settle(qtbot, pane)
     assert [o.name for o in pane.owned_model.manual] == ["GeForce RTX 3060"]
     assert pane.card_combo.findText("GeForce RTX 3060") >= 0
+
+
+def test_rent_controls_use_dated_rental_prices_unless_you_type_a_rate(pane, qtbot):
+    pane.profile_combo.setCurrentIndex(pane.profile_combo.findData("best"))
+    pane.as_of_edit.setDate(pane_module.QDate(2026, 11, 1))
+    pane.cloud_spin.setValue(0)
+    settle(qtbot, pane)
+    assert pane.cloud_spin.text() == "dated rental prices"
+    with_rent = [r for r in recs(pane) if r.rent is not None]
+    assert with_rent
+    rent = with_rent[0].rent
+    info = pane.rent_info_label.text()
+    assert rent.card in info and rent.provider in info and rent.month in info
+    facts = [f for b, _, _, f in shown(pane) if b == "BUY"]
+    assert any("renting the same work" in f and rent.provider in f for f in facts)
+    pane.cloud_spin.setValue(2.5)
+    settle(qtbot, pane)
+    assert all(r.rent is None for r in recs(pane))
+    assert "Your rate: $2.5" in pane.rent_info_label.text()
+    pane.as_of_edit.setDate(pane_module.QDate(2020, 6, 1))
+    pane.cloud_spin.setValue(0)
+    settle(qtbot, pane)
+    assert "No dated rental price is known as of 2020-06" in pane.rent_info_label.text()

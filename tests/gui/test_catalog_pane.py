@@ -250,3 +250,65 @@ def test_corrupt_override_file_shows_a_banner_and_the_full_table(make_pane):
     assert pane.banner.isVisible()
     pane.dismiss_button.click()
     assert not pane.banner.isVisible()
+
+
+# ------------------------------------------------------------------ price history and your prices
+
+
+def test_price_chart_shows_each_series_with_its_source_on_hover(pane):
+    pane.select_cards(["GeForce GTX 1080"])
+    counts = pane.price_chart.point_count()
+    history = pane.catalog.price_history("GeForce GTX 1080")
+    assert counts["new"] == sum(p.condition == "new" for p in history) >= 20
+    assert counts["launch"] >= 1 and counts["rental"] == 0
+    assert not pane.price_chart.rental_plot.isVisible()
+    tips = pane.price_chart.tips("new")
+    assert any("Newegg (US)" in t and "github:JohnPehrson" in t for t in tips)
+    assert any(t.startswith("launch price $599") for t in pane.price_chart.tips("launch"))
+    plot = pane.price_chart.prices_plot.getPlotItem()
+    assert "USD" in plot.getAxis("left").labelText
+    assert plot.getAxis("bottom").labelText
+    pane.select_cards(["H100 SXM5"])
+    assert pane.price_chart.point_count()["rental"] >= 5
+    assert pane.price_chart.rental_plot.isVisible()
+    assert any("per GPU-hour" in t for t in pane.price_chart.tips("rental"))
+
+
+def test_a_card_without_dated_prices_says_so(pane):
+    pane.select_cards(["Tesla K80"])
+    assert not pane.price_chart.prices_plot.isVisible()
+    assert "No dated price" in pane.price_chart.empty_label.text()
+
+
+def test_import_export_and_remove_your_prices(pane, tmp_path):
+    src = tmp_path / "mine.csv"
+    src.write_text("card,date,amount,currency,condition,kind,source,market\n"
+                   "GTX 1080,2026-11,95,USD,used,sold,my local sale,Kleinanzeigen\n"
+                   "GTX 9999,2026-11,95,USD,used,sold,my local sale,\n", encoding="utf-8")
+    changed = []
+    pane.catalog_changed.connect(changed.append)
+    pane.open_file_chooser = lambda: str(src)
+    pane.import_prices_action.trigger()
+    assert changed and changed[-1].price("GTX 1080", "2026-11", "used").usd == 95
+    text = pane.message_label.text()
+    assert "Imported 1" in text and "row 3" in text  # the rejected row, by number
+    pane.select_cards(["GeForce GTX 1080"])
+    assert any("Your own price" in t for t in pane.price_chart.tips("used"))
+    out = tmp_path / "all.csv"
+    pane.save_file_chooser = lambda: str(out)
+    pane.export_prices_action.trigger()
+    exported = out.read_text(encoding="utf-8")
+    assert "my local sale" in exported and "github:ewyluda" in exported
+    pane.remove_prices_action.trigger()
+    assert pane.catalog.price("GTX 1080", "2026-11", "used") is None
+    assert "Removed 1" in pane.message_label.text()
+
+
+def test_a_bad_prices_file_is_set_aside_with_a_banner(make_pane, planner_home):
+    from planner.core import prices as pr
+
+    pr.user_prices_path().write_bytes(b"\x00\x01 not a csv at all")
+    pane = make_pane()
+    assert pane.banner.isVisible()
+    assert "moved aside" in pane.banner_label.text()
+    assert pane.catalog.price("GTX 1080", "2017-06", "new") is not None

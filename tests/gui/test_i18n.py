@@ -110,6 +110,8 @@ def _data_words(window) -> set[str]:
                      getattr(card, "chip", ""), getattr(card, "memory_type", ""),
                      getattr(card, "segment", ""), getattr(card, "vendor", "")):
             add(text)
+    for obs in catalog.price_book().all_observations():  # where a price was seen (eBay, AWS)
+        add(obs.market)
     add(window.document.plan_name if hasattr(window.document, "plan_name") else "")
     return words
 

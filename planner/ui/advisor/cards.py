@@ -63,7 +63,8 @@ class RecommendationCard(QFrame):
         font.setPointSizeF(font.pointSizeF() * 0.92)
         self.facts.setFont(font)
         if rec.price is not None:
-            self.facts.setToolTip(self.tr("Price source: %1").replace("%1", rec.price.source))
+            self.facts.setToolTip(self.tr("Price source: %1").replace("%1", rec.price.source)
+                                  + (f"\n{rec.price.note}" if rec.price.note else ""))
         box.addWidget(self.facts)
 
     def _action_text(self, action: str) -> str:
@@ -75,7 +76,12 @@ class RecommendationCard(QFrame):
         out = []
         if rec.price_usd is not None:
             cond = rec.price.condition if rec.price else ""
-            cond = {"new": self.tr("new"), "used": self.tr("used")}.get(cond, cond)
+            cond = {"new": self.tr("new"), "used": self.tr("used"),
+                    "mixed": self.tr("mixed condition")}.get(cond, cond)
+            if rec.price is not None and rec.price.launch:
+                cond = self.tr("launch price")
+            elif rec.price is not None and rec.price.kind == "asking":
+                cond += " " + self.tr("asking")
             dated = f" {cond} ({rec.price.date})" if rec.price and rec.price.date else ""
             out.append(self.tr("price %1").replace("%1", _money(rec.price_usd) + dated))
         if rec.net_cost_usd is not None and rec.action != "sell":
@@ -89,6 +95,11 @@ class RecommendationCard(QFrame):
             out.append(self.tr("does not fit"))
         if rec.power_cost_per_year_usd is not None:
             out.append(self.tr("power %1/year").replace("%1", _money(rec.power_cost_per_year_usd)))
+        if rec.rent is not None:
+            out.append(self.tr("renting the same work %1–%2/h (%3, %4)").replace(
+                "%1", f"${rec.rent.cheapest_usd_per_hour:.2f}").replace(
+                "%2", f"${rec.rent.median_usd_per_hour:.2f}").replace(
+                "%3", rec.rent.provider).replace("%4", rec.rent.month))
         if rec.break_even_months is not None:
             out.append(self.tr("break-even %1 months").replace("%1", f"{rec.break_even_months:g}"))
         support = {"supported": self.tr("supported"), "legacy": self.tr("legacy builds only"),

@@ -73,6 +73,10 @@ _ASSUMPTION_TEXT = {
     "stale_price_months": ("Price stale after (months)",
                            "A price older than this is not taken as the price at the chosen "
                            "month; the card is left out."),
+    "prefer_sold_months": ("Sold price preferred within (months)",
+                           "A sold price up to this many months older than the newest asking "
+                           "or list price is taken instead: what cards sold for beats what "
+                           "sellers ask."),
     "min_speedup": ("Minimum speed-up worth buying (×)",
                     "Below this speed-up over your best card, the advice is to keep it."),
     "legacy_factor": ("Score factor, legacy software support",
@@ -385,10 +389,17 @@ class AdvisorPane(QWidget):
         self.cloud_spin.setSingleStep(0.1)
         self.cloud_spin.setPrefix("$")
         self.cloud_spin.setSuffix(self.tr(" /hour"))
-        self.cloud_spin.setSpecialValueText(self.tr("not set"))
-        self.cloud_spin.setToolTip(self.tr("A cloud GPU's hourly price: how many months until "
-                                           "buying pays for itself; 0 = not set."))
-        form.addRow(self.tr("Cloud price"), self.cloud_spin)
+        self.cloud_spin.setSpecialValueText(self.tr("dated rental prices"))
+        self.cloud_spin.setToolTip(self.tr(
+            "Renting instead of buying. At 0 the advisor uses the dated rental prices it "
+            "knows as of the chosen month (the cheapest and the median per GPU-hour, with the "
+            "provider and date) for the card or for one that does the same work; type a rate "
+            "to use your own instead."))
+        form.addRow(self.tr("Rent (per GPU-hour)"), self.cloud_spin)
+        self.rent_info_label = QLabel()
+        self.rent_info_label.setWordWrap(True)
+        self.rent_info_label.setStyleSheet("color: gray;")
+        form.addRow(self.rent_info_label)
         for spin in (self.electricity_spin, self.hours_spin, self.cloud_spin):
             spin.valueChanged.connect(self._schedule)
         return group
@@ -750,6 +761,7 @@ class AdvisorPane(QWidget):
             notes.append(self.tr("No recommendation for these inputs."))
         self.notes_label.setText("\n".join(f"• {n}" for n in notes))
         self.error_label.setVisible(False)
+        self._show_rent_info(advice, inputs)
         recommended = [r.card for r in advice.recommendations if r.action == "buy"]
         owned, workload_name = self._owned_speeds(inputs)
         self.chart.set_options(advice.options, recommended, owned, workload_name)
@@ -761,6 +773,26 @@ class AdvisorPane(QWidget):
                 "%2", top.card)
             if top else (notes[0] if notes else ""))
         self.advice_changed.emit(advice)
+
+    def _show_rent_info(self, advice: Advice, inputs: AdvisorInputs) -> None:
+        """Under the rent control: whose rate the rent-vs-buy figures use."""
+        if inputs.cloud_usd_per_hour:
+            text = self.tr("Your rate: $%1 per GPU-hour.").replace(
+                "%1", f"{inputs.cloud_usd_per_hour:g}")
+        else:
+            rent = next((r.rent for r in advice.recommendations if r.rent is not None), None)
+            if rent is None:
+                text = self.tr("No dated rental price is known as of %1; type a rate to compare "
+                               "renting with buying.").replace("%1", advice.as_of)
+            else:
+                text = self.tr("Top pick vs renting %1 (%2): $%3 per GPU-hour at the cheapest "
+                               "(%4), $%5 the median of %6 offers.") \
+                    .replace("%1", rent.card).replace("%2", rent.month) \
+                    .replace("%3", f"{rent.cheapest_usd_per_hour / rent.work_ratio:.2f}") \
+                    .replace("%4", rent.provider) \
+                    .replace("%5", f"{rent.median_usd_per_hour / rent.work_ratio:.2f}") \
+                    .replace("%6", str(rent.offers))
+        self.rent_info_label.setText(text)
 
     def _owned_speeds(self, inputs: AdvisorInputs) -> tuple[list[tuple[str, float]], str]:
         """The owned cards' speed on the advice's workload (for the chart), and its name.

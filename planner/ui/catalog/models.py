@@ -53,6 +53,10 @@ def format_price(point: PricePoint | None, *, condition: bool = True) -> str:
         return "—"
     date = f" ({point.date})" if point.date else ""
     cond = f" {point.condition}" if condition else ""
+    if point.launch:
+        cond = " " + _tr("launch")
+    elif point.kind == "asking":
+        cond += " " + _tr("asking")
     return f"{format_usd(point.usd)}{cond}{date}"
 
 
@@ -330,7 +334,16 @@ class CatalogFilterProxyModel(QSortFilterProxyModel):
 
 
 class PriceHistoryTableModel(HeaderTableModel):
-    """One card's price points, oldest first: date, USD, new/used, source (yours marked)."""
+    """One card's price points, oldest first: date, USD, what it is (condition, sold/asking/
+    list, where), source (yours in italics)."""
+
+    def _what(self, p: PricePoint) -> str:
+        cond = {"new": self.tr("new"), "used": self.tr("used"),
+                "mixed": self.tr("mixed condition"), "msrp": self.tr("launch price")
+                }.get(p.condition, p.condition)
+        kind = {"sold": self.tr("sold"), "asking": self.tr("asking"), "list": self.tr("list")
+                }.get(p.kind, p.kind)
+        return ", ".join(x for x in (cond, kind, p.market) if x)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -356,12 +369,15 @@ class PriceHistoryTableModel(HeaderTableModel):
         col = index.column()
         p = self._points[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return (p.date, format_usd(p.usd), self.tr(p.condition), p.source)[col]
+            if col == 3 and role == Qt.ItemDataRole.ToolTipRole and p.note:
+                return f"{p.source}\n\n{p.note}"
+            return (p.day or p.date, format_usd(p.usd), self._what(p), p.source)[col]
         if role == SORT_ROLE:
-            return (p.date, p.usd, p.condition, p.source)[col]
+            return (p.day or p.date, p.usd, p.condition, p.source)[col]
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return _RIGHT
-        if role == Qt.ItemDataRole.FontRole and p.source == USER_PRICE_SOURCE:
+        if role == Qt.ItemDataRole.FontRole and (p.source == USER_PRICE_SOURCE
+                                                 or p.origin == "yours"):
             font = QFont()
             font.setItalic(True)
             return font

@@ -15,13 +15,14 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QItemSelection, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDoubleSpinBox,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
     QToolButton,
     QVBoxLayout,
@@ -49,6 +51,8 @@ from planner.core.catalog import (
     set_user_price,
     software_support,
 )
+from planner.core import prices as prices_mod
+from planner.ui.catalog.chart import PriceHistoryChart
 from planner.ui.catalog.dialogs import CompareDialog, CustomCardDialog, PriceDialog
 from planner.ui.catalog.models import (
     CARD_ROLE,
@@ -59,6 +63,7 @@ from planner.ui.catalog.models import (
     PriceHistoryTableModel,
     card_fields,
 )
+from planner.i18n import message_of
 from planner.ui.i18n import tr_msg
 from planner.ui.tables import row_table
 
@@ -67,6 +72,9 @@ MAX_COMPARE = 4
 
 def _exec_dialog(dialog: QDialog) -> bool:
     return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+_CSV_FILTER = QCoreApplication.translate("catalog", "Price lists (*.csv);;All files (*)")
 
 
 class CatalogPane(QWidget):
@@ -83,6 +91,11 @@ class CatalogPane(QWidget):
         self.dialog_runner: Callable[[QDialog], bool] = _exec_dialog
         self.compare_dialog: CompareDialog | None = None
         self.overrides_path = None  # None: the default file in the user data folder
+        # File choosers (tests replace them): a path, or "" when cancelled.
+        self.open_file_chooser: Callable[[], str] = lambda: QFileDialog.getOpenFileName(
+            self, self.tr("Import prices"), "", _CSV_FILTER)[0]
+        self.save_file_chooser: Callable[[], str] = lambda: QFileDialog.getSaveFileName(
+            self, self.tr("Export the price history"), "price-history.csv", _CSV_FILTER)[0]
 
         # ---- banner (notices) and the last action's message ----------------------------------
         self.banner = QFrame()
@@ -152,10 +165,24 @@ class CatalogPane(QWidget):
         menu.addAction(self.mine_used_action)
         self.mark_mine_button.setMenu(menu)
         self.not_mine_button = QPushButton(self.tr("Not mine"))
+        self.prices_button = QToolButton()
+        self.prices_button.setText(self.tr("Prices"))
+        self.prices_button.setToolTip(self.tr(
+            "Your own prices (a CSV with the columns card, date, amount, currency, condition, "
+            "kind, source) and the merged price history"))
+        self.prices_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        prices_menu = QMenu(self.prices_button)
+        self.import_prices_action = QAction(self.tr("Import prices…"), self)
+        self.export_prices_action = QAction(self.tr("Export the price history…"), self)
+        self.remove_prices_action = QAction(self.tr("Remove my imported prices"), self)
+        for act in (self.import_prices_action, self.export_prices_action,
+                    self.remove_prices_action):
+            prices_menu.addAction(act)
+        self.prices_button.setMenu(prices_menu)
         self.count_label = QLabel()
         actions = QHBoxLayout()
         for w in (self.compare_button, self.edit_price_button, self.add_card_button,
-                  self.mark_mine_button, self.not_mine_button):
+                  self.mark_mine_button, self.not_mine_button, self.prices_button):
             actions.addWidget(w)
         actions.addStretch(1)
         actions.addWidget(self.count_label)
@@ -187,13 +214,23 @@ class CatalogPane(QWidget):
         self.price_table.horizontalHeader().sectionResized.connect(
             lambda *_: self.price_table.resizeRowsToContents())
         self.price_table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.price_chart = PriceHistoryChart()
+        self.price_tabs = QTabWidget()
+        self.price_tabs.addTab(self.price_chart, self.tr("Chart"))
+        self.price_tabs.addTab(self.price_table, self.tr("Table"))
+        self.price_tabs.setDocumentMode(True)
+        self.unmatched_label = QLabel()
+        self.unmatched_label.setWordWrap(True)
+        self.unmatched_label.setStyleSheet("color: gray;")
+        self.unmatched_label.setVisible(False)
         details = QWidget()
         d = QVBoxLayout(details)
         d.setContentsMargins(0, 0, 0, 0)
         d.addWidget(self.details_title)
         d.addWidget(self.details_browser, 2)
         d.addWidget(QLabel("<b>" + self.tr("Price history") + "</b>"))
-        d.addWidget(self.price_table, 2)
+        d.addWidget(self.price_tabs, 3)
+        d.addWidget(self.unmatched_label)
         details.setMinimumWidth(320)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -224,6 +261,9 @@ class CatalogPane(QWidget):
         self.mine_new_action.triggered.connect(self._on_mark_mine_new)
         self.mine_used_action.triggered.connect(self._on_mark_mine_used)
         self.not_mine_button.clicked.connect(self._on_not_mine_clicked)
+        self.import_prices_action.triggered.connect(self._on_import_prices)
+        self.export_prices_action.triggered.connect(self._on_export_prices)
+        self.remove_prices_action.triggered.connect(self._on_remove_prices)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.proxy.rowsInserted.connect(self._update_count)
@@ -354,6 +394,61 @@ class CatalogPane(QWidget):
                   .replace("%4", point.date))
         return True
 
+    def import_prices(self, path: str | None = None) -> bool:
+        """Add the user's own prices from a CSV (asks for the file); says what was taken."""
+        path = path if path is not None else self.open_file_chooser()
+        if not path:
+            return False
+        cat = self._catalog
+
+        def match(name: str) -> str | None:
+            spec = cat.by_name(name)
+            return spec.name if spec is not None else None
+
+        try:
+            res = prices_mod.import_prices(path, match, cat.user_prices_path,
+                                           known=cat.price_book().all_observations())
+        except (OSError, prices_mod.PriceFileError) as exc:
+            self._say(self.tr("Could not import the prices: %1").replace(
+                "%1", tr_msg(message_of(exc))), error=True)
+            return False
+        self.reload()
+        text = self.tr("Imported %1 prices (%2 already known).").replace(
+            "%1", str(res.added)).replace("%2", str(res.duplicates))
+        if res.problems:
+            text += " " + self.tr("Rows not imported: %1; the first: %2").replace(
+                "%1", str(len(res.problems))).replace("%2", str(res.problems[0]))
+        self._say(text, error=bool(res.problems))
+        return True
+
+    def export_prices(self, path: str | None = None) -> bool:
+        """Write the merged price history (shipped, the catalog's, the user's) to a CSV."""
+        path = path if path is not None else self.save_file_chooser()
+        if not path:
+            return False
+        obs = self._catalog.price_book().all_observations()
+        try:
+            prices_mod.export_prices(obs, path)
+        except OSError as exc:
+            self._say(self.tr("Could not export the prices: %1").replace("%1", str(exc)),
+                      error=True)
+            return False
+        self._say(self.tr("Wrote %1 prices to %2.").replace("%1", str(len(obs)))
+                  .replace("%2", str(path)))
+        return True
+
+    def remove_imported_prices(self) -> bool:
+        """Delete the user's imported prices (the shipped history stays)."""
+        try:
+            n = prices_mod.remove_user_prices(self._catalog.user_prices_path)
+        except OSError as exc:
+            self._say(self.tr("Could not remove your prices: %1").replace("%1", str(exc)),
+                      error=True)
+            return False
+        self.reload()
+        self._say(self.tr("Removed %1 of your imported prices.").replace("%1", str(n)))
+        return n > 0
+
     def add_custom_card(self) -> bool:
         """Ask for a custom card and store it."""
         dialog = CustomCardDialog(self._catalog, self)
@@ -401,6 +496,7 @@ class CatalogPane(QWidget):
                                        + "</i>")
             self.details_browser.clear()
             self.price_model.set_points(())
+            self.price_chart.set_card(None, None)
             return
         cat = self._catalog
         mine = next((o for o in cat.owned if o.name == card.name), None)
@@ -435,6 +531,7 @@ class CatalogPane(QWidget):
             body += f"<p><b>{html.escape(label)}:</b> {html.escape(str(text))}</p>"
         self.details_browser.setHtml(body)
         self.price_model.set_points(cat.price_history(card))
+        self.price_chart.set_card(cat, card)
         for col in range(self.price_model.columnCount() - 1):
             self.price_table.resizeColumnToContents(col)
         self.price_table.resizeRowsToContents()
@@ -451,9 +548,18 @@ class CatalogPane(QWidget):
 
     def _show_catalog(self, catalog: Catalog) -> None:
         self._catalog = catalog
-        for n in catalog.notices:
+        book = catalog.price_book()  # read here, when the pane is first shown, not at start-up
+        for n in (*catalog.notices, *(tr_msg(x) for x in book.notices)):
             if n not in self._notices:
                 self._notices.append(n)
+        unmatched = book.unmatched
+        self.unmatched_label.setText(self.tr(
+            "Price rows not used (they name no single catalog card): %1.").replace(
+            "%1", str(len(unmatched))))
+        self.unmatched_label.setToolTip("\n".join(str(p) for p in unmatched[:12]) + (
+            "\n…" if len(unmatched) > 12 else "") + "\n" + self.tr(
+            "gpu-planner catalog --price-coverage lists them all."))
+        self.unmatched_label.setVisible(bool(unmatched))
         self.model.set_catalog(catalog)
         self._update_banner()
         self._update_count()
@@ -548,3 +654,15 @@ class CatalogPane(QWidget):
     @Slot()
     def _on_not_mine_clicked(self) -> None:
         self.unmark_owned(self.selected_names())
+
+    @Slot()
+    def _on_import_prices(self) -> None:
+        self.import_prices()
+
+    @Slot()
+    def _on_export_prices(self) -> None:
+        self.export_prices()
+
+    @Slot()
+    def _on_remove_prices(self) -> None:
+        self.remove_imported_prices()

@@ -44,7 +44,14 @@ from PySide6.QtWidgets import (
 )
 
 from planner.ui import money
-from planner.core.catalog import ARCHITECTURES, SEGMENTS, SUPPORT_LABELS, Catalog, PricePoint
+from planner.core.catalog import (
+    ARCHITECTURES,
+    SEGMENTS,
+    SUPPORT_LABELS,
+    Catalog,
+    PricePoint,
+    describe_price,
+)
 from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.memory import Assumptions
 from planner.core.network import Analysis, InvalidDraft, Setup
@@ -79,15 +86,18 @@ def format_usd(usd: float) -> str:
 
 
 def format_price(point: PricePoint | None) -> str:
-    """"$699 new (2017-06)"; an em dash when there is no price."""
+    """"$699 new (2017-06)", "$539 used asking (2026-08)", "$379 launch (2016-06)"; an em dash
+    when there is no price."""
     if point is None:
         return "—"
     date = f" ({point.date})" if point.date else ""
-    return f"{format_usd(point.usd)} {point.condition}{date}"
+    what = "launch" if point.launch else point.condition + (
+        " asking" if point.kind == "asking" else "")
+    return f"{format_usd(point.usd)} {what}{date}"
 
 
 def _price_tip(point: PricePoint | None) -> str | None:
-    return f"{format_price(point)}\n{point.source}" if point else None
+    return f"{tr_msg(describe_price(point))}\n{point.source}" if point else None
 
 
 # --------------------------------------------------------------------------------- the model
@@ -713,7 +723,7 @@ class FitView(QWidget):
             month = self.as_of_combo.currentData()
             self.as_of_combo.clear()
             self.as_of_combo.addItem(self.tr("latest"), None)
-            months = sorted({p.date for c in cat for p in c.prices}, reverse=True)
+            months = sorted({p.date for c in cat for p in cat.price_history(c)}, reverse=True)
             for m in months:
                 self.as_of_combo.addItem(m, m)
             if month is not None and self.as_of_combo.findData(month) < 0:
