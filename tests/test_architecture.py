@@ -70,3 +70,17 @@ def test_core_and_telemetry_load_no_qt_in_a_fresh_interpreter():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_import_linter_contracts_are_kept(tmp_path):
+    # The same layering as import-linter contracts (pyproject.toml): they follow imports
+    # through the whole package graph, not only each file's own import lines.
+    text = (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
+    n = text.count("[[tool.importlinter.contracts]]")
+    assert n >= 3
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
+         "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True))"],
+        cwd=PKG.parent, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert f"{n} kept, 0 broken" in run.stdout
