@@ -756,6 +756,12 @@ class MainWindow(QMainWindow):
         self.presets_menu.setToolTipsVisible(True)
 
         help_menu = bar.addMenu(self.tr("&Help"))
+        self.guide_action = self._action(self.tr("&User Guide"), self.show_guide,
+                                         QKeySequence.StandardKey.HelpContents)
+        self.guide_action.setStatusTip(self.tr(
+            "What each pane does, how the estimate and the speed are computed, how sure they "
+            "are, where your files live"))
+        help_menu.addAction(self.guide_action)
         self.welcome_action = self._action(self.tr("&Welcome…"), self._on_welcome_triggered)
         help_menu.addAction(self.welcome_action)
         self.about_action = self._action(self.tr("&About GPU Planner"),
@@ -1111,6 +1117,15 @@ class MainWindow(QMainWindow):
         name = self.sender().data()
         if name and self.maybe_save():
             self.load_preset(name)
+
+    @Slot()
+    def show_guide(self):
+        """Help ▸ User Guide (F1), in the window's language; returns the dialog."""
+        from planner.ui.guide import GuideDialog
+
+        dialog = GuideDialog(self)
+        dialog.show()
+        return dialog
 
     @Slot()
     def _on_welcome_triggered(self) -> None:

@@ -1412,6 +1412,13 @@ reasons</source>
     </message>
 </context>
 <context>
+    <name>GuideDialog</name>
+    <message>
+        <source>GPU Planner — user guide</source>
+        <translation>GPU Planner — 使用指南</translation>
+    </message>
+</context>
+<context>
     <name>LayerChart</name>
     <message>
         <source>kept for backward (MiB)</source>
@@ -1700,6 +1707,14 @@ reasons</source>
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>使用指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>What each pane does, how the estimate and the speed are computed, how sure they are, where your files live</source>
+        <translation>每个面板的作用、显存估计和速度如何计算、它们有多可靠、你的文件在哪里</translation>
     </message>
     <message>
         <source>&amp;Welcome…</source>

@@ -129,3 +129,25 @@ def test_qt_binding_keeps_reference_counts(qapp):
     """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call; the app then
     dies with 'Fatal Python error: none_dealloc' after a few dozen edits. Pin the binding."""
     assert not binding_drops_references(), binding_bug_message()
+
+
+def test_help_user_guide_in_both_languages(qtbot, services, qapp):
+    from planner.ui import i18n
+    from planner.ui.guide import guide_html
+
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    w.show()
+    assert w.guide_action.shortcut().toString() == "F1"
+    dialog = w.show_guide()
+    qtbot.addWidget(dialog)
+    text = dialog.browser.toPlainText()
+    for heading in ("The four tabs", "How the memory estimate is made", "How the speed is "
+                    "estimated", "How sure the numbers are", "Where your files live"):
+        assert heading in text
+    dialog.close()
+    zh = guide_html("zh_CN")
+    for heading in ("四个标签页", "显存估计如何计算", "速度如何估计", "这些数字有多可靠",
+                    "你的文件在哪里"):
+        assert heading in zh
+    assert i18n.current_language() == "en" and guide_html() == guide_html("en")
