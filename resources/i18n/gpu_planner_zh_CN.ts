@@ -2123,6 +2123,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>录制已停止：{why}</translation>
     </message>
     <message>
+        <source>Recording paused: no data</source>
+        <translation>录制已暂停：没有数据</translation>
+    </message>
+    <message>
+        <source>The recording {name} goes on when samples arrive again</source>
+        <translation>采样恢复后，录制 {name} 会继续</translation>
+    </message>
+    <message>
         <source>Long window: {b:.0f}-second buckets (memory: the bucket&apos;s maximum, the rest: its mean)</source>
         <translation>长时间窗口：{b:.0f} 秒分桶（显存取桶内最大值，其余取平均值）</translation>
     </message>

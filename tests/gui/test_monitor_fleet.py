@@ -226,6 +226,13 @@ def test_unreachable_server_banner_and_local_cards_restore(qtbot, make_pane, scr
     assert script.open_error in pane.banner_label.text()
     assert pane.banner_local_button.isVisible() and not pane.demo_button.isVisible()
     assert pane.source == "unavailable"
+    # the demo's cards are gone from the card box, one "Local cards" button, and nothing is
+    # said to be recording while nothing arrives
+    assert [pane.card_combo.itemData(i) for i in range(pane.card_combo.count())] == [None]
+    assert pane.gpu_model.rowCount() == 0
+    assert not pane.local_button.isVisible()
+    assert "● Recording" not in pane.recording_label.text()
+    interval_before = pane._local_interval_s
     with qtbot.waitSignal(pane.source_changed):
         qtbot.mouseClick(pane.banner_local_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: pane.source == "simulated" and pane.gpu_model.rowCount() == 2,
@@ -233,6 +240,7 @@ def test_unreachable_server_banner_and_local_cards_restore(qtbot, make_pane, scr
     assert not pane.banner.isVisible() and not pane.watching_cluster
     assert not pane.local_button.isVisible()
     assert all(d.host is None for d in pane.devices)
+    assert pane.interval_s == pytest.approx(interval_before)  # the local interval is back
 
 
 def test_token_is_never_shown_logged_or_recorded(qtbot, make_pane, script, caplog, tmp_path):

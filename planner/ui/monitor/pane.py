@@ -498,7 +498,9 @@ class MonitorPane(QWidget):
         simulated = self.source == "simulated"
         self.simulated_label.setVisible(simulated)
         n = len(self.devices)
-        self.local_button.setVisible(self._watching)
+        # one "Local cards" button: the banner's while it is shown, else the source line's
+        banner_up = self.source == "unavailable"
+        self.local_button.setVisible(self._watching and not banner_up)
         self.banner_local_button.setVisible(self._watching)
         # dcgm-exporter has no per-process data: the plots take the processes' room
         self.proc_box.setVisible(not self._watching)
@@ -533,6 +535,12 @@ class MonitorPane(QWidget):
             if not self._told_recording_failure:  # once, where the user looks
                 self._told_recording_failure = True
                 self._status(self.tr("Recording stopped: {why}").format(why=failure))
+        elif self.sink.path is not None and self.source in ("unavailable", "connecting"):
+            # nothing arrives, so nothing is written: not "● Recording"
+            self.recording_label.setText(self.tr("Recording paused: no data"))
+            self.recording_label.setToolTip(self.tr(
+                "The recording {name} goes on when samples arrive again").format(
+                    name=self.sink.path.name))
         elif self.sink.path is not None:
             self.recording_label.setText(self.tr("● Recording: {name}").format(
                 name=self.sink.path.name))
@@ -771,6 +779,8 @@ class MonitorPane(QWidget):
         self._last_error = None
         self.watch.reset()
         self.gpu_model.set_frame(None)
+        self.process_model.set_rows([])
+        self._show_devices(())  # the old source's cards leave the card box and the plots
         if self._watching:
             self.source = "connecting"
 
