@@ -1007,10 +1007,24 @@ class MainWindow(QMainWindow):
             return self.save_as()
         return self.save_to(self.document.path)
 
+    def last_folder(self) -> str:
+        """Where the file dialogs start: the open plan's folder, else the folder of the last
+        file opened or saved (kept between starts), else the home folder."""
+        if self.document.path is not None:
+            return str(self.document.path.parent)
+        kept = self._settings.value("files/last_folder")
+        if isinstance(kept, str) and kept and Path(kept).is_dir():
+            return kept
+        return str(Path.home())
+
+    def _remember_folder(self, path: str | Path) -> None:
+        self._settings.setValue("files/last_folder", str(Path(path).resolve().parent))
+
     def save_as(self) -> bool:
-        folder = str(self.document.path.parent) if self.document.path else str(Path.home())
-        suggested = str(Path(folder) / (self._file_stem() + ".json"))
+        suggested = str(Path(self.last_folder()) / (self._file_stem() + ".json"))
         path = self._prompts.save_path(suggested)
+        if path:
+            self._remember_folder(path)
         return bool(path) and self.save_to(Path(path))
 
     def save_to(self, path: Path) -> bool:
@@ -1084,9 +1098,9 @@ class MainWindow(QMainWindow):
     def _on_open_triggered(self) -> None:
         if not self.maybe_save():
             return
-        folder = str(self.document.path.parent) if self.document.path else str(Path.home())
-        path = self._prompts.open_path(folder)
+        path = self._prompts.open_path(self.last_folder())
         if path:
+            self._remember_folder(path)
             self.open_file_in_background(path)
 
     @Slot()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -151,3 +152,30 @@ def test_help_user_guide_in_both_languages(qtbot, services, qapp):
                     "你的文件在哪里"):
         assert heading in zh
     assert i18n.current_language() == "en" and guide_html() == guide_html("en")
+
+
+def test_file_dialogs_start_in_the_last_folder(qtbot, services, tmp_path):
+    folders = []
+
+    class Remembering(ScriptedPrompts):
+        def open_path(self, folder):
+            folders.append(folder)
+            return None
+
+    plans = tmp_path / "my plans"
+    plans.mkdir()
+    prompts = Remembering()
+    prompts.save_answer_path = str(plans / "net.json")
+    w = build_main_window(services(prompts=prompts))
+    qtbot.addWidget(w)
+    w.document.load(w.document.draft, w.document.setup, None)  # a plan with no file yet
+    assert w.last_folder() == str(Path.home())
+    assert w.save_as()
+    w.close()
+    # the next start, with a new plan: the dialogs start where the last file went
+    w2 = build_main_window(services(prompts=prompts))
+    qtbot.addWidget(w2)
+    assert w2.document.path is None
+    w2._on_open_triggered()
+    assert folders == [str(plans.resolve())]
+    w2.close()
