@@ -242,6 +242,11 @@ def test_parallel_controls_change_per_gpu_peak_and_scaling(make_window, qtbot):
     assert len(view.typical) == 8 and len(view.optimised) == 8
     assert view.typical[-1].speedup < view.optimised[-1].speedup <= 8
     assert view.copies >= 1
+    # whole GPUs on the x axis, and the legend outside the plot (it never covers a curve)
+    ticks = view.plot.getAxis("bottom")._tickLevels[0]
+    assert ticks and all(float(x).is_integer() for x, _ in ticks)
+    assert [label for _, label in ticks][-1] == "8"
+    assert view.plot.getPlotItem().legend is None and "ideal" in view.legend_label.text()
     pane.gpus_spin.setValue(4)
     assert len(view.typical) == 4
     pane.strategy_combo.setCurrentIndex(pane.strategy_combo.findData("ddp"))

@@ -70,7 +70,17 @@ class ScalingView(QWidget):
         self.plot.setLabel("left", self.tr("speed-up (×)"))
         self.plot.showAxis("right")
         self.plot.setLabel("right", self.tr("samples/s (typical)"))
-        self.plot.addLegend(offset=(10, 10))
+        # the legend is a line of text under the plot, so it never covers a curve
+        self.legend_label = QLabel(self)
+        self.legend_label.setObjectName("scaling_legend")
+        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setText(
+            '<span style="color:#969696">- - -</span> {ideal} &nbsp;&nbsp; '
+            '<span style="color:#d62728">━●━</span> {typical} &nbsp;&nbsp; '
+            '<span style="color:#1f77b4">━■━</span> {optimised}'.format(
+                ideal=self.tr("ideal"), typical=self.tr("typical framework"),
+                optimised=self.tr("optimised code")))
         self.ideal_curve = self.plot.plot([], [], pen=pg.mkPen((150, 150, 150), width=1,
                                                                style=Qt.PenStyle.DashLine),
                                           name=self.tr("ideal"))
@@ -97,6 +107,7 @@ class ScalingView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.summary)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend_label)
         layout.addWidget(self.copies_label)
 
     # ---- inputs ---------------------------------------------------------------------------
@@ -179,6 +190,12 @@ class ScalingView(QWidget):
         self.world_line.setValue(par.world if par.world > 1 else 1)
         self.world_line.setVisible(par.world > 1)
         self.plot.setXRange(1, max(n, 2), padding=0.04)
+        # whole GPUs only on the x axis (no 2.5 GPUs), at most about a dozen labels
+        step = max(1, -(-len(xs) // 12))
+        shown = list(xs[::step])
+        if xs and shown[-1] != xs[-1]:
+            shown.append(xs[-1])
+        self.plot.getAxis("bottom").setTicks([[(x, str(x)) for x in shown], []])
         self.plot.setYRange(0, max(n, 2), padding=0.04)
         last_t, last_o = self.typical[-1], self.optimised[-1]
         if setup.mode != "train":
