@@ -1151,6 +1151,10 @@ support</source>
         <source>No plan yet.</source>
         <translation>还没有方案。</translation>
     </message>
+    <message>
+        <source>Nothing to estimate yet: the plan has no layers.</source>
+        <translation>还没有可估计的内容：方案中没有层。</translation>
+    </message>
     <message numerus="yes">
         <source>… and %n more</source>
         <translation>
@@ -2617,6 +2621,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <source>The scaling curve over 1…N GPUs, and how many copies of the run one card holds</source>
         <translation>1…N 块 GPU 的扩展曲线，以及一块显卡能同时容纳多少份这个运行</translation>
     </message>
+    <message>
+        <source>Nothing to estimate yet: the plan has no layers</source>
+        <translation>还没有可估计的内容：方案中没有层</translation>
+    </message>
     <message numerus="yes">
         <source>Fix the %n problem(s) to see the estimate</source>
         <translation>
@@ -2648,8 +2656,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>…… 还有 %1 个</translation>
     </message>
     <message>
+        <source>Nothing to estimate yet: the plan has no layers. Add one (Edit ▸ Add Layer), open a model or pick a preset.</source>
+        <translation>还没有可估计的内容：方案中没有层。添加一层（编辑 ▸ 添加层）、打开一个模型或选择一个预设。</translation>
+    </message>
+    <message>
         <source>Fix the errors to see the estimate</source>
         <translation>修正错误后才能看到估算</translation>
+    </message>
+    <message>
+        <source>Nothing to estimate yet</source>
+        <translation>还没有可估计的内容</translation>
     </message>
     <message>
         <source>batch %1</source>
@@ -3055,6 +3071,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Card:</source>
         <translation>显卡：</translation>
+    </message>
+    <message>
+        <source>Nothing to estimate yet: the plan has no layers.</source>
+        <translation>还没有可估计的内容：方案中没有层。</translation>
     </message>
     <message>
         <source>Fix the errors in the draft to see how it scales.</source>

@@ -145,8 +145,13 @@ def test_kernel_larger_than_input_shows_its_error_and_keeps_the_rest(window):
     assert model.data(model.index(3, COL_NAME)) == "conv3"
     assert "Fix" in window.planner.summary()
     assert window.planner.max_batch_label.text() == "—"
-    # The last good numbers are still shown (greyed), and undo brings the estimate back.
-    assert window.document.last_good_estimate.peak == before
+    # No numbers from before the error: the breakdown says what to fix, the tables are
+    # empty; undo brings the estimate back.
+    assert window.planner.breakdown._estimate is None
+    assert "Fix the errors" in window.planner.breakdown._message
+    assert "larger than" in window.planner.breakdown._message
+    window.planner.refresh_tables()
+    assert window.planner.estimate_model.rowCount() == 0
     window.undo_action.trigger()
     assert peak(window) == before
     assert not window.planner.problems_label.isVisibleTo(window)
@@ -411,8 +416,7 @@ def test_result_tables_follow_edits_when_shown(window):
     assert pane.classic_model.index(1, 0).data() == "conv1"
     assert "input − kernel" in pane.classic_model.index(1, 3).data()
     pane.layer_model.setData(params_index(window, 1), "filters=32 kernel=300")
-    assert pane.classic_model.rowCount() == 4  # the last good numbers, greyed
-    assert pane.classic_model.index(1, 0).data(Qt.ItemDataRole.ForegroundRole) is not None
+    assert pane.classic_model.rowCount() == 0  # no numbers from before the error
 
 
 def test_window_renders(window, qtbot, tmp_path):
@@ -479,3 +483,22 @@ def test_reference_fields_complete_earlier_layer_names(make_window):
     names = ref.completer().model().stringList()
     assert names == [layer.name for layer in w.document.draft.layers[:row]]
     assert ref.text() == w.document.draft.layers[row].params["from"]
+
+
+def test_an_empty_plan_shows_nothing_to_estimate(window, qtbot):
+    # File ▸ New: no "largest batch 41,841", no "0 samples/s", no "42 copies fit".
+    window.new_action.trigger()
+    pane = window.planner
+    assert window.document.is_empty and window.document.estimate is None
+    assert "Nothing to estimate yet" in pane.summary()
+    assert pane.breakdown._estimate is None and "no layers" in pane.breakdown._message
+    assert pane.max_batch_label.text() == "—"
+    qtbot.waitUntil(lambda: pane._catalog is not None, timeout=10000)
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    fit = pane.ensure_fit_view()
+    assert fit.model.rowCount() == 0 and fit.stack.currentIndex() == 1
+    assert "Nothing to estimate yet" in fit.empty_label.text()
+    assert "Fix the plan" not in fit.empty_label.text()
+    pane.tabs.setCurrentIndex(pane._scaling_tab)
+    view = pane.scaling_view
+    assert "Nothing to estimate yet" in view.summary.text() and view.copies == 0

@@ -224,6 +224,7 @@ class LayerChart(pg.PlotWidget):
         self._label_color = text.name()
         item.setLabel("left", self.tr("kept for backward (MiB)"), color=self._label_color)
         item.setLabel("bottom", self.tr("layer"), color=self._label_color)
+        item.getAxis("bottom").enableAutoSIPrefix(False)  # layer numbers, never "(x0.001)"
         self.setMouseEnabled(x=True, y=False)
         self._bars = pg.BarGraphItem(x=[], height=[], width=0.8)
         item.addItem(self._bars)
@@ -256,6 +257,8 @@ class LayerChart(pg.PlotWidget):
         axis = self.getPlotItem().getAxis("bottom")
         if 0 < n <= 24:
             axis.setTicks([[(i, name) for i, name in enumerate(self._names)]])
+        elif n == 0:
+            axis.setTicks([[], []])  # no layers, no layer numbers
         else:
             axis.setTicks(None)
         self._redraw()
@@ -265,6 +268,7 @@ class LayerChart(pg.PlotWidget):
         self._note.setText(message if stale else "")
         self._note.setVisible(bool(stale and message))
         self._note.setPos(max(n - 1, 0) / 2, max(top, 1e-3) * 0.55)
+        self.getPlotItem().getAxis("left").setStyle(showValues=n > 0)
 
     def set_selected(self, row: int) -> None:
         if row != self._selected:
@@ -275,6 +279,11 @@ class LayerChart(pg.PlotWidget):
         n = len(self._values)
         base = QColor("#d62728") if not self._stale else QColor(175, 175, 175)
         sel = QColor("#1f4e9c") if not self._stale else QColor(120, 120, 120)
+        self._bars.setVisible(n > 0)
+        if n == 0:  # no estimate: no bars (pyqtgraph fails on empty brush and pen lists)
+            self._bars.setOpts(x=np.zeros(0), height=np.zeros(0), width=0.8, brush=base,
+                               pen=pg.mkPen(None), brushes=None, pens=None)
+            return
         brushes = [pg.mkBrush(sel if i == self._selected else base) for i in range(n)]
         self._bars.setOpts(x=np.arange(n), height=self._values, width=0.8, brushes=brushes,
                            pens=[pg.mkPen(None)] * n)

@@ -163,9 +163,18 @@ class PlanDocument(QObject):
         if select is not None:
             self.current_row_changed.emit(self.current_row)
 
+    @property
+    def is_empty(self) -> bool:
+        """A plan with nothing but its input (File ▸ New): there is nothing to estimate."""
+        return all(layer.kind == "input" for layer in self._draft.layers)
+
     def _recompute(self) -> None:
         self._analysis = analyze(self._draft)
         self._per_gpu = None
+        if self.is_empty:
+            self._estimate = None
+            self._failure = None
+            return
         if not self._analysis.ok:
             self._estimate = None
             self._failure = "\n".join(tr_problem(p) for p in self._analysis.problems)

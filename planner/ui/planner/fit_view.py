@@ -645,7 +645,7 @@ class FitView(QWidget):
     def recompute(self) -> None:
         a, setup = self._analysis, self._setup
         if a is None or setup is None:
-            self._set_failure(self.tr("No plan yet."))
+            self._set_failure(self.tr("Nothing to estimate yet: the plan has no layers."))
             return
         if not a.ok:
             problems = "\n".join(tr_problem(p) for p in a.problems[:6])
@@ -679,8 +679,11 @@ class FitView(QWidget):
         self.rows_changed.emit()
 
     def _show_empty(self, why: str) -> None:
-        head = self.tr("Fix the plan's errors to see how it fits on each card.")
         body = why.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "<br>")
+        if self._analysis is None:  # an empty plan: nothing to fix, nothing to estimate
+            head, body = body, ""
+        else:
+            head = self.tr("Fix the plan's errors to see how it fits on each card.")
         self.empty_label.setText(
             f"<p style='font-size:large'><b>{head}</b></p><p>{body}</p>")
         self.stack.setCurrentIndex(1)

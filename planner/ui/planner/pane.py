@@ -545,7 +545,8 @@ class PlannerPane(QWidget):
         if self.fit_view is not None and self._fit_dirty:
             self._fit_dirty = False
             doc = self._doc
-            self.fit_view.set_plan(doc.analysis, doc.setup, doc.assumptions, doc.parallel)
+            self.fit_view.set_plan(None if doc.is_empty else doc.analysis, doc.setup,
+                                   doc.assumptions, doc.parallel)
         return self.fit_view
 
     def refresh_scaling(self) -> None:
@@ -597,6 +598,8 @@ class PlannerPane(QWidget):
 
     def summary(self) -> str:
         est = self._doc.estimate
+        if self._doc.is_empty:
+            return self.tr("Nothing to estimate yet: the plan has no layers")
         if est is None:
             n = len(self._doc.analysis.problems)
             return self.tr("Fix the %n problem(s) to see the estimate", "", n)
@@ -701,15 +704,23 @@ class PlannerPane(QWidget):
             self.problems_label.setText("\n".join(lines))
             self.problems_label.setToolTip("\n".join(tr_problem(p) for p in problems))
         self.problems_label.setVisible(bool(problems))
-        stale_msg = self.tr("Fix the errors to see the estimate")
-        shown = est if est is not None else doc.last_good_estimate
-        stale = est is None
+        # No numbers from before an error or from an empty plan: the state, said plainly.
+        if doc.is_empty:
+            stale_msg = self.tr("Nothing to estimate yet: the plan has no layers. Add one "
+                                "(Edit ▸ Add Layer), open a model or pick a preset.")
+            detail = ""
+        else:
+            stale_msg = self.tr("Fix the errors to see the estimate")
+            detail = doc.failure or ""
         self.breakdown.set_per_gpu(doc.per_gpu, doc.global_batch)
-        self.breakdown.set_estimate(shown, stale=stale, message=stale_msg if stale else "",
-                                    capacity_bytes=self.memory_bytes())
-        if shown is None:
-            self.breakdown.set_estimate(None, message=stale_msg + "\n" + (doc.failure or ""))
-        self.chart.set_estimate(shown, stale=stale, message=stale_msg)
+        if est is not None:
+            self.breakdown.set_estimate(est, capacity_bytes=self.memory_bytes())
+        else:
+            self.breakdown.set_estimate(None, message=stale_msg + ("\n" + detail if detail
+                                                                   else ""))
+        self.chart.set_estimate(est, stale=est is None, message=(
+            self.tr("Nothing to estimate yet") if doc.is_empty
+            else self.tr("Fix the errors to see the estimate")))
         self.chart.set_selected(doc.current_row)
         self._update_max_batch()
         # The tables and the suggestions are filled when their tab is shown (or now, if it is).
@@ -905,11 +916,10 @@ class PlannerPane(QWidget):
         """Fill the per-layer and the article's tables now (otherwise done when shown)."""
         self._tables_dirty = False
         doc = self._doc
-        est = doc.estimate
-        shown = est if est is not None else doc.last_good_estimate
+        est = doc.estimate  # None (an error, an empty plan): empty tables, not old numbers
         rows_before = self.estimate_model.rowCount()
-        self.estimate_model.set_estimate(shown, stale=est is None)
-        self.classic_model.set_estimate(shown, stale=est is None)
+        self.estimate_model.set_estimate(est)
+        self.classic_model.set_estimate(est)
         if self.estimate_model.rowCount() != rows_before or not self._tables_sized:
             self._tables_sized = True
             self.estimate_view.resizeColumnsToContents()

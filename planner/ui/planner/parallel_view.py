@@ -164,8 +164,13 @@ class ScalingView(QWidget):
         if est is None or card is None:
             for curve in (self.ideal_curve, self.typical_curve, self.optimised_curve):
                 curve.setData([], [])
-            self.summary.setText(self.tr("Fix the errors in the draft to see how it scales.")
-                                 if card is not None else self.tr("No card chosen."))
+            if card is None:
+                text = self.tr("No card chosen.")
+            elif doc is not None and getattr(doc, "is_empty", False):
+                text = self.tr("Nothing to estimate yet: the plan has no layers.")
+            else:
+                text = self.tr("Fix the errors in the draft to see how it scales.")
+            self.summary.setText(text)
             self.copies_label.setText("")
             self.copies = 0
             return
