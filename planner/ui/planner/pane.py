@@ -322,10 +322,14 @@ class PlannerPane(QWidget):
                                         | QAbstractItemView.EditTrigger.EditKeyPressed
                                         | QAbstractItemView.EditTrigger.AnyKeyPressed)
         header = self.layer_view.horizontalHeader()
-        header.setSectionResizeMode(COL_PARAMS, QHeaderView.ResizeMode.Stretch)
+        # The parameters keep a readable width (the table scrolls sideways when the editor is
+        # narrow) instead of being squeezed to "filters=64 …" or, in Chinese, to "…".
+        header.setSectionResizeMode(COL_PARAMS, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
         fm = self.layer_view.fontMetrics()
         hfm = header.fontMetrics()
         for col, sample in ((0, "0000"), (1, "layer4.2.conv3x"), (2, "Adaptive avg pool"),
+                            (COL_PARAMS, "filters=256 kernel=3×3 stride=2"),
                             (4, "2048×56×56"), (5, "25.56 M"), (6, "9999.9 MiB")):
             title = str(self.layer_model.headerData(col, Qt.Orientation.Horizontal))
             header.resizeSection(col, max(fm.horizontalAdvance(sample),
