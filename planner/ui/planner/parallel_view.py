@@ -76,8 +76,8 @@ class ScalingView(QWidget):
         self.legend_label.setTextFormat(Qt.TextFormat.RichText)
         self.legend_label.setWordWrap(True)
         self.legend_label.setText(
-            '<span style="color:#969696">- - -</span> {ideal} &nbsp;&nbsp; '
-            '<span style="color:#d62728">━●━</span> {typical} &nbsp;&nbsp; '
+            '<span style="color:#969696">- - -</span> {ideal}\u2003 '
+            '<span style="color:#d62728">━●━</span> {typical}\u2003 '
             '<span style="color:#1f77b4">━■━</span> {optimised}'.format(
                 ideal=self.tr("ideal"), typical=self.tr("typical framework"),
                 optimised=self.tr("optimised code")))
