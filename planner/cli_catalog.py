@@ -89,12 +89,19 @@ def _table(catalog: Catalog, cards: list[GpuSpec], as_of: str | None, out: TextI
         vals = [name[:34], c.architecture, c.compute_capability, _fmt(c.memory_gib, "g"),
                 _fmt(c.bandwidth_gbs, ".0f"), _fmt(c.fp32_tflops, ".1f"),
                 _fmt(c.fp16_tensor_tflops, ".0f"), _fmt(c.tdp_w, ".0f"), _fmt(c.release),
-                _fmt(c.launch_price_usd, ".0f"), _fmt(new.usd if new else None, ".0f"),
-                _fmt(used.usd if used else None, ".0f"), SUPPORT_LABELS[status]]
+                _fmt(c.launch_price_usd, ".0f"), _price_cell(new), _price_cell(used),
+                SUPPORT_LABELS[status]]
         out.write("  ".join(f"{v:{a}{w}}" for v, (_, w, a) in zip(vals, cols)).rstrip() + "\n")
     out.write(f"\n{len(cards)} cards. FP16 TC: dense FP16 tensor TFLOPS (FP16 accumulate). "
-              "New/Used $: latest price point" + (f" on or before {as_of}" if as_of else "")
-              + "; * = a card you own.\n")
+              "New/Used $: the nearest dated price" + (f" on or before {as_of}" if as_of else "")
+              + " (a = an asking price, L = the launch price: no dated price); * = a card you "
+              "own.\n")
+
+
+def _price_cell(p: Any) -> str:
+    if p is None:
+        return "N/A"
+    return f"{p.usd:.0f}" + ("L" if p.launch else "a" if p.kind == "asking" else "")
 
 
 def catalog_command(args: argparse.Namespace, out: TextIO | None = None,

@@ -304,3 +304,20 @@ def test_csv_columns_documented():
     text = io.StringIO(paths.data_path("prices.md").read_text(encoding="utf-8")).read()
     for col in pr.COLUMNS:
         assert col in text
+
+
+def test_a_set_aside_prices_file_is_in_the_advice_and_the_cli(capsys, planner_home):
+    pr.user_prices_path().write_text("no,columns\n", encoding="utf-8")
+    advice = advise(load_catalog(), AdvisorInputs(get_profile("kaggle"), as_of="2026-11"))
+    assert any("moved aside" in str(n) for n in advice.notes)
+    pr.user_prices_path().write_text("no,columns\n", encoding="utf-8")
+    assert run(["catalog", "--price-coverage"]) == 0
+    assert "moved aside" in capsys.readouterr().err
+
+
+def test_cli_table_labels_asking_and_launch_prices(capsys, planner_home):
+    assert run(["catalog", "--architecture", "Ada Lovelace"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("GeForce RTX 4060 Ti 8GB"))
+    assert "399L" in row and "240a" in row
+    assert "a = an asking price" in out
