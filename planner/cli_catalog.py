@@ -18,6 +18,7 @@ from planner.core.catalog import (
     Catalog,
     CatalogError,
     GpuSpec,
+    clear_entered_prices,
     load_catalog,
     software_support,
 )
@@ -51,7 +52,8 @@ def add_catalog_parser(subparsers: Any) -> argparse.ArgumentParser:
     prices.add_argument("--export-prices", metavar="CSV",
                         help="write the merged price history (shipped, catalog and yours)")
     prices.add_argument("--remove-my-prices", action="store_true",
-                        help="delete the prices you imported")
+                        help="delete the prices you imported or entered (the shipped history "
+                             "stays)")
     p.set_defaults(func=catalog_command)
     return p
 
@@ -219,7 +221,11 @@ def _price_command(catalog: Catalog, args: argparse.Namespace, out: TextIO,
     user_path = catalog.user_prices_path or prices_mod.user_prices_path()
     if getattr(args, "remove_my_prices", False):
         n = prices_mod.remove_user_prices(user_path)
-        err.write(f"{prog}: removed {n} of your prices ({user_path}).\n")
+        m = clear_entered_prices(getattr(args, "overrides_path", None))
+        err.write(f"{prog}: removed {n + m} of your prices ({n} imported, {m} entered).\n")
+        if m:
+            catalog = load_catalog(getattr(args, "catalog_path", None),
+                                   getattr(args, "overrides_path", None))
         catalog.forget_prices()
     if getattr(args, "import_prices", None):
         try:

@@ -321,3 +321,19 @@ def test_cli_table_labels_asking_and_launch_prices(capsys, planner_home):
     row = next(line for line in out.splitlines() if line.startswith("GeForce RTX 4060 Ti 8GB"))
     assert "399L" in row and "240a" in row
     assert "a = an asking price" in out
+
+
+def test_remove_my_prices_removes_imported_and_entered_ones(capsys, tmp_path, planner_home):
+    cat.set_user_price("GTX 1080", cat.PricePoint("2026-11", 111.0, "used", "my listing"))
+    src = _write(tmp_path / "mine.csv", "GTX 1080 Ti,2026-11,222,USD,used,sold,my sale,eBay,")
+    assert run(["catalog", "--import-prices", str(src)]) == 0
+    c = load_catalog()
+    assert c.price("GTX 1080", "2026-11", "used").usd == 111
+    assert c.price("GTX 1080 Ti", "2026-11", "used").usd == 222
+    capsys.readouterr()
+    assert run(["catalog", "--remove-my-prices"]) == 0
+    assert "removed 2 of your prices (1 imported, 1 entered)" in capsys.readouterr().err
+    c = load_catalog()
+    assert c.price("GTX 1080", "2026-11", "used") is None
+    assert c.price("GTX 1080 Ti", "2026-11", "used") is None
+    assert c.price("GTX 1080", "2017-06", "new") is not None  # the shipped history stays
