@@ -18,6 +18,7 @@ from planner.core.catalog import (
     Catalog,
     CatalogError,
     GpuSpec,
+    clear_entered_prices,
     load_catalog,
     software_support,
 )
@@ -51,7 +52,8 @@ def add_catalog_parser(subparsers: Any) -> argparse.ArgumentParser:
     prices.add_argument("--export-prices", metavar="CSV",
                         help="write the merged price history (shipped, catalog and yours)")
     prices.add_argument("--remove-my-prices", action="store_true",
-                        help="delete the prices you imported")
+                        help="delete the prices you imported or entered (the shipped history "
+                             "stays)")
     p.set_defaults(func=catalog_command)
     return p
 
@@ -89,12 +91,19 @@ def _table(catalog: Catalog, cards: list[GpuSpec], as_of: str | None, out: TextI
         vals = [name[:34], c.architecture, c.compute_capability, _fmt(c.memory_gib, "g"),
                 _fmt(c.bandwidth_gbs, ".0f"), _fmt(c.fp32_tflops, ".1f"),
                 _fmt(c.fp16_tensor_tflops, ".0f"), _fmt(c.tdp_w, ".0f"), _fmt(c.release),
-                _fmt(c.launch_price_usd, ".0f"), _fmt(new.usd if new else None, ".0f"),
-                _fmt(used.usd if used else None, ".0f"), SUPPORT_LABELS[status]]
+                _fmt(c.launch_price_usd, ".0f"), _price_cell(new), _price_cell(used),
+                SUPPORT_LABELS[status]]
         out.write("  ".join(f"{v:{a}{w}}" for v, (_, w, a) in zip(vals, cols)).rstrip() + "\n")
     out.write(f"\n{len(cards)} cards. FP16 TC: dense FP16 tensor TFLOPS (FP16 accumulate). "
-              "New/Used $: latest price point" + (f" on or before {as_of}" if as_of else "")
-              + "; * = a card you own.\n")
+              "New/Used $: the nearest dated price" + (f" on or before {as_of}" if as_of else "")
+              + " (a = an asking price, L = the launch price: no dated price); * = a card you "
+              "own.\n")
+
+
+def _price_cell(p: Any) -> str:
+    if p is None:
+        return "N/A"
+    return f"{p.usd:.0f}" + ("L" if p.launch else "a" if p.kind == "asking" else "")
 
 
 def catalog_command(args: argparse.Namespace, out: TextIO | None = None,
@@ -212,7 +221,11 @@ def _price_command(catalog: Catalog, args: argparse.Namespace, out: TextIO,
     user_path = catalog.user_prices_path or prices_mod.user_prices_path()
     if getattr(args, "remove_my_prices", False):
         n = prices_mod.remove_user_prices(user_path)
-        err.write(f"{prog}: removed {n} of your prices ({user_path}).\n")
+        m = clear_entered_prices(getattr(args, "overrides_path", None))
+        err.write(f"{prog}: removed {n + m} of your prices ({n} imported, {m} entered).\n")
+        if m:
+            catalog = load_catalog(getattr(args, "catalog_path", None),
+                                   getattr(args, "overrides_path", None))
         catalog.forget_prices()
     if getattr(args, "import_prices", None):
         try:

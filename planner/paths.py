@@ -60,6 +60,11 @@ def autosave_path() -> Path:
     return data_dir() / "autosave.plan.json"
 
 
+def user_prices_path() -> Path:
+    """The user's own price observations (imported CSVs), in the price-list columns."""
+    return data_dir() / "prices-yours.csv"
+
+
 def recordings_dir(create: bool = True) -> Path:
     return _ensure(data_dir(create) / "recordings", create)
 

@@ -442,6 +442,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                 "core", "No used price is known for your {card} as of {date}, so the net costs "
                         "do not subtract its sale: add what it fetches in the Catalog pane "
                         "(Edit price…)."), card=best_owned[0].name, date=as_of))
+    notes.extend(catalog.price_book().notices)  # e.g. the user's prices file was set aside
     if modules:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Left out: {cards} — SXM modules that come only inside NVIDIA's multi-GPU "

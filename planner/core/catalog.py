@@ -744,6 +744,15 @@ def set_user_price(card_name: str, point: PricePoint, path: Path | str | None = 
     return ov
 
 
+def clear_entered_prices(path: Path | str | None = None) -> int:
+    """Remove the prices the user entered (Edit price…) from the override file; how many."""
+    ov = load_overrides(path)
+    n = sum(len(v) for v in ov.prices.values())
+    if n:
+        save_overrides(replace(ov, prices={}), path)
+    return n
+
+
 def add_custom_card(card: GpuSpec, path: Path | str | None = None) -> Overrides:
     ov = with_custom_card(load_overrides(path), card)
     save_overrides(ov, path)

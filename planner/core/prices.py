@@ -309,7 +309,7 @@ def merge(*groups: Iterable[Observation]) -> tuple[Observation, ...]:
 def user_prices_path() -> Path:
     from planner import paths
 
-    return paths.data_dir() / USER_PRICES_FILENAME
+    return paths.user_prices_path()
 
 
 def set_aside(path: Path, now: _dt.datetime | None = None) -> Path:

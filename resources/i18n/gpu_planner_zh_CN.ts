@@ -474,7 +474,7 @@
     </message>
     <message>
         <source>Remove my imported prices</source>
-        <translation>删除我导入的价格</translation>
+        <translation type="vanished">删除我导入的价格</translation>
     </message>
     <message>
         <source>Chart</source>
@@ -513,12 +513,24 @@
         <translation>未导入的行：%1；第一条：%2</translation>
     </message>
     <message>
+        <source>Removed %1 of your prices (%2 imported, %3 entered).</source>
+        <translation>已删除您的 %1 条价格（导入 %2 条，输入 %3 条）。</translation>
+    </message>
+    <message>
         <source>Price rows not used (they name no single catalog card): %1.</source>
         <translation>未使用的价格行（未对应到唯一的目录显卡）：%1。</translation>
     </message>
     <message>
         <source>Could not export the prices: %1</source>
         <translation>无法导出价格：%1</translation>
+    </message>
+    <message>
+        <source>Remove my prices</source>
+        <translation>删除我的价格</translation>
+    </message>
+    <message>
+        <source>Delete the prices you imported or entered; the shipped history stays</source>
+        <translation>删除您导入或输入的价格；内置的价格历史保留</translation>
     </message>
     <message>
         <source>Wrote %1 prices to %2.</source>
@@ -530,7 +542,7 @@
     </message>
     <message>
         <source>Removed %1 of your imported prices.</source>
-        <translation>已删除 %1 条您导入的价格。</translation>
+        <translation type="vanished">已删除 %1 条您导入的价格。</translation>
     </message>
     <message>
         <source>Could not save the card: %1</source>

@@ -201,7 +201,8 @@ def test_add_custom_card(pane, qtbot):
     assert "My Frankencard" in pane.visible_names()
     row = pane.model.row_of("My Frankencard")
     assert "(custom)" in pane.model.index(row, COL_NAME).data()
-    assert pane.model.index(row, COL_NEW).data() == "$2,500 (2024-06)"
+    # no dated price: the launch price stands in, flagged as such
+    assert pane.model.index(row, COL_NEW).data() == "$2,500 launch (2024-06)"
     assert pane.selected_names() == ["My Frankencard"]
     saved = json.loads(default_overrides_path().read_text())
     assert saved["custom_cards"][0]["name"] == "My Frankencard"

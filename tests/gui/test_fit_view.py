@@ -135,11 +135,12 @@ def test_prices_as_of_a_month(view):
     assert latest.price_used is not None and latest.price_used.date >= "2026-01"
     view.set_as_of("2017-06")
     then = source_row(view, "GeForce GTX 1080")
-    assert then.price_new.usd == 499 and then.price_new.date == "2017-03"
+    # the nearest observation at or before the month: Newegg's $517.48 of 2017-06-22
+    assert then.price_new.usd == 517.48 and then.price_new.date == "2017-06"
     assert then.price_used is None or then.price_used.date <= "2017-06"
     col = 8  # price new
     text = view.model.index(view.model.row_of("GeForce GTX 1080"), col).data()
-    assert text == "$499 new (2017-03)"
+    assert text == "$517 new (2017-06)"
 
 
 def test_owned_cards_are_highlighted(qtbot, planner_home, resnet50):

@@ -304,3 +304,36 @@ def test_csv_columns_documented():
     text = io.StringIO(paths.data_path("prices.md").read_text(encoding="utf-8")).read()
     for col in pr.COLUMNS:
         assert col in text
+
+
+def test_a_set_aside_prices_file_is_in_the_advice_and_the_cli(capsys, planner_home):
+    pr.user_prices_path().write_text("no,columns\n", encoding="utf-8")
+    advice = advise(load_catalog(), AdvisorInputs(get_profile("kaggle"), as_of="2026-11"))
+    assert any("moved aside" in str(n) for n in advice.notes)
+    pr.user_prices_path().write_text("no,columns\n", encoding="utf-8")
+    assert run(["catalog", "--price-coverage"]) == 0
+    assert "moved aside" in capsys.readouterr().err
+
+
+def test_cli_table_labels_asking_and_launch_prices(capsys, planner_home):
+    assert run(["catalog", "--architecture", "Ada Lovelace"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("GeForce RTX 4060 Ti 8GB"))
+    assert "399L" in row and "240a" in row
+    assert "a = an asking price" in out
+
+
+def test_remove_my_prices_removes_imported_and_entered_ones(capsys, tmp_path, planner_home):
+    cat.set_user_price("GTX 1080", cat.PricePoint("2026-11", 111.0, "used", "my listing"))
+    src = _write(tmp_path / "mine.csv", "GTX 1080 Ti,2026-11,222,USD,used,sold,my sale,eBay,")
+    assert run(["catalog", "--import-prices", str(src)]) == 0
+    c = load_catalog()
+    assert c.price("GTX 1080", "2026-11", "used").usd == 111
+    assert c.price("GTX 1080 Ti", "2026-11", "used").usd == 222
+    capsys.readouterr()
+    assert run(["catalog", "--remove-my-prices"]) == 0
+    assert "removed 2 of your prices (1 imported, 1 entered)" in capsys.readouterr().err
+    c = load_catalog()
+    assert c.price("GTX 1080", "2026-11", "used") is None
+    assert c.price("GTX 1080 Ti", "2026-11", "used") is None
+    assert c.price("GTX 1080", "2017-06", "new") is not None  # the shipped history stays

@@ -47,6 +47,7 @@ from planner.core.catalog import (
     OwnedCard,
     PricePoint,
     add_custom_card,
+    clear_entered_prices,
     set_owned_cards,
     set_user_price,
     software_support,
@@ -174,7 +175,9 @@ class CatalogPane(QWidget):
         prices_menu = QMenu(self.prices_button)
         self.import_prices_action = QAction(self.tr("Import prices…"), self)
         self.export_prices_action = QAction(self.tr("Export the price history…"), self)
-        self.remove_prices_action = QAction(self.tr("Remove my imported prices"), self)
+        self.remove_prices_action = QAction(self.tr("Remove my prices"), self)
+        self.remove_prices_action.setToolTip(self.tr(
+            "Delete the prices you imported or entered; the shipped history stays"))
         for act in (self.import_prices_action, self.export_prices_action,
                     self.remove_prices_action):
             prices_menu.addAction(act)
@@ -438,16 +441,18 @@ class CatalogPane(QWidget):
         return True
 
     def remove_imported_prices(self) -> bool:
-        """Delete the user's imported prices (the shipped history stays)."""
+        """Delete the user's own prices, imported and entered (the shipped history stays)."""
         try:
             n = prices_mod.remove_user_prices(self._catalog.user_prices_path)
-        except OSError as exc:
+            m = clear_entered_prices(self.overrides_path)
+        except (OSError, CatalogError) as exc:
             self._say(self.tr("Could not remove your prices: %1").replace("%1", str(exc)),
                       error=True)
             return False
         self.reload()
-        self._say(self.tr("Removed %1 of your imported prices.").replace("%1", str(n)))
-        return n > 0
+        self._say(self.tr("Removed %1 of your prices (%2 imported, %3 entered).").replace(
+            "%1", str(n + m)).replace("%2", str(n)).replace("%3", str(m)))
+        return n + m > 0
 
     def add_custom_card(self) -> bool:
         """Ask for a custom card and store it."""
