@@ -92,7 +92,8 @@ def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
               as_of: str | None = None, cards: list[GpuSpec] | None = None,
               parallel: Parallel | None = None,
               parallel_assumptions: ParallelAssumptions | None = None) -> list[FitRow]:
-    """Every card (or ``cards``), in catalog order. Raises InvalidDraft for a bad draft.
+    """Every card (or ``cards``), in catalog order; with ``as_of`` ("YYYY-MM") only those
+    released by then. Raises InvalidDraft for a bad draft.
 
     With ``parallel`` (several GPUs of each card), fit is judged per GPU and speed is that of
     the whole set; the batch is per GPU.
@@ -100,6 +101,8 @@ def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
     a = assumptions or Assumptions()
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     cards = list(catalog) if cards is None else cards
+    if as_of is not None:  # as of a date, only the cards released by then
+        cards = [c for c in cards if c.release is None or c.release <= as_of]
     peak = peak_bytes(analysis, setup, a)
     saved = 0
     grads = 0

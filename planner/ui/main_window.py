@@ -220,6 +220,8 @@ class _LazyPane(QWidget):
 
         pane, self.pane = self.pane, None
         self._kept = snapshot(pane)
+        for timer in pane.findChildren(QTimer):  # no pending recompute on a pane going away
+            timer.stop()
         pane.setParent(None)
         pane.deleteLater()
 

@@ -130,8 +130,12 @@ def test_prices_as_of_mid_2017(catalog):
     r = rows[catalog.by_name("GTX 1080 Ti").name]
     assert r.price_new is not None and r.price_new.date <= "2017-07"
     assert r.samples_per_s_per_usd and r.samples_per_s_per_usd > 0
-    # A card released later has no price in 2017.
-    assert rows[catalog.by_name("RTX 4090").name].price_new is None
+    # As of mid-2017, the cards released later are not in the table at all.
+    later = [c.name for c in catalog if c.release and c.release > "2017-07"]
+    assert "GeForce RTX 4090" in later and "B200" in later
+    assert rows and not set(later) & set(rows)
+    assert all(catalog.by_name(n).release is None or catalog.by_name(n).release <= "2017-07"
+               for n in rows)
 
 
 def test_fit_cli_contract(capsys):
