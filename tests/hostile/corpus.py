@@ -149,9 +149,11 @@ def plan_texts() -> dict[str, tuple[bytes, str]]:
                         ("cr", "100%\rfake"), ("osc", "\x1b]0;pwned\x07title"),
                         ("long", "n" * 100_000)]:
         layers = [dict(good[0], name=name)] + good[1:]
-        put(f"name-{label}.json", j(dict(plan(layers), name=name)), "")
+        put(f"name-{label}.json", j(dict(plan(layers), name=name)),
+            "longer than" if label == "long" else "")
         put(f"dupname-{label}.json", j(plan([good[0], dict(good[1], name=name),
-                                             dict(good[1], name=name)])), "already used")
+                                             dict(good[1], name=name)])),
+            "longer than" if label == "long" else "already used")
     many = [good[0]] + [{"type": "activation", "name": f"a{i}", "function": "relu"}
                         for i in range(20_000)]
     put("many-layers.json", j(plan(many)), "")
