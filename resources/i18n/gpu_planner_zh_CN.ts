@@ -1654,6 +1654,22 @@ reasons</source>
         <translation>已将 %1 作为新方案打开</translation>
     </message>
     <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled</source>
+        <translation>已取消打开 %1</translation>
+    </message>
+    <message>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
@@ -1680,6 +1696,14 @@ reasons</source>
     <message>
         <source>About GPU Planner</source>
         <translation>关于 GPU Planner</translation>
+    </message>
+    <message>
+        <source>It was left at %1.</source>
+        <translation>文件保留在原处：%1。</translation>
+    </message>
+    <message>
+        <source>It was kept as %1.</source>
+        <translation>原文件已另存为 %1。</translation>
     </message>
     <message>
         <source>Cannot restore</source>
@@ -1877,7 +1901,15 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>Recording failed</source>
-        <translation>录制失败</translation>
+        <translation type="vanished">录制失败</translation>
+    </message>
+    <message>
+        <source>■ Recording stopped</source>
+        <translation>■ 录制已停止</translation>
+    </message>
+    <message>
+        <source>Recording stopped: {why}</source>
+        <translation>录制已停止：{why}</translation>
     </message>
     <message>
         <source>● Recording: {name}</source>
@@ -4453,12 +4485,48 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>&apos;from&apos; 必须指定一个前面的层</translation>
     </message>
     <message>
+        <source>the tensors of the network hold {total} elements per sample, beyond the bound of {bound}</source>
+        <translation>网络的张量每个样本共有 {total} 个元素，超出上限 {bound}</translation>
+    </message>
+    <message>
         <source>output {out_shape} is empty</source>
         <translation>输出 {out_shape} 为空</translation>
     </message>
     <message>
         <source>invalid parameters ({problem})</source>
         <translation>参数无效（{problem}）</translation>
+    </message>
+    <message>
+        <source>output elements</source>
+        <translation>输出元素数</translation>
+    </message>
+    <message>
+        <source>input elements</source>
+        <translation>输入元素数</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>weight elements</source>
+        <translation>权重元素数</translation>
+    </message>
+    <message>
+        <source>forward FLOPs</source>
+        <translation>前向 FLOPs</translation>
+    </message>
+    <message>
+        <source>backward FLOPs</source>
+        <translation>反向 FLOPs</translation>
+    </message>
+    <message>
+        <source>{what}: {value} per sample is beyond the bound of {bound}</source>
+        <translation>{what}：每个样本 {value}，超出上限 {bound}</translation>
+    </message>
+    <message>
+        <source>saved elements</source>
+        <translation>保存的元素数</translation>
     </message>
     <message>
         <source>{where}: expected an object with &apos;layers&apos;</source>
@@ -4479,6 +4547,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{at}.name: every layer needs a name</source>
         <translation>{at}.name：每个层都需要名称</translation>
+    </message>
+    <message>
+        <source>{at}.name: longer than {limit} characters</source>
+        <translation>{at}.name：超过 {limit} 个字符</translation>
     </message>
     <message>
         <source>{at}.{key}: &apos;{kind}&apos; layers have no parameter &apos;{key}&apos;</source>
@@ -4687,6 +4759,46 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>A small 3-D CNN on the article&apos;s video example: 25 frames of 75×75×3.</source>
         <translation>针对原文视频示例的小型三维 CNN：25 帧 75×75×3。</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <source>a pipe (FIFO)</source>
+        <translation>一个管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a device</source>
+        <translation>一个设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>一个套接字</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>{where} is {kind}, not a file</source>
+        <translation>{where} 是{kind}，不是文件</translation>
+    </message>
+    <message>
+        <source>{where} is larger than {limit} MiB; it was not read</source>
+        <translation>{where} 大于 {limit} MiB，未读取</translation>
+    </message>
+    <message>
+        <source>{where} is not UTF-8 text (byte {offset})</source>
+        <translation>{where} 不是 UTF-8 文本（第 {offset} 字节）</translation>
+    </message>
+    <message>
+        <source>a number with {digits} digits is absurdly large</source>
+        <translation>一个 {digits} 位的数字大得离谱</translation>
+    </message>
+    <message>
+        <source>JSON nested more than {depth} levels deep</source>
+        <translation>JSON 嵌套超过 {depth} 层</translation>
     </message>
 </context>
 </TS>
