@@ -268,7 +268,12 @@ def cli_cases(root: Path) -> list[Case]:
                        (["monitor", "--demo", "--match", "a=\"b\""], "--match"),
                        (["monitor", "--prometheus", "ftp://x"], "URL"),
                        (["monitor", "--prometheus", "\x1b[2J"], "URL"),
-                       (["estimate", "preset:\x1b[2Jnope"], "preset|no such")]:
+                       (["estimate", "preset:\x1b[2Jnope"], "preset|no such"),
+                       (["catalog", "--as-of", ""], "as-of"),
+                       (["catalog", "--as-of", "2026-13"], "as-of"),
+                       (["catalog", "--architecture", ""], "architecture"),
+                       (["catalog", "--architecture", "\x1b[2J"], "architecture"),
+                       (["catalog", "--segment", "\x00"], "segment")]:
         add(f"text-{len(cases)}", argv, USAGE, flag.lstrip("-") if flag != "source" else None)
     # plan files, through estimate, --json and advise --plan
     for name, (path, pattern) in sorted(plans.items()):
