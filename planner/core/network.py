@@ -485,6 +485,7 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 # elements and the network MAX_TOTAL_ELEMENTS, so bytes × a batch of MAX_BATCH × 8 bytes per
 # element stay exact in the estimate's int64 arithmetic; FLOPs per layer likewise.
 MAX_ELEMENTS = 1 << 36
+MAX_NAME_CHARS = 1000  # a layer's or a plan's name from a file
 MAX_TOTAL_ELEMENTS = 1 << 38
 MAX_FLOPS = 1 << 42
 _BOUNDED = (
@@ -557,13 +558,18 @@ def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
                 Msg(
                     QT_TRANSLATE_NOOP("core", "{at}.type: unknown layer type {kind!r}"),
                     at=at,
-                    kind=kind,
+                    kind=clean(kind, max_len=60) if isinstance(kind, str) else kind,
                 )
             )
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
             raise PlanFileError(
                 Msg(QT_TRANSLATE_NOOP("core", "{at}.name: every layer needs a name"), at=at)
+            )
+        if len(name) > MAX_NAME_CHARS:  # a name is shown in tables, charts and terminals
+            raise PlanFileError(
+                Msg(QT_TRANSLATE_NOOP("core", "{at}.name: longer than {limit} characters"),
+                    at=at, limit=MAX_NAME_CHARS)
             )
         rule = RULES[kind]
         params = {}
@@ -595,7 +601,7 @@ def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
                 ) from None
         layers.append(LayerSpec(kind, name.strip(), params))
     name = data.get("name", "")
-    if not isinstance(name, str):
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
         raise PlanFileError(
             Msg(QT_TRANSLATE_NOOP("core", "{where}: name must be text"), where=where)
         )

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 log = logging.getLogger(__name__)
@@ -42,11 +42,15 @@ class BackgroundOpen(QObject):
         self.dialog = QProgressDialog(label, cancel_text, 0, 0, parent)
         self.dialog.setWindowTitle(label)
         self.dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        self.dialog.setMinimumDuration(delay_ms)  # shown only when the work takes a while
+        self.dialog.setMinimumDuration(1 << 30)  # shown by our timer, not by setValue
         self.dialog.setAutoClose(False)
         self.dialog.setAutoReset(False)
         self.dialog.canceled.connect(self._on_cancel)
         self._thread = threading.Thread(target=self._run, name="planner-open", daemon=True)
+        self._show_timer = QTimer(self)
+        self._show_timer.setSingleShot(True)
+        self._show_timer.setInterval(delay_ms)  # shown only when the work takes a while
+        self._show_timer.timeout.connect(self._on_show)
 
     @property
     def running(self) -> bool:
@@ -54,6 +58,12 @@ class BackgroundOpen(QObject):
 
     def start(self) -> None:
         self._thread.start()
+        self._show_timer.start()
+
+    @Slot()
+    def _on_show(self) -> None:
+        if self.running:
+            self.dialog.show()
 
     def cancel(self) -> None:
         self._on_cancel()
@@ -85,6 +95,7 @@ class BackgroundOpen(QObject):
         self.finished.emit(value, exc)
 
     def _close_dialog(self) -> None:
+        self._show_timer.stop()
         self.dialog.canceled.disconnect(self._on_cancel)
         self.dialog.reset()
         self.dialog.hide()

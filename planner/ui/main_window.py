@@ -60,8 +60,15 @@ from PySide6.QtWidgets import (
 
 from planner import paths
 from planner.safeio import set_aside
-from planner.core.memory import Assumptions
-from planner.core.network import NetworkDraft, PlanFileError, Setup, load_plan, save_plan
+from planner.core.memory import Assumptions, estimate
+from planner.core.network import (
+    NetworkDraft,
+    PlanFileError,
+    Setup,
+    analyze,
+    load_plan,
+    save_plan,
+)
 from planner.core.parallel import Parallel
 from planner.ui.services import Prompts, Services
 
@@ -265,6 +272,7 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self._catalog_failed = False
         self._opening = None  # a BackgroundOpen in progress
+        self._prepared_open = None  # (draft, (analysis, estimate, assumptions)) from it
         self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
         self.monitor_source: str | None = None
         self._welcome_pending = False
@@ -930,7 +938,9 @@ class MainWindow(QMainWindow):
         except PlanFileError as exc:
             self._prompts.error(self.tr("Cannot open plan"), _exc_text(exc))
             return False
-        self.document.load(draft, setup, Path(path))
+        ready, self._prepared_open = self._prepared_open, None
+        self.document.load(draft, setup, Path(path),
+                           prepared=ready[1] if ready and ready[0] is draft else None)
         self._add_recent(Path(path))
         self.statusBar().showMessage(self.tr("Opened %1").replace("%1", str(path)), 5000)
         return True
@@ -971,8 +981,20 @@ class MainWindow(QMainWindow):
 
                 return import_onnx(path, batch=batch)
         else:
+            assumptions = self.document.assumptions
+
             def work():
-                return load_plan(path)
+                draft, setup = load_plan(path)
+                # worked out here, not on the GUI thread: the document takes them as they are
+                analysis = analyze(draft)
+                est = None
+                if analysis.ok:
+                    try:
+                        est = estimate(analysis, setup, assumptions)
+                    except (ValueError, ArithmeticError):
+                        est = None  # the document says why when it tries again
+                self._prepared_open = (draft, (analysis, est, assumptions))
+                return draft, setup
         job = BackgroundOpen(self, work, self.tr("Opening %1…").replace("%1", Path(path).name),
                              self.tr("Cancel"))
         self._opening = job

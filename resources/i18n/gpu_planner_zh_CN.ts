@@ -4948,6 +4948,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{at}.name：每个层都需要名称</translation>
     </message>
     <message>
+        <source>{at}.name: longer than {limit} characters</source>
+        <translation>{at}.name：超过 {limit} 个字符</translation>
+    </message>
+    <message>
         <source>{at}.{key}: &apos;{kind}&apos; layers have no parameter &apos;{key}&apos;</source>
         <translation>{at}.{key}：&apos;{kind}&apos; 层没有参数 &apos;{key}&apos;</translation>
     </message>

@@ -239,7 +239,7 @@ def test_unreachable_server_banner_and_local_cards_restore(qtbot, make_pane, scr
                     timeout=5000)
     assert not pane.banner.isVisible() and not pane.watching_cluster
     assert not pane.local_button.isVisible()
-    assert all(d.host is None for d in pane.devices)
+    assert pane.devices and all(d.host is None for d in pane.devices)
     assert pane.interval_s == pytest.approx(interval_before)  # the local interval is back
 
 
@@ -287,7 +287,8 @@ def test_token_is_never_shown_logged_or_recorded(qtbot, make_pane, script, caplo
                 texts.append(str(m.data(m.index(r, c), role)))
     assert not [t for t in texts if TOKEN in t]
     assert TOKEN not in caplog.text
-    assert all(TOKEN not in str(rec.args) for rec in caplog.records)
+    for rec in caplog.records:  # (none is fine: the scripted backend may log nothing)
+        assert TOKEN not in str(rec.args)
 
     path = pane.recording_path
     pane.shutdown()  # closes the recording

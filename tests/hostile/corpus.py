@@ -149,9 +149,11 @@ def plan_texts() -> dict[str, tuple[bytes, str]]:
                         ("cr", "100%\rfake"), ("osc", "\x1b]0;pwned\x07title"),
                         ("long", "n" * 100_000)]:
         layers = [dict(good[0], name=name)] + good[1:]
-        put(f"name-{label}.json", j(dict(plan(layers), name=name)), "")
+        put(f"name-{label}.json", j(dict(plan(layers), name=name)),
+            "longer than" if label == "long" else "")
         put(f"dupname-{label}.json", j(plan([good[0], dict(good[1], name=name),
-                                             dict(good[1], name=name)])), "already used")
+                                             dict(good[1], name=name)])),
+            "longer than" if label == "long" else "already used")
     many = [good[0]] + [{"type": "activation", "name": f"a{i}", "function": "relu"}
                         for i in range(20_000)]
     put("many-layers.json", j(plan(many)), "")
@@ -266,7 +268,12 @@ def cli_cases(root: Path) -> list[Case]:
                        (["monitor", "--demo", "--match", "a=\"b\""], "--match"),
                        (["monitor", "--prometheus", "ftp://x"], "URL"),
                        (["monitor", "--prometheus", "\x1b[2J"], "URL"),
-                       (["estimate", "preset:\x1b[2Jnope"], "preset|no such")]:
+                       (["estimate", "preset:\x1b[2Jnope"], "preset|no such"),
+                       (["catalog", "--as-of", ""], "as-of"),
+                       (["catalog", "--as-of", "2026-13"], "as-of"),
+                       (["catalog", "--architecture", ""], "architecture"),
+                       (["catalog", "--architecture", "\x1b[2J"], "architecture"),
+                       (["catalog", "--segment", "\x00"], "segment")]:
         add(f"text-{len(cases)}", argv, USAGE, flag.lstrip("-") if flag != "source" else None)
     # plan files, through estimate, --json and advise --plan
     for name, (path, pattern) in sorted(plans.items()):
@@ -417,3 +424,109 @@ def hostile_json_files() -> dict[str, bytes]:
                                 "owned": [{"name": "GeForce RTX 4090", "count": -3}]}).encode(),
         "many-keys": json.dumps({f"k{i}": i for i in range(100_000)}).encode(),
     }
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    key, n, varint = (number << 3) | 2, len(payload), b""
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        varint += bytes([byte | (0x80 if n else 0)])
+        if not n:
+            return bytes([key]) + varint + payload
+
+
+# -- ONNX files --------------------------------------------------------------------------------
+
+def onnx_files(folder: Path) -> dict[str, tuple[Path, int, str | None, str | None]]:
+    """name → (file, exit status, pattern of the error, xfail reason). Built with onnx.helper;
+    the slow-importer cases are the ones the issue measured (20,000 same-named nodes, 4,000
+    Identity-fed constants, 20 MB of empty nodes)."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out: dict[str, tuple[Path, int, str | None, str | None]] = {}
+    importer = "importer: fixed on the ONNX branch"
+
+    def model(nodes, inputs, outputs, inits=(), name="hostile", opset=17, ir=8):
+        g = helper.make_graph(list(nodes), name, list(inputs), list(outputs),
+                              initializer=list(inits))
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+        m.ir_version = ir
+        return m
+
+    def vi(name, dims):
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, dims)
+
+    def save(name, m, rc=OK, pattern=None, xfail=None):
+        p = folder / name
+        p.write_bytes(m.SerializeToString() if not isinstance(m, bytes) else m)
+        out[name] = (p, rc, pattern, xfail)
+
+    relu = model([helper.make_node("Relu", ["x"], ["y"], name="r")], [vi("x", ["N", 16])],
+                 [vi("y", ["N", 16])])
+    save("good.onnx", relu)
+    save("empty.onnx", b"", USAGE, "onnx|model|empty|parse")
+    save("garbage.onnx", b"this is not a protobuf \x00\xff" * 50, USAGE, None)
+    save("truncated.onnx", relu.SerializeToString()[:-9], USAGE, None)
+    save("zeros.onnx", b"\x00" * 10_000, USAGE, None)
+    n = 20_000
+    same = model([helper.make_node("Relu", [f"t{i}"], [f"t{i + 1}"], name="same")
+                  for i in range(n)], [vi("t0", ["N", 8])], [vi(f"t{n}", ["N", 8])])
+    save("same-names-20000.onnx", same, OK, None, importer)
+    k = 4000
+    nodes, inits = [], []
+    for i in range(k):
+        inits.append(numpy_helper.from_array(np.full((8,), 0.5, np.float32), f"c{i}"))
+        nodes.append(helper.make_node("Identity", [f"c{i}"], [f"ci{i}"], name=f"id{i}"))
+        nodes.append(helper.make_node("Add", [f"a{i}", f"ci{i}"], [f"a{i + 1}"], name=f"add{i}"))
+    save("identity-constants-4000.onnx",
+         model(nodes, [vi("a0", ["N", 8])], [vi(f"a{k}", ["N", 8])], inits), OK, None, importer)
+    base = model([helper.make_node("Relu", ["x"], ["y"], name="r")], [vi("x", ["N", 16])],
+                 [vi("y", ["N", 16])])
+    # the graph (ModelProto field 7) with 20 MB of empty node entries (GraphProto field 1)
+    graph = base.graph.SerializeToString() + b"\x0a\x00" * (10 * 1024 * 1024)
+    head = onnx.ModelProto()
+    head.CopyFrom(base)
+    head.ClearField("graph")
+    save("empty-nodes-20mb.onnx", head.SerializeToString() + _field(7, graph), OK, None,
+         importer)
+    save("huge-dims.onnx", model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                                 [vi("x", [1 << 24, 1 << 24, 1 << 24])],
+                                 [vi("y", [1 << 24, 1 << 24, 1 << 24])]),
+         USAGE, "beyond|large|absurd|dimension|batch")
+    save("negative-dims.onnx", model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                                     [vi("x", ["N", -16])], [vi("y", ["N", -16])]),
+         USAGE, None)
+    save("zero-dims.onnx", model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                                 [vi("x", ["N", 0])], [vi("y", ["N", 0])]), USAGE, None)
+    save("ansi-names.onnx", model([helper.make_node("Relu", ["x"], ["y"],
+                                                    name="\x1b[31mevil\nnode\x1b[2J")],
+                                  [vi("x", ["N", 16])], [vi("y", ["N", 16])],
+                                  name="\x1b]0;pwned\x07graph"), OK, None)
+    save("opset-999.onnx", model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                                 [vi("x", ["N", 16])], [vi("y", ["N", 16])], opset=999),
+         None, None)  # type: ignore[arg-type]  # either answer is fine, one line
+    save("unknown-op.onnx", model([helper.make_node("Frobnicate", ["x"], ["y"], name="f")],
+                                  [vi("x", ["N", 16])], [vi("y", ["N", 16])]), None, None)
+    save("no-nodes.onnx", model([], [vi("x", ["N", 16])], [vi("x", ["N", 16])]), None, None)
+    d = folder / "folder.onnx"
+    d.mkdir(exist_ok=True)
+    out[d.name] = (d, USAGE, "folder", None)
+    if hasattr(os, "mkfifo"):
+        f = folder / "fifo.onnx"
+        if not f.exists():
+            os.mkfifo(f)
+        out[f.name] = (f, USAGE, "pipe", None)
+    if Path("/dev/zero").exists():
+        z = folder / "zero.onnx"
+        if not z.is_symlink():
+            z.symlink_to("/dev/zero")
+        out[z.name] = (z, USAGE, "device", None)
+    big = folder / "huge-sparse.onnx"
+    with open(big, "wb") as fh:
+        fh.truncate(3 * 1024 * 1024 * 1024)
+    out[big.name] = (big, USAGE, "larger than", None)
+    return out

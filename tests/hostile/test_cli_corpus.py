@@ -181,3 +181,27 @@ def test_cli_case_in_its_own_process(case, sub_results):
         r["raw_stdout"].decode("ascii")  # what an ASCII terminal was given: ASCII only
         if case.rc == 0:
             assert r["stdout"].strip(), f"{case.id}: printed nothing"
+
+
+# -- what the numbers from outside change ------------------------------------------------------
+
+def test_the_budget_given_is_the_one_the_advice_says_it_assumes(capsys):
+    from planner.cli import run
+
+    assert run(["advise", "--profile", "starting", "--budget", "5000"]) == 0
+    assumes = [line for line in capsys.readouterr().out.splitlines() if "assumes:" in line]
+    assert len(assumes) == 1 and "budget $5,000" in assumes[0]
+    assert run(["advise", "--profile", "starting"]) == 0
+    assert "budget $300" in capsys.readouterr().out  # the profile's own
+
+
+@pytest.mark.parametrize("argv", [["--electricity", "0"], ["--hours", "0"], ["--hours", "24"],
+                                  ["--cloud", "0"], ["--electricity", "0.35", "--hours", "12"]])
+def test_edge_values_give_strict_json_and_no_negative_money(capsys, argv):
+    from planner.cli import run
+
+    assert run(["advise", "--profile", "starting", "--json", *argv]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert data
+    assert "$-" not in out and "-$" not in out

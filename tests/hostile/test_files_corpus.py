@@ -67,6 +67,16 @@ def _special_files(folder: Path) -> dict[str, Path]:
     return out
 
 
+def _special_at(folder: Path, kind: str, name: str) -> Path:
+    """``folder/name`` made into (a link to) one of the special files, or skip."""
+    special = _special_files(folder)
+    if kind not in special:
+        pytest.skip(f"no {kind} on this system")
+    path = folder / name
+    os.symlink(special[kind], path) if kind != "huge" else os.replace(special[kind], path)
+    return path
+
+
 # -- settings ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(JSON_FILES))
@@ -87,11 +97,7 @@ def test_hostile_settings_load_the_defaults_and_keep_the_file(tmp_path, name):
 
 @pytest.mark.parametrize("kind", ["folder", "fifo", "dev-zero", "huge"])
 def test_settings_that_are_not_a_small_regular_file_are_left_alone(tmp_path, kind):
-    special = _special_files(tmp_path)
-    if kind not in special:
-        pytest.skip(f"no {kind} on this system")
-    path = tmp_path / "settings.json"
-    os.symlink(special[kind], path) if kind != "huge" else os.replace(special[kind], path)
+    path = _special_at(tmp_path, kind, "settings.json")
     before = os.lstat(path)
     t0 = time.perf_counter()
     settings, notice = load_settings(path)
@@ -155,11 +161,7 @@ def test_hostile_overrides_keep_the_catalog_and_the_file(tmp_path, name):
 
 @pytest.mark.parametrize("kind", ["folder", "fifo", "dev-zero", "huge"])
 def test_overrides_that_are_not_a_small_regular_file_are_left_alone(tmp_path, kind):
-    special = _special_files(tmp_path)
-    if kind not in special:
-        pytest.skip(f"no {kind} on this system")
-    path = tmp_path / "overrides.json"
-    os.symlink(special[kind], path) if kind != "huge" else os.replace(special[kind], path)
+    path = _special_at(tmp_path, kind, "overrides.json")
     t0 = time.perf_counter()
     catalog = load_catalog(overrides_path=path)
     assert time.perf_counter() - t0 < MAX_SECONDS

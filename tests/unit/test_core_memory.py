@@ -265,7 +265,7 @@ def test_random_drafts_never_crash(shape, layers, batch, mode):
     if a.ok:
         e = estimate(a, Setup(batch, "fp32", "adam", mode))
         assert e.peak > 0
-        assert all(layer.activation_bytes >= 0 for layer in e.layers)
+        assert e.layers and all(layer.activation_bytes >= 0 for layer in e.layers)
     else:
         for p in a.problems:
             assert str(p).startswith(f"layer {p.index} ({p.name}): ")

@@ -44,6 +44,8 @@ def _grey(color: QColor) -> QColor:
     return QColor(v, v, v)
 
 
+_NO_PEN = None  # made once, on first use (no Qt objects at import)
+
 class BreakdownBar(QWidget):
     """A stacked horizontal bar of the memory terms, with a legend and the peak."""
 
@@ -276,17 +278,18 @@ class LayerChart(pg.PlotWidget):
             self._redraw()
 
     def _redraw(self) -> None:
+        global _NO_PEN
+        if _NO_PEN is None:
+            _NO_PEN = pg.mkPen(None)
         n = len(self._values)
         base = QColor("#d62728") if not self._stale else QColor(175, 175, 175)
         sel = QColor("#1f4e9c") if not self._stale else QColor(120, 120, 120)
         self._bars.setVisible(n > 0)
-        if n == 0:  # no estimate: no bars (pyqtgraph fails on empty brush and pen lists)
-            self._bars.setOpts(x=np.zeros(0), height=np.zeros(0), width=0.8, brush=base,
-                               pen=pg.mkPen(None), brushes=None, pens=None)
-            return
-        brushes = [pg.mkBrush(sel if i == self._selected else base) for i in range(n)]
-        self._bars.setOpts(x=np.arange(n), height=self._values, width=0.8, brushes=brushes,
-                           pens=[pg.mkPen(None)] * n)
+        base_brush, sel_brush = pg.mkBrush(base), pg.mkBrush(sel)  # two, not one per bar
+        brushes = [sel_brush if i == self._selected else base_brush for i in range(n)]
+        # no bars (a plan with no estimate yet): pyqtgraph fails on an empty list of pens
+        self._bars.setOpts(x=np.arange(n), height=self._values, width=0.8,
+                           brushes=brushes or None, pens=[_NO_PEN] * n or None)
 
     def _index_at(self, scene_pos) -> int | None:
         vb = self.getPlotItem().getViewBox()

@@ -125,10 +125,16 @@ class PlanDocument(QObject):
 
     # ---- whole-plan changes (not undoable: they start a new history) ----------------------
     def load(self, draft: NetworkDraft, setup: Setup, path: Path | None,
-             *, modified: bool = False) -> None:
+             *, modified: bool = False, prepared=None) -> None:
+        """``prepared``: (analysis, estimate, assumptions) worked out off the GUI thread for
+        this very draft and setup (File ▸ Open); used when they still match, else redone."""
         self.undo_stack.clear()
         self._path = Path(path) if path is not None else None
-        self.set_plan(draft, setup, select=0)
+        self._prepared = prepared
+        try:
+            self.set_plan(draft, setup, select=0)
+        finally:
+            self._prepared = None
         if modified:
             self.undo_stack.resetClean()  # clean index -1: modified until saved
         else:
@@ -169,7 +175,12 @@ class PlanDocument(QObject):
         return all(layer.kind == "input" for layer in self._draft.layers)
 
     def _recompute(self) -> None:
-        self._analysis = analyze(self._draft)
+        prepared = getattr(self, "_prepared", None)
+        if prepared is not None and prepared[0].draft is self._draft:
+            self._analysis = prepared[0]
+        else:
+            prepared = None
+            self._analysis = analyze(self._draft)
         self._per_gpu = None
         if self.is_empty:
             self._estimate = None
@@ -180,7 +191,11 @@ class PlanDocument(QObject):
             self._failure = "\n".join(tr_problem(p) for p in self._analysis.problems)
             return
         try:
-            self._estimate = estimate(self._analysis, self._setup, self._assumptions)
+            if (prepared is not None and prepared[1] is not None
+                    and prepared[1].setup == self._setup and prepared[2] == self._assumptions):
+                self._estimate = prepared[1]
+            else:
+                self._estimate = estimate(self._analysis, self._setup, self._assumptions)
         except (ValueError, ArithmeticError) as exc:  # InvalidDraft is a ValueError
             self._estimate = None
             self._failure = tr_msg(message_of(exc))

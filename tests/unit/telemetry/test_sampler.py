@@ -80,7 +80,8 @@ def test_stop_returns_in_time_while_a_call_hangs(fake_nvml):
     elapsed = time.monotonic() - t0
     assert elapsed < 0.5, f"stop took {elapsed:.2f} s"
     assert stopped is False  # honest: the thread is still in the hung call (a daemon)
-    assert all(t.daemon for t in threading.enumerate() if t.name.startswith(THREAD_NAME_PREFIX))
+    ours = [t for t in threading.enumerate() if t.name.startswith(THREAD_NAME_PREFIX)]
+    assert ours and all(t.daemon for t in ours)
     fake_nvml.release()  # the hung call returns; the loop sees stop and ends
     assert s.wait_finished(2)
     assert not c.frames  # the tick in flight at stop() is not delivered
