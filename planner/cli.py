@@ -188,8 +188,11 @@ def _cmd_fit(args) -> int:
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
             if par.world > 1 else "; peak")
+    band = rows[0].speed.band_text() if rows else ""
+    band = (f"; speeds typically within {band} of measured training throughput" if band
+            else "; speeds without an error band (layers the calibration did not check)")
     print(f"{draft.name}: batch {setup.batch_size}, {setup.precision}, {setup.mode}{each} "
-          f"{format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
+          f"{format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}{band}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
           f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:

@@ -22,7 +22,7 @@ from planner.core.parallel import (
     per_gpu_memory,
     scaling,
 )
-from planner.core.speed import SpeedEstimate, iteration_time, workload
+from planner.core.speed import SpeedEstimate, iteration_time, speed_notes, workload
 
 DEFAULT_REFERENCE = "GTX 1080"
 
@@ -76,6 +76,11 @@ class FitRow:
             "max_batch": self.max_batch,
             "time_per_iter_s": self.time_per_iter_s,
             "samples_per_s": self.samples_per_s,
+            # The speed model's typical relative error (benchmarks/speed_accuracy.py); None
+            # where the network has layer kinds the calibration did not check.
+            "samples_per_s_error": self.speed.error_band,
+            "speed_path": self.speed.path,
+            "speed_notes": speed_notes(self.speed),
             "relative_speed": self.relative_speed,
             "price_usd": price.usd if price else None,
             "price_date": price.date if price else None,

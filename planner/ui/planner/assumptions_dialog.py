@@ -55,6 +55,18 @@ _LABELS = {
     "saturation_items_per_core": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                    "Saturation items per core"),
     "kernel_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "Kernel launch time"),
+    "tensor_architecture_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                        "Tensor-core architecture efficiency"),
+    "tf32_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "TF32 efficiency"),
+    "winograd_speedup": QT_TRANSLATE_NOOP("AssumptionsDialog", "Winograd speed-up"),
+    "grouped_conv_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                 "Grouped convolution efficiency"),
+    "depthwise_conv_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                   "Depthwise convolution efficiency"),
+    "pseudo_half_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                "16-bit without fast FP16"),
+    "cpu_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "CPU time per operator"),
+    "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
 }
 
 
