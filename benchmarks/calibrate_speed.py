@@ -5,7 +5,8 @@ Winograd's speed-up on 3×3 convolutions, the tensor-core efficiency, the memory
 the efficiencies of grouped and depthwise convolutions. Fitted on the single-GPU rows of
 ``calibration.FIT_NETWORKS`` (ResNet-50, VGG-16, ResNeXt-101 32×4d, EfficientNet-B0); every
 other network (ResNet-152, Inception-v3, AlexNet, EfficientNet-B4) and the multi-GPU rows are
-held out and only checked (``speed_accuracy.py``).
+held out and only checked (``speed_accuracy.py``). Then the one multi-GPU parameter, the
+synchronisation cost of optimised data-parallel code, on the 2–16-GPU rows.
 
 Objective: the mean squared log error, each (network, precision, card) group weighted equally
 (so the card with the most framework versions does not dominate). Nelder–Mead on the
@@ -21,9 +22,10 @@ from collections import defaultdict
 from dataclasses import replace
 
 import numpy as np
-from calibration import load_rows, predict
+from calibration import load_rows, multi_gpu_pairs, predict, predicted_speedup
 
 from planner.core.memory import Assumptions
+from planner.core.parallel import ParallelAssumptions
 
 PARAMS = ("compute_efficiency", "winograd_speedup", "tensor_efficiency", "tf32_efficiency",
           "memory_efficiency", "grouped_conv_efficiency", "depthwise_conv_efficiency")
@@ -109,6 +111,20 @@ def main() -> None:
     print(f"fitted: rms log error {math.sqrt(f(x)):.3f}")
     for p in PARAMS:
         print(f"    {p}: float = {getattr(a, p):.3g}")
+
+    # The multi-GPU synchronisation cost of optimised data-parallel code (parallel.py), on the
+    # 2–16-GPU rows: a one-parameter scan.
+    pairs = multi_gpu_pairs(rows)
+
+    def sync_error(sync: float) -> float:
+        pa = ParallelAssumptions(framework="optimised", sync_optimised=sync)
+        return sum(math.log(predicted_speedup(r, pa, a) * one.images_per_s / r.images_per_s)
+                   ** 2 for r, one in pairs) / len(pairs)
+
+    grid = [i / 1000 for i in range(5, 81, 5)]
+    best = min(grid, key=sync_error)
+    print(f"multi-GPU ({len(pairs)} rows): sync_optimised = {best:g} "
+          f"(rms log error {math.sqrt(sync_error(best)):.3f})")
 
 
 if __name__ == "__main__":

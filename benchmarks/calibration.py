@@ -39,8 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from planner.core.catalog import load_catalog  # noqa: E402
-from planner.core.memory import Assumptions  # noqa: E402
+from planner.core.memory import ACT_BYTES, Assumptions  # noqa: E402
 from planner.core.network import Setup, analyze  # noqa: E402
+from planner.core.parallel import Parallel, ParallelAssumptions, scaling  # noqa: E402
 from planner.core.presets import load_preset  # noqa: E402
 from planner.core.speed import iteration_time, workload  # noqa: E402
 
@@ -168,3 +169,26 @@ def spearman(a: list[float], b: list[float]) -> float:
     va = math.sqrt(sum((x - ma) ** 2 for x in ra))
     vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
     return cov / (va * vb) if va and vb else float("nan")
+
+
+def multi_gpu_pairs(rows: list[Row]) -> list[tuple[Row, Row]]:
+    """(multi-GPU row, the single-GPU row of the same source, framework, card, network,
+    precision and batch): the measured speed-up is their ratio."""
+    singles = {(r.card, r.preset, r.precision, r.framework, r.source, r.batch): r
+               for r in rows if r.num_gpus == 1}
+    out = []
+    for r in rows:
+        if r.num_gpus > 1:
+            one = singles.get((r.card, r.preset, r.precision, r.framework, r.source, r.batch))
+            if one is not None:
+                out.append((r, one))
+    return out
+
+
+def predicted_speedup(row: Row, pa: ParallelAssumptions, a: Assumptions | None = None) -> float:
+    """The planner's speed-up on ``row.num_gpus`` GPUs of one node, data-parallel."""
+    card = catalog().by_name(row.catalog_card)
+    w = _workload(row.preset, row.batch, row.precision)
+    grads = _analysis(row.preset).parameters * ACT_BYTES[row.precision]
+    return scaling(w, card, row.precision, grads, Parallel(row.num_gpus, 1, "ddp"), pa,
+                   a)[-1].speedup

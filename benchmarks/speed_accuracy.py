@@ -26,17 +26,16 @@ from collections import defaultdict
 
 from calibration import (
     FIT_NETWORKS,
-    _workload,
-    catalog,
     load_rows,
     log_error,
+    multi_gpu_pairs,
     predict,
+    predicted_speedup,
     spearman,
     typical_error,
 )
 
-from planner.core.memory import ACT_BYTES
-from planner.core.parallel import Parallel, ParallelAssumptions, scaling
+from planner.core.parallel import ParallelAssumptions
 
 TARGET = {"resnet50": 0.20}
 OTHER_TARGET = 0.30
@@ -69,27 +68,9 @@ def single_gpu(rows) -> tuple[list[tuple], float]:
 
 
 def multi_gpu(rows) -> list[tuple]:
-    singles = {}
-    for r in rows:
-        if r.num_gpus == 1:
-            singles[(r.card, r.preset, r.precision, r.framework, r.source, r.batch)] = r
     pa = ParallelAssumptions(framework="optimised")
-    out = []
-    for r in rows:
-        if r.num_gpus == 1:
-            continue
-        one = singles.get((r.card, r.preset, r.precision, r.framework, r.source, r.batch))
-        if one is None:
-            continue
-        card = catalog().by_name(r.catalog_card)
-        w = _workload(r.preset, r.batch, r.precision)
-        from calibration import _analysis  # noqa: PLC0415
-
-        grads = _analysis(r.preset).parameters * ACT_BYTES[r.precision]
-        pts = scaling(w, card, r.precision, grads, Parallel(r.num_gpus, 1, "ddp"), pa)
-        measured = r.images_per_s / one.images_per_s
-        out.append((r.card, r.preset, r.precision, r.num_gpus, measured, pts[-1].speedup))
-    return out
+    return [(r.card, r.preset, r.precision, r.num_gpus, r.images_per_s / one.images_per_s,
+             predicted_speedup(r, pa)) for r, one in multi_gpu_pairs(rows)]
 
 
 def main() -> None:

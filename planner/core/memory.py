@@ -54,9 +54,9 @@ class Assumptions:
     workspace_cap_bytes: int = 256 * MIB
     driver_reserved_bytes: int = 300 * MIB
     # Speed model (roofline): what fraction of a card's datasheet peak real kernels reach.
-    compute_efficiency: float = 0.70
+    compute_efficiency: float = 0.76
     tensor_efficiency: float = 0.7
-    memory_efficiency: float = 0.67
+    memory_efficiency: float = 0.66
     # Older architectures reach less of their peak in cuDNN; calibrated so that the article's
     # equivalence table comes out (Kepler's GTX Titan ≈ 0.33 × a GTX 1080).
     architecture_efficiency: tuple[tuple[str, float], ...] = (("Kepler", 0.6),
@@ -173,9 +173,9 @@ class Assumptions:
     # names; the others say where they came from in _speed_descriptions.
     tensor_architecture_efficiency: tuple[tuple[str, float], ...] = (("Blackwell", 0.6),)
     tf32_efficiency: float = 0.27
-    winograd_speedup: float = 2.1
-    grouped_conv_efficiency: float = 0.32
-    depthwise_conv_efficiency: float = 0.057
+    winograd_speedup: float = 2.05
+    grouped_conv_efficiency: float = 0.24
+    depthwise_conv_efficiency: float = 0.052
     pseudo_half_efficiency: float = 1.0
     cpu_launch_s: float = 1e-5
     input_pipeline_gbs: float = 1.9
