@@ -22,7 +22,13 @@ from planner.core.parallel import (
     per_gpu_memory,
     scaling,
 )
-from planner.core.speed import SpeedEstimate, iteration_time, speed_notes, workload
+from planner.core.speed import (
+    SpeedEstimate,
+    iteration_time,
+    iteration_times,
+    speed_notes,
+    workload,
+)
 
 DEFAULT_REFERENCE = "GTX 1080"
 
@@ -119,8 +125,11 @@ def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
     batches = max_batch_many(analysis, setup, usable + saved, a) if len(cards) else []
     work = workload(analysis, setup)
 
+    singles = {c.name: e for c, e in zip(cards, iteration_times(work, cards, setup.precision,
+                                                                 a))}
+
     def speed_of(card: GpuSpec) -> SpeedEstimate:
-        single = iteration_time(work, card, setup.precision, a)
+        single = singles.get(card.name) or iteration_time(work, card, setup.precision, a)
         if not grads:
             return single
         last = scaling(work, card, setup.precision, grads, parallel, parallel_assumptions,

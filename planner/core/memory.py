@@ -177,6 +177,7 @@ class Assumptions:
     grouped_conv_efficiency: float = 0.24
     depthwise_conv_efficiency: float = 0.052
     pseudo_half_efficiency: float = 1.0
+    dual_issue_fp32_efficiency: float = 0.65
     cpu_launch_s: float = 1e-5
     input_pipeline_gbs: float = 1.9
 
@@ -193,7 +194,7 @@ class Assumptions:
                 raise ValueError(f"tensor_architecture_efficiency entry {pair!r} is not "
                                  "(name, 0–2)")
         for name in ("tf32_efficiency", "grouped_conv_efficiency", "depthwise_conv_efficiency",
-                     "pseudo_half_efficiency"):
+                     "pseudo_half_efficiency", "dual_issue_fp32_efficiency"):
             if not 0 < getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be above 0 and at most 1")
         if not 1 <= self.winograd_speedup <= 4:
@@ -223,6 +224,11 @@ class Assumptions:
                 "16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in "
                 "FP32 (pseudo-half), at this fraction of the FP32 kernels' rate (1 = the same "
                 "rate: no gain from 16-bit except in memory-bound layers)"),
+            "dual_issue_fp32_efficiency": QT_TRANSLATE_NOOP("core",
+                "extra factor on the FP32 rate of cards whose datasheet FP32 counts a datapath "
+                "shared with integer work (compute capability 8.6, 8.9 and 12: GeForce and "
+                "workstation Ampere, Ada, Blackwell): PyTorch FP32 matmuls reach about 65 of an "
+                "RTX 5090's 105 TFLOPS, where an A100 reaches nearly all of its 19.5"),
             "cpu_launch_s": QT_TRANSLATE_NOOP("core",
                 "CPU time per operator the framework dispatches (PyTorch eager dispatch and "
                 "autograd, about 10 µs): an iteration is never shorter than all its operators' "

@@ -33,6 +33,7 @@ Every factor is in ``Assumptions`` with where its value came from; the fitted on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -55,6 +56,7 @@ class CardLike(Protocol):
 
     name: str
     architecture: str
+    compute_capability: str
     bandwidth_gbs: float
     fp32_tflops: float
     fp16_tflops: float | None
@@ -132,6 +134,16 @@ def _tensor_peak(card: CardLike, math: str) -> tuple[float | None, bool]:
     return None, False
 
 
+# Compute capabilities whose SM counts a second FP32 datapath shared with INT32 in its FP32 peak
+# (GA10x, Orin, AD10x, GB20x); GA100, Hopper and B200 have dedicated FP32 units.
+_DUAL_ISSUE = ("8.6", "8.7", "8.9", "12.")
+
+
+def dual_issue_fp32(card: CardLike) -> bool:
+    cc = getattr(card, "compute_capability", "") or ""
+    return any(cc == k or (k.endswith(".") and cc.startswith(k)) for k in _DUAL_ISSUE)
+
+
 def slow_fp16(card: CardLike) -> bool:
     """Pascal GeForce and friends: FP16 arithmetic at 1/64 of FP32 and no tensor cores."""
     return (not card.has_tensor_cores and card.fp16_tflops is not None
@@ -141,8 +153,10 @@ def slow_fp16(card: CardLike) -> bool:
 def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
     """Where the card runs convolutions and GEMMs in ``precision``, and how fast."""
     fp32 = card.fp32_tflops * 1e12
-    cuda = Path(fp32 * a.compute_efficiency * a.arch_factor(card.architecture), "FP32 cores",
-                False)
+    cuda_eff = a.compute_efficiency * a.arch_factor(card.architecture)
+    if dual_issue_fp32(card):
+        cuda_eff *= a.dual_issue_fp32_efficiency
+    cuda = Path(fp32 * cuda_eff, "FP32 cores", False)
     t_arch = a.tensor_arch_factor(card.architecture)
     note = ""
 
@@ -219,21 +233,41 @@ class Workload:
     host_ops: float = 0.0  # operators the framework dispatches on the CPU per iteration
     input_bytes: float = 0.0  # training inputs the host delivers per iteration (fp32)
 
+    @cached_property
+    def distinct(self) -> tuple[np.ndarray, ...]:
+        """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
+        deep network repeats its blocks, and every card's times are the same for layers alike."""
+        kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
+        table = np.stack([kind.astype(np.float64), self.flops, self.nbytes, self.work,
+                          self.launches])
+        uniq, counts = np.unique(table, axis=1, return_counts=True)
+        return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
+                counts.astype(np.float64))
 
-def _conv_kind(spec, in_shape) -> int:
-    groups = int(spec.get("groups", 1) or 1)
-    cin = in_shape[0] if in_shape else 0
+
+def _ints(v) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+@lru_cache(maxsize=4096)
+def _conv_kind_of(kind: str, groups: int, cin: int, kernel, stride, dilation) -> int:
     if groups > 1:
         return DEPTHWISE if groups == cin else GROUPED
-    k = spec.get("kernel", 1)
-    ks = tuple(k) if isinstance(k, (tuple, list)) else (k,)
-    s = spec.get("stride", 1)
-    ss = tuple(s) if isinstance(s, (tuple, list)) else (s,)
-    d = spec.get("dilation", 1)
-    ds = tuple(d) if isinstance(d, (tuple, list)) else (d,)
-    if spec.kind == "conv2d" and set(ks) == {3} and set(ss) == {1} and set(ds) == {1}:
+    if (kind == "conv2d" and set(_ints(kernel)) == {3} and set(_ints(stride)) == {1}
+            and set(_ints(dilation)) == {1}):
         return WINOGRAD
     return CONV
+
+
+def _conv_kind(spec, in_shape) -> int:
+    p = spec.params
+    return _conv_kind_of(spec.kind, int(p.get("groups", 1) or 1), in_shape[0] if in_shape else 0,
+                         _freeze(p.get("kernel", 1)), _freeze(p.get("stride", 1)),
+                         _freeze(p.get("dilation", 1)))
+
+
+def _freeze(v):
+    return tuple(v) if isinstance(v, list) else v
 
 
 def workload(analysis: Analysis, setup: Setup) -> Workload:
@@ -311,13 +345,8 @@ class SpeedEstimate:
         return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
 
 
-def iteration_time(w: Workload, card: CardLike, precision: str,
-                   a: Assumptions | None = None) -> SpeedEstimate:
-    a = a or Assumptions()
-    r = rates(card, precision, a)
-    saturate = r.cores * a.saturation_items_per_core
-    util = np.minimum(1.0, w.work / saturate)
-    kind = w.kind if w.kind is not None else np.full(len(w.flops), CONV, dtype=np.int8)
+def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
+    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY)."""
     conv_rate, gemm_rate = r.conv.flops_per_s, r.gemm.flops_per_s
     cuda = r.cuda_flops_per_s
     if r.conv.tensor:
@@ -333,28 +362,56 @@ def iteration_time(w: Workload, card: CardLike, precision: str,
     else:
         wino_rate = conv_rate * a.winograd_speedup
     # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any precision.
-    per_kind = np.array([conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency,
-                         cuda * a.depthwise_conv_efficiency, gemm_rate, np.inf])
-    rate = per_kind[kind] * util
+    return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency,
+            cuda * a.depthwise_conv_efficiency, gemm_rate, np.inf)
+
+
+def iteration_times(w: Workload, cards, precision: str,
+                    a: Assumptions | None = None) -> list[SpeedEstimate]:
+    """``iteration_time`` for many cards at once (the fit table: one array per card and
+    layer instead of a loop over cards)."""
+    a = a or Assumptions()
+    cards = list(cards)
+    if not cards:
+        return []
+    rs = [rates(c, precision, a) for c in cards]
+    kind, flops, nbytes, work, launches, count = w.distinct
+    per_kind = np.array([_per_kind(r, a) for r in rs])  # cards × kinds
+    cores = np.array([r.cores for r in rs])[:, None]
+    bw = np.array([r.bytes_per_s for r in rs])[:, None]
+    util = np.minimum(1.0, work[None, :] / (cores * a.saturation_items_per_core))
+    rate = per_kind[:, kind] * util
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_compute = np.where(w.flops > 0, w.flops / rate, 0.0)
-    t_memory = w.nbytes / (r.bytes_per_s * np.sqrt(util))
-    t_floor = w.launches * a.kernel_launch_s
-    t = np.maximum(np.maximum(t_compute, t_memory), t_floor)
-    gpu = float(t.sum())
+        t_compute = np.where(flops > 0, flops / rate, 0.0)
+    t_memory = nbytes / (bw * np.sqrt(util))
+    t_floor = launches * a.kernel_launch_s
+    t = np.maximum(np.maximum(t_compute, t_memory), t_floor) * count
+    gpu = t.sum(axis=1)
     if w.train:
-        gpu += w.optimizer_bytes / r.bytes_per_s + w.optimizer_launches * a.kernel_launch_s
+        gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
     host = w.host_ops * a.cpu_launch_s
     if a.input_pipeline_gbs > 0:
         host = max(host, w.input_bytes / (a.input_pipeline_gbs * 1e9))
-    total = max(gpu, host)
-    compute_share = float(t[t_compute >= t_memory].sum() / gpu) if gpu else 0.0
-    flop_total = float(w.flops.sum())
-    mean_util = float((util * w.flops).sum() / flop_total) if flop_total else 1.0
-    path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
-    return SpeedEstimate(card.name, total, w.batch / total if total else 0.0, compute_share,
-                         mean_util, path, r.note, host > gpu,
-                         ERROR_BAND if w.checked else None)
+    total = np.maximum(gpu, host)
+    compute_share = np.where(gpu > 0, np.where(t_compute >= t_memory, t, 0.0).sum(axis=1)
+                             / np.where(gpu > 0, gpu, 1.0), 0.0)
+    flop_total = float((flops * count).sum())
+    mean_util = ((util * flops * count).sum(axis=1) / flop_total if flop_total
+                 else np.ones(len(cards)))
+    band = ERROR_BAND if w.checked else None
+    out = []
+    for k, (card, r) in enumerate(zip(cards, rs)):
+        tk = float(total[k])
+        path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
+        out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
+                                 float(compute_share[k]), float(mean_util[k]), path, r.note,
+                                 host > float(gpu[k]), band))
+    return out
+
+
+def iteration_time(w: Workload, card: CardLike, precision: str,
+                   a: Assumptions | None = None) -> SpeedEstimate:
+    return iteration_times(w, [card], precision, a)[0]
 
 
 def speed_notes(estimate: SpeedEstimate) -> list[str]:

@@ -323,6 +323,10 @@
         <translation>无快速 FP16 时的 16 位</translation>
     </message>
     <message>
+        <source>Shared FP32/INT32 datapath efficiency</source>
+        <translation>FP32/INT32 共用数据通路效率</translation>
+    </message>
+    <message>
         <source>CPU time per operator</source>
         <translation>每个算子的 CPU 时间</translation>
     </message>
@@ -4339,6 +4343,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor cores: they reach this fraction of the FP32 CUDA-core rate in any precision (fitted on EfficientNet-B0)</source>
         <translation>深度卷积（MobileNet、EfficientNet）没有可交给张量核心的归约：无论何种精度，它们都只达到 FP32 CUDA 核心速率的这一比例（按 EfficientNet-B0 拟合）</translation>
+    </message>
+    <message>
+        <source>extra factor on the FP32 rate of cards whose datasheet FP32 counts a datapath shared with integer work (compute capability 8.6, 8.9 and 12: GeForce and workstation Ampere, Ada, Blackwell): PyTorch FP32 matmuls reach about 65 of an RTX 5090&apos;s 105 TFLOPS, where an A100 reaches nearly all of its 19.5</source>
+        <translation>对数据手册 FP32 峰值计入了与整数运算共用的数据通路的显卡（计算能力 8.6、8.9 和 12：GeForce 与工作站级 Ampere、Ada、Blackwell）所乘的 FP32 速率额外系数：PyTorch 的 FP32 矩阵乘法在 RTX 5090 上约达到 105 TFLOPS 中的 65，而 A100 几乎能达到其全部 19.5</translation>
     </message>
     <message>
         <source>CPU time per operator the framework dispatches (PyTorch eager dispatch and autograd, about 10 µs): an iteration is never shorter than all its operators&apos; CPU time</source>

@@ -65,6 +65,8 @@ _LABELS = {
                                                    "Depthwise convolution efficiency"),
     "pseudo_half_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                 "16-bit without fast FP16"),
+    "dual_issue_fp32_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                    "Shared FP32/INT32 datapath efficiency"),
     "cpu_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "CPU time per operator"),
     "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
 }
