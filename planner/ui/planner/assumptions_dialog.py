@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -109,7 +110,7 @@ class AssumptionsDialog(QDialog):
     def __init__(self, assumptions: Assumptions, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Estimate assumptions"))
-        self.setMinimumWidth(480)
+        self.setMinimumWidth(880)
         layout = QVBoxLayout(self)
         intro = QLabel(self.tr("Every figure the estimate takes on trust. Hover a field for what "
                                "it means; changes apply to every plan."), self)
@@ -118,8 +119,11 @@ class AssumptionsDialog(QDialog):
         memory = QGroupBox(self.tr("Memory"), self)
         speed = QGroupBox(self.tr("Speed model"), self)
         forms = {True: QFormLayout(memory), False: QFormLayout(speed)}
-        layout.addWidget(memory)
-        layout.addWidget(speed)
+        # Side by side: the two groups stacked are taller than a 700-pixel screen.
+        groups = QHBoxLayout()
+        groups.addWidget(memory, 0, Qt.AlignmentFlag.AlignTop)
+        groups.addWidget(speed, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(groups)
         self._editors: dict[str, QWidget] = {}
         describe = Assumptions.describe()
         for f in fields(Assumptions):
