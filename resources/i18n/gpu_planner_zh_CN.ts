@@ -3378,6 +3378,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>BF16 张量（TFLOPS）</translation>
     </message>
     <message>
+        <source>TF32 tensor (TFLOPS, dense)</source>
+        <translation>TF32 张量（TFLOPS，稠密）</translation>
+    </message>
+    <message>
         <source>INT8 (TOPS)</source>
         <translation>INT8（TOPS）</translation>
     </message>
