@@ -176,12 +176,14 @@ class Recommendation:
     count: int = 1
     sells: tuple[str, ...] = ()
     break_even_months: float | None = None
+    speed_error: float | None = None  # the speed model's typical relative error; None: unchecked
 
     def to_json(self) -> dict:
         return {"action": self.action, "card": self.card, "price_usd": self.price_usd,
                 "price_date": self.price.date if self.price else None,
                 "price_condition": self.price.condition if self.price else None,
-                "net_cost_usd": self.net_cost_usd, "speedup": self.speedup, "fits": self.fits,
+                "net_cost_usd": self.net_cost_usd, "speedup": self.speedup,
+                "speed_error": self.speed_error, "fits": self.fits,
                 "max_batch": self.max_batch, "count": self.count, "sells": list(self.sells),
                 "power_cost_per_year_usd": self.power_cost_per_year_usd,
                 "break_even_months": self.break_even_months, "support": self.support,
@@ -626,7 +628,7 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
                           round(speedup, 3) if speedup is not None else None, o.fits,
                           o.max_batch, power, support, reason, round(score, 6), o.count,
-                          tuple(sells), break_even)
+                          tuple(sells), break_even, ERROR_BAND if o.checked else None)
 
 
 def _upgrade_path(first: Recommendation, catalog: Catalog, as_of: str) -> str:

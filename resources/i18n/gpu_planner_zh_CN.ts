@@ -2661,6 +2661,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>净成本 %1</translation>
     </message>
     <message>
+        <source>speed-up %1× ±%2 %</source>
+        <translation>加速 %1× ±%2 %</translation>
+    </message>
+    <message>
         <source>speed-up %1×</source>
         <translation>加速 %1×</translation>
     </message>

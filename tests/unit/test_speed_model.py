@@ -247,3 +247,24 @@ def test_fit_rows_carry_the_band_and_unchecked_networks_none(catalog):
     row = next(r for r in fit_table(d, s, catalog) if r.card.name == "GeForce RTX 3060")
     assert row.speed.error_band is None and row.speed.band_text() == ""
     assert any("did not check" in n for n in row.to_json()["speed_notes"])
+
+
+def test_the_advisor_states_the_band_and_rates_each_card_in_the_precision_it_runs_well(catalog):
+    from planner.core.advisor import AdvisorInputs, advise, get_profile
+    from planner.core.catalog import OwnedCard
+
+    advice = advise(catalog, AdvisorInputs(get_profile("dl-competitions"), as_of="2017-07"))
+    top = advice.recommendations[0]
+    assert top.card == catalog.by_name("GTX 1080 Ti").name
+    assert "in fp32" in top.reason and "±20 %" in top.reason  # Pascal: fp32, not mixed
+    assert top.speed_error == ERROR_BAND and top.to_json()["speed_error"] == ERROR_BAND
+    today = advise(catalog, AdvisorInputs(get_profile("dl-competitions"), as_of="2026-11",
+                                          owned=(OwnedCard("RTX 3060"),)))
+    buy = next(r for r in today.recommendations if r.action == "buy")
+    assert "mixed precision" in buy.reason and "your GeForce RTX 3060 (±20 %)" in buy.reason
+    # A network the calibration did not check gets its speed without a band.
+    d, s = load_preset("lstm-1024")
+    plain = advise(catalog, AdvisorInputs(get_profile("dl-competitions"), as_of="2026-11",
+                                          plan=(d, s)))
+    assert plain.recommendations and all("±" not in r.reason and r.speed_error is None
+                                         for r in plain.recommendations if r.action == "buy")
