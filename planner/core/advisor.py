@@ -339,8 +339,8 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     owned_speed = speed.get(best_owned[0].name) if best_owned else None
     if best_owned and best_owned[0].name not in speed:
         p = best_precision(best_owned[0]) if inputs.plan is None else setup.precision
-        owned_speed = iteration_time(works.get(p) or workload(analysis, replace(setup, precision=p)),
-                                     best_owned[0], p, a).samples_per_s
+        owned_work = works.get(p) or workload(analysis, replace(setup, precision=p))
+        owned_speed = iteration_time(owned_work, best_owned[0], p, a).samples_per_s
 
     def fresh(p: PricePoint | None) -> PricePoint | None:
         if p is None or not p.date:
