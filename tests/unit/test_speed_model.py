@@ -268,3 +268,20 @@ def test_the_advisor_states_the_band_and_rates_each_card_in_the_precision_it_run
                                           plan=(d, s)))
     assert plain.recommendations and all("±" not in r.reason and r.speed_error is None
                                          for r in plain.recommendations if r.action == "buy")
+
+
+# torchvision's own counts (sum(p.numel()) of resnet152(), ResNet(Bottleneck, [3, 4, 23, 3],
+# groups=32, width_per_group=4), resnext101_32x8d(), inception_v3(aux_logits=False),
+# efficientnet_b0(), efficientnet_b4()), checked with torchvision 0.29.
+@pytest.mark.parametrize("preset,parameters,output", [
+    ("resnet152", 60_192_808, (1000,)),
+    ("resnext101_32x4d", 44_177_704, (1000,)),
+    ("resnext101_32x8d", 88_791_336, (1000,)),
+    ("inception_v3", 23_834_568, (1000,)),
+    ("efficientnet_b0", 5_288_548, (1000,)),
+    ("efficientnet_b4", 19_341_616, (1000,)),
+])
+def test_calibration_presets_match_torchvision(preset, parameters, output):
+    d, _ = load_preset(preset)
+    a = analyze(d)
+    assert a.ok and a.parameters == parameters and a.output_shape == output
