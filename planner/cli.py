@@ -191,8 +191,8 @@ def _cmd_estimate(args) -> int:
                                "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
         print(json.dumps(out))
         return 0
-    print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, batch {setup.batch_size}, "
-          f"{setup.precision}, {setup.optimizer}, {setup.mode}")
+    print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, "
+          f"batch {setup.batch_size}, {setup.precision}, {setup.optimizer}, {setup.mode}")
     for term in TERMS:
         print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
     print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")
@@ -246,8 +246,12 @@ def _cmd_fit(args) -> int:
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
             if par.world > 1 else "; peak")
-    print(f"{clean(draft.name, max_len=120)}: batch {setup.batch_size}, {setup.precision}, {setup.mode}{each} "
-          f"{format_bytes(rows[0].peak_bytes) if rows else '?'}; speed relative to {ref}")
+    band = rows[0].speed.band_text() if rows else ""
+    band = (f"; speeds typically within {band} of measured training throughput" if band
+            else "; speeds without an error band (layers the calibration did not check)")
+    print(f"{clean(draft.name, max_len=120)}: batch {setup.batch_size}, {setup.precision}, "
+          f"{setup.mode}{each} {format_bytes(rows[0].peak_bytes) if rows else '?'}; "
+          f"speed relative to {ref}{band}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
           f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:
@@ -349,8 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fit", help="how the plan fits and runs on every card of the catalog")
     add_estimate_options(p)
-    p.add_argument("--reference", metavar="CARD", type=text("card name"), help="speeds relative to this card "
-                                                       "(default: GTX 1080, the article's)")
+    p.add_argument("--reference", metavar="CARD", type=text("card name"),
+                   help="speeds relative to this card (default: GTX 1080, the article's)")
     p.add_argument("--as-of", dest="as_of", metavar="YYYY-MM", type=text("month"),
                    help="prices as of this month")
     p.add_argument("--fits-only", dest="fits_only", action="store_true",

@@ -116,7 +116,7 @@ def vgg16():
          "torchvision vgg16 (224×224×3, 1000 classes, 138,357,544 parameters).")
 
 
-def _resnet(name, title, block, layers, batch):
+def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, note=""):
     b = Builder((3, 224, 224))
     b.conv("conv1", 64, 7, stride=2, padding=3, bias=False)
     b.add("batchnorm", "bn1")
@@ -136,10 +136,12 @@ def _resnet(name, title, block, layers, batch):
                 b.conv(f"{p}.conv2", planes, 3, padding=1, bias=False)
                 main = b.add("batchnorm", f"{p}.bn2")
             else:
-                b.conv(f"{p}.conv1", planes, 1, bias=False)
+                width = int(planes * (width_per_group / 64)) * groups
+                b.conv(f"{p}.conv1", width, 1, bias=False)
                 b.add("batchnorm", f"{p}.bn1")
                 b.relu(f"{p}.relu1")
-                b.conv(f"{p}.conv2", planes, 3, stride=stride, padding=1, bias=False)
+                b.conv(f"{p}.conv2", width, 3, stride=stride, padding=1, groups=groups,
+                       bias=False)
                 b.add("batchnorm", f"{p}.bn2")
                 b.relu(f"{p}.relu2")
                 b.conv(f"{p}.conv3", planes * 4, 1, bias=False)
@@ -156,7 +158,7 @@ def _resnet(name, title, block, layers, batch):
     b.add("global_avgpool", "avgpool")
     b.add("fc", "fc", units=1000)
     save(name, title, b, Setup(batch, "fp32", "momentum"),
-         f"torchvision {name} (224×224×3, 1000 classes).")
+         note or f"torchvision {name} (224×224×3, 1000 classes).")
 
 
 def mobilenet_v2():
@@ -194,6 +196,161 @@ def mobilenet_v2():
     b.add("fc", "classifier.1", units=1000)
     save("mobilenet_v2", "MobileNetV2", b, Setup(128, "fp32", "momentum"),
          "torchvision mobilenet_v2 (224×224×3, 1000 classes).")
+
+
+def _basic(b, name, filters, kernel, stride=1, padding=0, **kw):
+    """torchvision's BasicConv2d: convolution without bias, batch norm, ReLU."""
+    b.conv(f"{name}.conv", filters, kernel, stride=stride, padding=padding, bias=False, **kw)
+    b.add("batchnorm", f"{name}.bn")
+    return b.relu(f"{name}.relu")
+
+
+def inception_v3():
+    """torchvision inception_v3 with aux_logits=False (299×299×3)."""
+    b = Builder((3, 299, 299))
+    _basic(b, "Conv2d_1a_3x3", 32, 3, stride=2)
+    _basic(b, "Conv2d_2a_3x3", 32, 3)
+    _basic(b, "Conv2d_2b_3x3", 64, 3, padding=1)
+    b.add("maxpool", "maxpool1", kernel=3, stride=2)
+    _basic(b, "Conv2d_3b_1x1", 80, 1)
+    _basic(b, "Conv2d_4a_3x3", 192, 3)
+    b.add("maxpool", "maxpool2", kernel=3, stride=2)
+
+    def block_a(p, pool_features):
+        x = b.last
+        a = _basic(b, f"{p}.branch1x1", 64, 1, input=x)
+        _basic(b, f"{p}.branch5x5_1", 48, 1, input=x)
+        c = _basic(b, f"{p}.branch5x5_2", 64, 5, padding=2)
+        _basic(b, f"{p}.branch3x3dbl_1", 64, 1, input=x)
+        _basic(b, f"{p}.branch3x3dbl_2", 96, 3, padding=1)
+        d = _basic(b, f"{p}.branch3x3dbl_3", 96, 3, padding=1)
+        b.add("avgpool", f"{p}.pool", kernel=3, stride=1, padding=1, input=x)
+        _basic(b, f"{p}.branch_pool", pool_features, 1)
+        b.add("concat", f"{p}.cat", **{"from": (a, c, d)})
+
+    def block_b(p):
+        x = b.last
+        a = _basic(b, f"{p}.branch3x3", 384, 3, stride=2, input=x)
+        _basic(b, f"{p}.branch3x3dbl_1", 64, 1, input=x)
+        _basic(b, f"{p}.branch3x3dbl_2", 96, 3, padding=1)
+        d = _basic(b, f"{p}.branch3x3dbl_3", 96, 3, stride=2)
+        b.add("maxpool", f"{p}.pool", kernel=3, stride=2, input=x)
+        b.add("concat", f"{p}.cat", **{"from": (a, d)})
+
+    def block_c(p, c7):
+        x = b.last
+        a = _basic(b, f"{p}.branch1x1", 192, 1, input=x)
+        _basic(b, f"{p}.branch7x7_1", c7, 1, input=x)
+        _basic(b, f"{p}.branch7x7_2", c7, (1, 7), padding=(0, 3))
+        c = _basic(b, f"{p}.branch7x7_3", 192, (7, 1), padding=(3, 0))
+        _basic(b, f"{p}.branch7x7dbl_1", c7, 1, input=x)
+        _basic(b, f"{p}.branch7x7dbl_2", c7, (7, 1), padding=(3, 0))
+        _basic(b, f"{p}.branch7x7dbl_3", c7, (1, 7), padding=(0, 3))
+        _basic(b, f"{p}.branch7x7dbl_4", c7, (7, 1), padding=(3, 0))
+        d = _basic(b, f"{p}.branch7x7dbl_5", 192, (1, 7), padding=(0, 3))
+        b.add("avgpool", f"{p}.pool", kernel=3, stride=1, padding=1, input=x)
+        _basic(b, f"{p}.branch_pool", 192, 1)
+        b.add("concat", f"{p}.cat", **{"from": (a, c, d)})
+
+    def block_d(p):
+        x = b.last
+        _basic(b, f"{p}.branch3x3_1", 192, 1, input=x)
+        a = _basic(b, f"{p}.branch3x3_2", 320, 3, stride=2)
+        _basic(b, f"{p}.branch7x7x3_1", 192, 1, input=x)
+        _basic(b, f"{p}.branch7x7x3_2", 192, (1, 7), padding=(0, 3))
+        _basic(b, f"{p}.branch7x7x3_3", 192, (7, 1), padding=(3, 0))
+        d = _basic(b, f"{p}.branch7x7x3_4", 192, 3, stride=2)
+        b.add("maxpool", f"{p}.pool", kernel=3, stride=2, input=x)
+        b.add("concat", f"{p}.cat", **{"from": (a, d)})
+
+    def block_e(p):
+        x = b.last
+        a = _basic(b, f"{p}.branch1x1", 320, 1, input=x)
+        m = _basic(b, f"{p}.branch3x3_1", 384, 1, input=x)
+        c1 = _basic(b, f"{p}.branch3x3_2a", 384, (1, 3), padding=(0, 1))
+        c2 = _basic(b, f"{p}.branch3x3_2b", 384, (3, 1), padding=(1, 0), input=m)
+        _basic(b, f"{p}.branch3x3dbl_1", 448, 1, input=x)
+        n = _basic(b, f"{p}.branch3x3dbl_2", 384, 3, padding=1)
+        d1 = _basic(b, f"{p}.branch3x3dbl_3a", 384, (1, 3), padding=(0, 1))
+        d2 = _basic(b, f"{p}.branch3x3dbl_3b", 384, (3, 1), padding=(1, 0), input=n)
+        b.add("avgpool", f"{p}.pool", kernel=3, stride=1, padding=1, input=x)
+        _basic(b, f"{p}.branch_pool", 192, 1)
+        b.add("concat", f"{p}.cat", **{"from": (a, c1, c2, d1, d2)})
+
+    block_a("Mixed_5b", 32)
+    block_a("Mixed_5c", 64)
+    block_a("Mixed_5d", 64)
+    block_b("Mixed_6a")
+    for p, c7 in (("Mixed_6b", 128), ("Mixed_6c", 160), ("Mixed_6d", 160), ("Mixed_6e", 192)):
+        block_c(p, c7)
+    block_d("Mixed_7a")
+    block_e("Mixed_7b")
+    block_e("Mixed_7c")
+    b.add("global_avgpool", "avgpool")
+    b.add("dropout", "dropout", p=0.5)
+    b.add("fc", "fc", units=1000)
+    save("inception_v3", "Inception-v3", b, Setup(64, "fp32", "momentum"),
+         "torchvision inception_v3 without the auxiliary classifier (299×299×3, 1000 classes).")
+
+
+def _make_divisible(v, divisor=8):
+    new_v = max(divisor, int(v + divisor / 2) // divisor * divisor)
+    if new_v < 0.9 * v:
+        new_v += divisor
+    return new_v
+
+
+def efficientnet(variant, width, depth, resolution, dropout, batch):
+    """torchvision efficientnet_b{variant}: MBConv blocks with squeeze-and-excitation, SiLU."""
+    import math
+
+    b = Builder((3, resolution, resolution))
+    stem = _make_divisible(32 * width)
+    b.conv("features.0.0", stem, 3, stride=2, padding=1, bias=False)
+    b.add("batchnorm", "features.0.1")
+    b.relu("features.0.2", function="silu")
+    stages = ((1, 3, 1, 32, 16, 1), (6, 3, 2, 16, 24, 2), (6, 5, 2, 24, 40, 2),
+              (6, 3, 2, 40, 80, 3), (6, 5, 1, 80, 112, 3), (6, 5, 2, 112, 192, 4),
+              (6, 3, 1, 192, 320, 1))
+    cin = stem
+    for si, (t, k, s, _i, c, n) in enumerate(stages, 1):
+        out = _make_divisible(c * width)
+        for i in range(int(math.ceil(n * depth))):
+            stride = s if i == 0 else 1
+            p = f"features.{si}.{i}"
+            block_in = b.last
+            hidden = _make_divisible(cin * t)
+            if hidden != cin:
+                b.conv(f"{p}.expand", hidden, 1, bias=False)
+                b.add("batchnorm", f"{p}.expand_bn")
+                b.relu(f"{p}.expand_silu", function="silu")
+            b.conv(f"{p}.dw", hidden, k, stride=stride, padding=(k - 1) // 2, groups=hidden,
+                   bias=False)
+            b.add("batchnorm", f"{p}.dw_bn")
+            x = b.relu(f"{p}.dw_silu", function="silu")
+            squeeze = max(1, cin // 4)
+            b.add("adaptive_avgpool", f"{p}.se.avgpool", output=(1, 1))
+            b.conv(f"{p}.se.fc1", squeeze, 1)
+            b.relu(f"{p}.se.silu", function="silu", inplace=False)
+            b.conv(f"{p}.se.fc2", hidden, 1)
+            gate = b.relu(f"{p}.se.sigmoid", function="sigmoid", inplace=False)
+            b.add("generic", f"{p}.se.scale", keeps="inputs", input=x, **{"from": (gate,)})
+            b.conv(f"{p}.project", out, 1, bias=False)
+            b.add("batchnorm", f"{p}.project_bn")
+            if stride == 1 and cin == out:
+                b.add("add", f"{p}.add", **{"from": block_in})
+            cin = out
+    last = 4 * cin
+    b.conv("features.8.0", last, 1, bias=False)
+    b.add("batchnorm", "features.8.1")
+    b.relu("features.8.2", function="silu")
+    b.add("global_avgpool", "avgpool")
+    b.add("dropout", "classifier.0", p=dropout)
+    b.add("fc", "classifier.1", units=1000)
+    save(f"efficientnet_b{variant}", f"EfficientNet-B{variant}", b,
+         Setup(batch, "fp32", "momentum"),
+         f"torchvision efficientnet_b{variant} ({resolution}×{resolution}×3, 1000 classes); "
+         "the squeeze-and-excitation product is an 'other operation' layer.")
 
 
 def lstm(hidden):
@@ -250,6 +407,16 @@ if __name__ == "__main__":
     vgg16()
     _resnet("resnet18", "ResNet-18", "basic", (2, 2, 2, 2), 128)
     _resnet("resnet50", "ResNet-50", "bottleneck", (3, 4, 6, 3), 64)
+    _resnet("resnet152", "ResNet-152", "bottleneck", (3, 8, 36, 3), 64)
+    _resnet("resnext101_32x4d", "ResNeXt-101 32×4d", "bottleneck", (3, 4, 23, 3), 64,
+            groups=32, width_per_group=4,
+            note="ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples train it: torchvision's "
+                 "ResNet with groups=32, width_per_group=4 (224×224×3, 1000 classes).")
+    _resnet("resnext101_32x8d", "ResNeXt-101 32×8d", "bottleneck", (3, 4, 23, 3), 64,
+            groups=32, width_per_group=8)
+    inception_v3()
+    efficientnet(0, 1.0, 1.0, 224, 0.2, 64)
+    efficientnet(4, 1.4, 1.8, 380, 0.4, 32)
     mobilenet_v2()
     lstm(128)
     lstm(1024)

@@ -40,7 +40,7 @@ from planner.core.memory import Assumptions, estimate, max_batch_many, peak_byte
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.parallel import Parallel, ParallelAssumptions, gradient_bytes, scaling
 from planner.core.presets import load_preset
-from planner.core.speed import iteration_time, workload
+from planner.core.speed import ERROR_BAND, best_precision, iteration_time, workload
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
 GIB = 1024**3
@@ -216,6 +216,7 @@ class Recommendation:
     break_even_months: float | None = None
     rent: RentComparison | None = None  # renting the same work, from rental observations
     price_text: str = ""  # "used $539, eBay asking, 2026-08, 3 months old"
+    speed_error: float | None = None  # the speed model's typical relative error; None: unchecked
 
     def to_json(self) -> dict:
         p = self.price
@@ -229,7 +230,8 @@ class Recommendation:
                 "price_is_launch_price": p.launch if p else None,
                 "price_text": self.price_text or None,
                 "rent": self.rent.to_json() if self.rent else None,
-                "net_cost_usd": self.net_cost_usd, "speedup": self.speedup, "fits": self.fits,
+                "net_cost_usd": self.net_cost_usd, "speedup": self.speedup,
+                "speed_error": self.speed_error, "fits": self.fits,
                 "max_batch": self.max_batch, "count": self.count, "sells": list(self.sells),
                 "power_cost_per_year_usd": self.power_cost_per_year_usd,
                 "break_even_months": self.break_even_months, "support": self.support,
@@ -309,6 +311,9 @@ class _Option:
     fits: bool
     max_batch: int | None
     support: str
+    precision: str = ""  # what the speed was estimated in
+    note: str = ""  # why the card runs that precision slowly (a core text), or ""
+    checked: bool = True  # the speed calibration checked every kind of layer of the network
 
 
 def advise(catalog: Catalog, inputs: AdvisorInputs,
@@ -345,12 +350,23 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
 
     cards = [c for c in catalog if c.release is None or c.release <= as_of]
     usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
-    batches = max_batch_many(analysis, setup, usable, a)
+    # The profile's reference workload runs in the precision each card runs well (fp16 mixed
+    # precision on tensor cores, fp32 where FP16 is slow); the user's plan in its own.
+    precision_of = {c.name: best_precision(c) if inputs.plan is None else setup.precision
+                    for c in cards}
+    setups = {p: replace(setup, precision=p) for p in set(precision_of.values())}
+    works = {p: work if p == setup.precision else workload(analysis, s)
+             for p, s in setups.items()}
+    batches_by = {p: max_batch_many(analysis, s, usable, a) for p, s in setups.items()}
+    batches = [batches_by[precision_of[c.name]][i] for i, c in enumerate(cards)]
     speed = {}
+    notes_of = {}
     fits = {}
     mbatch = {}
     for c, use, mb in zip(cards, usable, batches):
-        speed[c.name] = iteration_time(work, c, setup.precision, a).samples_per_s
+        est = iteration_time(works[precision_of[c.name]], c, precision_of[c.name], a)
+        speed[c.name] = est.samples_per_s
+        notes_of[c.name] = est.note
         if inputs.plan is not None:
             fits[c.name] = peak <= use
         else:
@@ -370,7 +386,9 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
     owned_speed = speed.get(best_owned[0].name) if best_owned else None
     if best_owned and best_owned[0].name not in speed:
-        owned_speed = iteration_time(work, best_owned[0], setup.precision, a).samples_per_s
+        p = best_precision(best_owned[0]) if inputs.plan is None else setup.precision
+        owned_work = works.get(p) or workload(analysis, replace(setup, precision=p))
+        owned_speed = iteration_time(owned_work, best_owned[0], p, a).samples_per_s
 
     def fresh(p: PricePoint | None) -> PricePoint | None:
         if p is None or not p.date:
@@ -403,7 +421,8 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     def pair_speed(card: GpuSpec) -> float:
         """Two of this card training the workload data-parallel (the several-GPUs model:
         all-reduce over the card's link, calibrated to the article's figures)."""
-        return scaling(work, card, setup.precision, grads, Parallel(2, 1, "ddp"), pa,
+        p = precision_of[card.name]
+        return scaling(works[p], card, p, grads, Parallel(2, 1, "ddp"), pa,
                        a)[-1].samples_per_s
 
     options: list[_Option] = []
@@ -425,10 +444,11 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         price = min(prices, key=lambda p: p.usd)
         support = support_as_of(c.compute_capability, as_of)
         options.append(_Option(c, price, 1, speed[c.name], fits[c.name], mbatch[c.name],
-                               support))
+                               support, precision_of[c.name], notes_of[c.name], work.checked))
         if several:
             options.append(_Option(c, price, 2, pair_speed(c),
-                                   fits[c.name], mbatch[c.name], support))
+                                   fits[c.name], mbatch[c.name], support,
+                                   precision_of[c.name], notes_of[c.name], work.checked))
 
     sell_value = 0.0
     sells: tuple[str, ...] = ()
@@ -632,18 +652,29 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     name = f"{o.count}× {card.name}" if o.count > 1 else card.name
     speedup = o.speed / owned_speed if owned_speed else None
     if o.max_batch:
+        prec = o.precision or setup.precision
         precision = (Msg(QT_TRANSLATE_NOOP("core", "mixed precision"))
-                     if setup.precision == "mixed" else setup.precision)
+                     if prec == "mixed" else prec)
         parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} in "
                                                "{precision}"),
                      name=name, label=label, batch=o.max_batch, precision=precision)]
     else:
         parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label}"), name=name, label=label)]
-    if speedup is not None:
+    # The speed model's typical error against measured throughput (benchmarks/speed_accuracy.py).
+    band = round(ERROR_BAND * 100)
+    if speedup is not None and o.checked:
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} (±{band} %)"),
+                         speedup=speedup, card=best_owned[0].name, band=band))
+    elif speedup is not None:
         parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"),
                          speedup=speedup, card=best_owned[0].name))
+    elif o.checked:
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s ±{band} %"),
+                         speed=o.speed, band=band))
     else:
         parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed))
+    if o.note:
+        parts.append(Msg(o.note))
     described = describe_price(o.price, as_of)
     if o.count > 1:
         price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} each"), price=described)
@@ -696,7 +727,8 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
                           round(speedup, 3) if speedup is not None else None, o.fits,
                           o.max_batch, power, support, reason, round(score, 6), o.count,
-                          tuple(sells), break_even, rent, str(described))
+                          tuple(sells), break_even, rent, str(described),
+                          ERROR_BAND if o.checked else None)
 
 
 def _rent_text(rent: RentComparison, inputs: AdvisorInputs) -> Msg:

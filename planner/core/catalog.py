@@ -139,6 +139,7 @@ class GpuSpec:
     fp16_tensor_tflops: float | None = None
     fp16_tensor_fp32acc_tflops: float | None = None
     bf16_tensor_tflops: float | None = None
+    tf32_tensor_tflops: float | None = None  # dense; Ampere and newer
     int8_tops: float | None = None
     tdp_w: float | None = None
     pcie_gen: int | None = None
@@ -284,6 +285,28 @@ def price_point_from_dict(obj: Any, where: str, *, error: type[CatalogError] = C
     return PricePoint(date=date, usd=float(usd), condition=condition, source=source)
 
 
+
+def _check_tensor_rates(r: "_Row", has_tc: bool, fp32: float | None) -> None:
+    """The speed model's tensor-core rates: positive, only on cards with tensor cores, and
+    ordered as the hardware orders them (TF32 ≤ FP16 with FP32 accumulate ≤ FP16 accumulate)."""
+    rates = {k: r.num(k) for k in ("tf32_tensor_tflops", "fp16_tensor_fp32acc_tflops",
+                                   "bf16_tensor_tflops", "fp16_tensor_tflops")}
+    for key, v in rates.items():
+        if v is None:
+            continue
+        if v <= 0:
+            raise r.fail(key, f"must be above 0 or null, got {v!r}")
+        if not has_tc:
+            raise r.fail(key, "is given but has_tensor_cores is false")
+    tf32, acc32, acc16 = (rates["tf32_tensor_tflops"], rates["fp16_tensor_fp32acc_tflops"],
+                          rates["fp16_tensor_tflops"])
+    if tf32 is not None and acc32 is not None and tf32 > acc32 * 1.01:
+        raise r.fail("tf32_tensor_tflops", f"({tf32:g}) is above the FP16 FP32-accumulate "
+                                           f"rate ({acc32:g})")
+    if acc32 is not None and acc16 is not None and acc32 > acc16 * 1.01:
+        raise r.fail("fp16_tensor_fp32acc_tflops", f"({acc32:g}) is above the FP16-accumulate "
+                                                   f"rate ({acc16:g})")
+
 def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
                    error: type[CatalogError] = CatalogError) -> GpuSpec:
     """Validate one catalog row and build its GpuSpec.
@@ -329,6 +352,7 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
     tensor = r.num("fp16_tensor_tflops")
     if tensor is not None and not has_tc:
         raise r.fail("fp16_tensor_tflops", "is given but has_tensor_cores is false")
+    _check_tensor_rates(r, has_tc, r.num("fp32_tflops", required=True))
     nvlink = row.get("nvlink")
     if nvlink is not None and (not isinstance(nvlink, str) or not nvlink.strip()):
         raise r.fail("nvlink", f"must be a description string or null, got {nvlink!r}")
@@ -358,6 +382,7 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
         fp16_tensor_tflops=tensor,
         fp16_tensor_fp32acc_tflops=r.num("fp16_tensor_fp32acc_tflops"),
         bf16_tensor_tflops=r.num("bf16_tensor_tflops"),
+        tf32_tensor_tflops=r.num("tf32_tensor_tflops"),
         int8_tops=r.num("int8_tops"),
         tdp_w=r.num("tdp_w"),
         pcie_gen=r.num("pcie_gen", integer=True),

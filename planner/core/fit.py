@@ -22,7 +22,13 @@ from planner.core.parallel import (
     per_gpu_memory,
     scaling,
 )
-from planner.core.speed import SpeedEstimate, iteration_time, workload
+from planner.core.speed import (
+    SpeedEstimate,
+    iteration_time,
+    iteration_times,
+    speed_notes,
+    workload,
+)
 
 DEFAULT_REFERENCE = "GTX 1080"
 
@@ -76,6 +82,11 @@ class FitRow:
             "max_batch": self.max_batch,
             "time_per_iter_s": self.time_per_iter_s,
             "samples_per_s": self.samples_per_s,
+            # The speed model's typical relative error (benchmarks/speed_accuracy.py); None
+            # where the network has layer kinds the calibration did not check.
+            "samples_per_s_error": self.speed.error_band,
+            "speed_path": self.speed.path,
+            "speed_notes": speed_notes(self.speed),
             "relative_speed": self.relative_speed,
             "price_usd": price.usd if price else None,
             "price_date": price.date if price else None,
@@ -117,8 +128,11 @@ def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
     batches = max_batch_many(analysis, setup, usable + saved, a) if len(cards) else []
     work = workload(analysis, setup)
 
+    singles = {c.name: e for c, e in zip(cards, iteration_times(work, cards, setup.precision,
+                                                                 a))}
+
     def speed_of(card: GpuSpec) -> SpeedEstimate:
-        single = iteration_time(work, card, setup.precision, a)
+        single = singles.get(card.name) or iteration_time(work, card, setup.precision, a)
         if not grads:
             return single
         last = scaling(work, card, setup.precision, grads, parallel, parallel_assumptions,

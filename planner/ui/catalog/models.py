@@ -109,6 +109,7 @@ def card_fields() -> list[Field]:
         (_tr("FP16 tensor (TFLOPS, dense)"), attr("fp16_tensor_tflops")),
         (_tr("FP16 tensor, FP32 accumulate (TFLOPS)"), attr("fp16_tensor_fp32acc_tflops")),
         (_tr("BF16 tensor (TFLOPS)"), attr("bf16_tensor_tflops")),
+        (_tr("TF32 tensor (TFLOPS, dense)"), attr("tf32_tensor_tflops")),
         (_tr("INT8 (TOPS)"), attr("int8_tops")),
         (_tr("TDP (W)"), attr("tdp_w")),
         (_tr("PCIe generation"), attr("pcie_gen", "{:d}")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -55,6 +56,20 @@ _LABELS = {
     "saturation_items_per_core": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                    "Saturation items per core"),
     "kernel_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "Kernel launch time"),
+    "tensor_architecture_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                        "Tensor-core architecture efficiency"),
+    "tf32_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "TF32 efficiency"),
+    "winograd_speedup": QT_TRANSLATE_NOOP("AssumptionsDialog", "Winograd speed-up"),
+    "grouped_conv_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                 "Grouped convolution efficiency"),
+    "depthwise_conv_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                   "Depthwise convolution efficiency"),
+    "pseudo_half_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                "16-bit without fast FP16"),
+    "dual_issue_fp32_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                    "Shared FP32/INT32 datapath efficiency"),
+    "cpu_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "CPU time per operator"),
+    "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
 }
 
 
@@ -95,7 +110,7 @@ class AssumptionsDialog(QDialog):
     def __init__(self, assumptions: Assumptions, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Estimate assumptions"))
-        self.setMinimumWidth(480)
+        self.setMinimumWidth(880)
         layout = QVBoxLayout(self)
         intro = QLabel(self.tr("Every figure the estimate takes on trust. Hover a field for what "
                                "it means; changes apply to every plan."), self)
@@ -104,8 +119,11 @@ class AssumptionsDialog(QDialog):
         memory = QGroupBox(self.tr("Memory"), self)
         speed = QGroupBox(self.tr("Speed model"), self)
         forms = {True: QFormLayout(memory), False: QFormLayout(speed)}
-        layout.addWidget(memory)
-        layout.addWidget(speed)
+        # Side by side: the two groups stacked are taller than a 700-pixel screen.
+        groups = QHBoxLayout()
+        groups.addWidget(memory, 0, Qt.AlignmentFlag.AlignTop)
+        groups.addWidget(speed, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(groups)
         self._editors: dict[str, QWidget] = {}
         describe = Assumptions.describe()
         for f in fields(Assumptions):

@@ -55,6 +55,7 @@ from planner.core.catalog import (
 from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.memory import Assumptions
 from planner.core.network import Analysis, InvalidDraft, Setup
+from planner.core.speed import ERROR_BAND, speed_notes
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
 from planner.ui.tables import HeaderTableModel, row_table
@@ -167,10 +168,19 @@ class FitTableModel(HeaderTableModel):
             .replace("%2", format_bytes(r.usable_bytes))
         if r.note:
             fits_tip += "\n" + r.note
-        speed_tip = None if r.fits else self.tr(
-            "Does not fit at this batch size: the speed it would have if it did")
+        tips = [] if r.fits else [self.tr(
+            "Does not fit at this batch size: the speed it would have if it did")]
+        band = r.speed.band_text()
+        if band:
+            tips.append(self.tr("Expected error %1: the speed model's typical error against "
+                                "measured training throughput").replace("%1", band))
+        tips += [tr_core(n) for n in speed_notes(r.speed)]
+        speed_tip = "\n".join(tips) or None
         t = r.time_per_iter_s
         sps = r.samples_per_s
+        sps_text = f"{sps:,.0f}" if sps >= 100 else f"{sps:,.1f}"
+        if band:
+            sps_text += f" {band}"
         per_usd = r.samples_per_s_per_usd
         cheaper = r.price
         per_usd_tip = (self.tr("samples/s divided by %1").replace("%1", format_price(cheaper))
@@ -184,7 +194,7 @@ class FitTableModel(HeaderTableModel):
             (str(r.max_batch) if r.max_batch > 0 else "—", r.max_batch,
              None if r.max_batch > 0 else self.tr("Not even a batch of 1 fits")),
             (f"{t * 1000:,.1f}" if ok_t else "—", t if ok_t else None, speed_tip),
-            (f"{sps:,.1f}", sps, speed_tip),
+            (sps_text, sps, speed_tip),
             (f"{r.relative_speed:.2f}×", r.relative_speed, speed_tip),
             (format_price(r.price_new), r.price_new.usd if r.price_new else None,
              _price_tip(r.price_new)),
@@ -764,7 +774,8 @@ class FitView(QWidget):
             .replace("%3", setup.precision if setup else "?")
             .replace("%4", (self.tr("training") if setup and setup.mode == "train"
                             else self.tr("inference"))),
-            self.tr("Speeds relative to %1; prices %2.")
+            self.tr("Speeds relative to %1 (typically within %3 of measured training "
+                    "throughput); prices %2.").replace("%3", f"±{ERROR_BAND * 100:.0f} %")
             .replace("%1", ref.name if ref else self.reference())
             .replace("%2", self.tr("as of %1").replace("%1", self.as_of())
                      if self.as_of() else self.tr("latest known")),
@@ -791,8 +802,9 @@ class FitView(QWidget):
             common = f"{format_price(price)}\n" + (
                 self.tr("fits, largest batch %1").replace("%1", str(r.max_batch)) if r.fits
                 else self.tr("does not fit"))
+            band = r.speed.band_text()
             speed.append((card.name, price.usd, r.samples_per_s, r.fits, r.owned,
-                          f"{head}\n{r.samples_per_s:,.1f} samples/s "
+                          f"{head}\n{r.samples_per_s:,.1f} samples/s {band} "
                           f"({r.relative_speed:.2f}×)\n{common}"))
             memory.append((card.name, price.usd, card.memory_gib, r.fits, r.owned,
                            f"{head}\n{card.memory_gib:g} GiB\n{common}"))

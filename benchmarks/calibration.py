@@ -1,0 +1,194 @@
+"""The measured training throughput the speed model is calibrated and checked on.
+
+``data/speed-calibration.csv`` (539 rows; sources and caveats in its ``.md``): NVIDIA's
+DeepLearningExamples READMEs (V100, A100; PyTorch, TensorFlow, MXNet, PaddlePaddle) and
+TensorFlow's May-2017 benchmarks (P100, K80). Shared by ``calibrate_speed.py`` (fits the few
+parameters) and ``speed_accuracy.py`` (predicted against measured).
+
+How a row becomes a planner prediction:
+
+* **card**: the catalog card of the same chip and clocks (``CARDS``). The DGX-2's V100 SXM3
+  32GB is not in the catalog; it runs the V100 SXM2's clocks (DGX-2: 2 PFLOPS tensor over 16
+  GPUs = 125 each), so it is predicted as the SXM2 32GB card. A K80 row is one GK210 die, which
+  is what the catalog's K80 row is (per GPU, two per board).
+* **network**: a planner preset (``NETWORKS``). "ResNet-50 v1.5" is torchvision's resnet50
+  (stride on the 3×3); TensorFlow 2017's "ResNet-50" is v1 (stride on the 1×1, about 5 % fewer
+  FLOPs), predicted with the same preset. SE-ResNeXt101 is not a planner preset (torchvision has
+  none to check a parameter count against): its rows are left out and counted.
+* **precision** (``PRECISIONS``): ``fp32`` → ``fp32`` (these rows are all on Volta and older,
+  where PyTorch's default and strict FP32 are the same); ``tf32`` → ``tf32`` (convolutions and
+  matmuls in TF32: TensorFlow's default on A100, and PyTorch's until 1.12, which the 2020–21
+  containers of these rows predate); ``amp`` → ``mixed`` (autocast fp16 + loss scaling);
+  ``fp16`` → ``fp16``.
+* **batch**: the row's per-GPU batch; where the source states none, DLE's usual one (256 in
+  16-bit and TF32, 128 in FP32; ``DEFAULT_BATCH``).
+* **optimizer**: SGD with momentum (what these ResNet recipes use; EfficientNet's RMSprop keeps
+  one state too).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from planner.core.catalog import load_catalog  # noqa: E402
+from planner.core.memory import ACT_BYTES, Assumptions  # noqa: E402
+from planner.core.network import Setup, analyze  # noqa: E402
+from planner.core.parallel import Parallel, ParallelAssumptions, scaling  # noqa: E402
+from planner.core.presets import load_preset  # noqa: E402
+from planner.core.speed import iteration_time, workload  # noqa: E402
+
+CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
+
+CARDS = {
+    "A100 40GB SXM4": "A100 SXM4 40GB",
+    "A100 80GB SXM4": "A100 SXM4 80GB",
+    "Tesla K80 (one GK210 GPU)": "Tesla K80",
+    "Tesla P100 SXM2 16GB (DGX-1)": "Tesla P100 SXM2 16GB",
+    "Tesla V100 SXM2 16GB": "Tesla V100 SXM2 16GB",
+    "Tesla V100 SXM2 32GB": "Tesla V100 SXM2 32GB",
+    "Tesla V100 SXM3 32GB (DGX-2)": "Tesla V100 SXM2 32GB",
+}
+NETWORKS = {
+    "ResNet-50 v1.5": "resnet50",
+    "ResNet-50": "resnet50",
+    "ResNet-152": "resnet152",
+    "VGG-16": "vgg16",
+    "AlexNet": "alexnet",
+    "Inception-v3": "inception_v3",
+    "ResNeXt101-32x4d": "resnext101_32x4d",
+    "EfficientNet-B0": "efficientnet_b0",
+    "EfficientNet-B4": "efficientnet_b4",
+}
+PRECISIONS = {"fp32": "fp32", "tf32": "tf32", "amp": "mixed", "fp16": "fp16"}
+DEFAULT_BATCH = {"fp32": 128, "tf32": 256, "mixed": 256, "fp16": 256}
+
+# Rows used to fit the parameters; every other network only checks them (held out).
+FIT_NETWORKS = ("resnet50", "vgg16", "resnext101_32x4d", "efficientnet_b0")
+
+
+@dataclass(frozen=True)
+class Row:
+    card: str  # as the source names it
+    catalog_card: str
+    network: str  # the source's name
+    preset: str
+    precision: str  # the planner's name
+    batch: int
+    batch_stated: bool
+    framework: str
+    images_per_s: float  # total over num_gpus
+    num_gpus: int
+    source: str
+    notes: str
+
+    @property
+    def fit(self) -> bool:
+        return self.preset in FIT_NETWORKS and self.num_gpus == 1
+
+
+def load_rows(path: Path = CSV) -> tuple[list[Row], dict[str, int]]:
+    """The rows the planner can predict, and a count of the others by reason."""
+    rows, skipped = [], {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            preset = NETWORKS.get(r["model"])
+            card = CARDS.get(r["card"])
+            prec = PRECISIONS.get(r["precision"])
+            if preset is None or card is None or prec is None:
+                why = (f"network {r['model']}" if preset is None else
+                       f"card {r['card']}" if card is None else f"precision {r['precision']}")
+                skipped[why] = skipped.get(why, 0) + 1
+                continue
+            stated = bool(r["batch"].strip())
+            batch = int(r["batch"]) if stated else DEFAULT_BATCH[prec]
+            rows.append(Row(r["card"], card, r["model"], preset, prec, batch, stated,
+                            r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
+                            r["source"], r["notes"]))
+    return rows, skipped
+
+
+@lru_cache(maxsize=None)
+def _analysis(preset: str):
+    draft, _ = load_preset(preset)
+    return analyze(draft)
+
+
+@lru_cache(maxsize=None)
+def _workload(preset: str, batch: int, precision: str):
+    return workload(_analysis(preset), Setup(batch, precision, "momentum"))
+
+
+@lru_cache(maxsize=None)
+def catalog():
+    return load_catalog()
+
+
+def predict(row: Row, a: Assumptions | None = None) -> float:
+    """Predicted single-GPU images/s for ``row`` (at its per-GPU batch)."""
+    card = catalog().by_name(row.catalog_card)
+    w = _workload(row.preset, row.batch, row.precision)
+    return iteration_time(w, card, row.precision, a).samples_per_s
+
+
+def log_error(pred: float, measured: float) -> float:
+    return abs(math.log(pred / measured))
+
+
+def typical_error(errors: list[float]) -> float:
+    """exp(mean |log(pred/measured)|) − 1: 0.2 = typically 20 % off either way."""
+    return math.exp(sum(errors) / len(errors)) - 1 if errors else float("nan")
+
+
+def ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = math.sqrt(sum((x - ma) ** 2 for x in ra))
+    vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
+    return cov / (va * vb) if va and vb else float("nan")
+
+
+def multi_gpu_pairs(rows: list[Row]) -> list[tuple[Row, Row]]:
+    """(multi-GPU row, the single-GPU row of the same source, framework, card, network,
+    precision and batch): the measured speed-up is their ratio."""
+    singles = {(r.card, r.preset, r.precision, r.framework, r.source, r.batch): r
+               for r in rows if r.num_gpus == 1}
+    out = []
+    for r in rows:
+        if r.num_gpus > 1:
+            one = singles.get((r.card, r.preset, r.precision, r.framework, r.source, r.batch))
+            if one is not None:
+                out.append((r, one))
+    return out
+
+
+def predicted_speedup(row: Row, pa: ParallelAssumptions, a: Assumptions | None = None) -> float:
+    """The planner's speed-up on ``row.num_gpus`` GPUs of one node, data-parallel."""
+    card = catalog().by_name(row.catalog_card)
+    w = _workload(row.preset, row.batch, row.precision)
+    grads = _analysis(row.preset).parameters * ACT_BYTES[row.precision]
+    return scaling(w, card, row.precision, grads, Parallel(row.num_gpus, 1, "ddp"), pa,
+                   a)[-1].speedup

@@ -1,0 +1,116 @@
+"""The speed model against measured training throughput (issue 14).
+
+For every single-GPU row of ``data/speed-calibration.csv`` whose network the planner can build
+(see ``calibration.py`` for how a row maps to a card, a preset, a precision and a batch), the
+predicted images/s against the measured one, grouped by network and precision:
+
+* **typical error**: exp(mean |log(predicted / measured)|) − 1 over the group's rows;
+* **median ratio** predicted / measured;
+* **Spearman** rank correlation between predicted and measured, over the group's cards (each
+  card's median), where the group has five cards or more.
+
+Targets: typical error ≤ 20 % for ResNet-50 and ≤ 30 % for the others; Spearman ≥ 0.95 where
+there are five cards or more. Networks only used to check (not to fit) are marked "held out".
+
+Then the multi-GPU rows (one node, 2–16 GPUs): each against the single-GPU row of the same
+source, framework, card, network, precision and batch, measured speed-up against the planner's
+``scaling`` (framework "optimised": these are NVIDIA's and TensorFlow's tuned data-parallel
+scripts). Run: ``python benchmarks/speed_accuracy.py`` (about 10 s).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+
+from calibration import (
+    FIT_NETWORKS,
+    load_rows,
+    log_error,
+    multi_gpu_pairs,
+    predict,
+    predicted_speedup,
+    spearman,
+    typical_error,
+)
+
+from planner.core.parallel import ParallelAssumptions
+
+TARGET = {"resnet50": 0.20}
+OTHER_TARGET = 0.30
+RHO_TARGET = 0.95
+
+
+def single_gpu(rows) -> tuple[list[tuple], float]:
+    groups = defaultdict(list)
+    for r in rows:
+        if r.num_gpus == 1:
+            groups[(r.preset, r.precision)].append(r)
+    out = []
+    all_errors = []
+    for (preset, precision), members in sorted(groups.items()):
+        preds = [predict(r) for r in members]
+        errors = [log_error(p, r.images_per_s) for p, r in zip(preds, members)]
+        all_errors += errors
+        ratios = [p / r.images_per_s for p, r in zip(preds, members)]
+        by_card = defaultdict(lambda: ([], []))
+        for p, r in zip(preds, members):
+            by_card[r.card][0].append(p)
+            by_card[r.card][1].append(r.images_per_s)
+        rho = None
+        if len(by_card) >= 5:
+            rho = spearman([statistics.median(v[0]) for v in by_card.values()],
+                           [statistics.median(v[1]) for v in by_card.values()])
+        out.append((preset, precision, len(members), len(by_card), typical_error(errors),
+                    statistics.median(ratios), rho, preset in FIT_NETWORKS))
+    return out, typical_error(all_errors)
+
+
+def multi_gpu(rows) -> list[tuple]:
+    pa = ParallelAssumptions(framework="optimised")
+    return [(r.card, r.preset, r.precision, r.num_gpus, r.images_per_s / one.images_per_s,
+             predicted_speedup(r, pa)) for r, one in multi_gpu_pairs(rows)]
+
+
+def main() -> None:
+    rows, skipped = load_rows()
+    print(f"{len(rows)} rows the planner can predict; left out: "
+          + ", ".join(f"{v} ({k})" for k, v in sorted(skipped.items())))
+    table, overall = single_gpu(rows)
+    print()
+    print("| network | precision | rows | cards | typical error | median ratio | Spearman | "
+          "target | |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    missed = 0
+    for preset, precision, n, cards, err, ratio, rho, fitted in table:
+        target = TARGET.get(preset, OTHER_TARGET)
+        ok = err <= target and (rho is None or rho >= RHO_TARGET)
+        missed += not ok
+        rho_txt = f"{rho:.2f}" if rho is not None else "–"
+        role = "fit" if fitted else "held out"
+        print(f"| {preset} | {precision} | {n} | {cards} | {err * 100:.0f} % | {ratio:.2f} | "
+              f"{rho_txt} | ≤ {target * 100:.0f} % | {role}{'' if ok else ' **FAIL**'} |")
+    print(f"\nall single-GPU rows: typical error {overall * 100:.1f} %; "
+          f"{missed} of {len(table)} groups miss their target")
+
+    multi = multi_gpu(rows)
+    print()
+    print("| GPUs | rows | measured speed-up (median) | predicted (median) | typical error |")
+    print("|---|---|---|---|---|")
+    by_n = defaultdict(list)
+    for item in multi:
+        by_n[item[3]].append(item)
+    errs_all = []
+    for n, items in sorted(by_n.items()):
+        errs = [abs(math.log(p / m)) for *_, m, p in items]
+        errs_all += errs
+        print(f"| {n} | {len(items)} | {statistics.median(i[4] for i in items):.2f} | "
+              f"{statistics.median(i[5] for i in items):.2f} | {typical_error(errs) * 100:.0f} % |")
+    if errs_all:
+        print(f"\nmulti-GPU speed-ups: typical error {typical_error(errs_all) * 100:.1f} % over "
+              f"{len(errs_all)} rows")
+
+
+if __name__ == "__main__":
+    main()
