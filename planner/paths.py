@@ -61,8 +61,10 @@ def autosave_path() -> Path:
 
 
 def user_prices_path() -> Path:
-    """The user's own price observations (imported CSVs), in the price-list columns."""
-    return data_dir() / "prices-yours.csv"
+    """The user's own price observations (imported CSVs), in the price-list columns. Not
+    created by asking: reading a missing file is "no prices of yours" (writing makes the
+    folder)."""
+    return data_dir(create=False) / "prices-yours.csv"
 
 
 def recordings_dir(create: bool = True) -> Path:

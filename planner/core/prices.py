@@ -387,6 +387,7 @@ def import_prices(source: Path | str, match: Callable[[str], str | None],
     current = load_user_prices(d, None).observations if d.exists() else ()
     taken = {o.key() for o in known} | {o.key() for o in current}
     fresh = merge([o for o in parsed.observations if o.key() not in taken])
+    d.parent.mkdir(parents=True, exist_ok=True)  # the data folder, made when first written
     write_text_atomic(d, to_csv((*current, *fresh)))
     added = len(fresh)
     return ImportResult(added, len(parsed.observations) - added, parsed.problems, d)

@@ -21,6 +21,7 @@ import logging
 import time
 from dataclasses import fields, replace
 
+import shiboken6
 from PySide6.QtCore import QDate, QSignalBlocker, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -730,9 +731,14 @@ class AdvisorPane(QWidget):
             return
         finally:
             self._last_compute_s = time.perf_counter() - start
-            # Debounce only when a run takes longer than a frame.
-            self._timer.setInterval(0 if self._last_compute_s < 0.016 else 100)
-        self._show_advice(advice, inputs)
+            # The pane can be deleted while the advice is worked out (a language switch
+            # rebuilds it; Python's collector may delete a closed window meanwhile): then
+            # there is nothing to show it in.
+            alive = shiboken6.isValid(self) and shiboken6.isValid(self._timer)
+            if alive:  # debounce only when a run takes longer than a frame
+                self._timer.setInterval(0 if self._last_compute_s < 0.016 else 100)
+        if alive:
+            self._show_advice(advice, inputs)
 
     def _show_error(self, message: str) -> None:
         self._advice = None
