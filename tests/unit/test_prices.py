@@ -200,6 +200,7 @@ def test_import_export_and_remove_round_trip(tmp_path, planner_home):
 
 def test_bad_user_file_is_set_aside_with_a_notice(planner_home):
     path = pr.user_prices_path()
+    path.parent.mkdir(parents=True, exist_ok=True)  # a user who has a data folder already
     path.write_text("this is not,a price list\n1,2\n", encoding="utf-8")
     c = load_catalog()
     assert c.price("GTX 1080", "2017-06", "new") is not None  # shipped prices still load
@@ -307,6 +308,7 @@ def test_csv_columns_documented():
 
 
 def test_a_set_aside_prices_file_is_in_the_advice_and_the_cli(capsys, planner_home):
+    pr.user_prices_path().parent.mkdir(parents=True, exist_ok=True)
     pr.user_prices_path().write_text("no,columns\n", encoding="utf-8")
     advice = advise(load_catalog(), AdvisorInputs(get_profile("kaggle"), as_of="2026-11"))
     assert any("moved aside" in str(n) for n in advice.notes)
