@@ -1036,10 +1036,10 @@ def _refs_needed(ins: list[Shape], count: int) -> None:
 def _view(params, ins):
     x = ins[0]
     out = tuple(int(v) for v in params["shape"]) if params.get("shape") else x
-    if numel(out) != numel(x):
+    if numel(out) > numel(x):  # fewer elements: a slice, which keeps the whole storage alive
         raise LayerError(
             Msg(
-                QT_TRANSLATE_NOOP("core", "cannot view {shape} as {shape2}: sizes differ"),
+                QT_TRANSLATE_NOOP("core", "cannot view {shape} as the larger {shape2}"),
                 shape=shape_str(x),
                 shape2=shape_str(out),
             )

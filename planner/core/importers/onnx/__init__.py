@@ -132,6 +132,10 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         warnings.insert(0, EVAL_EXPORT.format(
             what=f": its {eval_bn} batch norm(s) use running statistics; the plan counts "
                  "what training keeps"))
+    if imp.restored_bias:
+        warnings.append(
+            f"The exporter removed {imp.restored_bias} bias vector(s) that were all zeros (an "
+            "untrained network's); the plan counts them, as training has them.")
     for kind, n in sorted(imp.fused_patterns.items()):
         label = {"gelu": "GELU", "layernorm": "layer norm", "rmsnorm": "RMSNorm",
                  "attention": "scaled-dot-product attention"}[kind]

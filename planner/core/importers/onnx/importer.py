@@ -96,7 +96,8 @@ class Importer:
         self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
         self.restored_bn = 0
-        self.restored_bn_params = 0
+        self.restored_bn_params = 0  # parameters the plan has that the file lacks
+        self.restored_bias = 0
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
@@ -910,7 +911,7 @@ _FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "Flatten", "Reshape", "Redu
                "Transpose", "Squeeze", "Unsqueeze", "Resize", "Upsample", "MatMul", "Softmax",
                "Split", "Slice", "Gather", "Where", "Einsum", "Expand", "Pow", "Sqrt", "Erf",
                "Cast"}
-_DERIVED = re.compile(r"(expand|unsqueeze|view|permute|clone|squeeze|transpose|reshape|slice|"
+_DERIVED = re.compile(r"(unsqueeze|view|permute|clone|squeeze|transpose|reshape|slice|"
                       r"select|index|index_select|mul|add|cat|t|repeat|_to_copy|detach|"
                       r"contiguous|lift_fresh_copy|alias|flatten|stack|getitem)(_\d+)?")
 _INPLACE_FUNCTIONS = {"relu", "relu6", "leaky_relu", "hardswish", "hardsigmoid"}

@@ -13,6 +13,7 @@ scaled-dot-product attention decomposed into MatMul → Softmax → MatMul (one 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
@@ -54,6 +55,30 @@ def _pads_of(imp, node) -> list[int] | None:
     return begins[2:] + ends[2:]
 
 
+def _dropped_bias(node) -> bool:
+    """The default exporter removed this node's bias because it was all zeros (untrained)."""
+    meta = {p.key: p.value for p in node.metadata_props}
+    rule = meta.get("pkg.onnxscript.rewriter.rule_name", "")
+    if "RemoveOptionalBias" not in rule or "FuseBatchNorm" in rule:
+        return False
+    # The rule is listed on every convolution; the PyTorch call says whether it had a bias.
+    fx = meta.get("pkg.torch.onnx.fx_node", "")
+    m = re.search(r"target=torch\.ops\.aten\.(\w+)[^(]*\(args = \((.*)", fx)
+    if not m:
+        return False
+    args = [a.strip() for a in m.group(2).split(",")]
+    k = 0 if m.group(1) == "addmm" else 2
+    return len(args) > k and args[k].startswith("%")
+
+
+def _restore_bias(imp, node, units: int) -> bool:
+    if _dropped_bias(node):
+        imp.restored_bias += 1
+        imp.restored_bn_params += units
+        return True
+    return False
+
+
 def _folded_bn(imp, node) -> str | None:
     """The batch norm the exporter folded into this convolution (its module name), or None."""
     for p in node.metadata_props:
@@ -65,7 +90,6 @@ def _folded_bn(imp, node) -> str | None:
 
 def prepass(imp) -> None:
     nodes = imp.nodes
-    has_bn = any(n.op_type == "BatchNormalization" for n in nodes)
     named = any("." in name and not name.startswith("onnx::") for name in imp.init_dims)
     for k, node in enumerate(nodes):
         op = node.op_type
@@ -99,7 +123,7 @@ def prepass(imp) -> None:
                 imp.fused.setdefault(u, {})["extra_pads"] = pads
         elif op == "Conv":
             bn = _folded_bn(imp, node)
-            if bn is None and not has_bn and named and len(node.input) > 1 and \
+            if bn is None and named and len(node.input) > 1 and \
                     node.input[1].startswith("onnx::") and node.input[1] in imp.init_dims:
                 bn = imp.module_scope(node)
                 bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
@@ -342,7 +366,9 @@ def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
         imp.tensor_layer[tensor] = imp.tensor_layer[main]
         imp.status.setdefault(imp.current, "folded")
         return
-    if numel(out) == numel(x or ()):
+    copies = node.op_type == "Gather" and len(imp.dims_of(node.input[1]) or ()) > 0
+    if numel(out) <= numel(x or ()) and not copies:
+        # Reshapes, slices, splits, selects: views of the same storage in PyTorch.
         imp.emit("view", node, {"shape": out}, main, out=[tensor],
                  name=imp.layer_name(node, suffix) if suffix else None)
     else:
@@ -370,6 +396,8 @@ def _map_conv(imp, node, main, acts, facts):
     bias = len(node.input) > 2 and bool(node.input[2])
     bn = facts.get("restore_bn")
     weights = (node.input[1],) + ((node.input[2],) if bias else ())
+    if not bias and bn is None:
+        bias = _restore_bias(imp, node, int(w[0]))
     if bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
@@ -599,7 +627,8 @@ def _map_gemm(imp, node, main, acts, facts):
                             "plan reads it untransposed.")
     units = int(b[0] if trans_b else b[1])
     bias_t = node.input[2] if len(node.input) > 2 and node.input[2] else facts.get("bias")
-    imp.emit("fc", node, {"units": units, "bias": bool(bias_t)}, main,
+    restored = not bias_t and _restore_bias(imp, node, units)
+    imp.emit("fc", node, {"units": units, "bias": bool(bias_t) or restored}, main,
              weights=(node.input[1],) + ((bias_t,) if bias_t else ()))
 
 
@@ -615,7 +644,8 @@ def _map_matmul(imp, node, main, acts, facts):
     w = imp.dims_of(b)
     if a == main and w is not None and len(w) == 2 and imp.is_weight(b):
         bias = facts.get("bias")
-        imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias)}, main,
+        restored = not bias and _restore_bias(imp, node, int(w[1]))
+        imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
     if w is not None and imp.is_weight(b) and a == main:
