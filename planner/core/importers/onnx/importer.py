@@ -319,6 +319,8 @@ class Importer:
             except Exception as exc:  # noqa: BLE001
                 self.fail(f"ONNX shape inference failed: {_one_line(exc)}")
             self.shapes = self._read_shapes(inferred.graph)
+            self._full: dict[str, tuple[int, ...]] = {}
+            self._per_sample: dict[str, tuple[int, ...] | None] = {}
             self._propagate_values()
             # Values that inference lacks: hand them back as constants.
             new_nodes: set[int] = set()
@@ -466,9 +468,13 @@ class Importer:
                       f"got {shape_str(shape)}")
 
     def full_shape(self, name: str) -> tuple[int, ...] | None:
+        full = self._full
+        if name in full:
+            return full[name]
         s = self.shapes.get(name)
-        if s is None or any(not isinstance(d, int) for d in s):
+        if s is None or None in s:
             return None
+        full[name] = s
         return s
 
     def _batch_axes(self) -> None:
@@ -519,7 +525,10 @@ class Importer:
     def per_sample(self, name: str) -> tuple[int, ...] | None:
         if name not in self.acts:
             return None
-        return self.per_sample_raw(name, self.bax.get(name))
+        cache = self._per_sample
+        if name not in cache:
+            cache[name] = self.per_sample_raw(name, self.bax.get(name))
+        return cache[name]
 
     def batch_axis(self, name: str) -> int | None:
         return self.bax.get(name)
@@ -658,7 +667,7 @@ class Importer:
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
             if shape is not None:
-                self.expect.append((name, shape, f"{node.op_type} '{self.node_label(node)}'"))
+                self.expect.append((name, shape, node))
         self.status[self.current if index is None else index] = "mapped"
         return name
 
@@ -789,6 +798,8 @@ class Importer:
         for name, shape, what in self.expect:
             plan = plan_shapes.get(name)
             if plan is not None and _squeezed(plan) != _squeezed(shape):
+                if not isinstance(what, str):
+                    what = f"{what.op_type} '{self.node_label(what)}'"
                 drift.append(f"{what} ({shape_str(shape)} in the file, {shape_str(plan)} in the "
                              f"plan's layer '{name}')")
         if drift:

@@ -166,17 +166,21 @@ def _region(imp, x: str):
 
 def _try_region(imp, anchor: int) -> None:
     # Candidate roots: walk back from the anchor through single-activation element-wise nodes.
-    roots = []
-    cur = imp.nodes[anchor]
+    roots: list[str] = []
+    frontier = [anchor]
     for _ in range(6):
-        ins = [i for i in cur.input if i in imp.acts]
-        if len(ins) != 1:
+        nxt = []
+        for k in frontier:
+            for i in imp.nodes[k].input:
+                if i in imp.acts and i not in roots:
+                    roots.append(i)
+                    p = imp.producer.get(i)
+                    if p is not None and imp.nodes[p].op_type in _REGION_OPS and \
+                            not imp.fused.get(p):
+                        nxt.append(p)
+        frontier = nxt
+        if not frontier or len(roots) > 12:
             break
-        roots.append(ins[0])
-        p = imp.producer.get(ins[0])
-        if p is None or imp.nodes[p].op_type not in _REGION_OPS or imp.fused.get(p):
-            break
-        cur = imp.nodes[p]
     for x in roots:
         got = _region(imp, x)
         if got is None:
