@@ -153,6 +153,16 @@ class DialogPrompts:
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         box.show()
 
+    def import_warnings(self, title: str, summary: str, details: str, incomplete: bool) -> None:
+        """What an import could not read: plain words first, every detail on demand."""
+        icon = QMessageBox.Icon.Warning if incomplete else QMessageBox.Icon.Information
+        box = QMessageBox(icon, title, summary, QMessageBox.StandardButton.Ok, self.parent)
+        box.setDetailedText(details)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.last_import_box = box
+        box.show()
+
     def welcome(self, text: str) -> None:
         from planner.ui.welcome import WelcomeDialog  # noqa: PLC0415
 
@@ -239,6 +249,7 @@ class MainWindow(QMainWindow):
         self._services = services
         self._settings = settings
         self._prompts: Prompts = services.prompts or DialogPrompts(self)
+        self.import_result = None  # the last ONNX import (its report travels with the plan)
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
@@ -921,13 +932,49 @@ class MainWindow(QMainWindow):
             return False
         self.document.load(result.draft, result.setup, None, modified=True)
         self._add_recent(Path(path))
-        if result.warnings:
-            self.notify(self.tr("Opened %1 with warnings").replace("%1", Path(path).name),
-                        "\n".join(result.warnings))
+        self.import_result = result
+        name = Path(path).name
+        if result.warnings or result.incomplete:
+            self._show_import_warnings(name, result)
         else:
             self.statusBar().showMessage(self.tr("Opened %1 as a new plan").replace(
-                "%1", Path(path).name), 5000)
+                "%1", name), 5000)
         return True
+
+    def _show_import_warnings(self, name: str, result) -> None:
+        """An incomplete import says so where it cannot be missed (a warning box, and the
+        status bar until the next message); the importer's own words are the details."""
+        report = result.report
+        if result.incomplete:
+            title = self.tr("%1 was only partly read").replace("%1", name)
+            summary = self.tr(
+                "The plan does not cover the whole model: memory and speed figures are too "
+                "low. %1 of %2 operations could not be planned.").replace(
+                "%1", str(report.not_understood)).replace("%2", str(report.nodes))
+            self.statusBar().showMessage(
+                self.tr("Incomplete import of %1: the figures are too low").replace("%1", name))
+        else:
+            title = self.tr("Opened %1 with warnings").replace("%1", name)
+            summary = self.tr("The whole model was read, with assumptions to check.")
+            self.statusBar().showMessage(
+                self.tr("Opened %1 with warnings").replace("%1", name), 15000)
+        if report.eval_export:
+            summary += "\n\n" + self.tr(
+                "It was exported for inference: the plan adds back the batch norms the "
+                "export folded away; dropout is not planned.")
+        lines = list(result.warnings) + list(result.notes)
+        counts = self.tr(
+            "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
+            "file: %4 values; parameters in the plan: %5.").replace(
+            "%1", str(report.mapped)).replace("%2", str(report.folded)).replace(
+            "%3", str(report.not_understood)).replace("%4", f"{report.file_weights:,}").replace(
+            "%5", f"{report.plan_parameters:,}")
+        details = "\n\n".join(["• " + line for line in lines] + [counts])
+        show = getattr(self._prompts, "import_warnings", None)
+        if callable(show):
+            show(title, summary, details, result.incomplete)
+        else:
+            self.notify(title, summary + "\n\n" + details)
 
     def save(self) -> bool:
         if self.document.path is None:
