@@ -1247,8 +1247,8 @@ MODERN_RULES = (
         _view,
         QT_TRANSLATE_NOOP(
             "core",
-            "Reshape, permute, slice or select: a view of its input with the same elements "
-            "(free, keeps nothing).",
+            "Reshape, permute, slice or select: a view of its input's storage (free, keeps "
+            "nothing).",
         ),
     ),
     LayerRule(
