@@ -142,6 +142,23 @@ class Importer:
         self.output_names = [o.name for o in graph.output]
         work = self._prepare(model)
         self._infer(work)
+        if self.input_shape_arg is not None and not self._consistent():
+            # Reshape targets fixed in the file do not follow the asked shape: plan the
+            # file's own shape and say so.
+            asked = self.input_shape_arg
+            self.input_shape_arg = None
+            self.notes = [n for n in self.notes if "as asked" not in n]
+            self.warnings = [w for w in self.warnings
+                             if not w.startswith("Shape inference does not know")]
+            self.unknown_ops.clear()
+            work = self._prepare(model)
+            self._infer(work)
+            self.warnings.append(
+                f"The file fixes the input shape in its reshapes, so it cannot be planned at "
+                f"{shape_str(asked)}: planned at {shape_str(self.per_sample_raw(self.input_name, self.input_axis))} "
+                "as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes "
+                "with dynamo=False) to plan other sizes.")
+            self.incomplete = True
         self._find_activations()
         self._batch_axes()
         from planner.core.importers.onnx import mappers  # noqa: PLC0415
@@ -364,6 +381,19 @@ class Importer:
                 vi.CopyFrom(src_vi)
                 vi.name = o
         self.fail("ONNX shape inference leaves too many tensor shapes unknown (missing shapes)")
+
+    def _consistent(self) -> bool:
+        """Every reshape of an activation keeps its number of elements."""
+        reach = {self.input_name}
+        for node in self.nodes:
+            if not any(i in reach for i in node.input):
+                continue
+            reach.update(o for o in node.output if o)
+            if node.op_type == "Reshape":
+                a, b = self.full_shape(node.input[0]), self.full_shape(node.output[0])
+                if a is None or b is None or numel(a) != numel(b):
+                    return False
+        return True
 
     def _propagate_values(self) -> None:
         """Evaluate every small integer computation whose inputs are known (one pass)."""

@@ -616,6 +616,9 @@ def _map_dropout(imp, node, main, acts, facts):
     p = 0.5 if ratio is None else round(float(ratio), 6)
     if not 0.0 <= p < 1.0:
         p = 0.5
+    if p == 0.0:  # PyTorch returns the input itself: no mask, no new tensor
+        imp.alias(node, main)
+        return
     imp.emit("dropout", node, {"p": p}, main, out=[node.output[0]])
 
 
@@ -643,6 +646,9 @@ def _map_matmul(imp, node, main, acts, facts):
     if a in imp.acts and b in imp.acts:
         if a not in imp.tensor_layer or b not in imp.tensor_layer:
             return imp.placeholder(node, main)
+        # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
+        # selected from one projection) cannot be viewed so and is copied: the copy is kept.
+        a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
         imp.emit("matmul", node, {"from": (imp.tensor_layer[b],)}, a)
         return
     w = imp.dims_of(b)
@@ -660,6 +666,35 @@ def _map_matmul(imp, node, main, acts, facts):
                  weights=(b,))
         return
     return imp.placeholder(node, main)
+
+
+def _sliced(imp, tensor: str) -> bool:
+    """Whether ``tensor`` is a view of part of a larger activation (through reshapes)."""
+    for _ in range(8):
+        p = imp.producer.get(tensor)
+        if p is None:
+            return False
+        n = imp.nodes[p]
+        if n.op_type in ("Slice", "Split") or (
+                n.op_type == "Gather" and not imp.dims_of(n.input[1]) and n.input[0] in imp.acts):
+            return True
+        if n.op_type not in ("Transpose", "Reshape", "Squeeze", "Unsqueeze", "Identity"):
+            return False
+        tensor = n.input[0]
+    return False
+
+
+def _contiguous(imp, node, tensor: str, k: int) -> str:
+    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
+        return tensor
+    copy = f"\0copy{k}:{node.output[0]}"
+    imp.tensor_layer[copy] = imp.emit(
+        "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
+        name=imp.layer_name(node, f"contiguous{k}"))
+    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
+    imp.acts.add(copy)
+    imp._per_sample[copy] = imp.per_sample(tensor)
+    return copy
 
 
 def _learned(imp, name: str) -> int:
@@ -915,6 +950,18 @@ def _map_einsum(imp, node, main, acts, facts):
              ins[0])
 
 
+def _map_mask(imp, node, main, acts, facts):
+    """Comparisons and other boolean results: no gradient flows, nothing is kept."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    params: dict[str, Any] = {"op": "other", "keeps": "nothing"}
+    if out is not None and out != imp.per_sample(main):
+        params["shape"] = out
+    others = tuple(dict.fromkeys(imp.tensor_layer[i] for i in acts if i != main))
+    if others:
+        params["from"] = others
+    imp.emit("elementwise", node, params, main)
+
+
 def _map_unary(keeps: str):
     def mapper(imp, node, main, acts, facts):
         imp.emit("elementwise", node, {"op": "other", "keeps": keeps}, main)
@@ -977,6 +1024,9 @@ MAPPERS = {
     "Erf": _map_unary("input"),
     "Neg": _map_unary("nothing"),
     "Reciprocal": _map_unary("output"),
+    **{op: _map_mask for op in ("IsNaN", "IsInf", "Equal", "Less", "Greater", "LessOrEqual",
+                                "GreaterOrEqual", "Not", "And", "Or", "Xor", "ArgMax",
+                                "ArgMin", "Sign", "Floor", "Ceil", "Round")},
 }
 
 
