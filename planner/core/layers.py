@@ -1164,13 +1164,11 @@ def _einsum(params, ins):
         total *= numel(s)
     inner = max(1, math.isqrt(max(1, total // max(1, numel(out)))) if len(ins) > 1 else 1)
     fwd = 2 * numel(out) * inner
-    saved = tuple(
-        SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)
-    )
-    return LayerResult(out_shape=out, flops_fwd=fwd, flops_bwd=2 * fwd, saved=saved)
+    return LayerResult(out_shape=out, flops_fwd=fwd, flops_bwd=2 * fwd,
+                       saved=_kept("inputs", ins, out))
 
 
-def _where(params, ins):
+def _broadcast_all(ins: list[Shape]) -> Shape:
     out = ins[0]
     for other in ins[1:]:
         b = _broadcast(out, other)
@@ -1183,36 +1181,33 @@ def _where(params, ins):
                 )
             )
         out = b
+    return out
+
+
+def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
+    """What 'keeps' names: nothing, input 0, every input, or the output."""
+    if keeps == "input":
+        return (SavedTensor("input", numel(ins[0])),)
+    if keeps == "inputs":
+        return tuple(
+            SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)
+        )
+    if keeps == "output":
+        return (SavedTensor("output", numel(out)),)
+    return ()
+
+
+def _where(params, ins):
+    out = _broadcast_all(ins)
     n = numel(out)
     return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=(SavedTensor("own", n, MASK),))
 
 
 def _elementwise(params, ins):
-    out = ins[0]
-    for other in ins[1:] if not params.get("shape") else ():
-        b = _broadcast(out, other)
-        if b is None:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "cannot broadcast {shape} with {shape2}"),
-                    shape=shape_str(out),
-                    shape2=shape_str(other),
-                )
-            )
-        out = b
-    if params.get("shape"):
+    if params.get("shape"):  # the file's own output shape (a join along any axis)
         out = tuple(int(v) for v in params["shape"])
-    keeps = params["keeps"]
-    if keeps == "input":
-        saved = (SavedTensor("input", numel(ins[0])),)
-    elif keeps == "inputs":
-        saved = tuple(
-            SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)
-        )
-    elif keeps == "output":
-        saved = (SavedTensor("output", numel(out)),)
     else:
-        saved = ()
+        out = _broadcast_all(ins)
     learned = int(params["parameters"])
     n = numel(out)
     return LayerResult(
@@ -1220,7 +1215,7 @@ def _elementwise(params, ins):
         parameters=learned,
         flops_fwd=n,
         flops_bwd=n,
-        saved=saved,
+        saved=_kept(params["keeps"], ins, out),
         weight_elements=learned,
     )
 

@@ -149,3 +149,26 @@ def test_inline_weights_are_skimmed_not_parsed(tmp_path):
     assert what == str(100_000_000)
     assert rss < 300, f"{rss:.0f} MiB resident: the 400 MB of weights were read"
     assert spent < 10
+
+
+def test_the_skim_never_fails_other_than_cleanly_on_random_bytes():
+    """The hand-written skim is kept (inline weights must not be read); fuzz it directly."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from planner.core.importers.onnx import reading
+
+    valid = build([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                  [tensor("x", ["N", 4])], [tensor("y", None)]).SerializeToString()
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.binary(max_size=400), st.integers(0, len(valid)), st.binary(max_size=8))
+    def check(noise, cut, patch):
+        for data in (noise, valid[:cut] + patch + valid[cut + len(patch):]):
+            try:
+                out = reading.skim_model(data)
+            except (reading._SkimError, reading._TooLarge):
+                continue
+            assert isinstance(out, bytes) and len(out) <= len(data) + 16
+
+    check()
