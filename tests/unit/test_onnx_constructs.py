@@ -361,3 +361,14 @@ def test_folded_batch_norm_of_the_default_exporter_is_put_back_and_said(tmp_path
     assert a.parameters == 6 * 27 + 2 * 6 and r.report.restored_batchnorms == 1
     assert r.report.eval_export and r.report.complete
     assert any("eval mode" in w and "TrainingMode.TRAINING" in w for w in r.warnings)
+
+
+def test_fixed_batch_one_and_symbolic_batch_give_the_same_estimate(tmp_path):
+    from onnx_fixtures import residual_net
+
+    fixed = import_onnx(save(residual_net(1), tmp_path / "one.onnx"), batch=16)
+    symbolic = import_onnx(save(residual_net("batch"), tmp_path / "sym.onnx"), batch=16)
+    setup = Setup(batch_size=16, precision="fp32")
+    a, b = estimate(analyze(fixed.draft), setup), estimate(analyze(symbolic.draft), setup)
+    assert a.parameters == b.parameters and a.terms() == b.terms()
+    assert fixed.setup.batch_size == symbolic.setup.batch_size == 16
