@@ -127,7 +127,7 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
         return None, err
 
 
-def time_import(path: Path, batch: int, repeats: int = 3):
+def time_import(path: Path, batch: int, repeats: int = 1):
     times, result = [], None
     for _ in range(repeats):
         t = time.perf_counter()
@@ -163,7 +163,22 @@ def main(argv: list[str] | None = None) -> int:
           f"{torchvision.__version__}, onnx {onnx.__version__}; fp32, train step, exported "
           f"at batch 1, planned at batches {batches}.\n")
     rows, notes, misses = [], [], []
+    headers = ["network", "export", "batch", "import ms", "params plan", "params torch",
+               "diff", "saved plan MiB", "saved torch MiB¹", "error %", "verdict"]
+    shown = 0
+    if args.markdown:  # rows as they come (a long run shows its progress)
+        print("| " + " | ".join(headers) + " |")
+        print("|" + "---|" * len(headers), flush=True)
+
+    def flush_rows():
+        nonlocal shown
+        if args.markdown:
+            for r in rows[shown:]:
+                print("| " + " | ".join(r) + " |", flush=True)
+        shown = len(rows)
+
     for name in args.networks.split(","):
+        flush_rows()
         measured: dict[int, dict] = {}
         for mode in args.modes.split(","):
             path, err = export(name, mode, cache)
@@ -215,13 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                 if b == batches[0] and result.warnings:
                     notes.append(f"  {name} ({mode}): " + " | ".join(
                         w[:160] for w in result.warnings))
-    headers = ["network", "export", "batch", "import ms", "params plan", "params torch",
-               "diff", "saved plan MiB", "saved torch MiB¹", "error %", "verdict"]
     if args.markdown:
-        print("| " + " | ".join(headers) + " |")
-        print("|" + "---|" * len(headers))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
+        flush_rows()
     else:
         print(table(headers, rows))
     print("\n¹ what autograd saves on the CPU, with CPU dropout's fp32 noise counted as CUDA's "

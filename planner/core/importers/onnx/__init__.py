@@ -127,7 +127,9 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     if imp.restored_bn:
         warnings.insert(0, EVAL_EXPORT.format(
             what=f": {imp.restored_bn} batch norm(s) were folded into the convolutions before "
-                 "them, so their parameters and saved tensors are not in the file"))
+                 "them, so their parameters and saved tensors are not in the file (nor whether "
+                 "those convolutions had a bias of their own: the plan assumes not, the usual "
+                 "convolution + norm pair)"))
     elif eval_bn:
         warnings.insert(0, EVAL_EXPORT.format(
             what=f": its {eval_bn} batch norm(s) use running statistics; the plan counts "
