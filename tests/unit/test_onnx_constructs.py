@@ -146,7 +146,7 @@ def test_gelu_written_with_erf_is_one_gelu(tmp_path):
     assert any("GELU" in n for n in r.notes) and r.report.complete
 
 
-def test_gelu_written_with_tanh_is_one_gelu(tmp_path):
+def _tanh_gelu(aten: str | None):
     h = helper
     nodes = [
         h.make_node("Pow", ["x", "three"], ["p"], name="pow"),
@@ -160,8 +160,26 @@ def test_gelu_written_with_tanh_is_one_gelu(tmp_path):
     ]
     inits = [const("three", 3.0), const("k", 0.044715), const("c", 0.7978846),
              const("one", 1.0), const("half", 0.5)]
-    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 64])], [tensor("y", None)], inits))
+    if aten is not None:  # what the default exporter records for each node
+        for n in nodes:
+            entry = n.metadata_props.add()
+            entry.key = "pkg.torch.onnx.fx_node"
+            entry.value = f"%g : call_function[target=torch.ops.aten.{aten}.default](args = (%x,))"
+    return build(nodes, [tensor("x", ["N", 64])], [tensor("y", None)], inits)
+
+
+def test_gelu_the_exporter_recorded_as_one_op_is_one_gelu(tmp_path):
+    r = imp(tmp_path, _tanh_gelu("gelu"))
     assert kinds(r) == ["activation"] and r.draft.layers[1].params["function"] == "gelu"
+
+
+def test_gelu_written_out_in_python_keeps_every_step(tmp_path):
+    """GPT-2's gelu_new: PyTorch keeps x for the pow, the tanh output and both operands of
+    the last product, far more than one GELU."""
+    for model in (_tanh_gelu(None), _tanh_gelu("mul")):
+        r = imp(tmp_path, model)
+        assert "activation" in kinds(r) and len(kinds(r)) == 8
+        assert saved_elements(r) == 64 * 4  # x (pow), tanh output, x·0.5 and 1 + tanh
 
 
 def test_rmsnorm_written_out_is_one_rmsnorm_not_a_pool(tmp_path):

@@ -201,10 +201,16 @@ def _try_region(imp, anchor: int) -> None:
             continue
         ops = [imp.nodes[k].op_type for k in members]
         kind = None
-        if "Erf" in ops and "Mul" in ops:
-            kind = "gelu"
-        elif "Tanh" in ops and ops.count("Mul") >= 3:
-            kind = "gelu"
+        targets = {_aten_target(imp.nodes[k]) for k in members} - {None}
+        if "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
+            # One GELU where PyTorch ran one (aten.gelu, which the default exporter records);
+            # a GELU written out in Python (GPT-2's gelu_new) keeps every step, so it stays
+            # op by op. Without the record, the Erf form is taken for nn.GELU (the legacy
+            # exporter's decomposition of it) and the Tanh form, rarer as a module, op by op.
+            if targets:
+                kind = "gelu" if targets == {"gelu"} else None
+            elif "Erf" in ops:
+                kind = "gelu"
         elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
             centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
                           for k in members)
@@ -220,6 +226,15 @@ def _try_region(imp, anchor: int) -> None:
         imp.fused[exit_node] = {"region": kind, "root": x, "weights": tuple(weights),
                                 "nodes": len(members)}
         return
+
+
+def _aten_target(node) -> str | None:
+    """The PyTorch op the default exporter recorded for a node ('gelu', 'mul'), or None."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.fx_node":
+            m = re.search(r"target=torch\.ops\.aten\.(\w+)", p.value)
+            return m.group(1) if m else None
+    return None
 
 
 def _reduces_last_axis(imp, members, x) -> bool:
