@@ -621,8 +621,13 @@ class Importer:
     def is_derived(self, name: str) -> bool:
         """A constant the default exporter folded out of a parameter, named after the op that
         made it ('expand', 'unsqueeze_3')."""
-        return self.dynamo and self.init_type.get(name) in _FLOAT_TYPES and \
-            numel(self.init_dims.get(name, ())) > 1 and bool(_DERIVED.fullmatch(name))
+        if self.init_type.get(name) not in _FLOAT_TYPES or \
+                numel(self.init_dims.get(name, ())) <= 1:
+            return False
+        if self.dynamo:  # parameters keep their module path; its own constants do not
+            return "." not in name and not re.fullmatch(r"val_\d+", name) and \
+                not name.startswith("onnx::")
+        return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
 
     def dims_of(self, name: str) -> tuple[int, ...] | None:
         if name in self.init_dims:
@@ -902,9 +907,9 @@ class Importer:
                 f"{len(derived)} constant(s) of the file ({n:,} values: "
                 + ", ".join(f"'{t}'" for t in derived[:3]) + (", ..." if len(derived) > 3
                                                               else "")
-                + ") were computed from parameters when the file was exported (a class token "
-                "expanded, a position table gathered); the parameters they came from are not "
-                "in the file and the plan does not count them.")
+                + ") were computed when the file was exported (an expanded class token, a "
+                "gathered position table, a mask); the plan takes them as constants, so "
+                "parameters they came from are not counted.")
         self.file_weights = file_weights
         self.unclaimed = tuple(unclaimed)
         if unclaimed:
