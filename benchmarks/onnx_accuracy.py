@@ -1,35 +1,43 @@
-"""ONNX import benchmark: exported torchvision networks against autograd, and import speed.
+"""ONNX import benchmark: torchvision networks exported both ways, against autograd.
 
-Run it in the torch venv (see ``benchmarks/README.md``; it also needs ``pip install onnx``)::
+Run it in the torch venv (see ``benchmarks/README.md``)::
 
-    /tmp/torchvenv/bin/python benchmarks/onnx_accuracy.py [--batch 16] [--keep DIR]
+    PYTHONPATH=. /work/torchvenv/bin/python benchmarks/onnx_accuracy.py \
+        [--cache /work/onnx-cache] [--batches 2,8] [--networks resnet50,vit_b_16] [--modes ...]
 
-For resnet18, resnet50, vgg16, mobilenet_v2 and densenet121 (concatenations) it exports the
-torchvision network (``weights=None``) with the legacy exporter (``dynamo=False``), train mode
-(``training=TrainingMode.TRAINING``, so batch norm and dropout stay layers),
-``do_constant_folding=False`` and a symbolic batch axis; imports the file with
-``planner.core.importers.onnx.import_onnx``; and compares, at batch 16 and 224×224:
+Every network (``weights=None``, 224×224, Inception-v3 299×299, exported with a batch of 1 as
+users do) is exported once per mode into the cache folder, and the files are reused:
 
-1. the parameter count with ``sum(p.numel())`` (must be exact);
-2. the imported plan's saved-activation bytes (allocator rounding off) with what autograd saves
-   for backward, measured exactly as ``benchmarks/accuracy.py`` does (its ``torch_side``):
-   pass band ±5 %, also shown with CPU dropout's fp32 noise replaced by CUDA's 1-byte mask;
-3. where a hand-drafted preset exists, the imported plan's parameters and saved bytes against the
-   preset's (the "twin": should be identical);
-4. the import time of each file (median of 3), and of vgg16 saved with external weight data
-   whose ``.data`` file is then deleted.
+* ``dynamo_eval``: ``torch.onnx.export(model.eval(), (x,), f)``, all defaults (the default
+  exporter; it folds batch norms into the convolutions and drops zero biases);
+* ``dynamo_train``: the same after ``model.train()`` with ``training=TrainingMode.TRAINING``;
+* ``legacy_train``: ``dynamo=False, do_constant_folding=False, training=TRAINING``, a symbolic
+  batch axis;
+* ``legacy_eval``: ``model.eval()``, ``dynamo=False``, other arguments default.
 
-The exit status is always 0: it prints figures; CI does not run it.
+Each file is imported with ``import_onnx(path, batch=B)`` for two batch sizes, and compared with
+the network in train mode on the CPU at that batch:
+
+1. parameters: the plan's against ``sum(p.numel())``;
+2. saved-activation bytes: the plan's (fp32, allocator rounding off) against what autograd saves
+   for backward (``torch.autograd.graph.saved_tensors_hooks``, unique storages, parameters
+   excluded: ``benchmarks/accuracy.py``'s ``torch_side``); CPU dropout keeps fp32 noise where
+   CUDA keeps a one-byte mask, so the pass band applies to the CUDA-like figure;
+3. the import time of each file.
+
+An export that fails in this torch is a row saying so. Eval exports remove dropout, which a
+training step has: their saved bytes are expected low by the masks (the import says so). The
+exit status is always 0: it prints figures; CI does not run it.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import json
 import statistics
 import sys
-import tempfile
 import time
+import traceback
 import warnings
 from pathlib import Path
 
@@ -38,36 +46,92 @@ for p in (ROOT, ROOT / "benchmarks"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-import onnx
-import torch
-import torchvision
-from accuracy import NO_ROUNDING, TOLERANCE_PCT, fmt_mib, table, torch_side
+import onnx  # noqa: E402
+import torch  # noqa: E402
+import torchvision  # noqa: E402
+from accuracy import NO_ROUNDING, TOLERANCE_PCT, table, torch_side  # noqa: E402
 
-from planner.core.importers.onnx import import_onnx
-from planner.core.memory import estimate
-from planner.core.network import Setup, analyze
-from planner.core.presets import load_preset, preset_names
+from planner.core.importers.onnx import OnnxImportError, import_onnx  # noqa: E402
+from planner.core.memory import estimate  # noqa: E402
+from planner.core.network import Setup, analyze  # noqa: E402
 
-NETWORKS = ("resnet18", "resnet50", "vgg16", "mobilenet_v2", "densenet121")
-
-
-def export(name: str, path: Path, size: int) -> None:
-    model = getattr(torchvision.models, name)(weights=None)
-    model.train()
-    x = torch.randn(2, 3, size, size)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(model, x, str(path), dynamo=False, do_constant_folding=False,
-                          training=torch.onnx.TrainingMode.TRAINING, opset_version=17,
-                          input_names=["input"], output_names=["logits"],
-                          dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}})
+NETWORKS = (
+    "resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "vgg16", "vgg11_bn",
+    "densenet121", "inception_v3", "googlenet", "mobilenet_v2", "mobilenet_v3_small",
+    "mobilenet_v3_large", "shufflenet_v2_x1_0", "mnasnet1_0", "efficientnet_b0",
+    "efficientnet_v2_s", "regnet_y_400mf", "regnet_x_400mf", "convnext_tiny", "vit_b_16",
+    "swin_t", "swin_v2_t", "squeezenet1_0", "alexnet", "fcn_resnet50",
+    "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "maxvit_t",
+)
+MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
+SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
 
-def time_import(path: Path, repeats: int = 3) -> tuple[float, object]:
+class _Out(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)["out"]
+
+
+def build(name: str):
+    if name in SEGMENTATION:
+        m = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None,
+                                                           aux_loss=False)
+        return _Out(m), 224
+    kw = {"aux_logits": False, "init_weights": True} if name in ("inception_v3",
+                                                                  "googlenet") else {}
+    return getattr(torchvision.models, name)(weights=None, **kw), (
+        299 if name == "inception_v3" else 224)
+
+
+def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
+    """The cached file (exported now if missing) or None and the exporter's error."""
+    path = cache / f"{name}.{mode}.onnx"
+    status = cache / f"{name}.{mode}.status"
+    if path.exists():
+        return path, ""
+    if status.exists():
+        s = json.loads(status.read_text())
+        if not s.get("ok"):
+            return None, s.get("error", "export failed")
+    model, size = build(name)
+    x = torch.randn(1, 3, size, size)
+    t = time.time()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if mode == "dynamo_eval":
+                torch.onnx.export(model.eval(), (x,), str(path))
+            elif mode == "dynamo_train":
+                torch.onnx.export(model.train(), (x,), str(path),
+                                  training=torch.onnx.TrainingMode.TRAINING)
+            elif mode == "legacy_train":
+                torch.onnx.export(model.train(), (x,), str(path), dynamo=False,
+                                  do_constant_folding=False,
+                                  training=torch.onnx.TrainingMode.TRAINING,
+                                  input_names=["input"], output_names=["out"],
+                                  dynamic_axes={"input": {0: "batch"}, "out": {0: "batch"}})
+            else:
+                torch.onnx.export(model.eval(), (x,), str(path), dynamo=False)
+        status.write_text(json.dumps({"ok": True, "s": round(time.time() - t, 1)}))
+        return path, ""
+    except Exception as exc:  # noqa: BLE001 - the row records it
+        msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()
+        err = (msg[0] if msg else repr(exc))[:200]
+        status.write_text(json.dumps({"ok": False, "error": err}))
+        if path.exists():
+            path.unlink()
+        return None, err
+
+
+def time_import(path: Path, batch: int, repeats: int = 1):
     times, result = [], None
     for _ in range(repeats):
         t = time.perf_counter()
-        result = import_onnx(path)
+        result = import_onnx(path, batch=batch)
         times.append(time.perf_counter() - t)
     return statistics.median(times), result
 
@@ -78,107 +142,106 @@ def planner_figures(draft, batch: int) -> tuple[int, int]:
     return analysis.parameters, est.activations
 
 
+def fmt_mib(b: float) -> str:
+    return f"{b / 2**20:,.1f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--size", type=int, default=224)
-    ap.add_argument("--keep", metavar="DIR", help="write the .onnx files here (kept)")
+    ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
+    ap.add_argument("--batches", default="2,8")
     ap.add_argument("--networks", default=",".join(NETWORKS))
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)
     torch.manual_seed(0)
-    b = args.batch
-    tmp = None if args.keep else tempfile.TemporaryDirectory(prefix="onnx-bench-")
-    folder = Path(args.keep or tmp.name)
-    folder.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    batches = [int(b) for b in args.batches.split(",")]
     print(f"GPU Planner ONNX import benchmark: torch {torch.__version__} (CPU), torchvision "
-          f"{torchvision.__version__}, onnx {onnx.__version__}; batch {b}, fp32, train mode, "
-          f"{args.size}×{args.size}; exported with dynamo=False, TrainingMode.TRAINING, "
-          "do_constant_folding=False, opset 17, symbolic batch.\n")
-    presets = set(preset_names())
-    rows, twin_rows, notes, misses = [], [], [], []
-    for name in args.networks.split(","):
-        path = folder / f"{name}.onnx"
-        export(name, path, args.size)
-        t_import, result = time_import(path)
-        problems = analyze(result.draft).problems
-        if problems:
-            print(f"FAIL: {name}: the imported plan has problems: "
-                  + "; ".join(str(p) for p in problems[:3]))
-            misses.append(name)
-            continue
-        params, saved = planner_figures(result.draft, b)
-        model = getattr(torchvision.models, name)(weights=None)
-        meas = torch_side(model, torch.randn(b, 3, args.size, args.size))
-        err = 100.0 * (saved - meas["saved"]) / meas["saved"]
-        cuda_like = meas["saved"] - meas["dropout_excess"]
-        err_cuda = 100.0 * (saved - cuda_like) / cuda_like
-        exact = params == meas["parameters"]
-        ok = abs(err_cuda) <= TOLERANCE_PCT
-        if not (ok and exact):
-            misses.append(name)
-        rows.append([
-            name, f"{os.path.getsize(path) / 1e6:.0f}", f"{len(result.draft.layers)}",
-            f"{t_import * 1e3:.0f}", f"{params:,}", f"{meas['parameters']:,}",
-            "yes" if exact else "NO  FAIL", fmt_mib(saved), fmt_mib(meas["saved"]),
-            f"{err:+.2f}", f"{err_cuda:+.2f}", "yes" if ok else "NO  FAIL",
-        ])
-        if result.warnings:
-            notes.append(f"  {name}: " + " | ".join(result.warnings))
-        if name in presets:
-            pd, _ = load_preset(name)
-            pp, ps = planner_figures(pd, b)
-            twin_rows.append([name, f"{params:,}", f"{pp:,}", fmt_mib(saved), fmt_mib(ps),
-                              "yes" if (pp, ps) == (params, saved) else "NO"])
-        del model, meas
+          f"{torchvision.__version__}, onnx {onnx.__version__}; fp32, train step, exported "
+          f"at batch 1, planned at batches {batches}.\n")
+    rows, notes, misses = [], [], []
+    headers = ["network", "export", "batch", "import ms", "params plan", "params torch",
+               "diff", "saved plan MiB", "saved torch MiB¹", "error %", "verdict"]
+    shown = 0
+    if args.markdown:  # rows as they come (a long run shows its progress)
+        print("| " + " | ".join(headers) + " |")
+        print("|" + "---|" * len(headers), flush=True)
 
-    print(table(["network", "file MB", "layers", "import ms", "params imported",
-                 "params torch", "exact?", "saved imported (MiB)", "saved torch (MiB)",
-                 "error %", "error % (CUDA dropout)¹", "within ±5%?"], rows))
-    print("\n¹ CPU dropout saves an fp32 noise tensor; CUDA saves a 1-byte mask (the planner's "
-          "rule). The pass band applies to this column; for networks without dropout both "
-          "columns are the same.")
-    if twin_rows:
-        print("\nImported plan vs the hand-drafted preset (batch "
-              f"{b}, allocator rounding off):")
-        print(table(["network", "params imported", "params preset", "saved imported (MiB)",
-                     "saved preset (MiB)", "identical?"], twin_rows))
-    print("\nImport warnings:" if notes else "\nImport warnings: none")
+    def flush_rows():
+        nonlocal shown
+        if args.markdown:
+            for r in rows[shown:]:
+                print("| " + " | ".join(r) + " |", flush=True)
+        shown = len(rows)
+
+    for name in args.networks.split(","):
+        flush_rows()
+        measured: dict[int, dict] = {}
+        for mode in args.modes.split(","):
+            path, err = export(name, mode, cache)
+            if path is None:
+                rows.append([name, mode, "-", "-", "-", "-", "-", "-", "-", "-",
+                             f"export fails: {err[:70]}"])
+                continue
+            for b in batches:
+                try:
+                    t_import, result = time_import(path, b)
+                except OnnxImportError as exc:
+                    rows.append([name, mode, str(b), "-", "-", "-", "-", "-", "-", "-",
+                                 f"import refused: {str(exc)[:70]}"])
+                    misses.append(f"{name}/{mode}")
+                    continue
+                params, saved = planner_figures(result.draft, b)
+                if b not in measured:
+                    model, size = build(name)
+                    x = torch.randn(b, 3, size, size)
+                    m = torch_side(model, x)
+                    measured[b] = {"parameters": m["parameters"], "saved": m["saved"],
+                                   "dropout_excess": m["dropout_excess"],
+                                   "dropout_masks": sum(
+                                       s["numel"] for s in m["storages"].values()
+                                       if s["owner_type"] == "Dropout")}
+                    del model, m
+                meas = measured[b]
+                cuda_like = meas["saved"] - meas["dropout_excess"]
+                err_cuda = 100.0 * (saved - cuda_like) / cuda_like
+                eval_mode = result.report.eval_export
+                # An eval export has no dropout: compare with training less its masks too.
+                no_drop = cuda_like - meas["dropout_masks"]
+                err_nodrop = 100.0 * (saved - no_drop) / no_drop if eval_mode else err_cuda
+                exact = params == meas["parameters"]
+                ok = abs(err_cuda) <= TOLERANCE_PCT
+                verdict = "pass" if ok and exact else (
+                    "params off" if ok else "saved off")
+                if not result.report.complete:
+                    verdict += ", warned incomplete"
+                elif eval_mode and not ok and abs(err_nodrop) <= TOLERANCE_PCT:
+                    verdict = "eval export: no dropout (warned)"
+                if not (ok and exact):
+                    misses.append(f"{name}/{mode}/b{b}")
+                rows.append([
+                    name, mode, str(b), f"{t_import * 1e3:.0f}", f"{params:,}",
+                    f"{meas['parameters']:,}", f"{params - meas['parameters']:+,}",
+                    fmt_mib(saved), fmt_mib(cuda_like), f"{err_cuda:+.2f}", verdict,
+                ])
+                if b == batches[0] and result.warnings:
+                    notes.append(f"  {name} ({mode}): " + " | ".join(
+                        w[:160] for w in result.warnings))
+    if args.markdown:
+        flush_rows()
+    else:
+        print(table(headers, rows))
+    print("\n¹ what autograd saves on the CPU, with CPU dropout's fp32 noise counted as CUDA's "
+          "1-byte mask (the planner's rule).")
+    print("\nImport warnings (first batch):" if notes else "\nImport warnings: none")
     for n in notes:
         print(n)
-
-    # A big file, and one whose external weight data is missing.
-    vgg = folder / "vgg16.onnx"
-    if vgg.exists():
-        ext = folder / "vgg16_external.onnx"
-        m = onnx.load(str(vgg))
-        onnx.save_model(m, str(ext), save_as_external_data=True, all_tensors_to_one_file=True,
-                        location="vgg16_external.onnx.data", size_threshold=0)
-        del m
-        data = folder / "vgg16_external.onnx.data"
-        data_mb = data.stat().st_size / 1e6
-        t_ext, r_ext = time_import(ext)
-        data.unlink()
-        t_gone, r_gone = time_import(ext)
-        t_emb, r_emb = time_import(vgg)
-        big = [
-            ["vgg16, weights embedded", f"{vgg.stat().st_size / 1e6:.0f}",
-             f"{t_emb * 1e3:.0f}", f"{analyze(r_emb.draft).parameters:,}"],
-            ["vgg16, external weight data", f"{ext.stat().st_size / 1e6:.2f} + {data_mb:.0f}",
-             f"{t_ext * 1e3:.0f}", f"{analyze(r_ext.draft).parameters:,}"],
-            ["vgg16, external data file deleted", f"{ext.stat().st_size / 1e6:.2f}",
-             f"{t_gone * 1e3:.0f}", f"{analyze(r_gone.draft).parameters:,}"],
-        ]
-        print("\nImport time of a big file (median of 3; weights are never read):")
-        print(table(["file", "size MB", "import ms", "parameters"], big))
-        if max(t_emb, t_ext, t_gone) >= 1.0:
-            misses.append("vgg16 import time")
-    if misses:
-        print(f"\nFAIL: {', '.join(misses)}")
-    else:
-        print(f"\nPASS: every network exact in parameters, within ±{TOLERANCE_PCT:g}% in saved "
-              "bytes, and imported in under a second")
-    if tmp is not None:
-        tmp.cleanup()
+    print(f"\nMISSES: {len(misses)} of {len(rows)} rows: {', '.join(misses[:40])}"
+          if misses else "\nPASS: every row exact in parameters and within "
+          f"±{TOLERANCE_PCT:g}% in saved bytes")
     return 0
 
 
@@ -186,8 +249,6 @@ if __name__ == "__main__":
     try:
         main()
     except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail the shell
-        import traceback
-
         traceback.print_exc()
         print(f"FAIL: benchmark could not run: {exc}")
     sys.exit(0)

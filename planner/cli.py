@@ -83,8 +83,10 @@ def text(what: str = "value"):
     return parse
 
 
-def load_source(source: str) -> tuple[NetworkDraft, Setup]:
-    """A plan file, ``preset:NAME`` or (with the onnx extra) an ONNX file."""
+def load_source(source: str, *, batch: int | None = None, input_shape=None,
+                imported: list | None = None) -> tuple[NetworkDraft, Setup]:
+    """A plan file, ``preset:NAME`` or an ONNX file (planned at ``batch`` and
+    ``input_shape`` when given; its ImportResult is appended to ``imported``)."""
     try:
         if source.startswith("preset:"):
             return load_preset(source.split(":", 1)[1])
@@ -93,7 +95,9 @@ def load_source(source: str) -> tuple[NetworkDraft, Setup]:
 
             _check_input_file(source, safeio.MAX_ONNX_BYTES)
 
-            result = import_onnx(source)
+            result = import_onnx(source, batch=batch, input_shape=input_shape)
+            if imported is not None:
+                imported.append(result)
             return result.draft, result.setup
         return load_plan(source)
     except PlanFileError as exc:
@@ -109,6 +113,25 @@ def _check_input_file(path: str, limit: int) -> None:
     except (OSError, safeio.InputRefused) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UsageError(f"{clean(path, max_len=200)}: cannot be read ({why})") from None
+
+
+def report_import(args, out: dict | None = None) -> None:
+    """An ONNX import's warnings on stderr (and in ``out``, the --json object): an estimate
+    that covers less than the file says so."""
+    result = getattr(args, "import_result", None)
+    if result is None:
+        return
+    lines = list(result.warnings)
+    if result.incomplete:
+        lines.insert(0, "INCOMPLETE: the plan does not cover the whole ONNX file; the figures "
+                        "below are a lower bound for what it covers.")
+    for line in lines + list(result.notes):
+        print(f"warning: {line}" if line in lines else f"note: {line}", file=sys.stderr)
+    if out is not None:
+        out["warnings"] = lines
+        out["notes"] = list(result.notes)
+        out["incomplete"] = result.incomplete
+        out["import"] = result.report.to_json()
 
 
 def add_estimate_options(p: argparse.ArgumentParser) -> None:
@@ -140,7 +163,17 @@ def resolve_parallel(args):
 
 
 def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
-    draft, setup = load_source(args.source)
+    onnx_file = args.source.lower().endswith(".onnx")
+    shape = None
+    if onnx_file and args.input:
+        try:
+            shape = parse_ints(args.input, what="--input")
+        except (LayerError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    imported: list = []
+    draft, setup = load_source(args.source, batch=args.batch if onnx_file else None,
+                               input_shape=shape, imported=imported)
+    args.import_result = imported[0] if imported else None
     values = setup.to_json()
     if args.batch is not None:
         values["batch_size"] = args.batch
@@ -151,7 +184,7 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
         setup = Setup(**values)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.input:
+    if args.input and not onnx_file:  # an ONNX file is imported at that shape
         try:
             shape = parse_ints(args.input, what="--input")
             draft = draft.with_input_shape(shape)
@@ -189,10 +222,15 @@ def _cmd_estimate(args) -> int:
                                "strategy": parallel.strategy,
                                "global_batch": setup.batch_size * parallel.world,
                                "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
+        report_import(args, out)
         print(json.dumps(out))
         return 0
+    report_import(args)
     print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, "
           f"batch {setup.batch_size}, {setup.precision}, {setup.optimizer}, {setup.mode}")
+    result = getattr(args, "import_result", None)
+    if result is not None and result.incomplete:
+        print("  INCOMPLETE: the plan covers only part of the ONNX file (warnings on stderr)")
     for term in TERMS:
         print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
     print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")
@@ -220,6 +258,7 @@ def _cmd_fit(args) -> int:
     from planner.core.fit import fit_table  # noqa: PLC0415
 
     draft, setup, assumptions = resolve_setup(args)
+    report_import(args)
     analysis = analyze(draft)
     if not analysis.ok:
         raise UsageError("; ".join(str(p) for p in analysis.problems))

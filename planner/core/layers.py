@@ -1003,6 +1003,356 @@ RULES: dict[str, LayerRule] = {
     )
 }
 
+# --------------------------------------------------------------------------------------------
+# Layer kinds of modern networks (what imported graphs need): views and layout changes, products
+# of two activations, softmax, RMSNorm, token embeddings, fused attention, einsum, masking and
+# element-wise operations with a learned tensor. What each keeps for backward follows PyTorch's
+# derivatives.yaml, as above:
+#
+# * view (reshape, permute, slice, select, squeeze): a view of its input, keeps nothing;
+# * matmul of two activations (attention's q·kᵀ and p·v): keeps both operands;
+# * softmax: keeps its output;
+# * RMSNorm: keeps its input and one fp32 inverse RMS per normalised row;
+# * embedding: keeps the token ids it read (its input);
+# * scaled-dot-product attention (a fused kernel): keeps q, k, v, its output and one fp32
+#   logsumexp per query row and head;
+# * einsum of activations: keeps every operand;
+# * where / masked_fill: keeps a one-byte mask of its output's shape;
+# * element-wise with a learned tensor (layer scale, position embedding): the learned tensor's
+#   elements are parameters; what it keeps depends on the operation ('keeps').
+# --------------------------------------------------------------------------------------------
+
+ELEMENTWISE_OPS = ("add", "sub", "mul", "div", "pow", "other")
+KEEPS = ("nothing", "input", "inputs", "output")
+
+
+def _refs_needed(ins: list[Shape], count: int) -> None:
+    if len(ins) < count:
+        raise LayerError(
+            Msg(QT_TRANSLATE_NOOP("core", "needs {n} layer(s) named in 'from'"), n=count - 1)
+        )
+
+
+def _view(params, ins):
+    x = ins[0]
+    out = tuple(int(v) for v in params["shape"]) if params.get("shape") else x
+    if numel(out) > numel(x):  # fewer elements: a slice, which keeps the whole storage alive
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "cannot view {shape} as the larger {shape2}"),
+                shape=shape_str(x),
+                shape2=shape_str(out),
+            )
+        )
+    return LayerResult(out_shape=out, view=True)
+
+
+def _broadcast(a: Shape, b: Shape) -> Shape | None:
+    out = []
+    for k in range(max(len(a), len(b))):
+        da = a[len(a) - 1 - k] if k < len(a) else 1
+        db = b[len(b) - 1 - k] if k < len(b) else 1
+        if da != db and 1 not in (da, db):
+            return None
+        out.append(max(da, db))
+    return tuple(reversed(out))
+
+
+def _matmul(params, ins):
+    _refs_needed(ins, 2)
+    a, b = ins[0], ins[1]
+    if len(a) < 1 or len(b) < 1:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "a product needs two tensors")))
+    a2 = a if len(a) > 1 else (1,) + a
+    b2 = b if len(b) > 1 else b + (1,)
+    lead = _broadcast(a2[:-2], b2[:-2])
+    if a2[-1] != b2[-2] or lead is None:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "cannot multiply {shape} by {shape2}"),
+                shape=shape_str(a),
+                shape2=shape_str(b),
+            )
+        )
+    out = lead + (a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    fwd = 2 * numel(out or (1,)) * a2[-1]
+    return LayerResult(
+        out_shape=out or (1,),
+        flops_fwd=fwd,
+        flops_bwd=2 * fwd,
+        saved=(SavedTensor("input", numel(a)), SavedTensor("input:1", numel(b))),
+    )
+
+
+def _softmax(params, ins):
+    n = numel(ins[0])
+    return LayerResult(
+        out_shape=ins[0], flops_fwd=5 * n, flops_bwd=4 * n, saved=(SavedTensor("output", n),)
+    )
+
+
+def _rmsnorm(params, ins):
+    x = ins[0]
+    last, n = x[-1], numel(x)
+    weights = last if params["affine"] else 0
+    return LayerResult(
+        out_shape=x,
+        parameters=weights,
+        flops_fwd=4 * n,
+        flops_bwd=6 * n,
+        saved=(SavedTensor("input", n), SavedTensor("own", n // last, F32)),
+        weight_elements=weights,
+    )
+
+
+def _embedding(params, ins):
+    x = ins[0]
+    num, dim = int(params["num"]), int(params["dim"])
+    out = x + (dim,)
+    return LayerResult(
+        out_shape=out,
+        parameters=num * dim,
+        flops_fwd=numel(out),
+        flops_bwd=numel(out),
+        saved=(SavedTensor("input", numel(x)),),
+        weight_elements=numel(out),
+    )
+
+
+def _attention(params, ins):
+    _refs_needed(ins, 3)
+    q, k, v = ins[0], ins[1], ins[2]
+    if len(q) < 2 or len(k) != len(q) or len(v) != len(q) or k[-1] != q[-1] or \
+            k[-2] != v[-2]:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "q {shape}, k {shape2} and v {shape3} do not fit together"
+                ),
+                shape=shape_str(q),
+                shape2=shape_str(k),
+                shape3=shape_str(v),
+            )
+        )
+    out = q[:-1] + (v[-1],)
+    rows = numel(q) // q[-1]
+    fwd = 2 * rows * k[-2] * (q[-1] + v[-1]) + 5 * rows * k[-2]
+    return LayerResult(
+        out_shape=out,
+        flops_fwd=fwd,
+        flops_bwd=int(2.5 * fwd),
+        saved=(
+            SavedTensor("input", numel(q)),
+            SavedTensor("input:1", numel(k)),
+            SavedTensor("input:2", numel(v)),
+            SavedTensor("output", numel(out)),
+            SavedTensor("own", rows, F32),
+        ),
+    )
+
+
+def _einsum(params, ins):
+    out = tuple(int(v) for v in params["shape"]) if params.get("shape") else ins[0]
+    # One contracted index set: the product of the operands' sizes over the output's is its
+    # size squared (exact for matmul-like equations).
+    total = 1
+    for s in ins:
+        total *= numel(s)
+    inner = max(1, math.isqrt(max(1, total // max(1, numel(out)))) if len(ins) > 1 else 1)
+    fwd = 2 * numel(out) * inner
+    return LayerResult(out_shape=out, flops_fwd=fwd, flops_bwd=2 * fwd,
+                       saved=_kept("inputs", ins, out))
+
+
+def _broadcast_all(ins: list[Shape]) -> Shape:
+    out = ins[0]
+    for other in ins[1:]:
+        b = _broadcast(out, other)
+        if b is None:
+            raise LayerError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "cannot broadcast {shape} with {shape2}"),
+                    shape=shape_str(out),
+                    shape2=shape_str(other),
+                )
+            )
+        out = b
+    return out
+
+
+def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
+    """What 'keeps' names: nothing, input 0, every input, or the output."""
+    if keeps == "input":
+        return (SavedTensor("input", numel(ins[0])),)
+    if keeps == "inputs":
+        return tuple(
+            SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)
+        )
+    if keeps == "output":
+        return (SavedTensor("output", numel(out)),)
+    return ()
+
+
+def _where(params, ins):
+    out = _broadcast_all(ins)
+    n = numel(out)
+    return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=(SavedTensor("own", n, MASK),))
+
+
+def _elementwise(params, ins):
+    if params.get("shape"):  # the file's own output shape (a join along any axis)
+        out = tuple(int(v) for v in params["shape"])
+    else:
+        out = _broadcast_all(ins)
+    learned = int(params["parameters"])
+    n = numel(out)
+    return LayerResult(
+        out_shape=out,
+        parameters=learned,
+        flops_fwd=n,
+        flops_bwd=n,
+        saved=_kept(params["keeps"], ins, out),
+        weight_elements=learned,
+    )
+
+
+_FROM_REFS = _p(
+    "from",
+    "refs",
+    (),
+    QT_TRANSLATE_NOOP("core", "Further layers it reads (the other operands)."),
+)
+_OUT_SHAPE = _p(
+    "shape",
+    "shape",
+    None,
+    QT_TRANSLATE_NOOP("core", "Output shape per sample (empty = the input's)."),
+    optional=True,
+)
+
+MODERN_RULES = (
+    LayerRule(
+        "view",
+        QT_TRANSLATE_NOOP("core", "View / reshape"),
+        (_OUT_SHAPE,),
+        _view,
+        QT_TRANSLATE_NOOP(
+            "core",
+            "Reshape, permute, slice or select: a view of its input's storage (free, keeps "
+            "nothing).",
+        ),
+    ),
+    LayerRule(
+        "matmul",
+        QT_TRANSLATE_NOOP("core", "Matrix product"),
+        (_FROM_REFS,),
+        _matmul,
+        QT_TRANSLATE_NOOP(
+            "core", "Product of two activations (attention scores); keeps both operands."
+        ),
+    ),
+    LayerRule(
+        "softmax",
+        QT_TRANSLATE_NOOP("core", "Softmax"),
+        (),
+        _softmax,
+        QT_TRANSLATE_NOOP("core", "Softmax over the last dimension; keeps its output."),
+    ),
+    LayerRule(
+        "rmsnorm",
+        QT_TRANSLATE_NOOP("core", "RMS norm"),
+        (
+            _p(
+                "affine",
+                "bool",
+                True,
+                QT_TRANSLATE_NOOP("core", "Whether it has a learned scale per feature."),
+            ),
+        ),
+        _rmsnorm,
+        QT_TRANSLATE_NOOP(
+            "core", "RMS normalisation over the last dimension; keeps its input and 1/RMS per row."
+        ),
+    ),
+    LayerRule(
+        "embedding",
+        QT_TRANSLATE_NOOP("core", "Embedding"),
+        (
+            _p("num", "int", 30522, QT_TRANSLATE_NOOP("core", "Rows of the table (vocabulary)."),
+               minimum=1),
+            _p("dim", "int", 768, QT_TRANSLATE_NOOP("core", "Features per row."), minimum=1),
+        ),
+        _embedding,
+        QT_TRANSLATE_NOOP(
+            "core", "Looks up token ids in a learned table; keeps the ids for backward."
+        ),
+    ),
+    LayerRule(
+        "attention",
+        QT_TRANSLATE_NOOP("core", "Attention (fused)"),
+        (_FROM_REFS,),
+        _attention,
+        QT_TRANSLATE_NOOP(
+            "core",
+            "Scaled dot-product attention of q (this input), k and v ('from'); keeps q, k, v, "
+            "the output and a logsumexp per row.",
+        ),
+    ),
+    LayerRule(
+        "einsum",
+        QT_TRANSLATE_NOOP("core", "Einsum"),
+        (_OUT_SHAPE, _FROM_REFS),
+        _einsum,
+        QT_TRANSLATE_NOOP("core", "Einstein summation of activations; keeps every operand."),
+    ),
+    LayerRule(
+        "where",
+        QT_TRANSLATE_NOOP("core", "Where / mask"),
+        (_FROM_REFS,),
+        _where,
+        QT_TRANSLATE_NOOP("core", "Selects by a mask (masked_fill, where); keeps a 1-byte mask."),
+    ),
+    LayerRule(
+        "elementwise",
+        QT_TRANSLATE_NOOP("core", "Element-wise"),
+        (
+            _p("op", "choice", "mul", QT_TRANSLATE_NOOP("core", "The operation."),
+               choices=ELEMENTWISE_OPS),
+            _p(
+                "keeps",
+                "choice",
+                "nothing",
+                QT_TRANSLATE_NOOP("core", "What it keeps for backward."),
+                choices=KEEPS,
+            ),
+            _p(
+                "parameters",
+                "int",
+                0,
+                QT_TRANSLATE_NOOP(
+                    "core", "Elements of a learned tensor it applies (layer scale, embedding)."
+                ),
+                minimum=0,
+            ),
+            _OUT_SHAPE,
+            _FROM_REFS,
+        ),
+        _elementwise,
+        QT_TRANSLATE_NOOP(
+            "core",
+            "Add, multiply, ... with broadcasting, of activations or with a learned tensor.",
+        ),
+    ),
+)
+RULES.update((r.kind, r) for r in MODERN_RULES)
+# Kinds that read further layers through 'from'.
+MULTI_INPUT_KINDS = frozenset({"concat", "generic", "matmul", "attention", "einsum", "where",
+                               "elementwise"})
+
 # Every layer but the input may read an earlier layer instead of the one just before it
 # (ResNet's downsample branch, Inception's parallel towers).
 INPUT_PARAM = _p(
@@ -1052,6 +1402,11 @@ PARAM_LABELS: dict[str, str] = {
     "return_sequences": QT_TRANSLATE_NOOP("core", "return sequences"),
     "output_padding": QT_TRANSLATE_NOOP("core", "output padding"),
     "keeps": QT_TRANSLATE_NOOP("core", "keeps"),
+    "affine": QT_TRANSLATE_NOOP("core", "affine"),
+    "num": QT_TRANSLATE_NOOP("core", "rows"),
+    "dim": QT_TRANSLATE_NOOP("core", "features"),
+    "op": QT_TRANSLATE_NOOP("core", "operation"),
+    "parameters": QT_TRANSLATE_NOOP("core", "parameters"),
 }
 
 
@@ -1109,7 +1464,7 @@ class LayerSpec:
         if self.kind == "add":
             ref = self.params.get("from")
             return (ref,) if ref else ()
-        if self.kind in ("concat", "generic"):
+        if self.kind in MULTI_INPUT_KINDS:
             refs = self.params.get("from") or ()
             if isinstance(refs, str):
                 refs = tuple(r.strip() for r in refs.split(",") if r.strip())

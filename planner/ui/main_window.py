@@ -161,6 +161,16 @@ class DialogPrompts:
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         box.show()
 
+    def import_warnings(self, title: str, summary: str, details: str, incomplete: bool) -> None:
+        """What an import could not read: plain words first, every detail on demand."""
+        icon = QMessageBox.Icon.Warning if incomplete else QMessageBox.Icon.Information
+        box = QMessageBox(icon, title, summary, QMessageBox.StandardButton.Ok, self.parent)
+        box.setDetailedText(details)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.last_import_box = box
+        box.show()
+
     def welcome(self, text: str) -> None:
         from planner.ui.welcome import WelcomeDialog  # noqa: PLC0415
 
@@ -268,6 +278,7 @@ class MainWindow(QMainWindow):
         self._services = services
         self._settings = settings
         self._prompts: Prompts = services.prompts or DialogPrompts(self)
+        self.import_result = None  # the last ONNX import (its report travels with the plan)
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
@@ -953,14 +964,17 @@ class MainWindow(QMainWindow):
         except OnnxImportError as exc:
             self._prompts.error(self.tr("Cannot open ONNX model"), _exc_text(exc))
             return False
-        self.document.load(result.draft, result.setup, None, modified=True)
+        ready, self._prepared_open = self._prepared_open, None
+        self.document.load(result.draft, result.setup, None, modified=True,
+                           prepared=ready[1] if ready and ready[0] is result.draft else None)
         self._add_recent(Path(path))
-        if result.warnings:
-            self.notify(self.tr("Opened %1 with warnings").replace("%1", Path(path).name),
-                        "\n".join(result.warnings))
+        self.import_result = result
+        name = Path(path).name
+        if result.warnings or result.incomplete:
+            self._show_import_warnings(name, result)
         else:
             self.statusBar().showMessage(self.tr("Opened %1 as a new plan").replace(
-                "%1", Path(path).name), 5000)
+                "%1", name), 5000)
         return True
 
     def open_file_in_background(self, path: str | os.PathLike) -> None:
@@ -974,26 +988,31 @@ class MainWindow(QMainWindow):
             self._opening.cancel()
         path = str(path)
         batch = self.prefs.default_batch
+        assumptions = self.document.assumptions
+
+        def prepare(draft, setup) -> None:
+            # worked out here, not on the GUI thread: the document takes them as they are
+            analysis = analyze(draft)
+            est = None
+            if analysis.ok:
+                try:
+                    est = estimate(analysis, setup, assumptions)
+                except (ValueError, ArithmeticError):
+                    est = None  # the document says why when it tries again
+            self._prepared_open = (draft, (analysis, est, assumptions))
+
         if Path(path).suffix.lower() == ".onnx":
             def work():
                 check_regular(path, limit=MAX_ONNX_BYTES)  # never block on a FIFO or device
                 from planner.core.importers.onnx import import_onnx  # slow: not here
 
-                return import_onnx(path, batch=batch)
+                result = import_onnx(path, batch=batch)
+                prepare(result.draft, result.setup)  # a large graph: not on the GUI thread
+                return result
         else:
-            assumptions = self.document.assumptions
-
             def work():
                 draft, setup = load_plan(path)
-                # worked out here, not on the GUI thread: the document takes them as they are
-                analysis = analyze(draft)
-                est = None
-                if analysis.ok:
-                    try:
-                        est = estimate(analysis, setup, assumptions)
-                    except (ValueError, ArithmeticError):
-                        est = None  # the document says why when it tries again
-                self._prepared_open = (draft, (analysis, est, assumptions))
+                prepare(draft, setup)
                 return draft, setup
         job = BackgroundOpen(self, work, self.tr("Opening %1…").replace("%1", Path(path).name),
                              self.tr("Cancel"))
@@ -1025,6 +1044,41 @@ class MainWindow(QMainWindow):
         job.finished.connect(done)
         job.cancelled.connect(cancelled)
         job.start()
+
+    def _show_import_warnings(self, name: str, result) -> None:
+        """An incomplete import says so where it cannot be missed (a warning box, and the
+        status bar until the next message); the importer's own words are the details."""
+        report = result.report
+        if result.incomplete:
+            title = self.tr("%1 was only partly read").replace("%1", name)
+            summary = self.tr(
+                "The plan does not cover the whole model: memory and speed figures are too "
+                "low. %1 of %2 operations could not be planned.").replace(
+                "%1", str(report.not_understood)).replace("%2", str(report.nodes))
+            self.statusBar().showMessage(
+                self.tr("Incomplete import of %1: the figures are too low").replace("%1", name))
+        else:
+            title = self.tr("Opened %1 with warnings").replace("%1", name)
+            summary = self.tr("The whole model was read, with assumptions to check.")
+            self.statusBar().showMessage(
+                self.tr("Opened %1 with warnings").replace("%1", name), 15000)
+        if report.eval_export:
+            summary += "\n\n" + self.tr(
+                "It was exported for inference: the plan adds back the batch norms the "
+                "export folded away; dropout is not planned.")
+        lines = list(result.warnings) + list(result.notes)
+        counts = self.tr(
+            "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
+            "file: %4 values; parameters in the plan: %5.").replace(
+            "%1", str(report.mapped)).replace("%2", str(report.folded)).replace(
+            "%3", str(report.not_understood)).replace("%4", f"{report.file_weights:,}").replace(
+            "%5", f"{report.plan_parameters:,}")
+        details = "\n\n".join(["• " + line for line in lines] + [counts])
+        show = getattr(self._prompts, "import_warnings", None)
+        if callable(show):
+            show(title, summary, details, result.incomplete)
+        else:
+            self.notify(title, summary + "\n\n" + details)
 
     def save(self) -> bool:
         if self.document.path is None:

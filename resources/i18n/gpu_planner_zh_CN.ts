@@ -1841,6 +1841,30 @@ reasons</source>
         <translation>已取消打开 %1</translation>
     </message>
     <message>
+        <source>%1 was only partly read</source>
+        <translation>%1 只读取了一部分</translation>
+    </message>
+    <message>
+        <source>The plan does not cover the whole model: memory and speed figures are too low. %1 of %2 operations could not be planned.</source>
+        <translation>计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
+    </message>
+    <message>
+        <source>Incomplete import of %1: the figures are too low</source>
+        <translation>%1 导入不完整：数字偏低</translation>
+    </message>
+    <message>
+        <source>The whole model was read, with assumptions to check.</source>
+        <translation>整个模型已读取，但有需要核对的假设。</translation>
+    </message>
+    <message>
+        <source>It was exported for inference: the plan adds back the batch norms the export folded away; dropout is not planned.</source>
+        <translation>该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
+    </message>
+    <message>
+        <source>Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the file: %4 values; parameters in the plan: %5.</source>
+        <translation>运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
+    </message>
+    <message>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
@@ -4564,6 +4588,130 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>没有对应规划器层的运算（来自导入的文件）：除非 &apos;shape&apos; 另有指定，否则保持输入的形状，并按 &apos;keeps&apos; 保留张量。</translation>
     </message>
     <message>
+        <source>needs {n} layer(s) named in &apos;from&apos;</source>
+        <translation>需要在 'from' 中指定 {n} 个层</translation>
+    </message>
+    <message>
+        <source>cannot view {shape} as the larger {shape2}</source>
+        <translation>无法把 {shape} 视为更大的 {shape2}</translation>
+    </message>
+    <message>
+        <source>a product needs two tensors</source>
+        <translation>乘积需要两个张量</translation>
+    </message>
+    <message>
+        <source>cannot multiply {shape} by {shape2}</source>
+        <translation>无法将 {shape} 与 {shape2} 相乘</translation>
+    </message>
+    <message>
+        <source>q {shape}, k {shape2} and v {shape3} do not fit together</source>
+        <translation>q {shape}、k {shape2} 与 v {shape3} 的形状不匹配</translation>
+    </message>
+    <message>
+        <source>cannot broadcast {shape} with {shape2}</source>
+        <translation>无法将 {shape} 与 {shape2} 广播</translation>
+    </message>
+    <message>
+        <source>Further layers it reads (the other operands).</source>
+        <translation>它还读取的其他层（其余操作数）。</translation>
+    </message>
+    <message>
+        <source>View / reshape</source>
+        <translation>视图 / 变形</translation>
+    </message>
+    <message>
+        <source>Reshape, permute, slice or select: a view of its input&apos;s storage (free, keeps nothing).</source>
+        <translation>reshape、permute、切片或选取：输入存储的视图（不占内存，不保留任何张量）。</translation>
+    </message>
+    <message>
+        <source>Matrix product</source>
+        <translation>矩阵乘积</translation>
+    </message>
+    <message>
+        <source>Product of two activations (attention scores); keeps both operands.</source>
+        <translation>两个激活的乘积（注意力分数）；保留两个操作数。</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>归一化指数函数</translation>
+    </message>
+    <message>
+        <source>Softmax over the last dimension; keeps its output.</source>
+        <translation>在最后一维上做 softmax；保留其输出。</translation>
+    </message>
+    <message>
+        <source>RMS norm</source>
+        <translation>均方根归一化</translation>
+    </message>
+    <message>
+        <source>Whether it has a learned scale per feature.</source>
+        <translation>是否每个特征有一个可学习的缩放。</translation>
+    </message>
+    <message>
+        <source>RMS normalisation over the last dimension; keeps its input and 1/RMS per row.</source>
+        <translation>在最后一维上做均方根归一化；保留输入和每行的均方根倒数。</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>Rows of the table (vocabulary).</source>
+        <translation>表的行数（词表大小）。</translation>
+    </message>
+    <message>
+        <source>Features per row.</source>
+        <translation>每行的特征数。</translation>
+    </message>
+    <message>
+        <source>Looks up token ids in a learned table; keeps the ids for backward.</source>
+        <translation>在可学习的表中查找词元 id；为反向传播保留这些 id。</translation>
+    </message>
+    <message>
+        <source>Attention (fused)</source>
+        <translation>注意力（融合）</translation>
+    </message>
+    <message>
+        <source>Scaled dot-product attention of q (this input), k and v (&apos;from&apos;); keeps q, k, v, the output and a logsumexp per row.</source>
+        <translation>q（本层输入）、k 和 v（'from'）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
+    </message>
+    <message>
+        <source>Einsum</source>
+        <translation>爱因斯坦求和</translation>
+    </message>
+    <message>
+        <source>Einstein summation of activations; keeps every operand.</source>
+        <translation>激活的爱因斯坦求和；保留所有操作数。</translation>
+    </message>
+    <message>
+        <source>Where / mask</source>
+        <translation>条件选择 / 掩码</translation>
+    </message>
+    <message>
+        <source>Selects by a mask (masked_fill, where); keeps a 1-byte mask.</source>
+        <translation>按掩码选择（masked_fill、where）；保留 1 字节的掩码。</translation>
+    </message>
+    <message>
+        <source>Element-wise</source>
+        <translation>逐元素</translation>
+    </message>
+    <message>
+        <source>The operation.</source>
+        <translation>运算。</translation>
+    </message>
+    <message>
+        <source>What it keeps for backward.</source>
+        <translation>为反向传播保留的内容。</translation>
+    </message>
+    <message>
+        <source>Elements of a learned tensor it applies (layer scale, embedding).</source>
+        <translation>它使用的可学习张量的元素数（层缩放、嵌入）。</translation>
+    </message>
+    <message>
+        <source>Add, multiply, ... with broadcasting, of activations or with a learned tensor.</source>
+        <translation>带广播的加、乘等运算，作用于激活之间或激活与可学习张量。</translation>
+    </message>
+    <message>
         <source>Read this earlier layer&apos;s output instead of the previous layer&apos;s (branches).</source>
         <translation>读取这个更早的层的输出，而不是前一层的输出（分支）。</translation>
     </message>
@@ -4662,6 +4810,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>keeps</source>
         <translation>保留（keeps）</translation>
+    </message>
+    <message>
+        <source>affine</source>
+        <translation>仿射</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>features</source>
+        <translation>特征数</translation>
+    </message>
+    <message>
+        <source>operation</source>
+        <translation>运算</translation>
     </message>
     <message>
         <source>{what} must be a number, not {text!r}</source>

@@ -145,7 +145,6 @@ def test_every_file_case_opens_without_freezing_the_window(window, qtbot):
 
 @pytest.mark.parametrize("name", ["same-names-20000.onnx", "identity-constants-4000.onnx",
                                   "empty-nodes-20mb.onnx"])
-@pytest.mark.xfail(reason="importer: fixed on the ONNX branch", strict=False, run=False)
 def test_slow_onnx_files_open_without_freezing_the_window(window, qtbot, name):
     w = window()
     _warm(qtbot, w)

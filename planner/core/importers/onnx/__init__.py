@@ -1,0 +1,156 @@
+"""Open an ONNX file as an editable plan: the graph only, never the weight data.
+
+``import_onnx(path, batch=None, input_shape=None)`` returns an :class:`ImportResult`: a
+``NetworkDraft`` of the planner's own layers, a ``Setup``, and an :class:`ImportReport` that
+accounts for the whole file (every node mapped, folded into a layer, or listed as not
+understood; every weight initializer claimed by a layer; the plan's parameter count against the
+file's). ``warnings`` are what makes the estimate incomplete or approximate; ``notes`` are facts
+worth saying (a batch fixed by the export, a pattern recognised). Every problem with the file
+itself raises :class:`OnnxImportError` with one clear message; nothing else escapes.
+
+The parts: ``reading`` (a bounded skim of the protobuf that never reads weight data),
+``graph`` (order, unique names), ``evaluate`` (shape computations), ``importer`` (shapes,
+batch axes, accounting), ``mappers`` (operators and patterns → layers).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from planner.core.network import NetworkDraft, PlanFileError, Setup
+
+__all__ = ["ImportReport", "ImportResult", "OnnxImportError", "import_onnx"]
+
+MISSING_ONNX = "Opening ONNX files needs the onnx package: pip install onnx"
+
+
+class OnnxImportError(PlanFileError):
+    """An ONNX file that cannot be opened as a plan; the message says why in one line."""
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """How much of the file the plan covers, and what it could not read."""
+
+    nodes: int = 0
+    mapped: int = 0
+    folded: int = 0  # views, casts, fused patterns, constant and shape arithmetic
+    not_understood: int = 0
+    not_understood_ops: tuple[str, ...] = ()
+    file_weights: int = 0  # weight values the file holds (unique initializers)
+    plan_parameters: int = 0
+    unclaimed_weights: tuple[str, ...] = ()
+    restored_batchnorms: int = 0
+    eval_export: bool = False
+    complete: bool = True
+
+    def to_json(self) -> dict:
+        return {"nodes": self.nodes, "mapped": self.mapped, "folded": self.folded,
+                "not_understood": self.not_understood,
+                "not_understood_ops": list(self.not_understood_ops),
+                "file_weights": self.file_weights, "plan_parameters": self.plan_parameters,
+                "unclaimed_weights": list(self.unclaimed_weights),
+                "restored_batchnorms": self.restored_batchnorms,
+                "eval_export": self.eval_export, "complete": self.complete}
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    draft: NetworkDraft
+    setup: Setup
+    warnings: tuple[str, ...]
+    batch_from_model: int | None
+    notes: tuple[str, ...] = ()
+    report: ImportReport = field(default_factory=ImportReport)
+
+    @property
+    def incomplete(self) -> bool:
+        return not self.report.complete
+
+
+def _onnx():
+    try:
+        import onnx  # noqa: PLC0415
+        import onnx.numpy_helper  # noqa: F401, PLC0415
+        import onnx.shape_inference  # noqa: F401, PLC0415
+    except ImportError:
+        raise OnnxImportError(MISSING_ONNX) from None
+    return onnx
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else type(exc).__name__
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
+EVAL_EXPORT = (
+    "This file was exported for inference (eval mode){what}. Training has them: the plan puts "
+    "the batch norms back (parameters and what they keep for backward), but dropout layers the "
+    "export removed are not planned. For a file that matches training, export with "
+    "model.train() and torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, "
+    "do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default "
+    "exporter folds batch norms even in training mode).")
+
+
+def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
+                input_shape: tuple[int, ...] | None = None) -> ImportResult:
+    """Read the graph of an ONNX file and map it onto a draft (see the module docstring).
+
+    ``batch``: the batch to plan (default: the file's if it fixes one above 1, else 32).
+    ``input_shape``: the per-sample input shape to plan (a sequence length for token ids).
+    """
+    where = Path(path).name if str(path) else "?"
+    onnx = _onnx()
+    from planner.core.importers.onnx.importer import ImportFailure, Importer  # noqa: PLC0415
+
+    imp = Importer(onnx, Path(path), batch, input_shape)
+    try:
+        draft, setup = imp.run()
+    except ImportFailure as exc:
+        raise OnnxImportError(f"{where}: {exc}") from None
+    except OnnxImportError:
+        raise
+    except RecursionError:
+        raise OnnxImportError(f"{where}: the graph is nested too deeply to read") from None
+    except MemoryError:
+        raise OnnxImportError(f"{where}: the file is too large to read") from None
+    except Exception as exc:  # noqa: BLE001 - one error type leaves this module
+        raise OnnxImportError(f"{where}: cannot be read as an ONNX network ({_one_line(exc)})") \
+            from None
+    warnings = list(imp.warnings)
+    notes = list(imp.notes)
+    eval_bn = getattr(imp, "eval_bn", 0)
+    eval_export = bool(imp.restored_bn or eval_bn)
+    if imp.restored_bn:
+        warnings.insert(0, EVAL_EXPORT.format(
+            what=f": {imp.restored_bn} batch norm(s) were folded into the convolutions before "
+                 "them, so their parameters and saved tensors are not in the file (nor whether "
+                 "those convolutions had a bias of their own: the plan assumes not, the usual "
+                 "convolution + norm pair)"))
+    elif eval_bn:
+        warnings.insert(0, EVAL_EXPORT.format(
+            what=f": its {eval_bn} batch norm(s) use running statistics; the plan counts "
+                 "what training keeps"))
+    if imp.restored_bias:
+        warnings.append(
+            f"The exporter removed {imp.restored_bias} bias vector(s) that were all zeros (an "
+            "untrained network's); the plan counts them, as training has them.")
+    for kind, n in sorted(imp.fused_patterns.items()):
+        label = {"gelu": "GELU", "layernorm": "layer norm", "rmsnorm": "RMSNorm",
+                 "attention": "scaled-dot-product attention"}[kind]
+        notes.append(f"{n} {label} block(s) written out as several operators were planned as "
+                     "one layer each (what PyTorch keeps for them).")
+    counts = imp.node_counts
+    unknown = sorted({op for op, where_ in imp.unknown_ops.items() if where_})
+    report = ImportReport(
+        nodes=len(imp.nodes), mapped=counts.get("mapped", 0),
+        folded=counts.get("folded", 0) + counts.get("constant", 0),
+        not_understood=counts.get("unknown", 0) + counts.get("dropped", 0),
+        not_understood_ops=tuple(unknown), file_weights=imp.file_weights,
+        plan_parameters=imp.analysis.parameters, unclaimed_weights=imp.unclaimed,
+        restored_batchnorms=imp.restored_bn, eval_export=eval_export,
+        complete=not imp.incomplete)
+    return ImportResult(draft, setup, tuple(warnings), imp.fixed_batch, tuple(notes), report)

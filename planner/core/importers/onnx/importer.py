@@ -1,0 +1,1071 @@
+"""The importer: reads the graph, works out every tensor's per-sample shape, maps the nodes.
+
+Shapes. The file's own ``value_info`` is dropped (the default exporter records it with the batch
+fixed at 1) and ONNX shape inference (``data_prop=True``) runs over the whole graph at one
+concrete batch: the batch the file fixes, or 1 where it is symbolic. At a concrete batch every
+shape computation of the graph (``Shape → Gather → Concat → Reshape``, slice ends, split sizes)
+has a value; what inference does not propagate is evaluated here (``evaluate.py``) and handed
+back to it as constants, round after round. Which axis of each tensor is the batch is followed
+node by node (transposes, reshapes that merge it with heads, gathers, products); a tensor's
+per-sample shape is its shape without that axis. The planner multiplies by the batch the user
+asks for.
+
+Accounting. Every node is mapped to a layer, folded into one (views, casts, fused patterns,
+constant arithmetic) or listed as not understood; every weight initializer is claimed by the
+layer whose parameters it is, and the plan's parameter count is checked against the weights
+the file holds (``ImportReport``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.graph import GraphError, UniqueNames, topological
+from planner.core.importers.onnx.reading import ReadError, read_model
+from planner.core.layers import _MAX_DIM, LayerSpec, numel, shape_str
+from planner.core.network import MAX_BATCH, NetworkDraft, Setup, analyze
+
+DEFAULT_BATCH = 32
+DEFAULT_SEQUENCE = 128  # a token input whose length the file leaves open
+SMALL_ELEMENTS = 4096  # initializers with at most this many elements keep their values
+MAX_ELEMENTS = 1 << 40  # one tensor larger than this is not a real network
+MAX_INFERENCE_ROUNDS = 64
+MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's shape
+
+_FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
+_INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
+
+
+class ImportFailure(Exception):
+    """Raised inside the importer; the caller prefixes the file name."""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else type(exc).__name__
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
+class _TensorLayers(dict):
+    """Activation tensor -> the planner layer whose output it is; views are planned lazily."""
+
+    def __init__(self, imp):
+        super().__init__()
+        self.imp = imp
+        self.pending: dict[str, tuple] = {}
+
+    def __missing__(self, key):
+        if key in self.pending:
+            return self.imp._materialise(key)
+        raise KeyError(key)
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or key in self.pending
+
+    def __setitem__(self, key, value):
+        self.pending.pop(key, None)
+        dict.__setitem__(self, key, value)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+class Importer:
+    def __init__(self, onnx, path: Path, batch: int | None, input_shape=None):
+        self.onnx = onnx
+        self.path = path
+        self.batch_arg = batch
+        self.input_shape_arg = tuple(input_shape) if input_shape else None
+        self.warnings: list[str] = []
+        self.notes: list[str] = []  # facts worth saying that do not make the plan incomplete
+        self.unknown_ops: dict[str, list[str]] = defaultdict(list)
+        self.layers: list[LayerSpec] = []
+        self.names = UniqueNames()
+        self.tensor_layer = _TensorLayers(self)
+        self.layer_out: dict[str, tuple[int, ...] | None] = {}  # layer -> planned shape
+        self.skip: set[int] = set()
+        self.fused: dict[int, dict[str, Any]] = {}
+        self.auto_inplace: set[str] = set()
+        self.expect: list[tuple[str, tuple[int, ...], str]] = []
+        self.status: dict[int, str] = {}  # node index -> mapped | folded | constant | unknown
+        self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
+        self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
+        self.restored_bn = 0
+        self.restored_bn_params = 0  # parameters the plan has that the file lacks
+        self.restored_bias = 0
+        self.incomplete = False
+        self.fused_patterns: dict[str, int] = {}
+        self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
+        self.current = 0
+
+    def fail(self, message: str):
+        raise ImportFailure(message)
+
+    # ---------------------------------------------------------------------------- entry point
+    def run(self):
+        if self.batch_arg is not None and (
+                not isinstance(self.batch_arg, int) or isinstance(self.batch_arg, bool)
+                or not 1 <= self.batch_arg <= MAX_BATCH):
+            self.fail(f"batch size {self.batch_arg!r} must be a whole number from 1 to "
+                      f"{MAX_BATCH}")
+        try:
+            model = read_model(self.onnx, self.path)
+        except ReadError as exc:
+            self.fail(str(exc))
+        graph = model.graph
+        self.dynamo = any(p.key.startswith("pkg.torch.onnx") for n in graph.node[:50]
+                          for p in n.metadata_props)
+        self.named_parameters = any(
+            "." in t.name and not t.name.startswith(("onnx::", "/")) for t in graph.initializer)
+        self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
+                          0)
+        self._collect_constants(graph)
+        sources = {i.name for i in graph.input} | set(self.init_dims)
+        try:
+            self.nodes = topological(list(graph.node), sources)
+        except GraphError as exc:
+            self.fail(str(exc))
+        self.producer = {}
+        self.consumers: dict[str, list[int]] = defaultdict(list)
+        for k, node in enumerate(self.nodes):
+            for o in node.output:
+                if o:
+                    self.producer[o] = k
+            for i in node.input:
+                if i:
+                    self.consumers[i].append(k)
+        self.output_names = [o.name for o in graph.output]
+        work = self._prepare(model)
+        self._infer(work)
+        if self.input_shape_arg is not None and not self._consistent():
+            # Reshape targets fixed in the file do not follow the asked shape: plan the
+            # file's own shape and say so.
+            asked = self.input_shape_arg
+            self.input_shape_arg = None
+            self.notes = [n for n in self.notes if "as asked" not in n]
+            self.warnings = [w for w in self.warnings
+                             if not w.startswith("Shape inference does not know")]
+            self.unknown_ops.clear()
+            work = self._prepare(model)
+            self._infer(work)
+            self.warnings.append(
+                f"The file fixes the input shape in its reshapes, so it cannot be planned at "
+                f"{shape_str(asked)}: planned at {shape_str(self.per_sample_raw(self.input_name, self.input_axis))} "
+                "as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes "
+                "with dynamo=False) to plan other sizes.")
+            self.incomplete = True
+        self._find_activations()
+        self._batch_axes()
+        from planner.core.importers.onnx import mappers  # noqa: PLC0415
+
+        self.mappers = mappers
+        mappers.prepass(self)
+        self._map_all()
+        draft = self._finish()
+        batch_size = self._batch_size()
+        try:
+            setup = Setup(batch_size=batch_size)
+        except ValueError as exc:
+            self.fail(str(exc))
+        return draft, setup
+
+    # ---------------------------------------------------------------------- graph bookkeeping
+    def _collect_constants(self, graph) -> None:
+        nh = self.onnx.numpy_helper
+        self.init_dims: dict[str, tuple[int, ...]] = {}
+        self.init_type: dict[str, int] = {}
+        self.values: dict[str, Any] = {}
+        for t in graph.initializer:
+            dims = tuple(int(d) for d in t.dims)
+            if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
+                    any(d > MAX_ELEMENTS for d in dims):
+                self.fail(f"initializer '{t.name}' has absurd dimensions {list(dims)}")
+            self.init_dims[t.name] = dims
+            self.init_type[t.name] = int(t.data_type)
+            if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
+                try:
+                    self.values[t.name] = nh.to_array(t)
+                except Exception:  # noqa: BLE001 - a constant we cannot read is just unknown
+                    pass
+        import numpy as np  # noqa: PLC0415
+
+        for node in graph.node:
+            if node.op_type == "Constant" and len(node.output) == 1:
+                for a in node.attribute:
+                    try:
+                        if a.name == "value":
+                            if numel(tuple(a.t.dims)) <= MAX_VALUE_ELEMENTS:
+                                self.values[node.output[0]] = nh.to_array(a.t)
+                        elif a.name in ("value_float", "value_int"):
+                            self.values[node.output[0]] = np.array(
+                                a.f if a.name == "value_float" else a.i)
+                        elif a.name in ("value_floats", "value_ints"):
+                            self.values[node.output[0]] = np.array(
+                                list(a.floats if a.name == "value_floats" else a.ints))
+                    except Exception:  # noqa: BLE001
+                        pass
+
+    def _prepare(self, model):
+        """The copy of the model that shape inference works on: large initializers as typed
+        inputs, the file's intermediate shapes dropped, the input at one concrete batch."""
+        onnx = self.onnx
+        graph = model.graph
+        inputs = [i for i in graph.input if i.name not in self.init_dims]
+        if not inputs:
+            self.fail("the graph has no data input (every input is a weight)")
+        used = set(self.consumers)
+        data = [i for i in inputs if i.name in used] or inputs
+
+        def is_float(vi):
+            return vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type in \
+                _FLOAT_TYPES
+
+        floats = [i for i in data if is_float(i)]
+        if len(floats) > 1:
+            self.fail("the planner handles networks with one input; this graph has "
+                      f"{len(floats)}: " + ", ".join(f"'{i.name}'" for i in floats[:5]))
+        gathered = {n.input[1] for n in self.nodes if n.op_type == "Gather" and
+                    len(n.input) > 1 and n.input[0] in self.init_dims}
+        primary = floats[0] if floats else next((i for i in data if i.name in gathered),
+                                                 data[0])
+        self.side_inputs = [i.name for i in data if i is not primary]
+        if self.side_inputs:
+            self.notes.append(
+                f"The graph has {len(self.side_inputs) + 1} inputs; the plan follows "
+                f"'{primary.name}' and takes " + ", ".join(f"'{n}'" for n in self.side_inputs)
+                + " as given (masks, positions, token types): what is computed from them alone "
+                "keeps nothing per sample.")
+        vi = primary
+        self.input_name = vi.name
+        if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+            self.fail(f"input '{vi.name}' has no shape (missing shapes: re-export with shapes)")
+        self.input_is_tokens = vi.type.tensor_type.elem_type in _INT_TYPES
+        dims = vi.type.tensor_type.shape.dim
+        if len(dims) < 2 and not (self.input_is_tokens and len(dims) == 1):
+            self.fail(f"input '{vi.name}' has {len(dims)} dimension(s); expected a batch "
+                      "dimension and 1 to 4 more")
+        symbolic = [k for k, d in enumerate(dims) if not d.HasField("dim_value")]
+        axis = symbolic[0] if symbolic else 0
+        self.fixed_batch = None if symbolic else int(dims[axis].dim_value)
+        if self.fixed_batch is not None and not 1 <= self.fixed_batch <= MAX_BATCH:
+            self.fail(f"input '{vi.name}' fixes the batch at {self.fixed_batch}, outside 1 to "
+                      f"{MAX_BATCH}")
+        per_sample = []
+        for k, d in enumerate(dims):
+            if k == axis:
+                continue
+            per_sample.append(int(d.dim_value) if d.HasField("dim_value") else None)
+        if self.input_shape_arg is not None:
+            if len(self.input_shape_arg) != len(per_sample):
+                self.fail(f"--input {shape_str(self.input_shape_arg)} has "
+                          f"{len(self.input_shape_arg)} dimension(s); input '{vi.name}' has "
+                          f"{len(per_sample)} besides the batch ({shape_str(per_sample)})")
+            if any(p is not None and p != a for p, a in zip(per_sample, self.input_shape_arg)):
+                self.notes.append(
+                    f"The file fixes input '{vi.name}' at {shape_str(per_sample)}; planning "
+                    f"{shape_str(self.input_shape_arg)} as asked (shapes re-derived).")
+            per_sample = list(self.input_shape_arg)
+        for k, p in enumerate(per_sample):
+            if p is None:
+                if self.input_is_tokens:
+                    per_sample[k] = DEFAULT_SEQUENCE
+                    self.notes.append(
+                        f"The sequence length of input '{vi.name}' is not fixed in the file; "
+                        f"planned at {DEFAULT_SEQUENCE} tokens (set it with --input, e.g. "
+                        "--input 512).")
+                else:
+                    self.fail(f"input '{vi.name}' has a symbolic dimension besides the batch; "
+                              "the planner needs every dimension but the batch fixed (give it "
+                              "with --input)")
+            elif not 1 <= p <= _MAX_DIM:
+                self.fail(f"input '{vi.name}' dimension {k + 1} is {p}: absurd dimensions")
+        self.batch_infer = self.fixed_batch or 1
+        self.input_axis = axis
+        work = onnx.ModelProto()
+        work.CopyFrom(model)
+        wg = work.graph
+        wvi = next(i for i in wg.input if i.name == vi.name)
+        wdims = wvi.type.tensor_type.shape.dim
+        it = iter(per_sample)
+        for k, d in enumerate(wdims):
+            value = self.batch_infer if k == axis else next(it)
+            d.Clear()
+            d.dim_value = int(value)
+        for name in self.side_inputs:
+            svi = next(i for i in wg.input if i.name == name)
+            if svi.type.HasField("tensor_type") and svi.type.tensor_type.HasField("shape"):
+                sd = svi.type.tensor_type.shape.dim
+                if len(sd) == len(wdims):
+                    for d, ref in zip(sd, wdims):
+                        d.Clear()
+                        d.dim_value = ref.dim_value
+        helper = onnx.helper
+        keep, big = [], []
+        for t in wg.initializer:
+            if t.name in self.values:
+                keep.append(t)
+            else:
+                big.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
+        listed = {i.name for i in wg.input}
+        wg.ClearField("initializer")
+        wg.initializer.extend(keep)
+        wg.input.extend(v for v in big if v.name not in listed)
+        wg.ClearField("value_info")
+        for out in wg.output:
+            if out.type.HasField("tensor_type"):
+                out.type.tensor_type.ClearField("shape")
+        return work
+
+    # ---------------------------------------------------------------------- shape inference
+    def _infer(self, work) -> None:
+        si = self.onnx.shape_inference
+        nh = self.onnx.numpy_helper
+        injected: set[str] = set()
+        self.injected = injected
+        assumed: set[str] = set()
+        previous = -1
+        for _round in range(MAX_INFERENCE_ROUNDS):
+            try:
+                inferred = si.infer_shapes(work, check_type=False, strict_mode=False,
+                                           data_prop=True)
+            except Exception as exc:  # noqa: BLE001
+                self.fail(f"ONNX shape inference failed: {_one_line(exc)}")
+            self.shapes = self._read_shapes(inferred.graph)
+            self._full: dict[str, tuple[int, ...]] = {}
+            self._per_sample: dict[str, tuple[int, ...] | None] = {}
+            self._propagate_values()
+            # Values that inference lacks: hand them back as constants.
+            new_nodes: set[int] = set()
+            for k, node in enumerate(self.nodes):
+                outs = [o for o in node.output if o]
+                if not outs or all(self.full_shape(o) is not None for o in outs):
+                    continue
+                for i in node.input:
+                    p = self.producer.get(i)
+                    if i and i not in injected and i in self.values and p is not None and \
+                            all(o in self.values for o in self.nodes[p].output if o):
+                        new_nodes.add(p)
+            if new_nodes:
+                drop = set()
+                for p in new_nodes:
+                    for o in self.nodes[p].output:
+                        if o and o not in injected:
+                            injected.add(o)
+                            drop.add(o)
+                            work.graph.initializer.append(nh.from_array(
+                                _as_array(self.values[o]), o))
+                kept = [n for n in work.graph.node if not any(o in drop for o in n.output)]
+                work.graph.ClearField("node")
+                work.graph.node.extend(kept)
+                continue
+            missing = self._first_missing(assumed)
+            if missing is None:
+                return
+            node, out_names, src = missing
+            if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
+                break
+            previous = len(self.shapes)
+            self.unknown_ops[node.op_type]
+            self.warnings.append(
+                f"Shape inference does not know '{node.op_type}' (node "
+                f"'{node.name or out_names[0]}'): assumed to keep its input's shape.")
+            src_vi = self._vi_by_name(inferred.graph, src)
+            for o in out_names:
+                assumed.add(o)
+                vi = work.graph.value_info.add()
+                vi.CopyFrom(src_vi)
+                vi.name = o
+        self.fail("ONNX shape inference leaves too many tensor shapes unknown (missing shapes)")
+
+    def _consistent(self) -> bool:
+        """Every reshape of an activation keeps its number of elements."""
+        reach = {self.input_name}
+        for node in self.nodes:
+            if not any(i in reach for i in node.input):
+                continue
+            reach.update(o for o in node.output if o)
+            if node.op_type == "Reshape":
+                a, b = self.full_shape(node.input[0]), self.full_shape(node.output[0])
+                if a is None or b is None or numel(a) != numel(b):
+                    return False
+        return True
+
+    def _propagate_values(self) -> None:
+        """Evaluate every small integer computation whose inputs are known (one pass)."""
+        helper = self.onnx.helper
+        nh = self.onnx.numpy_helper
+        values = self.values
+        shapes = self.shapes
+
+        def np_dtype(to):
+            return helper.tensor_dtype_to_np_dtype(int(to))
+
+        for node in self.nodes:
+            op = node.op_type
+            if op not in EVALUABLE:
+                continue
+            outs = [o for o in node.output if o]
+            if not outs or all(o in values for o in outs):
+                continue
+            ins = [values.get(i) if i else None for i in node.input]
+            if op not in ("Shape", "Size") and (not ins or ins[0] is None):
+                continue
+
+            def attr(name, default=None, _node=node):
+                v = self.attr(_node, name, default)
+                return nh.to_array(v) if hasattr(v, "raw_data") else v
+
+            def shape0(_node=node):
+                s = shapes.get(_node.input[0]) if _node.input else None
+                return s if s is not None and all(isinstance(d, int) for d in s) else None
+
+            try:
+                result = evaluate(op, attr, ins, shape0, np_dtype)
+            except Exception:  # noqa: BLE001 - not evaluable: inference decides
+                result = None
+            if not result:
+                continue
+            for o, v in zip(outs, result):
+                if getattr(v, "size", 1) <= MAX_VALUE_ELEMENTS:
+                    values[o] = v
+
+    @staticmethod
+    def _vi_by_name(graph, name):
+        for coll in (graph.input, graph.value_info, graph.output):
+            for vi in coll:
+                if vi.name == name:
+                    return vi
+        raise ImportFailure(f"tensor '{name}' has no shape (missing shapes)")
+
+    def _read_shapes(self, graph) -> dict[str, tuple]:
+        out: dict[str, tuple] = {}
+        for coll in (graph.input, graph.value_info, graph.output):
+            for vi in coll:
+                tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+                if tt is None or not tt.HasField("shape"):
+                    continue
+                dims: list = []
+                for d in tt.shape.dim:
+                    if d.HasField("dim_value"):
+                        v = int(d.dim_value)
+                        if v > _MAX_DIM and vi.name not in self.init_dims:
+                            self.fail(f"tensor '{vi.name}' has a dimension of {v}: absurd "
+                                      "dimensions")
+                        dims.append(v)
+                    else:
+                        dims.append(None)
+                out.setdefault(vi.name, tuple(dims))
+        for name, dims in self.init_dims.items():
+            out[name] = dims
+        for name in getattr(self, "injected", ()):
+            out[name] = tuple(int(d) for d in getattr(self.values[name], "shape", ()))
+        return out
+
+    def _first_missing(self, assumed: set[str]):
+        """The first node that reads a shaped activation but whose outputs have no shape."""
+        reach = {self.input_name}
+        for node in self.nodes:
+            reads = [i for i in node.input if i in reach]
+            if not reads:
+                continue
+            outs = [o for o in node.output if o]
+            if outs and all(self.full_shape(o) is None for o in outs) and node.op_type not in (
+                    "Shape", "Size") and not any(o in assumed for o in outs):
+                src = next((i for i in reads if self.full_shape(i) is not None), None)
+                if src is not None:
+                    return node, outs, src
+            reach.update(o for o in outs if self.full_shape(o) is not None)
+        return None
+
+    # -------------------------------------------------------------- activations, batch axes
+    def _find_activations(self) -> None:
+        self.acts: set[str] = {self.input_name}
+        for node in self.nodes:
+            if node.op_type in ("Shape", "Size"):
+                continue
+            if any(i in self.acts for i in node.input):
+                for o in node.output:
+                    if o:
+                        self.acts.add(o)
+        shape = self.per_sample_raw(self.input_name, self.input_axis)
+        if shape is None or not 1 <= len(shape) <= 4:
+            self.fail(f"input '{self.input_name}' needs 1 to 4 dimensions besides the batch, "
+                      f"got {shape_str(shape)}")
+
+    def full_shape(self, name: str) -> tuple[int, ...] | None:
+        full = self._full
+        if name in full:
+            return full[name]
+        s = self.shapes.get(name)
+        if s is None or None in s:
+            return None
+        full[name] = s
+        return s
+
+    def _batch_axes(self) -> None:
+        """Which axis of each activation is the batch (None: merged with another, or gone)."""
+        b0 = self.batch_infer
+        bax: dict[str, int | None] = {self.input_name: self.input_axis}
+        self.bax = bax
+        for node in self.nodes:
+            act_in = [i for i in node.input if i in self.acts and i in bax]
+            if not act_in:
+                continue
+            for k, o in enumerate(node.output):
+                if not o or o not in self.acts:
+                    continue
+                ys = self.full_shape(o)
+                if ys is None:
+                    bax[o] = None
+                    continue
+                b = _out_batch_axis(self, node, act_in, k, ys)
+                if b is not None and not (0 <= b < len(ys) and ys[b] % b0 == 0):
+                    b = None
+                if b is None:
+                    b = _search_axis(ys, b0)
+                bax[o] = b
+
+    def per_sample_raw(self, name: str, axis: int | None) -> tuple[int, ...] | None:
+        s = self.full_shape(name)
+        if s is None:
+            return None
+        b0 = self.batch_infer
+        if axis is not None and 0 <= axis < len(s):
+            d = s[axis]
+            if d == b0:
+                rest = s[:axis] + s[axis + 1:]
+            elif d % b0 == 0:
+                rest = s[:axis] + (d // b0,) + s[axis + 1:]
+            else:
+                return None
+        elif b0 == 1:
+            rest = s
+        else:
+            k = next((j for j, d in enumerate(s) if d % b0 == 0), None)
+            if k is None:
+                return None
+            rest = s[:k] + (s[k] // b0,) + s[k + 1:]
+        return rest or (1,)
+
+    def per_sample(self, name: str) -> tuple[int, ...] | None:
+        if name not in self.acts:
+            return None
+        cache = self._per_sample
+        if name not in cache:
+            cache[name] = self.per_sample_raw(name, self.bax.get(name))
+        return cache[name]
+
+    def batch_axis(self, name: str) -> int | None:
+        return self.bax.get(name)
+
+    # ------------------------------------------------------------------------- helpers
+    def attr(self, node, name: str, default=None):
+        for a in node.attribute:
+            if a.name == name:
+                try:
+                    return self.onnx.helper.get_attribute_value(a)
+                except Exception:  # noqa: BLE001
+                    return default
+        return default
+
+    def const(self, name: str):
+        """The value of a small constant tensor (initializer, Constant, or computed), or None."""
+        return self.values.get(name) if name else None
+
+    def origin(self, name: str) -> str | None:
+        """The initializer a weight tensor comes from (through Identity, Cast, Transpose,
+        Reshape and the like of constants), or None."""
+        seen = 0
+        while name and name not in self.init_dims and seen < 16:
+            p = self.producer.get(name)
+            if p is None:
+                return None
+            node = self.nodes[p]
+            if node.op_type not in ("Identity", "Cast", "Transpose", "Reshape", "Unsqueeze",
+                                    "Squeeze", "Flatten", "Expand", "Mul", "Div", "Neg",
+                                    "Sqrt", "Add", "Gather", "Slice", "Concat", "Tile",
+                                    "CastLike"):
+                return None
+            srcs = [i for i in node.input if i and i not in self.acts and
+                    (i in self.init_dims or i in self.producer) and
+                    numel(self.init_dims.get(i, (2,))) > 1 and
+                    self.init_type.get(i, 1) in _FLOAT_TYPES]
+            if not srcs:
+                return None
+            name = srcs[0]
+            seen += 1
+        return name if name in self.init_dims else None
+
+    def is_weight(self, name: str) -> bool:
+        o = self.origin(name)
+        return o is not None and self.init_type.get(o) in _FLOAT_TYPES and \
+            numel(self.init_dims[o]) > 1
+
+    def is_learned(self, name: str) -> bool:
+        """A weight that is a learned tensor, not a constant the exporter computed (a mask, a
+        folded index table): PyTorch names parameters by their module path; exporters name
+        their own constants 'onnx::Op_N', 'val_N' or '/scope/Constant_output_0'."""
+        o = self.origin(name)
+        if o is None or not self.is_weight(name):
+            return False
+        if not self.named_parameters:
+            return True
+        return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
+                    or self.is_derived(o))
+
+    def is_derived(self, name: str) -> bool:
+        """A constant the default exporter folded out of a parameter, named after the op that
+        made it ('expand', 'unsqueeze_3')."""
+        if self.init_type.get(name) not in _FLOAT_TYPES or \
+                numel(self.init_dims.get(name, ())) <= 1:
+            return False
+        if self.dynamo:  # parameters keep their module path; its own constants do not
+            return "." not in name and not re.fullmatch(r"val_\d+", name) and \
+                not name.startswith("onnx::")
+        return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
+
+    def dims_of(self, name: str) -> tuple[int, ...] | None:
+        if name in self.init_dims:
+            return self.init_dims[name]
+        return self.full_shape(name)
+
+    def node_label(self, node) -> str:
+        return node.name or (node.output[0] if node.output else node.op_type)
+
+    def module_scope(self, node) -> str:
+        """The PyTorch module path of a node ('layer1.0.conv1'), or ''."""
+        for p in node.metadata_props:
+            if p.key == "pkg.torch.onnx.name_scopes":
+                parts = [s for s in re.findall(r"'([^']*)'", p.value)[:-1] if s]
+                q = ""
+                for s in parts:
+                    q = s if not q or s.startswith(q + ".") else f"{q}.{s}"
+                return q
+        raw = (node.name or "").strip()
+        if raw.startswith("/"):
+            parts = [p for p in raw.split("/") if p]
+            if parts and re.fullmatch(re.escape(node.op_type) + r"(_\d+)?", parts[-1]):
+                parts = parts[:-1]
+            q = ""
+            for p in parts:
+                q = p if not q or p.startswith(q + ".") else f"{q}.{p}"
+            return q
+        return ""
+
+    def layer_name(self, node, suffix: str = "") -> str:
+        base = self.module_scope(node)
+        op = node.op_type
+        if not base and (node.name or "").startswith("/"):
+            base = op.lower() if not suffix else f"{op.lower()}.{suffix}"
+            return self.names.take(base)
+        if base:
+            if suffix:
+                base = f"{base}.{suffix}"
+            elif op in _FUNCTIONAL:
+                base = f"{base}.{op.lower()}"
+        else:
+            raw = (node.name or "").strip()
+            base = raw or (node.output[0] if node.output and node.output[0] else op.lower())
+            base = base.lstrip("/").replace("/", ".") or op.lower()
+            if suffix:
+                base = f"{base}.{suffix}"
+        return self.names.take(base)
+
+    def unique(self, base: str) -> str:
+        return self.names.take(base)
+
+    def emit(self, kind: str, node, params: dict[str, Any], main: str,
+             out: list[str] | None = None, name: str | None = None,
+             weights: tuple[str, ...] = (), index: int | None = None) -> str:
+        """Add a layer reading activation tensor ``main``; its output stands for ``out``."""
+        name = name or self.layer_name(node)
+        src = self.tensor_layer[main]
+        params = dict(params)
+        if self.layers and self.layers[-1].name != src:
+            params["input"] = src
+        self.layers.append(LayerSpec(kind, name, params))
+        targets = out if out is not None else [o for o in node.output[:1] if o]
+        for o in targets:
+            self.tensor_layer[o] = name
+        if targets:
+            self.layer_out[name] = self.layer_shape.get(targets[0]) or \
+                self.per_sample(targets[0])
+        for w in weights:
+            o = self.origin(w) if w else None
+            if o is not None:
+                self.claims.append((name, o))
+        if targets and kind not in ("lstm", "gru"):
+            shape = self.per_sample(targets[0])
+            if shape is not None:
+                self.expect.append((name, shape, node))
+        self.status[self.current if index is None else index] = "mapped"
+        return name
+
+    def pending_view(self, node, main: str, tensor: str) -> None:
+        """A reshape/transpose of ``main``: planned only where a layer reads it, and only
+        if its shape differs from what the source layer gives (chains of views collapse)."""
+        root = self.tensor_layer.pending.get(main, (main, None, None))[0]
+        self.tensor_layer.pending[tensor] = (root, node, self.current)
+        self.status.setdefault(self.current, "folded")
+
+    def _materialise(self, tensor: str) -> str:
+        root, node, k = self.tensor_layer.pending.pop(tensor)
+        src = self.tensor_layer[root]
+        want = self.layer_shape.get(tensor) or self.per_sample(tensor)
+        have = self.layer_out.get(src)
+        if want is None or want == have or have is None:
+            dict.__setitem__(self.tensor_layer, tensor, src)
+            return src
+        kind = "flatten" if len(want) == 1 and len(have) > 1 else "view"
+        name = self.layer_name(node)
+        params: dict[str, Any] = {} if kind == "flatten" else {"shape": want}
+        if self.layers[-1].name != src:
+            params["input"] = src
+        self.layers.append(LayerSpec(kind, name, params))
+        self.layer_out[name] = want
+        self.status[k] = "mapped"
+        dict.__setitem__(self.tensor_layer, tensor, name)
+        return name
+
+    def alias(self, node, main: str) -> None:
+        for o in node.output:
+            if o and o in self.acts:
+                self.tensor_layer[o] = self.tensor_layer[main]
+        self.status.setdefault(self.current, "folded")
+
+    def placeholder(self, node, main: str, why: str = "") -> None:
+        """An operator without a mapping: keeps its shapes, keeps its input for backward."""
+        self.unknown_ops[node.op_type].append(self.node_label(node))
+        self.status[self.current] = "unknown"
+        outs = [o for o in node.output if o in self.acts]
+        in_shape = self.per_sample(main)
+        for o in outs:
+            out_shape = self.per_sample(o)
+            if out_shape is None:
+                continue
+            params: dict[str, Any] = {"keeps": "input"}
+            if out_shape != in_shape:
+                params["shape"] = out_shape
+            others = tuple(self.tensor_layer[i] for i in node.input
+                           if i in self.acts and i in self.tensor_layer and i != main)
+            if others:
+                params["from"] = tuple(dict.fromkeys(others))
+            self.emit("generic", node, params, main, out=[o],
+                      name=self.layer_name(node) if o == outs[0] else None)
+            self.status[self.current] = "unknown"
+
+    # ------------------------------------------------------------------------- the mapping
+    def _map_all(self) -> None:
+        self.tensor_layer[self.input_name] = self.unique("input")
+        self.layers.append(LayerSpec("input", self.tensor_layer[self.input_name],
+                                     {"shape": self.per_sample(self.input_name)}))
+        self.layer_out[self.tensor_layer[self.input_name]] = self.per_sample(self.input_name)
+        for k, node in enumerate(self.nodes):
+            self.current = k
+            acts = [i for i in node.input if i in self.acts]
+            if not acts:
+                self.status[k] = "constant"
+                continue
+            planned = [i for i in acts if i in self.tensor_layer]
+            if k in self.skip:
+                if planned:
+                    self.alias(node, planned[0])
+                self.status[k] = "folded"
+                continue
+            if node.op_type in ("Shape", "Size"):
+                self.status[k] = "constant"
+                continue
+            if not planned:
+                self.status[k] = "dropped"
+                continue
+            facts = self.fused.get(k, {})
+            if facts.get("alias"):
+                self.alias(node, node.input[0] if node.input[0] in self.tensor_layer
+                           else planned[0])
+                self.status[k] = "folded"
+                continue
+            main = planned[0]
+            try:
+                self.mappers.map_node(self, node, main, planned, facts)
+            except ImportFailure:
+                raise
+            except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
+                self.warnings.append(f"{node.op_type} '{self.node_label(node)}' could not be "
+                                     f"mapped ({_one_line(exc)}); counted as keeping its input.")
+                self.unknown_ops.setdefault(node.op_type, [])
+                self.placeholder(node, main)
+            self.status.setdefault(k, "mapped")
+        for o in self.output_names:
+            if o in self.tensor_layer.pending:
+                self.tensor_layer[o]  # noqa: B018 - a graph output: plan its final shape
+
+    # ---------------------------------------------------------------------- finishing touches
+    def _finish(self) -> NetworkDraft:
+        layers = self.layers
+        if len(layers) < 2:
+            self.fail("no operator of the graph reads the input: nothing to plan")
+        readers: dict[str, int] = defaultdict(int)
+        for i, layer in enumerate(layers):
+            if i == 0:
+                continue
+            readers[layer.source() or layers[i - 1].name] += 1
+            for r in layer.refs():
+                readers[r] += 1
+        out = []
+        for i, layer in enumerate(layers):
+            if layer.name in self.auto_inplace and layer.params.get("function") in \
+                    _INPLACE_FUNCTIONS:
+                src = layer.source() or layers[i - 1].name
+                inplace = readers[src] == 1 and src != layers[0].name
+                layer = layer.replace(inplace=inplace)
+            out.append(layer)
+        draft = NetworkDraft(self.path.stem or "imported", tuple(out),
+                             f"Imported from {self.path.name} (ONNX opset {self.opset}).")
+        analysis = analyze(draft)
+        self.analysis = analysis
+        plan_shapes = {info.name: info.out_shape for info in analysis.layers}
+        drift = []
+        for name, shape, what in self.expect:
+            plan = plan_shapes.get(name)
+            if plan is not None and _squeezed(plan) != _squeezed(shape):
+                if not isinstance(what, str):
+                    what = f"{what.op_type} '{self.node_label(what)}'"
+                drift.append(f"{what} ({shape_str(shape)} in the file, {shape_str(plan)} in the "
+                             f"plan's layer '{name}')")
+        if drift:
+            self.incomplete = True
+            self.warnings.append(
+                f"The plan's shapes differ from the file's at {len(drift)} place(s), first: "
+                + "; ".join(drift[:3]) + ". Layers there may need editing.")
+        if not analysis.ok:
+            self.incomplete = True
+            shown = "; ".join(str(p) for p in analysis.problems[:3])
+            more = f" (and {len(analysis.problems) - 3} more)" if len(analysis.problems) > 3 else ""
+            self.warnings.append(f"The imported plan has problems to fix: {shown}{more}.")
+        self._account(analysis)
+        return draft
+
+    def _account(self, analysis) -> None:
+        """Every node and every weight accounted for; what is not, said in plain words."""
+        counts: dict[str, int] = defaultdict(int)
+        for k in range(len(self.nodes)):
+            counts[self.status.get(k, "dropped")] += 1
+        self.node_counts = dict(counts)
+        if self.unknown_ops:
+            self.incomplete = True
+            parts = [f"{op} ×{len(where)}" if len(where) != 1 else op
+                     for op, where in sorted(self.unknown_ops.items()) if where]
+            if parts:
+                self.warnings.append(
+                    "Operators the planner does not understand, counted as keeping their input "
+                    "for backward (a guess; shapes kept as in the file): " + ", ".join(parts)
+                    + ".")
+        dropped = [self.nodes[k] for k in range(len(self.nodes))
+                   if self.status.get(k, "dropped") == "dropped"]
+        if dropped:
+            self.incomplete = True
+            first = ", ".join(f"{n.op_type} '{self.node_label(n)}'" for n in dropped[:3])
+            self.warnings.append(
+                f"{len(dropped)} of {len(self.nodes)} nodes are not in the plan (their input "
+                f"could not be planned), first: {first}. The estimate covers only part of the "
+                "network.")
+        # Weights: every learned float initializer the network reads is a layer's parameter.
+        claimed: dict[str, int] = defaultdict(int)
+        for _layer, init in self.claims:
+            claimed[init] += 1
+        stack = [i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
+                 for i in node.input if i and i not in self.acts]
+        seen: set[str] = set()
+        weights: dict[str, int] = {}
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            if t in self.init_dims:
+                if self.init_type.get(t) in _FLOAT_TYPES and numel(self.init_dims[t]) > 1 and \
+                        (t not in self.buffers or t in claimed) and \
+                        (t in claimed or self.is_learned(t)):
+                    weights[t] = numel(self.init_dims[t])
+                continue
+            p = self.producer.get(t)
+            if p is not None:
+                stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
+        unclaimed = [w for w in weights if w not in claimed]
+        file_weights = sum(weights.values())
+        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
+        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
+        derived = sorted(t for t in seen if t in self.init_dims and self.is_derived(t))
+        if derived:
+            n = sum(numel(self.init_dims[t]) for t in derived)
+            self.warnings.append(
+                f"{len(derived)} constant(s) of the file ({n:,} values: "
+                + ", ".join(f"'{t}'" for t in derived[:3]) + (", ..." if len(derived) > 3
+                                                              else "")
+                + ") were computed when the file was exported (an expanded class token, a "
+                "gathered position table, a mask); the plan takes them as constants, so "
+                "parameters they came from are not counted.")
+        self.file_weights = file_weights
+        self.unclaimed = tuple(unclaimed)
+        if unclaimed:
+            self.incomplete = True
+            n = sum(weights[w] for w in unclaimed)
+            names = ", ".join(f"'{w}'" for w in unclaimed[:4])
+            self.warnings.append(
+                f"{len(unclaimed)} weight tensor(s) of the file ({n:,} values) belong to no "
+                f"layer of the plan: {names}{', ...' if len(unclaimed) > 4 else ''}.")
+        plan = analysis.parameters
+        expected = claimed_total + self.restored_bn_params
+        if analysis.ok and plan != expected:
+            self.incomplete = True
+            self.warnings.append(
+                f"The plan counts {plan:,} parameters but its layers read {expected:,} weight "
+                f"values of the file: {abs(plan - expected):,} "
+                f"{'more' if plan > expected else 'fewer'}.")
+        if shared:
+            self.notes.append(
+                f"{shared:,} parameters are counted once per layer although the file stores "
+                "them once (the exporter merged identical weight tensors, as it does for "
+                "untrained ones).")
+
+    def _batch_size(self) -> int:
+        fixed = self.fixed_batch
+        if fixed is None:
+            return self.batch_arg or DEFAULT_BATCH
+        if self.batch_arg is not None:
+            if self.batch_arg != fixed:
+                self.notes.insert(0, f"The file fixes the batch size at {fixed}; planning for "
+                                     f"batch {self.batch_arg} as asked (shapes re-derived).")
+            return self.batch_arg
+        if fixed == 1:
+            self.notes.insert(0, "The file fixes the batch size at 1 (the example it was "
+                                 f"exported with); the plan uses batch {DEFAULT_BATCH}. Set the "
+                                 "batch you train with.")
+            return DEFAULT_BATCH
+        self.notes.insert(0, f"The model fixes the batch size at {fixed} (not a symbolic "
+                             "dimension); the plan uses it as given.")
+        return fixed
+
+
+# Operators named after their op when a module scope is all PyTorch gives.
+_FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "Flatten", "Reshape", "ReduceMean", "Pad",
+               "Transpose", "Squeeze", "Unsqueeze", "Resize", "Upsample", "MatMul", "Softmax",
+               "Split", "Slice", "Gather", "Where", "Einsum", "Expand", "Pow", "Sqrt", "Erf",
+               "Cast"}
+_DERIVED = re.compile(r"(unsqueeze|view|permute|clone|squeeze|transpose|reshape|slice|"
+                      r"select|index|index_select|mul|add|cat|t|repeat|_to_copy|detach|"
+                      r"contiguous|lift_fresh_copy|alias|flatten|stack|getitem)(_\d+)?")
+_INPLACE_FUNCTIONS = {"relu", "relu6", "leaky_relu", "hardswish", "hardsigmoid"}
+
+
+def _as_array(v):
+    import numpy as np  # noqa: PLC0415
+
+    return np.asarray(v)
+
+
+def _squeezed(shape) -> tuple[int, ...]:
+    return tuple(d for d in shape if d != 1)
+
+
+def _search_axis(ys, b0) -> int | None:
+    if b0 == 1:
+        return None
+    return next((j for j, d in enumerate(ys) if d == b0), None)
+
+
+def _reshape_axis(xs, b, ys, b0) -> int | None:
+    """Where a reshape puts the batch axis: the output axis that starts at the same flat offset
+    and has the batch's size; None when it is merged with a neighbour."""
+    pre = math.prod(xs[:b])
+    acc = 1
+    for i, d in enumerate(ys):
+        if acc == pre and d == xs[b]:
+            return i
+        acc *= d
+        if acc > pre:
+            break
+    return None
+
+
+def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int | None:
+    op = node.op_type
+    x = act_in[0]
+    b = imp.bax.get(x)
+    xs = imp.full_shape(x)
+    if b is None or xs is None:
+        if op == "Gather" and len(node.input) > 1 and node.input[1] in act_in:
+            ids = node.input[1]
+            bi = imp.bax.get(ids)
+            return bi if bi is not None and int(imp.attr(node, "axis", 0)) == 0 else None
+        return None
+    rx, ry = len(xs), len(ys)
+    if op == "Transpose":
+        perm = imp.attr(node, "perm") or list(range(rx))[::-1]
+        return list(perm).index(b) if b in perm else None
+    if op in ("Reshape", "Flatten", "Squeeze", "Unsqueeze"):
+        return _reshape_axis(xs, b, ys, imp.batch_infer)
+    if op == "Gather":
+        axis = int(imp.attr(node, "axis", 0)) % max(rx, 1)
+        if node.input[0] != x:  # embedding: ids are the activation
+            return b if axis == 0 else None
+        idx = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+        r_idx = len(idx) if idx is not None else 0
+        if axis == b:
+            return None
+        return b if axis > b else b + r_idx - 1
+    if op in ("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2",
+              "ArgMax", "ArgMin", "ReduceSumSquare", "ReduceLogSumExp"):
+        axes = imp.attr(node, "axes")
+        if op in ("ArgMax", "ArgMin"):
+            axes = [imp.attr(node, "axis", 0)]
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            v = imp.const(node.input[1])
+            axes = None if v is None else [int(a) for a in _flat(v)]
+        if axes is None:
+            return None
+        axes = {int(a) % rx for a in axes}
+        if b in axes:
+            return None
+        keep = int(imp.attr(node, "keepdims", 1))
+        return b if keep else b - sum(1 for a in axes if a < b)
+    if op in ("MatMul", "Einsum", "Attention"):
+        if op == "Einsum":
+            return _einsum_axis(imp, node, x, b, ys)
+        # right-aligned batch dimensions
+        if b <= rx - 2 or rx == 1:
+            return b + (ry - rx) if b < rx - 2 else (ry - 2 if ry >= 2 else None)
+        return None
+    # Element-wise, normalisations, convolutions, concat/split/slice: right-aligned.
+    cand = b + (ry - rx)
+    if 0 <= cand < ry and ys[cand] == xs[b]:
+        return cand
+    if b < ry and ys[b] == xs[b]:
+        return b
+    return None
+
+
+def _einsum_axis(imp, node, x, b, ys):
+    eq = imp.attr(node, "equation")
+    eq = eq.decode() if isinstance(eq, bytes) else str(eq or "")
+    if "->" not in eq or "..." in eq:
+        return None
+    lhs, rhs = eq.replace(" ", "").split("->")
+    terms = lhs.split(",")
+    pos = [k for k, i in enumerate(node.input) if i == x]
+    if not pos or pos[0] >= len(terms) or b >= len(terms[pos[0]]):
+        return None
+    letter = terms[pos[0]][b]
+    return rhs.index(letter) if letter in rhs else None
+
+
+def _flat(value) -> list:
+    try:
+        return list(value.reshape(-1)) if hasattr(value, "reshape") else list(value)
+    except TypeError:
+        return [value]

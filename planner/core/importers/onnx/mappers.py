@@ -1,0 +1,1061 @@
+"""One function per operator, and the patterns folded into one layer.
+
+A mapper gets (importer, node, main activation, activation inputs, fused facts) and emits layers
+(``imp.emit``), folds the node into the layer before it (``imp.alias``) or lists it as not
+understood (``imp.placeholder``). What a layer keeps for backward follows the core's rules.
+
+Patterns (``prepass``): x·sigmoid(x) as SiLU; MatMul + bias as a linear layer; Pad folded into
+the next convolution or pooling; GELU written with ``Erf`` or ``Tanh``; layer norm and RMSNorm
+written with ``ReduceMean``; batch norms the exporter folded into convolutions (put back);
+scaled-dot-product attention decomposed into MatMul → Softmax → MatMul (one fused layer).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from planner.core.layers import RULES, LayerSpec, numel, shape_str
+
+# --------------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------------
+
+_REGION_OPS = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Reciprocal", "Erf", "Tanh",
+               "ReduceMean", "Cast", "Neg"}
+_REGION_LIMIT = 14
+
+
+def _only_consumer(imp, tensor: str) -> int | None:
+    users = imp.consumers.get(tensor, [])
+    return users[0] if len(users) == 1 else None
+
+
+def _pads_of(imp, node) -> list[int] | None:
+    mode = imp.attr(node, "mode", b"constant")
+    if mode not in (b"constant", "constant"):
+        return None
+    pads = imp.attr(node, "pads")
+    if pads is None and len(node.input) > 1:
+        pads = imp.const(node.input[1])
+    if len(node.input) > 2 and node.input[2]:
+        value = imp.const(node.input[2])
+        if value is None or any(float(v) != 0.0 for v in _flat(value)):
+            return None
+    if pads is None or (len(node.input) > 3 and node.input[3]):
+        return None
+    pads = [int(v) for v in _flat(pads)]
+    rank = len(pads) // 2
+    if rank < 3 or any(p < 0 for p in pads):
+        return None
+    begins, ends = pads[:rank], pads[rank:]
+    if any(begins[:2]) or any(ends[:2]):
+        return None
+    return begins[2:] + ends[2:]
+
+
+def _dropped_bias(node) -> bool:
+    """The default exporter removed this node's bias because it was all zeros (untrained)."""
+    meta = {p.key: p.value for p in node.metadata_props}
+    rule = meta.get("pkg.onnxscript.rewriter.rule_name", "")
+    if "RemoveOptionalBias" not in rule or "FuseBatchNorm" in rule:
+        return False
+    # The rule is listed on every convolution; the PyTorch call says whether it had a bias.
+    fx = meta.get("pkg.torch.onnx.fx_node", "")
+    m = re.search(r"target=torch\.ops\.aten\.(\w+)[^(]*\(args = \((.*)", fx)
+    if not m:
+        return False
+    args = [a.strip() for a in m.group(2).split(",")]
+    k = 0 if m.group(1) == "addmm" else 2
+    return len(args) > k and args[k].startswith("%")
+
+
+def _restore_bias(imp, node, units: int) -> bool:
+    if _dropped_bias(node):
+        imp.restored_bias += 1
+        imp.restored_bn_params += units
+        return True
+    return False
+
+
+def _folded_bn(imp, node) -> str | None:
+    """The batch norm the exporter folded into this convolution (its module name), or None."""
+    for p in node.metadata_props:
+        if p.key == "pkg.onnxscript.rewriter.rule_name" and "FuseBatchNorm" in p.value:
+            scope = imp.module_scope(node)
+            return scope or "bn"
+    return None
+
+
+def prepass(imp) -> None:
+    nodes = imp.nodes
+    named = any("." in name and not name.startswith("onnx::") for name in imp.init_dims)
+    for k, node in enumerate(nodes):
+        op = node.op_type
+        if op == "Sigmoid" and node.output:
+            u = _only_consumer(imp, node.output[0])
+            if u is not None:
+                mul = nodes[u]
+                if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
+                    imp.skip.add(k)
+                    imp.fused[u] = {"silu": node.input[0]}
+        elif op in ("MatMul", "Gemm") and len(node.input) >= 2 and imp.is_weight(node.input[1]) \
+                and len(imp.dims_of(node.input[1]) or ()) == 2 and node.output:
+            w = imp.dims_of(node.input[1])
+            trans = op == "Gemm" and int(imp.attr(node, "transB", 0))
+            units = w[0] if trans else w[1]
+            if op == "Gemm" and len(node.input) > 2 and node.input[2]:
+                continue
+            u = _only_consumer(imp, node.output[0])
+            if u is not None and nodes[u].op_type == "Add":
+                other = [i for i in nodes[u].input if i != node.output[0]]
+                if len(other) == 1 and imp.is_weight(other[0]) and \
+                        numel(imp.dims_of(other[0]) or ()) == units:
+                    imp.fused[k] = {"bias": other[0]}
+                    imp.fused[u] = {"alias": True}
+        elif op == "Pad" and node.output:
+            u = _only_consumer(imp, node.output[0])
+            pads = _pads_of(imp, node)
+            if u is not None and pads is not None and nodes[u].op_type in (
+                    "Conv", "MaxPool", "AveragePool") and nodes[u].input[0] == node.output[0]:
+                imp.skip.add(k)
+                imp.fused.setdefault(u, {})["extra_pads"] = pads
+        elif op == "Conv":
+            bn = _folded_bn(imp, node)
+            if bn is None and named and len(node.input) > 1 and \
+                    node.input[1].startswith("onnx::") and node.input[1] in imp.init_dims:
+                bn = imp.module_scope(node)
+                bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
+                    else "bn"
+            if bn is not None:
+                imp.fused.setdefault(k, {})["restore_bn"] = bn
+    for k, node in enumerate(nodes):
+        if node.op_type in ("Erf", "Tanh", "ReduceMean") and k not in imp.skip:
+            _try_region(imp, k)
+    for k, node in enumerate(nodes):
+        if node.op_type == "Softmax" and k not in imp.skip:
+            _try_attention(imp, k)
+
+
+def _region(imp, x: str):
+    """The element-wise/reduction nodes computed from ``x`` and constants only."""
+    outs = {x}
+    region: list[int] = []
+    members: set[int] = set()
+    frontier = list(imp.consumers.get(x, []))
+    while frontier:
+        k = frontier.pop()
+        if k in members:
+            continue
+        node = imp.nodes[k]
+        if node.op_type not in _REGION_OPS or k in imp.skip or imp.fused.get(k):
+            continue
+        if not all(not i or i in outs or i not in imp.acts for i in node.input):
+            continue
+        members.add(k)
+        region.append(k)
+        if len(region) > _REGION_LIMIT:
+            return None
+        for o in node.output:
+            if o:
+                outs.add(o)
+                frontier.extend(imp.consumers.get(o, []))
+    return members, outs
+
+
+def _try_region(imp, anchor: int) -> None:
+    # Candidate roots: walk back from the anchor through single-activation element-wise nodes.
+    roots: list[str] = []
+    frontier = [anchor]
+    for _ in range(6):
+        nxt = []
+        for k in frontier:
+            for i in imp.nodes[k].input:
+                if i in imp.acts and i not in roots:
+                    roots.append(i)
+                    p = imp.producer.get(i)
+                    if p is not None and imp.nodes[p].op_type in _REGION_OPS and \
+                            not imp.fused.get(p):
+                        nxt.append(p)
+        frontier = nxt
+        if not frontier or len(roots) > 12:
+            break
+    for x in roots:
+        got = _region(imp, x)
+        if got is None:
+            continue
+        members, outs = got
+        if anchor not in members:
+            continue
+        readers = [k for k in members if x in imp.nodes[k].input]
+        if len(readers) < 2:
+            continue
+        exits = [o for o in outs if o != x and (
+            any(u not in members for u in imp.consumers.get(o, [])) or
+            not imp.consumers.get(o))]
+        if len(exits) != 1:
+            continue
+        exit_t = exits[0]
+        if imp.full_shape(exit_t) != imp.full_shape(x):
+            continue
+        ops = [imp.nodes[k].op_type for k in members]
+        kind = None
+        targets = {_aten_target(imp.nodes[k]) for k in members} - {None}
+        if "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
+            # One GELU where PyTorch ran one (aten.gelu, which the default exporter records);
+            # a GELU written out in Python (GPT-2's gelu_new) keeps every step, so it stays
+            # op by op. Without the record, the Erf form is taken for nn.GELU (the legacy
+            # exporter's decomposition of it) and the Tanh form, rarer as a module, op by op.
+            if targets:
+                kind = "gelu" if targets == {"gelu"} else None
+            elif "Erf" in ops:
+                kind = "gelu"
+        elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
+            centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
+                          for k in members)
+            kind = "layernorm" if centred else "rmsnorm"
+        if kind is None:
+            continue
+        exit_node = imp.producer[exit_t]
+        weights = [i for k in members for i in imp.nodes[k].input
+                   if i and i not in imp.acts and imp.is_weight(i)]
+        for k in members:
+            if k != exit_node:
+                imp.skip.add(k)
+        imp.fused[exit_node] = {"region": kind, "root": x, "weights": tuple(weights),
+                                "nodes": len(members)}
+        return
+
+
+def _aten_target(node) -> str | None:
+    """The PyTorch op the default exporter recorded for a node ('gelu', 'mul'), or None."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.fx_node":
+            m = re.search(r"target=torch\.ops\.aten\.(\w+)", p.value)
+            return m.group(1) if m else None
+    return None
+
+
+def _reduces_last_axis(imp, members, x) -> bool:
+    rank = len(imp.full_shape(x) or ())
+    for k in members:
+        node = imp.nodes[k]
+        if node.op_type != "ReduceMean":
+            continue
+        axes = imp.attr(node, "axes")
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            v = imp.const(node.input[1])
+            axes = None if v is None else list(_flat(v))
+        if axes is None or [int(a) % rank for a in axes] != [rank - 1]:
+            return False
+    return rank > 0
+
+
+def _try_attention(imp, k_soft: int) -> None:
+    """MatMul(q, kᵀ) → [scale, mask] → Softmax → MatMul(·, v): PyTorch's scaled_dot_product_
+    attention as both exporters write it. Fused (one layer keeping q, k, v, the output and a
+    logsumexp) where the file says it came from scaled_dot_product_attention or scales q and k
+    alike (SDPA's own export); otherwise it stays an explicit softmax attention."""
+    nodes = imp.nodes
+    soft = nodes[k_soft]
+    u = _only_consumer(imp, soft.output[0])
+    chain = []
+    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 2:
+        chain.append(u)
+        u = _only_consumer(imp, nodes[u].output[0])
+    if u is None or nodes[u].op_type != "MatMul":
+        return
+    pv = nodes[u]
+    probs = nodes[chain[-1]].output[0] if chain else soft.output[0]
+    if pv.input[0] != probs or pv.input[1] not in imp.acts:
+        return
+    # Back from the softmax through scaling and masking to the score MatMul.
+    skipped = [k_soft] + chain
+    t = soft.input[0]
+    qk = None
+    for _ in range(4):
+        p = imp.producer.get(t)
+        if p is None:
+            return
+        n = nodes[p]
+        if n.op_type == "MatMul":
+            qk = p
+            break
+        if n.op_type not in ("Mul", "Div", "Add", "Where", "Cast") or \
+                _only_consumer(imp, n.output[0]) is None:
+            return
+        acts = [i for i in n.input if i in imp.acts]
+        if len(acts) != 1:
+            return
+        skipped.append(p)
+        t = acts[0]
+    if qk is None or _only_consumer(imp, nodes[qk].output[0]) is None:
+        return
+    q, kt = nodes[qk].input[0], nodes[qk].input[1]
+    if q not in imp.acts or kt not in imp.acts:
+        return
+    evidence = any("scaled_dot_product_attention" in (nodes[j].name or "") or any(
+        "scaled_dot_product_attention" in p.value for p in nodes[j].metadata_props
+        if p.key == "pkg.torch.onnx.fx_node") for j in (u, k_soft, qk))
+
+    def unscaled(tensor):
+        p = imp.producer.get(tensor)
+        if p is not None and nodes[p].op_type == "Mul" and \
+                _only_consumer(imp, tensor) is not None:
+            acts = [i for i in nodes[p].input if i in imp.acts]
+            consts = [i for i in nodes[p].input if i not in imp.acts]
+            if len(acts) == 1 and len(consts) == 1:
+                return acts[0], p, consts[0]
+        return tensor, None, None
+
+    q0, pq, cq = unscaled(q)
+    k0, pk, ck = unscaled(kt)
+    alike = pq is not None and pk is not None and (cq == ck or _same_value(imp, cq, ck))
+    if not (evidence or alike):
+        return
+    for j in skipped + [qk]:
+        imp.skip.add(j)
+    if pq is not None and pk is not None:
+        imp.skip.update((pq, pk))
+        q, kt = q0, k0
+    imp.fused[u] = {"attention": (q, kt, pv.input[1])}
+
+
+def _same_value(imp, a, b) -> bool:
+    va, vb = imp.const(a), imp.const(b)
+    try:
+        return va is not None and vb is not None and _flat(va) == _flat(vb)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# Mapping helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _flat(value) -> list:
+    try:
+        return list(value.reshape(-1)) if hasattr(value, "reshape") else list(value)
+    except TypeError:
+        return [value]
+
+
+def _norm_padding(begins: list[int], ends: list[int], imp, node, what: str):
+    if begins != ends:
+        imp.warnings.append(
+            f"{what} '{imp.node_label(node)}' pads unevenly ({begins} before, {ends} after): "
+            "the plan pads the rounded-up mean on both sides.")
+        pads = [math.ceil((b + e) / 2) for b, e in zip(begins, ends)]
+    else:
+        pads = list(begins)
+    return pads[0] if len(set(pads)) == 1 else tuple(pads)
+
+
+def _one(values):
+    values = tuple(int(v) for v in values)
+    return values[0] if len(set(values)) == 1 else values
+
+
+def _conv_padding(imp, node, dims: int, facts):
+    auto = imp.attr(node, "auto_pad", b"NOTSET")
+    auto = auto.decode() if isinstance(auto, bytes) else str(auto)
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        return "same"
+    if auto == "VALID":
+        pads = [0] * (2 * dims)
+    else:
+        pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
+    if len(pads) != 2 * dims:
+        imp.fail(f"node '{imp.node_label(node)}' has {len(pads)} pads for {dims} spatial "
+                 "dimensions")
+    extra = facts.get("extra_pads")
+    if extra and len(extra) == 2 * dims:
+        pads = [a + b for a, b in zip(pads, extra)]
+    return _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
+
+
+def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
+    """Make ``tensor`` a planned tensor: the layer of ``main`` when the shape is the same, a
+    view layer otherwise."""
+    x = imp.layer_out.get(imp.tensor_layer[main]) or imp.per_sample(main)
+    out = imp.per_sample(tensor)
+    if out is None or x == out:
+        imp.tensor_layer[tensor] = imp.tensor_layer[main]
+        imp.status.setdefault(imp.current, "folded")
+        return
+    copies = node.op_type == "Gather" and len(imp.dims_of(node.input[1]) or ()) > 0
+    if numel(out) <= numel(x or ()) and not copies:
+        # Reshapes, slices, splits, selects: views of the same storage in PyTorch.
+        imp.emit("view", node, {"shape": out}, main, out=[tensor],
+                 name=imp.layer_name(node, suffix) if suffix else None)
+    else:
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main,
+                 out=[tensor], name=imp.layer_name(node, suffix) if suffix else None)
+
+
+# --------------------------------------------------------------------------------------------
+# Mappers
+# --------------------------------------------------------------------------------------------
+
+
+def _map_conv(imp, node, main, acts, facts):
+    w = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+    x = imp.per_sample(main)
+    if w is None or len(w) < 3 or node.input[1] in imp.acts:
+        return imp.placeholder(node, main, " (its weight shape is unknown)")
+    dims = len(w) - 2
+    if x is None or len(x) != dims + 1 or dims not in (1, 2, 3):
+        return imp.placeholder(node, main)
+    kernel = imp.attr(node, "kernel_shape") or list(w[2:])
+    strides = imp.attr(node, "strides") or [1] * dims
+    dilations = imp.attr(node, "dilations") or [1] * dims
+    group = int(imp.attr(node, "group", 1) or 1)
+    bias = len(node.input) > 2 and bool(node.input[2])
+    bn = facts.get("restore_bn")
+    weights = (node.input[1],) + ((node.input[2],) if bias else ())
+    if not bias and bn is None:
+        bias = _restore_bias(imp, node, int(w[0]))
+    if bn is not None and bias:
+        bias = False  # the folded bias is the batch norm's shift
+        imp.restored_bn_params -= int(w[0])
+    padding = _conv_padding(imp, node, dims, facts)
+    if dims == 1:
+        # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
+        def lift(v):
+            return (1, int(v)) if isinstance(v, int) else (1,) + tuple(int(a) for a in v)
+        up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
+                      name=imp.layer_name(node, "as2d"))
+        imp.tensor_layer["\0" + up] = up
+        imp.layer_out[up] = (x[0], 1, x[1])
+        params = {"filters": int(w[0]), "kernel": (1, int(kernel[0])),
+                  "stride": (1, int(strides[0])),
+                  "padding": padding if isinstance(padding, str) else lift(padding),
+                  "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
+        conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
+        imp.tensor_layer["\0" + conv] = conv
+        out1 = imp.per_sample(node.output[0])
+        imp.layer_out[conv] = (out1[0], 1, out1[1]) if out1 else None
+        out = imp.per_sample(node.output[0])
+        imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
+    else:
+        params = {"filters": int(w[0]), "kernel": _one(kernel), "stride": _one(strides),
+                  "padding": padding, "dilation": _one(dilations), "groups": group,
+                  "bias": bias}
+        imp.emit("conv2d" if dims == 2 else "conv3d", node, params, main, weights=weights)
+    if bn is not None:
+        name = imp.unique(bn)
+        conv_layer = imp.layers[-1].name
+        imp.layers.append(LayerSpec("batchnorm", name, {}))
+        imp.tensor_layer[node.output[0]] = name
+        imp.layer_out[name] = imp.layer_out.get(conv_layer)
+        imp.restored_bn += 1
+        imp.restored_bn_params += 2 * int(w[0])
+
+
+def _map_conv_transpose(imp, node, main, acts, facts):
+    w = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+    x = imp.per_sample(main)
+    out = imp.per_sample(node.output[0])
+    if w is None or x is None or out is None or len(w) not in (4, 5) or len(x) != len(w) - 1:
+        return imp.placeholder(node, main)
+    dims = len(w) - 2
+    group = int(imp.attr(node, "group", 1) or 1)
+    filters = int(w[1]) * group
+    kernel = imp.attr(node, "kernel_shape") or list(w[2:])
+    strides = imp.attr(node, "strides") or [1] * dims
+    bias = len(node.input) > 2 and bool(node.input[2])
+    kind = "conv_transpose2d" if dims == 2 else "conv_transpose3d"
+    pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
+    imp.emit(kind, node, {
+        "filters": filters, "kernel": _one(kernel), "stride": _one(strides),
+        "padding": _norm_padding(pads[:dims], pads[dims:], imp, node, "ConvTranspose"),
+        "output_padding": _one(imp.attr(node, "output_padding") or [0] * dims),
+        "dilation": _one(imp.attr(node, "dilations") or [1] * dims),
+        "groups": group, "bias": bias}, main,
+        weights=(node.input[1],) + ((node.input[2],) if bias else ()))
+
+
+def _pool_params(imp, node, facts) -> dict[str, Any] | None:
+    kernel = imp.attr(node, "kernel_shape")
+    if not kernel:
+        return None
+    dims = len(kernel)
+    strides = imp.attr(node, "strides") or [1] * dims
+    auto = imp.attr(node, "auto_pad", b"NOTSET")
+    auto = auto.decode() if isinstance(auto, bytes) else str(auto)
+    pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
+    extra = facts.get("extra_pads")
+    if extra and len(extra) == 2 * dims:
+        pads = [a + b for a, b in zip(pads, extra)]
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        total = []
+        x = imp.per_sample(node.input[0])
+        for k in range(dims):
+            size = x[1 + k] if x and len(x) == dims + 1 else kernel[k]
+            out = math.ceil(size / strides[k])
+            total.append(max((out - 1) * strides[k] + kernel[k] - size, 0))
+        pads = [t // 2 for t in total] + [t - t // 2 for t in total]
+    padding = _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
+    return {"kernel": _one(kernel), "stride": _one(strides), "padding": padding,
+            "ceil_mode": bool(imp.attr(node, "ceil_mode", 0))}
+
+
+def _map_pool(kind: str):
+    def mapper(imp, node, main, acts, facts):
+        x = imp.per_sample(main)
+        params = _pool_params(imp, node, facts)
+        if params is None or x is None or len(x) not in (3, 4):
+            return imp.placeholder(node, main)
+        imp.emit(kind, node, params, main)
+    return mapper
+
+
+def _followed_by_flatten(imp, tensor: str) -> bool:
+    users = imp.consumers.get(tensor, [])
+    if not users:
+        return True
+    for u in users:
+        n = imp.nodes[u]
+        out = n.output[0] if n.output else ""
+        if n.op_type in ("Flatten", "Reshape", "Squeeze") and \
+                len(imp.per_sample(out) or ()) == 1:
+            continue
+        return False
+    return True
+
+
+def _map_global_avgpool(imp, node, main, acts, facts):
+    x = imp.per_sample(main)
+    if x is None or len(x) not in (2, 3, 4):
+        return imp.placeholder(node, main)
+    if _followed_by_flatten(imp, node.output[0]):
+        imp.emit("global_avgpool", node, {}, main)
+        return
+    # mean() keeping dims: keeps nothing, C×1×1.
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing",
+                                   "shape": imp.per_sample(node.output[0])}, main)
+
+
+def _map_reduce(imp, node, main, acts, facts):
+    x = imp.per_sample(main)
+    out = imp.per_sample(node.output[0])
+    if x is None or out is None:
+        return imp.placeholder(node, main)
+    op = node.op_type
+    if op == "ReduceMean":
+        axes = imp.attr(node, "axes")
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            axes = imp.const(node.input[1])
+        bax = imp.batch_axis(main)
+        if axes is not None and bax is not None and len(x) in (2, 3, 4):
+            rank = len(x) + 1
+            norm = sorted({int(a) % rank for a in _flat(axes)})
+            ps = [a - (1 if a > bax else 0) for a in norm if a != bax]
+            if bax not in norm and ps == list(range(1, len(x))) and len(out) == 1 and \
+                    _followed_by_flatten(imp, node.output[0]):
+                imp.emit("global_avgpool", node, {}, main)
+                return
+    keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
+    if op in ("ReduceMax", "ReduceMin"):
+        keeps = "input"  # and the output, which is small
+    imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+
+
+def _map_batchnorm(imp, node, main, acts, facts):
+    x = imp.per_sample(main)
+    if x is None or len(x) < 2:
+        return imp.placeholder(node, main)
+    mode = imp.attr(node, "training_mode", None)
+    if mode == 0 or (mode is None and len([o for o in node.output if o]) == 1 and
+                     imp.opset >= 14):
+        imp.eval_bn = getattr(imp, "eval_bn", 0) + 1
+    imp.buffers.update(i for i in node.input[3:5] if i)
+    imp.emit("batchnorm", node, {}, main, out=[node.output[0]],
+             weights=tuple(i for i in node.input[1:3] if i))
+
+
+def _map_layernorm(imp, node, main, acts, facts):
+    x = imp.per_sample(main)
+    if x is None:
+        return imp.placeholder(node, main)
+    axis = int(imp.attr(node, "axis", -1))
+    rank = len(x) + 1
+    if axis % rank != rank - 1:
+        imp.warnings.append(
+            f"LayerNormalization '{imp.node_label(node)}' normalises from axis {axis}; the plan "
+            "normalises the last dimension (parameters and statistics may differ).")
+        imp.incomplete = True
+    if not (len(node.input) > 2 and node.input[2]):
+        imp.warnings.append(f"LayerNormalization '{imp.node_label(node)}' has no bias; the plan "
+                            f"counts one ({x[-1]} parameters too many).")
+    imp.emit("layernorm", node, {}, main, out=[node.output[0]],
+             weights=tuple(i for i in node.input[1:3] if i))
+
+
+def _map_rmsnorm(imp, node, main, acts, facts):
+    has_scale = len(node.input) > 1 and bool(node.input[1])
+    imp.emit("rmsnorm", node, {"affine": has_scale}, main, out=[node.output[0]],
+             weights=(node.input[1],) if has_scale else ())
+
+
+def _map_activation(function: str):
+    def mapper(imp, node, main, acts, facts):
+        imp.auto_inplace.add(imp.emit("activation", node, {"function": function}, main))
+    return mapper
+
+
+def _map_clip(imp, node, main, acts, facts):
+    lo = imp.attr(node, "min")
+    hi = imp.attr(node, "max")
+    if len(node.input) > 1 and node.input[1]:
+        v = imp.const(node.input[1])
+        lo = round(float(_flat(v)[0]), 6) if v is not None and len(_flat(v)) else None
+    if len(node.input) > 2 and node.input[2]:
+        v = imp.const(node.input[2])
+        hi = round(float(_flat(v)[0]), 6) if v is not None and len(_flat(v)) else None
+    function = "relu" if lo == 0 and (hi is None or hi >= 3.0e38) else "relu6"
+    imp.auto_inplace.add(imp.emit("activation", node, {"function": function}, main))
+
+
+def _map_softmax(imp, node, main, acts, facts):
+    imp.emit("softmax", node, {}, main)
+
+
+def _map_dropout(imp, node, main, acts, facts):
+    ratio = imp.attr(node, "ratio")
+    if ratio is None and len(node.input) > 1 and node.input[1]:
+        v = imp.const(node.input[1])
+        ratio = float(_flat(v)[0]) if v is not None and len(_flat(v)) else None
+    p = 0.5 if ratio is None else round(float(ratio), 6)
+    if not 0.0 <= p < 1.0:
+        p = 0.5
+    if p == 0.0:  # PyTorch returns the input itself: no mask, no new tensor
+        imp.alias(node, main)
+        return
+    imp.emit("dropout", node, {"p": p}, main, out=[node.output[0]])
+
+
+def _map_gemm(imp, node, main, acts, facts):
+    b = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+    if node.input[1] in imp.acts:
+        return _map_matmul(imp, node, main, acts, facts)
+    if b is None or len(b) != 2:
+        return imp.placeholder(node, main)
+    trans_b = int(imp.attr(node, "transB", 0))
+    if int(imp.attr(node, "transA", 0)):
+        imp.warnings.append(f"Gemm '{imp.node_label(node)}' transposes its input (transA); the "
+                            "plan reads it untransposed.")
+    units = int(b[0] if trans_b else b[1])
+    bias_t = node.input[2] if len(node.input) > 2 and node.input[2] else facts.get("bias")
+    restored = not bias_t and _restore_bias(imp, node, units)
+    imp.emit("fc", node, {"units": units, "bias": bool(bias_t) or restored}, main,
+             weights=(node.input[1],) + ((bias_t,) if bias_t else ()))
+
+
+def _map_matmul(imp, node, main, acts, facts):
+    if len(node.input) < 2:
+        return imp.placeholder(node, main)
+    a, b = node.input[0], node.input[1]
+    if a in imp.acts and b in imp.acts:
+        if a not in imp.tensor_layer or b not in imp.tensor_layer:
+            return imp.placeholder(node, main)
+        # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
+        # selected from one projection) cannot be viewed so and is copied: the copy is kept.
+        a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
+        imp.emit("matmul", node, {"from": (imp.tensor_layer[b],)}, a)
+        return
+    w = imp.dims_of(b)
+    if a == main and w is not None and len(w) == 2 and imp.is_weight(b):
+        bias = facts.get("bias")
+        restored = not bias and _restore_bias(imp, node, int(w[1]))
+        imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
+                 weights=(b,) + ((bias,) if bias else ()))
+        return
+    if w is not None and imp.is_weight(b) and a == main:
+        # x @ W with a batched weight: parameters of W, keeps the input.
+        imp.emit("elementwise", node, {"op": "other", "keeps": "input",
+                                       "parameters": numel(w),
+                                       "shape": imp.per_sample(node.output[0])}, main,
+                 weights=(b,))
+        return
+    return imp.placeholder(node, main)
+
+
+def _sliced(imp, tensor: str) -> bool:
+    """Whether ``tensor`` is a view of part of a larger activation (through reshapes)."""
+    for _ in range(8):
+        p = imp.producer.get(tensor)
+        if p is None:
+            return False
+        n = imp.nodes[p]
+        if n.op_type in ("Slice", "Split") or (
+                n.op_type == "Gather" and not imp.dims_of(n.input[1]) and n.input[0] in imp.acts):
+            return True
+        if n.op_type not in ("Transpose", "Reshape", "Squeeze", "Unsqueeze", "Identity"):
+            return False
+        tensor = n.input[0]
+    return False
+
+
+def _contiguous(imp, node, tensor: str, k: int) -> str:
+    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
+        return tensor
+    copy = f"\0copy{k}:{node.output[0]}"
+    imp.tensor_layer[copy] = imp.emit(
+        "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
+        name=imp.layer_name(node, f"contiguous{k}"))
+    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
+    imp.acts.add(copy)
+    imp._per_sample[copy] = imp.per_sample(tensor)
+    return copy
+
+
+def _learned(imp, name: str) -> int:
+    """Elements of a learned tensor (a weight initializer), 0 for constants."""
+    return numel(imp.init_dims[imp.origin(name)]) if imp.is_learned(name) else 0
+
+
+def _map_binary(imp, node, main, acts, facts):
+    op = node.op_type
+    if facts.get("silu"):
+        name = imp.layer_name(node, "silu") if imp.module_scope(node) else None
+        imp.auto_inplace.add(imp.emit("activation", node, {"function": "silu"}, facts["silu"],
+                                      name=name))
+        return
+    ins = [i for i in node.input if i]
+    act_ins = [i for i in ins if i in imp.acts]
+    out = imp.per_sample(node.output[0])
+    if len(act_ins) >= 2:
+        a, b = act_ins[0], act_ins[1]
+        sa, sb = imp.per_sample(a), imp.per_sample(b)
+        if sa == sb == out and op == "Add" and a != b:
+            la, lb = imp.tensor_layer[a], imp.tensor_layer[b]
+            order = {layer.name: i for i, layer in enumerate(imp.layers)}
+            if la != lb:
+                main_t, other = (a, lb) if order[la] >= order[lb] else (b, la)
+                imp.emit("add", node, {"from": other}, main_t)
+                return
+        keeps = {"Add": "nothing", "Sub": "nothing", "Mul": "inputs", "Div": "inputs",
+                 "Pow": "inputs"}.get(op, "inputs")
+        big = a if numel(sa or ()) >= numel(sb or ()) else b
+        small = b if big == a else a
+        params: dict[str, Any] = {"op": op.lower() if op.lower() in (
+            "add", "sub", "mul", "div", "pow") else "other", "keeps": keeps,
+            "from": (imp.tensor_layer[small],)}
+        if out is not None and out != imp.per_sample(big):
+            params["shape"] = out
+        imp.emit("elementwise", node, params, big)
+        return
+    # One activation and a constant or a learned tensor.
+    other = next((i for i in ins if i not in imp.acts), None)
+    learned = _learned(imp, other) if other else 0
+    x = imp.per_sample(main)
+    if op in ("Mul", "Div"):
+        keeps = "input" if learned else "nothing"
+    elif op == "Pow":
+        keeps = "input"
+    else:
+        keeps = "nothing"
+    params = {"op": op.lower() if op.lower() in ("add", "sub", "mul", "div", "pow") else
+              "other", "keeps": keeps, "parameters": learned}
+    if out is not None and out != x:
+        params["shape"] = out
+    imp.emit("elementwise", node, params, main, weights=(other,) if learned else ())
+
+
+def _map_region(imp, node, main, acts, facts):
+    kind = facts["region"]
+    root = facts["root"]
+    weights = facts.get("weights", ())
+    name = imp.layer_name(node, kind) if imp.module_scope(node) else None
+    if kind == "gelu":
+        imp.emit("activation", node, {"function": "gelu"}, root, name=name)
+    elif kind == "layernorm":
+        imp.emit("layernorm", node, {}, root, name=name, weights=weights)
+        if len(weights) != 2:
+            imp.notes.append(f"A layer norm written out as operators ('{imp.node_label(node)}') "
+                             f"has {len(weights)} learned tensor(s); the plan counts a scale "
+                             "and a bias.")
+    else:
+        imp.emit("rmsnorm", node, {"affine": bool(weights)}, root, name=name, weights=weights)
+    imp.fused_patterns[kind] = imp.fused_patterns.get(kind, 0) + 1
+
+
+def _map_attention_fused(imp, node, main, acts, facts):
+    q, kt, v = facts["attention"]
+    for t in (q, kt, v):
+        if t not in imp.tensor_layer:
+            return imp.placeholder(node, main)
+    qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
+    k_layer = imp.tensor_layer[kt]
+    if qs is not None and ks is not None and len(ks) >= 2 and ks[-2] == qs[-1] and \
+            (ks[-1] != qs[-1] or ks[-2] != ks[-1]):
+        # kᵀ in the file: plan k itself (a view), as attention reads it.
+        name = imp.unique(f"{k_layer}.t")
+        src = imp.tensor_layer[kt]
+        imp.layers.append(LayerSpec("view", name, {"shape": ks[:-2] + (ks[-1], ks[-2]),
+                                                   "input": src}))
+        imp.layer_out[name] = ks[:-2] + (ks[-1], ks[-2])
+        k_layer = name
+    imp.emit("attention", node, {"from": (k_layer, imp.tensor_layer[v])}, q,
+             name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+    imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+
+
+def _map_attention_op(imp, node, main, acts, facts):
+    """ONNX's opset-23 Attention: q, k, v (4-D: B×H×T×D) → fused attention."""
+    ins = list(node.input)
+    if len(ins) < 3 or any(i not in imp.tensor_layer for i in ins[:3]):
+        return imp.placeholder(node, main)
+    q, k, v = ins[:3]
+    if len(imp.per_sample(q) or ()) != len(imp.per_sample(k) or (1,)):
+        return imp.placeholder(node, main)
+    imp.emit("attention", node, {"from": (imp.tensor_layer[k], imp.tensor_layer[v])}, q,
+             out=[node.output[0]])
+
+
+def _map_concat(imp, node, main, acts, facts):
+    out = imp.per_sample(node.output[0])
+    bax = imp.batch_axis(node.output[0])
+    if out is None:
+        return imp.placeholder(node, main)
+    inputs = [i for i in node.input if i]
+    if len(inputs) == 1:
+        imp.alias(node, inputs[0])
+        return
+    axis = int(imp.attr(node, "axis", 1)) % (len(out) + (1 if bax is not None else 0))
+    ps_axis = axis - (1 if bax is not None and axis > bax else 0)
+    if ps_axis == 0 and bax is not None and axis != bax and all(i in imp.acts for i in inputs) \
+            and all(i in imp.tensor_layer for i in inputs):
+        shapes = [imp.per_sample(i) for i in inputs]
+        if all(s is not None and len(s) == len(out) and s[1:] == out[1:] for s in shapes):
+            imp.emit("concat", node, {"from": tuple(imp.tensor_layer[i] for i in inputs[1:])},
+                     inputs[0])
+            return
+    # Any other axis, or with a learned tensor (a class token): an element-wise join.
+    others = tuple(dict.fromkeys(imp.tensor_layer[i] for i in inputs
+                                 if i in imp.acts and i != main and i in imp.tensor_layer))
+    learned = sum(_learned(imp, i) for i in inputs if i not in imp.acts)
+    params: dict[str, Any] = {"op": "other", "keeps": "nothing", "shape": out,
+                              "parameters": learned}
+    if others:
+        params["from"] = others
+    imp.emit("elementwise", node, params, main,
+             weights=tuple(i for i in inputs if i not in imp.acts and _learned(imp, i)))
+
+
+def _map_resize(imp, node, main, acts, facts):
+    x = imp.per_sample(main)
+    out = imp.per_sample(node.output[0])
+    if x is None or out is None or len(x) not in (3, 4) or out[0] != x[0]:
+        return imp.placeholder(node, main)
+    scales = {o // i if i and o % i == 0 else 0 for o, i in zip(out[1:], x[1:])}
+    mode = imp.attr(node, "mode", b"nearest")
+    mode = mode.decode() if isinstance(mode, bytes) else str(mode)
+    if len(scales) != 1 or 0 in scales:
+        # Any other size (a segmentation head resizing to the input): keeps nothing.
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+        return
+    imp.emit("upsample", node, {"scale": scales.pop(),
+                                "mode": "nearest" if mode == "nearest" else "bilinear"}, main)
+
+
+def _map_pad(imp, node, main, acts, facts):
+    out = imp.per_sample(node.output[0])
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
+def _map_rnn(kind: str):
+    def mapper(imp, node, main, acts, facts):
+        x = imp.per_sample(main)
+        hidden = imp.attr(node, "hidden_size")
+        direction = imp.attr(node, "direction", b"forward")
+        direction = direction.decode() if isinstance(direction, bytes) else str(direction)
+        if x is None or len(x) != 2 or not hidden:
+            return imp.placeholder(node, main)
+        outs = list(node.output)
+        y = outs[0] if outs else ""
+        returns_seq = bool(y) and bool(imp.consumers.get(y)) or not any(outs[1:])
+        params = {"hidden": int(hidden), "layers": 1,
+                  "bidirectional": direction == "bidirectional",
+                  "return_sequences": returns_seq}
+        if not (len(node.input) > 3 and node.input[3]):
+            imp.warnings.append(f"{node.op_type} '{imp.node_label(node)}' has no bias; the plan "
+                                "counts the biases PyTorch has.")
+        targets = [o for o in outs if o]
+        dirs = 2 if params["bidirectional"] else 1
+        if returns_seq and y:
+            imp.layer_shape[y] = (x[0], int(hidden) * dirs)
+        for h in outs[1:3]:
+            if h:
+                imp.layer_shape[h] = (int(hidden) * dirs,)
+        if not returns_seq and targets:
+            targets = [t for t in targets if t != y] + ([y] if y in targets else [])
+        imp.emit(kind, node, params, main, out=targets, name=imp.layer_name(node),
+                 weights=tuple(i for i in node.input[1:4] if i))
+        if not returns_seq and y:
+            imp.tensor_layer.pop(y, None)
+    return mapper
+
+
+def _map_identity(imp, node, main, acts, facts):
+    imp.alias(node, main)
+
+
+def _map_view(imp, node, main, acts, facts):
+    """Reshape, Transpose, Squeeze, Unsqueeze, Flatten, Slice, Expand, Gather of an
+    activation: a view (same elements) or a copy of another size."""
+    if node.op_type == "Gather" and len(node.input) > 1 and node.input[1] in imp.acts and \
+            node.input[0] not in imp.acts:
+        return _map_embedding(imp, node, main, acts, facts)
+    src = node.input[0] if node.input and node.input[0] in imp.tensor_layer else main
+    x = imp.per_sample(src)
+    out = imp.per_sample(node.output[0])
+    if node.op_type in ("Flatten", "Reshape", "Squeeze", "Unsqueeze", "Transpose") and \
+            out is not None and x is not None and numel(out) == numel(x):
+        imp.pending_view(node, src, node.output[0])
+        return
+    _view_to(imp, node, src, node.output[0])
+
+
+def _map_split(imp, node, main, acts, facts):
+    outs = [o for o in node.output if o]
+    for k, o in enumerate(outs):
+        _view_to(imp, node, main, o, suffix=f"split{k}")
+    if not outs:
+        imp.status[imp.current] = "folded"
+
+
+def _map_embedding(imp, node, main, acts, facts):
+    table = imp.dims_of(node.input[0])
+    if table is None or len(table) != 2 or int(imp.attr(node, "axis", 0)) != 0:
+        return imp.placeholder(node, main)
+    ids = node.input[1]
+    x = imp.per_sample(ids)
+    out = imp.per_sample(node.output[0])
+    if x is None or out != x + (int(table[1]),):
+        return imp.placeholder(node, main)
+    imp.emit("embedding", node, {"num": int(table[0]), "dim": int(table[1])}, ids,
+             weights=(node.input[0],))
+
+
+def _map_where(imp, node, main, acts, facts):
+    ins = [i for i in node.input[1:3] if i]
+    data = [i for i in ins if i in imp.acts and i in imp.tensor_layer]
+    if not data:
+        return imp.placeholder(node, main)
+    first = data[0]
+    others = tuple(imp.tensor_layer[i] for i in data[1:])
+    params: dict[str, Any] = {"from": others} if others else {}
+    imp.emit("where", node, params, first)
+
+
+def _map_einsum(imp, node, main, acts, facts):
+    ins = [i for i in node.input if i]
+    if any(i not in imp.acts for i in ins) or any(i not in imp.tensor_layer for i in ins):
+        return imp.placeholder(node, main)
+    out = imp.per_sample(node.output[0])
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("einsum", node, {"shape": out, "from": tuple(imp.tensor_layer[i] for i in ins[1:])},
+             ins[0])
+
+
+def _map_mask(imp, node, main, acts, facts):
+    """Comparisons and other boolean results: no gradient flows, nothing is kept."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    params: dict[str, Any] = {"op": "other", "keeps": "nothing"}
+    if out is not None and out != imp.per_sample(main):
+        params["shape"] = out
+    others = tuple(dict.fromkeys(imp.tensor_layer[i] for i in acts if i != main))
+    if others:
+        params["from"] = others
+    imp.emit("elementwise", node, params, main)
+
+
+def _map_unary(keeps: str):
+    def mapper(imp, node, main, acts, facts):
+        imp.emit("elementwise", node, {"op": "other", "keeps": keeps}, main)
+    return mapper
+
+
+MAPPERS = {
+    "Conv": _map_conv,
+    "ConvTranspose": _map_conv_transpose,
+    "MaxPool": _map_pool("maxpool"),
+    "AveragePool": _map_pool("avgpool"),
+    "GlobalAveragePool": _map_global_avgpool,
+    "ReduceMean": _map_reduce,
+    "ReduceSum": _map_reduce,
+    "ReduceMax": _map_reduce,
+    "ReduceMin": _map_reduce,
+    "BatchNormalization": _map_batchnorm,
+    "LayerNormalization": _map_layernorm,
+    "RMSNormalization": _map_rmsnorm,
+    "SimplifiedLayerNormalization": _map_rmsnorm,
+    "Relu": _map_activation("relu"),
+    "LeakyRelu": _map_activation("leaky_relu"),
+    "Gelu": _map_activation("gelu"),
+    "Sigmoid": _map_activation("sigmoid"),
+    "Tanh": _map_activation("tanh"),
+    "HardSwish": _map_activation("hardswish"),
+    "HardSigmoid": _map_activation("hardsigmoid"),
+    "Clip": _map_clip,
+    "Softmax": _map_softmax,
+    "Dropout": _map_dropout,
+    "Gemm": _map_gemm,
+    "MatMul": _map_matmul,
+    "Flatten": _map_view,
+    "Reshape": _map_view,
+    "Squeeze": _map_view,
+    "Unsqueeze": _map_view,
+    "Transpose": _map_view,
+    "Slice": _map_view,
+    "Expand": _map_view,
+    "Gather": _map_view,
+    "Split": _map_split,
+    "Identity": _map_identity,
+    "Cast": _map_identity,
+    "Add": _map_binary,
+    "Sub": _map_binary,
+    "Mul": _map_binary,
+    "Div": _map_binary,
+    "Pow": _map_binary,
+    "Concat": _map_concat,
+    "Resize": _map_resize,
+    "Upsample": _map_resize,
+    "Pad": _map_pad,
+    "LSTM": _map_rnn("lstm"),
+    "GRU": _map_rnn("gru"),
+    "Where": _map_where,
+    "Einsum": _map_einsum,
+    "Attention": _map_attention_op,
+    "Sqrt": _map_unary("output"),
+    "Exp": _map_unary("output"),
+    "Erf": _map_unary("input"),
+    "Neg": _map_unary("nothing"),
+    "Reciprocal": _map_unary("output"),
+    **{op: _map_mask for op in ("IsNaN", "IsInf", "Equal", "Less", "Greater", "LessOrEqual",
+                                "GreaterOrEqual", "Not", "And", "Or", "Xor", "ArgMax",
+                                "ArgMin", "Sign", "Floor", "Ceil", "Round")},
+}
+
+
+def map_node(imp, node, main, acts, facts) -> None:
+    if "region" in facts:
+        return _map_region(imp, node, main, acts, facts)
+    if "attention" in facts:
+        return _map_attention_fused(imp, node, main, acts, facts)
+    mapper = MAPPERS.get(node.op_type)
+    if mapper is None:
+        return imp.placeholder(node, main)
+    return mapper(imp, node, main, acts, facts)
+
+
+assert all(kind in RULES for kind in ("view", "matmul", "softmax", "rmsnorm", "embedding",
+                                      "attention", "einsum", "where", "elementwise"))
+_ = shape_str

@@ -1,0 +1,87 @@
+"""Opening an ONNX file the planner cannot fully read: the window says so prominently, in plain
+words, with the importer's details on demand (and a complete import stays quiet)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import helper  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from planner.ui.main_window import DialogPrompts, build_main_window  # noqa: E402
+from planner.ui.services import Services  # noqa: E402
+
+from gui_prompts import ScriptedPrompts  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
+import onnx_fixtures as fx  # noqa: E402
+
+sys.path.pop(0)
+
+
+class ImportPrompts(ScriptedPrompts):
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.imports: list[tuple[str, str, str, bool]] = []
+
+    def import_warnings(self, title, summary, details, incomplete):
+        self.imports.append((title, summary, details, incomplete))
+
+
+def incomplete_model():
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", kernel_shape=[3, 3]),
+             helper.make_node("MysteryOp", ["c1"], ["y"], name="mystery", domain="vendor.ops")]
+    model = fx.build(nodes, [fx.tensor("x", ["N", 3, 16, 16])], [fx.tensor("y", None)],
+                     [fx.weight("w1", (4, 3, 3, 3))])
+    model.opset_import.append(helper.make_opsetid("vendor.ops", 1))
+    return model
+
+
+@pytest.fixture
+def window(qtbot, planner_home, tmp_path):
+    prompts = ImportPrompts()
+    services = Services(prompts=prompts, settings_path=tmp_path / "s.ini",
+                        start_preset="seed-example")
+    w = build_main_window(services)
+    qtbot.addWidget(w)
+    w.prompts = prompts
+    yield w
+    w.document.undo_stack.setClean()
+    w.shutdown()
+
+
+def test_incomplete_import_is_said_prominently_with_details(window, tmp_path):
+    path = fx.save(incomplete_model(), tmp_path / "vendor.onnx")
+    assert window.import_onnx(path)
+    title, summary, details, incomplete = window.prompts.imports[-1]
+    assert incomplete and "partly read" in title
+    assert "too low" in summary and "1 of 2" in summary
+    assert "MysteryOp" in details and "not understood" in details
+    assert "Incomplete import" in window.statusBar().currentMessage()
+    assert window.import_result is not None and window.import_result.incomplete
+
+
+def test_complete_import_is_quiet(window, tmp_path):
+    path = fx.save(fx.residual_net(), tmp_path / "ok.onnx")
+    assert window.import_onnx(path)
+    assert window.prompts.imports == []
+    assert "Opened ok.onnx" in window.statusBar().currentMessage()
+
+
+def test_the_warning_box_renders_with_details_on_demand(qtbot, tmp_path):
+    prompts = DialogPrompts(None)
+    prompts.import_warnings("vendor.onnx was only partly read",
+                            "The plan does not cover the whole model: memory and speed figures "
+                            "are too low. 1 of 2 operations could not be planned.",
+                            "• Operators the planner does not understand: MysteryOp.", True)
+    box = prompts.last_import_box
+    qtbot.addWidget(box)
+    assert box.icon() == QMessageBox.Icon.Warning
+    assert "MysteryOp" in box.detailedText() and "too low" in box.text()
+    box.grab().save(str(tmp_path / "import-warning.png"))
+    box.close()

@@ -1,0 +1,392 @@
+"""Modern constructs as exporters write them (onnx.helper graphs, no torch): shapes, parameters,
+saved bytes, and the accounting that keeps an import from being silently wrong."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import TensorProto, helper  # noqa: E402
+from onnx_fixtures import build, const, save, tensor, weight  # noqa: E402
+
+from planner.core.importers.onnx import import_onnx  # noqa: E402
+from planner.core.layers import SavedTensor  # noqa: E402, F401
+from planner.core.memory import Assumptions, estimate  # noqa: E402
+from planner.core.network import Setup, analyze  # noqa: E402
+
+
+def imp(tmp_path, model, **kw):
+    return import_onnx(save(model, tmp_path / "m.onnx"), **kw)
+
+
+def kinds(result):
+    return [layer.kind for layer in result.draft.layers[1:]]
+
+
+def saved_elements(result, batch=1):
+    """Per-sample elements kept for backward (fp32 → bytes / 4)."""
+    exact = Assumptions(allocator_block_bytes=1, allocator_segment_bytes=1)
+    est = estimate(analyze(result.draft), Setup(batch_size=batch, precision="fp32"), exact)
+    return est.activations // 4 // batch
+
+
+def test_default_exporter_batch_one_file_imports_whole_at_the_asked_batch(tmp_path):
+    """value_info recorded at batch 1 and a Reshape to a constant [1, C] (the default exporter's
+    flatten) must not stop the walk."""
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="node_Conv_1", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"], name="node_relu"),
+             helper.make_node("ReduceMean", ["r", "axes"], ["m"], name="node_mean", keepdims=1),
+             helper.make_node("Reshape", ["m", "shape"], ["f"], name="node_view"),
+             helper.make_node("Gemm", ["f", "fc.weight", "fc.bias"], ["y"], name="node_linear",
+                              transB=1)]
+    vi = [tensor("c", [1, 8, 16, 16]), tensor("r", [1, 8, 16, 16]), tensor("m", [1, 8, 1, 1]),
+          tensor("f", [1, 8])]
+    model = build(nodes, [tensor("x", [1, 3, 16, 16])], [tensor("y", [1, 10])],
+                  [weight("w", (8, 3, 3, 3)), const("axes", [2, 3], np.int64),
+                   const("shape", [1, 8], np.int64), weight("fc.weight", (10, 8)),
+                   weight("fc.bias", (10,))], opset=18, value_info=vi)
+    r = imp(tmp_path, model, batch=64)
+    assert r.setup.batch_size == 64
+    assert kinds(r) == ["conv2d", "activation", "elementwise", "flatten", "fc"]
+    a = analyze(r.draft)
+    assert a.ok and a.parameters == 8 * 27 + 10 * 8 + 10
+    assert r.report.complete and r.report.nodes == 5 and r.report.not_understood == 0
+    assert any("fixes the batch size at 1" in n for n in r.notes)
+
+
+def test_shape_computed_at_run_time_resolves_a_channel_shuffle(tmp_path):
+    """Shape → Gather → Div → Concat → Reshape (the legacy exporter's channel shuffle)."""
+    h = helper
+    nodes = [
+        h.make_node("Shape", ["x"], ["s"], name="shape"),
+        h.make_node("Gather", ["s", "i0"], ["n"], name="g0", axis=0),
+        h.make_node("Gather", ["s", "i1"], ["c"], name="g1", axis=0),
+        h.make_node("Div", ["c", "two"], ["half"], name="div"),
+        h.make_node("Concat", ["n", "two", "half", "hw", "hw"], ["target"], name="cat", axis=0),
+        h.make_node("Reshape", ["x", "target"], ["r5"], name="/shuffle/Reshape"),
+        h.make_node("Transpose", ["r5"], ["t5"], name="/shuffle/Transpose", perm=[0, 2, 1, 3, 4]),
+        h.make_node("Reshape", ["t5", "back"], ["r4"], name="/shuffle/Reshape_1"),
+        h.make_node("Conv", ["r4", "w"], ["y"], name="/conv/Conv", kernel_shape=[1, 1]),
+    ]
+    inits = [const("i0", [0], np.int64), const("i1", [1], np.int64), const("two", [2], np.int64),
+             const("hw", [8], np.int64), const("back", [0, -1, 8, 8], np.int64),
+             weight("w", (4, 16, 1, 1))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 16, 8, 8])], [tensor("y", None)], inits))
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (4, 8, 8) and a.parameters == 64
+    assert r.report.complete and "conv2d" in kinds(r)
+
+
+def test_split_every_output_is_planned_and_a_computed_slice_too(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("Split", ["x"], ["a", "b"], name="split", axis=1, num_outputs=2),
+        h.make_node("Relu", ["a"], ["ra"], name="relu_a"),
+        h.make_node("Sigmoid", ["b"], ["sb"], name="sig_b"),
+        h.make_node("Concat", ["ra", "sb"], ["cat"], name="cat", axis=1),
+        h.make_node("Shape", ["cat"], ["s"], name="shape"),
+        h.make_node("Gather", ["s", "i1"], ["c"], name="g"),
+        h.make_node("Div", ["c", "two"], ["end"], name="div"),
+        h.make_node("Slice", ["cat", "zero", "end", "one"], ["y"], name="slice"),
+    ]
+    inits = [const("i1", [1], np.int64), const("two", [2], np.int64),
+             const("zero", [0], np.int64), const("one", [1], np.int64)]
+    model = build(nodes, [tensor("x", ["N", 8, 4, 4])], [tensor("y", None)], inits, opset=18)
+    r = imp(tmp_path, model)
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (4, 4, 4)
+    names = [layer.name for layer in r.draft.layers]
+    assert "relu_a" in names and "sig_b" in names and r.report.complete
+
+
+def test_transpose_to_channels_last_and_back_with_a_residual(tmp_path):
+    """ConvNeXt: conv → permute(0,2,3,1) → LayerNorm → Linear → permute back → + x."""
+    h = helper
+    nodes = [
+        h.make_node("Conv", ["x", "dw"], ["c"], name="/b/dw/Conv", kernel_shape=[7, 7],
+                    pads=[3, 3, 3, 3], group=16),
+        h.make_node("Transpose", ["c"], ["t"], name="/b/Transpose", perm=[0, 2, 3, 1]),
+        h.make_node("LayerNormalization", ["t", "ln.w", "ln.b"], ["n"], name="/b/ln/LN",
+                    axis=-1),
+        h.make_node("MatMul", ["n", "fc.w"], ["m"], name="/b/fc/MatMul"),
+        h.make_node("Add", ["m", "fc.b"], ["f"], name="/b/fc/Add"),
+        h.make_node("Transpose", ["f"], ["back"], name="/b/Transpose_1", perm=[0, 3, 1, 2]),
+        h.make_node("Add", ["back", "x"], ["y"], name="/b/Add"),
+    ]
+    inits = [weight("dw", (16, 1, 7, 7)), weight("ln.w", (16,)), weight("ln.b", (16,)),
+             weight("fc.w", (16, 16)), weight("fc.b", (16,))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 16, 14, 14])], [tensor("y", None)],
+                            inits))
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (16, 14, 14)
+    assert a.parameters == 16 * 49 + 32 + 16 * 16 + 16
+    assert kinds(r)[-1] == "add" and r.report.complete
+    # conv keeps x, LN keeps its (permuted) input + 2 stats per row, fc keeps its input
+    n = 16 * 14 * 14
+    assert saved_elements(r) == n + n + n + 2 * 14 * 14  # stats are fp32 like the rest here
+
+
+def test_gelu_written_with_erf_is_one_gelu(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("Div", ["x", "sqrt2"], ["d"], name="/act/Div"),
+        h.make_node("Erf", ["d"], ["e"], name="/act/Erf"),
+        h.make_node("Add", ["e", "one"], ["a"], name="/act/Add"),
+        h.make_node("Mul", ["x", "a"], ["m"], name="/act/Mul"),
+        h.make_node("Mul", ["m", "half"], ["y"], name="/act/Mul_1"),
+    ]
+    inits = [const("sqrt2", 1.4142135), const("one", 1.0), const("half", 0.5)]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 10, 32])], [tensor("y", None)], inits))
+    assert kinds(r) == ["activation"]
+    assert r.draft.layers[1].params["function"] == "gelu"
+    assert saved_elements(r) == 10 * 32  # one tensor, as PyTorch's GELU keeps
+    assert any("GELU" in n for n in r.notes) and r.report.complete
+
+
+def _tanh_gelu(aten: str | None):
+    h = helper
+    nodes = [
+        h.make_node("Pow", ["x", "three"], ["p"], name="pow"),
+        h.make_node("Mul", ["p", "k"], ["pk"], name="mul0"),
+        h.make_node("Add", ["x", "pk"], ["inner"], name="add0"),
+        h.make_node("Mul", ["inner", "c"], ["sc"], name="mul1"),
+        h.make_node("Tanh", ["sc"], ["t"], name="tanh"),
+        h.make_node("Add", ["t", "one"], ["t1"], name="add1"),
+        h.make_node("Mul", ["x", "half"], ["xh"], name="mul2"),
+        h.make_node("Mul", ["xh", "t1"], ["y"], name="mul3"),
+    ]
+    inits = [const("three", 3.0), const("k", 0.044715), const("c", 0.7978846),
+             const("one", 1.0), const("half", 0.5)]
+    if aten is not None:  # what the default exporter records for each node
+        for n in nodes:
+            entry = n.metadata_props.add()
+            entry.key = "pkg.torch.onnx.fx_node"
+            entry.value = f"%g : call_function[target=torch.ops.aten.{aten}.default](args = (%x,))"
+    return build(nodes, [tensor("x", ["N", 64])], [tensor("y", None)], inits)
+
+
+def test_gelu_the_exporter_recorded_as_one_op_is_one_gelu(tmp_path):
+    r = imp(tmp_path, _tanh_gelu("gelu"))
+    assert kinds(r) == ["activation"] and r.draft.layers[1].params["function"] == "gelu"
+
+
+def test_gelu_written_out_in_python_keeps_every_step(tmp_path):
+    """GPT-2's gelu_new: PyTorch keeps x for the pow, the tanh output and both operands of
+    the last product, far more than one GELU."""
+    for model in (_tanh_gelu(None), _tanh_gelu("mul")):
+        r = imp(tmp_path, model)
+        assert "activation" in kinds(r) and len(kinds(r)) == 8
+        assert saved_elements(r) == 64 * 4  # x (pow), tanh output, x·0.5 and 1 + tanh
+
+
+def test_rmsnorm_written_out_is_one_rmsnorm_not_a_pool(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("Pow", ["x", "two"], ["sq"], name="/norm/Pow"),
+        h.make_node("ReduceMean", ["sq", "last"], ["ms"], name="/norm/ReduceMean", keepdims=1),
+        h.make_node("Add", ["ms", "eps"], ["mse"], name="/norm/Add"),
+        h.make_node("Sqrt", ["mse"], ["rms"], name="/norm/Sqrt"),
+        h.make_node("Div", ["x", "rms"], ["xn"], name="/norm/Div"),
+        h.make_node("Mul", ["xn", "norm.weight"], ["y"], name="/norm/Mul"),
+    ]
+    inits = [const("two", 2.0), const("last", [-1], np.int64), const("eps", 1e-6),
+             weight("norm.weight", (48,))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 12, 48])], [tensor("y", None)], inits,
+                            opset=18))
+    assert kinds(r) == ["rmsnorm"]
+    a = analyze(r.draft)
+    assert a.parameters == 48 and r.report.complete
+    assert saved_elements(r) == 12 * 48 + 12  # input + one inverse RMS per row
+
+
+def test_layernorm_written_out_is_one_layernorm(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("ReduceMean", ["x"], ["mu"], name="mean", axes=[-1]),
+        h.make_node("Sub", ["x", "mu"], ["xc"], name="sub"),
+        h.make_node("Pow", ["xc", "two"], ["sq"], name="pow"),
+        h.make_node("ReduceMean", ["sq"], ["var"], name="mean2", axes=[-1]),
+        h.make_node("Add", ["var", "eps"], ["ve"], name="add"),
+        h.make_node("Sqrt", ["ve"], ["sd"], name="sqrt"),
+        h.make_node("Div", ["xc", "sd"], ["xn"], name="div"),
+        h.make_node("Mul", ["xn", "ln.weight"], ["s"], name="mul"),
+        h.make_node("Add", ["s", "ln.bias"], ["y"], name="add2"),
+    ]
+    inits = [const("two", 2.0), const("eps", 1e-5), weight("ln.weight", (32,)),
+             weight("ln.bias", (32,))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 7, 32])], [tensor("y", None)], inits,
+                            opset=13))
+    assert kinds(r) == ["layernorm"] and analyze(r.draft).parameters == 64
+
+
+def test_attention_from_sdpa_is_fused_and_explicit_attention_keeps_its_softmax(tmp_path):
+    h = helper
+
+    def net(scale_both: bool):
+        nodes = [
+            h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+            h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+            h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+            h.make_node("Transpose", ["k"], ["kt"], name="kt", perm=[0, 2, 1]),
+            h.make_node("Mul", ["q", "s"], ["qs"], name="mul_q"),
+        ]
+        if scale_both:
+            nodes.append(h.make_node("Mul", ["kt", "s"], ["kts"], name="mul_k"))
+        nodes += [
+            h.make_node("MatMul", ["qs", "kts" if scale_both else "kt"], ["sc"], name="scores"),
+            h.make_node("Softmax", ["sc"], ["p"], name="softmax", axis=-1),
+            h.make_node("MatMul", ["p", "v"], ["y"], name="pv"),
+        ]
+        inits = [weight("wq", (32, 32)), weight("wk", (32, 32)), weight("wv", (32, 32)),
+                 const("s", 0.42)]
+        return build(nodes, [tensor("x", ["N", 50, 32])], [tensor("y", None)], inits)
+
+    fused = imp(tmp_path, net(True))
+    assert "attention" in kinds(fused) and "softmax" not in kinds(fused)
+    t, d = 50, 32
+    # three fc inputs (x, one storage), q, k, v, output, logsumexp per row
+    assert saved_elements(fused) == t * d + 3 * t * d + t * d + t
+    explicit = imp(tmp_path, net(False))
+    assert "softmax" in kinds(explicit) and "matmul" in kinds(explicit)
+    # x, scaled q, kᵀ, the probabilities (kept by softmax and the second product), v
+    assert saved_elements(explicit) == t * d + t * d + t * d + t * t + t * d
+    assert analyze(explicit.draft).output_shape == (50, 32)
+
+
+def test_token_ids_embedding_and_sequence_length(tmp_path):
+    h = helper
+    nodes = [h.make_node("Gather", ["emb.weight", "ids"], ["e"], name="/emb/Gather", axis=0),
+             h.make_node("MatMul", ["e", "w"], ["y"], name="/head/MatMul")]
+    model = build(nodes, [tensor("ids", ["batch", "seq"], TensorProto.INT64)],
+                  [tensor("y", None)], [weight("emb.weight", (1000, 16)), weight("w", (16, 4))])
+    r = imp(tmp_path, model, input_shape=(128,))
+    assert kinds(r) == ["embedding", "fc"]
+    a = analyze(r.draft)
+    assert a.parameters == 1000 * 16 + 16 * 4 and a.output_shape == (128, 4)
+    longer = imp(tmp_path, model, input_shape=(256,))
+    assert saved_elements(longer) == 2 * saved_elements(r)
+    default = imp(tmp_path, model)
+    assert default.draft.input_shape == (128,) and any("sequence length" in n
+                                                       for n in default.notes)
+
+
+def test_where_masking_and_einsum(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("Einsum", ["x", "x"], ["s"], name="einsum", equation="bij,bkj->bik"),
+        h.make_node("Where", ["mask", "neg", "s"], ["y"], name="where"),
+    ]
+    mask = onnx.numpy_helper.from_array(np.tril(np.ones((10, 10), dtype=bool)), "mask")
+    model = build(nodes, [tensor("x", ["N", 10, 8])], [tensor("y", None)],
+                  [mask, const("neg", -1e4)], opset=13)
+    r = imp(tmp_path, model)
+    assert kinds(r) == ["einsum", "where"]
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (10, 10)
+
+
+def test_expand_unsqueeze_squeeze_and_cast(tmp_path):
+    h = helper
+    nodes = [
+        h.make_node("ReduceMean", ["x"], ["m"], name="mean", axes=[2, 3], keepdims=0),
+        h.make_node("Unsqueeze", ["m", "ax"], ["u"], name="unsq"),
+        h.make_node("Cast", ["u"], ["c"], name="cast", to=TensorProto.FLOAT),
+        h.make_node("Expand", ["c", "shape"], ["e"], name="expand"),
+        h.make_node("Mul", ["x", "e"], ["y"], name="mul"),
+    ]
+    inits = [const("ax", [2, 3], np.int64), const("shape", [1, 8, 6, 6], np.int64)]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 8, 6, 6])], [tensor("y", None)], inits,
+                            opset=13))
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (8, 6, 6) and r.report.complete
+
+
+def test_a_truncated_import_cannot_pass_silently(tmp_path):
+    """A node the planner cannot follow cuts the graph: the rest is listed, the weights it
+    leaves out are named, and the result is marked incomplete (CLI: stderr and --json)."""
+    h = helper
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", kernel_shape=[3, 3]),
+             h.make_node("MysteryOp", ["c1"], ["m"], name="mystery", domain="vendor.ops"),
+             h.make_node("Conv", ["m", "w2"], ["c2"], name="conv2", kernel_shape=[3, 3]),
+             h.make_node("Relu", ["c2"], ["y"], name="relu")]
+    model = build(nodes, [tensor("x", ["N", 3, 16, 16])], [tensor("y", None)],
+                  [weight("w1", (4, 3, 3, 3)), weight("w2", (4, 4, 3, 3))])
+    model.opset_import.append(helper.make_opsetid("vendor.ops", 1))
+    # the vendor op's output shape is unknown to ONNX and to the planner
+    r = imp(tmp_path, model)
+    assert r.incomplete and not r.report.complete
+    assert "MysteryOp" in r.report.not_understood_ops
+    assert any("MysteryOp" in w for w in r.warnings)
+
+
+def test_truncated_walk_names_the_dropped_nodes_and_weights(tmp_path):
+    """Even when no mapper fails, a node whose input was never planned is counted."""
+    h = helper
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", kernel_shape=[1, 1]),
+             h.make_node("NonZero", ["c1"], ["nz"], name="nonzero"),
+             h.make_node("Cast", ["nz"], ["f"], name="cast", to=TensorProto.FLOAT),
+             h.make_node("MatMul", ["f", "w2"], ["y"], name="mm")]
+    model = build(nodes, [tensor("x", ["N", 3, 4, 4])], [tensor("y", None)],
+                  [weight("w1", (4, 3, 1, 1)), weight("w2", (16, 5))])
+    r = imp(tmp_path, model)
+    assert r.incomplete
+    text = " ".join(r.warnings)
+    assert "NonZero" in text or "not in the plan" in text or "belong to no layer" in text
+
+
+def test_cli_reports_an_incomplete_import_on_stderr_and_in_json(tmp_path, capsys):
+    import json
+
+    from planner.cli import run
+
+    h = helper
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", kernel_shape=[3, 3]),
+             h.make_node("MysteryOp", ["c1"], ["y"], name="mystery", domain="vendor.ops")]
+    model = build(nodes, [tensor("x", ["N", 3, 16, 16])], [tensor("y", None)],
+                  [weight("w1", (4, 3, 3, 3))])
+    model.opset_import.append(helper.make_opsetid("vendor.ops", 1))
+    path = save(model, tmp_path / "m.onnx")
+    assert run(["estimate", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["incomplete"] is True and out["warnings"]
+    assert "MysteryOp" in captured.err and "INCOMPLETE" in captured.err
+    assert out["import"]["not_understood_ops"] == ["MysteryOp"]
+    assert run(["estimate", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "INCOMPLETE" in captured.out and "warning:" in captured.err
+
+
+def test_folded_batch_norm_of_the_default_exporter_is_put_back_and_said(tmp_path):
+    h = helper
+    conv = h.make_node("Conv", ["x", "conv1.weight", "b"], ["c"], name="node_Conv_1",
+                       kernel_shape=[3, 3])
+    for key, value in (("pkg.onnxscript.rewriter.rule_name",
+                        "RemoveOptionalBiasFromConv, FuseBatchNormIntoConv"),
+                       ("pkg.torch.onnx.name_scopes", "['', 'bn1', '_native_batch_norm']")):
+        entry = conv.metadata_props.add()
+        entry.key, entry.value = key, value
+    nodes = [conv, h.make_node("Relu", ["c"], ["y"], name="node_relu")]
+    model = build(nodes, [tensor("x", [1, 3, 8, 8])], [tensor("y", None)],
+                  [weight("conv1.weight", (6, 3, 3, 3)), weight("b", (6,))], opset=18)
+    r = imp(tmp_path, model)
+    assert kinds(r) == ["conv2d", "batchnorm", "activation"]
+    assert r.draft.layers[1].params["bias"] is False  # the folded bias was the norm's shift
+    a = analyze(r.draft)
+    assert a.parameters == 6 * 27 + 2 * 6 and r.report.restored_batchnorms == 1
+    assert r.report.eval_export and r.report.complete
+    assert any("eval mode" in w and "TrainingMode.TRAINING" in w for w in r.warnings)
+
+
+def test_fixed_batch_one_and_symbolic_batch_give_the_same_estimate(tmp_path):
+    from onnx_fixtures import residual_net
+
+    fixed = import_onnx(save(residual_net(1), tmp_path / "one.onnx"), batch=16)
+    symbolic = import_onnx(save(residual_net("batch"), tmp_path / "sym.onnx"), batch=16)
+    setup = Setup(batch_size=16, precision="fp32")
+    a, b = estimate(analyze(fixed.draft), setup), estimate(analyze(symbolic.draft), setup)
+    assert a.parameters == b.parameters and a.terms() == b.terms()
+    assert fixed.setup.batch_size == symbolic.setup.batch_size == 16
