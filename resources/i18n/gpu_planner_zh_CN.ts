@@ -263,6 +263,26 @@
         <translation>分配器段</translation>
     </message>
     <message>
+        <source>Model the caching allocator</source>
+        <translation>模拟缓存分配器</translation>
+    </message>
+    <message>
+        <source>Allocator large segment</source>
+        <translation>分配器大段</translation>
+    </message>
+    <message>
+        <source>Allocator own-segment threshold</source>
+        <translation>分配器独立段阈值</translation>
+    </message>
+    <message>
+        <source>Allocator large rounding</source>
+        <translation>分配器大块取整</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspace</source>
+        <translation>cuBLAS 工作区</translation>
+    </message>
+    <message>
         <source>Convolution algorithm</source>
         <translation>卷积算法</translation>
     </message>
@@ -4250,15 +4270,27 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>allocator rounds every tensor up to this block</source>
-        <translation>分配器把每个张量向上取整到这个块大小</translation>
+        <translation type="vanished">分配器把每个张量向上取整到这个块大小</translation>
     </message>
     <message>
         <source>tensors at least this large are rounded to whole segments</source>
-        <translation>不小于此大小的张量按整段取整</translation>
+        <translation type="vanished">不小于此大小的张量按整段取整</translation>
     </message>
     <message>
         <source>segment size large tensors are rounded to</source>
-        <translation>大张量取整所用的段大小</translation>
+        <translation type="vanished">大张量取整所用的段大小</translation>
+    </message>
+    <message>
+        <source>the caching allocator rounds every tensor up to this block (kMinBlockSize, CUDACachingAllocator.cpp)</source>
+        <translation>缓存分配器把每个张量向上取整到这个块大小（kMinBlockSize，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>requests up to this size come from the small pool (kSmallSize, CUDACachingAllocator.cpp)</source>
+        <translation>不超过这个大小的请求来自小内存池（kSmallSize，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>segment the small pool reserves at a time (kSmallBuffer, CUDACachingAllocator.cpp)</source>
+        <translation>小内存池每次预留的段大小（kSmallBuffer，CUDACachingAllocator.cpp）</translation>
     </message>
     <message>
         <source>convolution algorithm family for the workspace: typical = fastest per layer (Winograd for 3×3, else implicit GEMM) capped at the workspace allowance</source>
@@ -4271,6 +4303,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>memory the driver keeps on a card that no process can use (used when judging fit)</source>
         <translation>驱动在显卡上保留、任何进程都不能使用的显存（判断能否装下时使用）</translation>
+    </message>
+    <message>
+        <source>model PyTorch&apos;s caching allocator: tensors in 512-byte blocks, cached segments simulated (c10/cuda/CUDACachingAllocator.cpp); off = exact tensor bytes</source>
+        <translation>模拟 PyTorch 的缓存分配器：张量按 512 字节块分配，并模拟缓存的内存段（c10/cuda/CUDACachingAllocator.cpp）；关闭 = 精确的张量字节数</translation>
+    </message>
+    <message>
+        <source>segment the allocator reserves for a 1–10 MiB request (kLargeBuffer, CUDACachingAllocator.cpp)</source>
+        <translation>分配器为 1–10 MiB 的请求预留的段大小（kLargeBuffer，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>requests from this size get a segment of their own, rounded up (kMinLargeAlloc, CUDACachingAllocator.cpp)</source>
+        <translation>从这个大小起，请求获得独立的内存段，并向上取整（kMinLargeAlloc，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>what a segment of its own is rounded up to (kRoundLarge, CUDACachingAllocator.cpp)</source>
+        <translation>独立内存段向上取整到的单位（kRoundLarge，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspace held by PyTorch&apos;s allocator once a matmul ran (CUBLAS_WORKSPACE_CONFIG default: 32 MiB on Hopper and newer, 8.125 MiB before; CublasHandlePool.cpp)</source>
+        <translation>矩阵乘法运行后由 PyTorch 分配器持有的 cuBLAS 工作区（CUBLAS_WORKSPACE_CONFIG 默认值：Hopper 及更新架构为 32 MiB，之前为 8.125 MiB；CublasHandlePool.cpp）</translation>
     </message>
     <message>
         <source>fraction of the datasheet FP32 rate large convolutions reach</source>
@@ -4305,6 +4357,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>权重</translation>
     </message>
     <message>
+        <source>16-bit weight copies (autocast)</source>
+        <translation>16 位权重副本（autocast）</translation>
+    </message>
+    <message>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
@@ -4317,12 +4373,48 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>为反向传播保留的激活</translation>
     </message>
     <message>
+        <source>Gradient buffers and temporaries</source>
+        <translation>梯度缓冲区与临时张量</translation>
+    </message>
+    <message>
+        <source>cuDNN / cuBLAS workspace</source>
+        <translation>cuDNN / cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>Allocator rounding (512-byte blocks)</source>
+        <translation>分配器取整（512 字节块）</translation>
+    </message>
+    <message>
+        <source>Activations (inputs and outputs alive)</source>
+        <translation>激活（存活的输入与输出）</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重算</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
         <source>Gradient buffers (backward peak)</source>
-        <translation>梯度缓冲区（反向传播峰值）</translation>
+        <translation type="vanished">梯度缓冲区（反向传播峰值）</translation>
     </message>
     <message>
         <source>Convolution workspace</source>
-        <translation>卷积工作区</translation>
+        <translation type="vanished">卷积工作区</translation>
     </message>
     <message>
         <source>FP32 (PyTorch defaults: TF32 convolutions on Ampere+)</source>
@@ -4407,6 +4499,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>checkpointing must be true or false, not {checkpointing!r}</source>
         <translation>checkpointing 必须是 true 或 false，而不是 {checkpointing!r}</translation>
+    </message>
+    <message>
+        <source>gradient accumulation must be a whole number of micro-batches from 1 to 4096, not {accumulation!r}</source>
+        <translation>梯度累积必须是 1 到 4096 之间的整数个微批次，而不是 {accumulation!r}</translation>
     </message>
     <message>
         <source>the draft has no input layer</source>

@@ -428,6 +428,12 @@ def test_assumptions_dialog_edits_every_field(qtbot):
     assert dialog.edited() == Assumptions()
     dialog.findChild(QSpinBox, "cuda_context_bytes").setValue(1024)
     assert dialog.edited().cuda_context_bytes == 1024**3
+    from PySide6.QtWidgets import QCheckBox
+
+    dialog.findChild(QCheckBox, "allocator_model").setChecked(False)
+    assert dialog.edited().allocator_model is False
+    dialog.findChild(QSpinBox, "cublas_workspace_bytes").setValue(8320)  # 8.125 MiB
+    assert dialog.edited().cublas_workspace_bytes == 8320 * 1024
     pairs = dialog.findChild(QLineEdit, "architecture_efficiency")
     pairs.setText("Kepler=0.5")
     assert dialog.edited().architecture_efficiency == (("Kepler", 0.5),)

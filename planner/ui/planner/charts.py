@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate
+from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate, term_label
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.ui.i18n import tr_core
 from planner.units import MIB, format_bytes
@@ -24,11 +24,13 @@ from planner.ui.plotstyle import style_plot
 TERM_COLORS = {
     "overhead": QColor("#8c8c8c"),
     "weights": QColor("#1f77b4"),
+    "weight_copies": QColor("#aec7e8"),
     "gradients": QColor("#6baed6"),
     "optimizer": QColor("#9467bd"),
     "activations": QColor("#d62728"),
     "transient": QColor("#ff9896"),
     "workspace": QColor("#ff7f0e"),
+    "allocator": QColor("#c7c7c7"),
     "communication": QColor("#2ca02c"),
     "gathered": QColor("#17becf"),
 }
@@ -201,7 +203,8 @@ class BreakdownBar(QWidget):
             color = TERM_COLORS[term]
             p.fillRect(QRectF(cx, cy + 3, 12, 12), _grey(color) if self._stale else color)
             p.setPen(QColor(128, 128, 128) if (self._stale or value == 0) else text_color)
-            label = tr_core(PARALLEL_LABELS[term])
+            label = tr_core(term_label(term, est.setup.mode) if term in TERM_LABELS
+                            else PARALLEL_LABELS[term])
             share = f"{100 * value / total:.0f}%" if value else "—"
             amount = f"{fmt(value)}  ({share})"
             aw = fm.horizontalAdvance(amount)
