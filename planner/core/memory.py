@@ -393,6 +393,18 @@ class MemoryEstimate:
         return sum(layer.activation_bytes for layer in self.layers)
 
     @cached_property
+    def kept_for_backward_bytes(self) -> int:
+        """What the simulated step keeps for backward over the step (exact bytes): tensors
+        the layers keep, casts and weight copies under autocast (what saved_tensors_hooks
+        see)."""
+        ev = self.events
+        if ev is None:
+            return self.saved_bytes
+        k = ev.kept
+        b = self.setup.batch_size
+        return int(sum((ev.per_sample[k] * b + ev.fixed[k]).tolist()))
+
+    @cached_property
     def step_totals(self) -> dict[str, int]:
         """The largest each category reaches over the step (exact bytes): all weights, all
         gradients (alive together at the optimizer step), all optimizer state, …"""

@@ -97,6 +97,7 @@ class StepEvents:
     fixed: np.ndarray  # bytes whatever the batch
     category: np.ndarray
     owner: np.ndarray  # the layer that makes it (-1: the loss or the optimizer)
+    kept: np.ndarray  # True where autograd keeps it for a layer's backward
     exact_ints: bool  # True when int64 could overflow: sums are done with Python ints
     _cache: dict = field(default_factory=dict, repr=False)
 
@@ -177,8 +178,10 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
     t_fx: list[int] = []
     t_cat: list[int] = []
     t_owner: list[int] = []
+    t_kept: list[bool] = []
 
     def tensor(at: int, per_sample: int, fixed: int, cat: int, owner: int, free=None) -> int:
+        t_kept.append(False)
         t_alloc.append(at)
         t_free.append(at if free is None else free)
         t_ps.append(per_sample)
@@ -244,6 +247,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                     cast_of[(i, k)] = casts[k]
             if kind in AUTOCAST_16 and r.parameters and not recompute:
                 weight_copy[i] = tensor(at, 0, r.parameters * 2, C_COPIES, i)
+                t_kept[weight_copy[i]] = train
         sid = info.output_storage
         if i == 0 or not (r.inplace or r.view):
             width[sid] = w
@@ -261,6 +265,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                         own = tensor(at, t.elements * _bytes_per(t.storage, in_w_of(in_st, w)),
                                      0, C_ACT, i)
                     own_saved.append((own, i))
+                    t_kept[own] = True
                     continue
                 if src == "output":
                     s = sid
@@ -269,7 +274,8 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                     k = 0 if src == "input" else int(src.split(":")[1])
                     s = in_st[k]
                 if k is not None and k in casts:
-                    continue  # the cast copy is what is kept (freed after this backward)
+                    t_kept[casts[k]] = True  # the cast copy is kept, freed after this backward
+                    continue
                 prev = st_saved_by.get(s)
                 if recompute:
                     st_saved_by[("r", s)] = min(prev, i) if prev is not None else i
@@ -355,7 +361,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                 tensor(at, size, 0, C_TRANSIENT, k)
         for key in [(k, pos) for pos in range(len(inputs[k]))]:
             c = cast_of.get(key)
-            if c is not None:
+            if c is not None and t_kept[c]:
                 t_free[c] = max(t_free[c], at)
 
     if train:
@@ -398,6 +404,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         saver = st_saved_by.get(s)
         if saver is not None:
             free = max(free, bwd_point[saver])
+            t_kept[t] = True
         if seg:
             # A storage read in a later segment is that segment's checkpointed input: kept until
             # that segment's backward is done.
@@ -422,6 +429,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
             free = t_alloc[t]
             if saver is not None and bwd_point[saver] >= 0:
                 free = max(free, bwd_point[saver])
+                t_kept[t] = True
             else:
                 # Read by the next layers of the same recomputed segment: free after the
                 # segment's last recompute point.
@@ -459,6 +467,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         fixed=fx if exact else fx.astype(np.int64),
         category=np.array(t_cat, dtype=np.int64),
         owner=np.array(t_owner, dtype=np.int64),
+        kept=np.array(t_kept, dtype=bool),
         exact_ints=exact,
     )
 
@@ -572,6 +581,7 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     fx_parts = [np.where(fixed_cls[sel], nbytes[sel], 0)]
     cat_parts = [np.full(len(sel), C_ACT)]
     owner_parts = [producer[sel]]
+    kept_sel = (saver[sel] >= 1) if train else np.zeros(len(sel), dtype=bool)
 
     def add(alloc, free, ps, fx, cat, owner):
         alloc_parts.append(np.asarray(alloc, dtype=np.int64))
@@ -653,5 +663,7 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
         fixed=np.concatenate(fx_parts),
         category=np.concatenate(cat_parts),
         owner=np.concatenate(owner_parts),
+        kept=np.concatenate([kept_sel, np.zeros(sum(map(len, alloc_parts)) - len(sel),
+                                                dtype=bool)]),
         exact_ints=False,
     )

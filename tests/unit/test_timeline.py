@@ -213,3 +213,39 @@ def test_allocator_rounding_is_its_own_term():
     assert modelled.allocated_bytes >= exact.allocated_bytes
     assert modelled.reserved_bytes >= modelled.allocated_bytes
     assert modelled.nvidia_smi_bytes == modelled.overhead + modelled.reserved_bytes
+
+
+@pytest.mark.parametrize("precision", ["mixed", "mixed_bf16"])
+def test_autocast_step_by_hand(precision):
+    # fp32 weights and gradients; fc1 and fc2 run in 16 bits: fc1 keeps a 16-bit cast of the
+    # fp32 input (16 B/sample) and 16-bit copies of its weights (72 B), fc2 of its weights
+    # (20 B); every activation after fc1 is 16-bit; the loss works in fp32. In backward each
+    # layer with weights also makes a 16-bit gradient of its weight copy before the fp32 one.
+    batch = 4
+    e = estimate(mlp(), Setup(batch, precision, "sgd"), BARE)
+    want = [("in", "forward", 32, W), ("fc1", "forward", 56, W + 72),
+            ("relu", "forward", 64, W + 72), ("fc2", "forward", 60, W + 92),
+            ("loss", "loss", 68, W + 92), ("loss", "backward", 76, W + 92),
+            ("fc2", "backward", 68, W + 152), ("relu", "backward", 72, W + 112),
+            ("fc1", "backward", 56, W + 328), ("optimizer", "optimizer", 32, W + 184)]
+    assert [(p.name, p.phase, p.allocated_bytes) for p in e.timeline] == [
+        (n, ph, ps * batch + fx) for n, ph, ps, fx in want]
+    assert e.kept_for_backward_bytes == 24 * batch + 92
+    assert e.step_totals["weights"] == W and e.step_totals["gradients"] == 184
+    assert e.step_totals["weight_copies"] == 92
+
+
+def test_autocast_against_fp32_and_pure_16_bit():
+    d, s = load_preset("resnet50")
+    s = replace(s, batch_size=32)
+    fp32 = estimate(d, s)
+    mixed = estimate(d, replace(s, precision="mixed_bf16"))
+    pure = estimate(d, replace(s, precision="bf16"))
+    assert mixed.step_totals["weights"] == fp32.step_totals["weights"]  # fp32 weights
+    assert pure.step_totals["weights"] * 2 == fp32.step_totals["weights"]
+    # 16-bit copies of what convolutions and the linear layer use; batch norm runs on fp32
+    # weights (not on autocast's 16-bit list).
+    bn = sum(layer.parameters for layer in fp32.layers if layer.kind == "batchnorm")
+    assert bn == 53_120
+    assert mixed.step_totals["weight_copies"] == (25_557_032 - bn) * 2
+    assert pure.peak < mixed.peak < fp32.peak
