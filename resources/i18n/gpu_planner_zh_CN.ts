@@ -338,6 +338,10 @@
 <context>
     <name>BreakdownBar</name>
     <message>
+        <source>The terms are what is alive at the peak of the simulated step. Below them: what tensors occupy at the peak (torch.cuda.max_memory_allocated), what PyTorch&apos;s caching allocator holds (max_memory_reserved; simulated from its documented behaviour, not measured), and what nvidia-smi shows (that plus the CUDA context and libraries). The allocator gives back cached blocks and retries before it runs out of memory, so fit is judged on the tensors plus the context.</source>
+        <translation>各项是模拟训练步骤峰值时刻仍存活的内存。其下依次为：峰值时张量占用的内存（torch.cuda.max_memory_allocated）、PyTorch 缓存分配器持有的内存（max_memory_reserved；按其文档行为模拟，未经实测），以及 nvidia-smi 显示的内存（再加上 CUDA 上下文和库）。分配器在内存不足前会归还缓存块并重试，因此是否装得下按张量加上下文来判断。</translation>
+    </message>
+    <message>
         <source>No estimate</source>
         <translation>暂无估算</translation>
     </message>
@@ -362,6 +366,10 @@
         <translation>批量 %1</translation>
     </message>
     <message>
+        <source>at %1 (%2)</source>
+        <translation>位于 %1（%2）</translation>
+    </message>
+    <message>
         <source>%1 GPUs, %2, batch %3 each, global %4</source>
         <translation>%1 块 GPU，%2，每块批量 %3，全局 %4</translation>
     </message>
@@ -376,6 +384,10 @@
     <message>
         <source>does not fit</source>
         <translation>装不下</translation>
+    </message>
+    <message>
+        <source>tensors %1 · allocator holds %2 (simulated) · nvidia-smi %3</source>
+        <translation>张量 %1 · 分配器持有 %2（模拟）· nvidia-smi %3</translation>
     </message>
 </context>
 <context>
@@ -2419,6 +2431,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>逐层图表</translation>
     </message>
     <message>
+        <source>Memory over the step</source>
+        <translation>训练步骤内存曲线</translation>
+    </message>
+    <message>
         <source>Per-layer table</source>
         <translation>逐层表格</translation>
     </message>
@@ -3207,6 +3223,21 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Some settings were not valid and are back to their defaults: %1.</source>
         <translation>部分设置无效，已恢复为默认值：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>StepChart</name>
+    <message>
+        <source>allocated by tensors (MiB)</source>
+        <translation>张量占用 (MiB)</translation>
+    </message>
+    <message>
+        <source>step: forward, loss, backward (layers in reverse), optimizer</source>
+        <translation>步骤：前向、损失、反向（逆序逐层）、优化器</translation>
+    </message>
+    <message>
+        <source>tensors&apos; peak %1 at %2 (%3), dashed line</source>
+        <translation>张量峰值 %1，位于 %2（%3），见虚线</translation>
     </message>
 </context>
 <context>
