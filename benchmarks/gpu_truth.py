@@ -155,7 +155,6 @@ def measure(model, batch: int, shape, device: str, autocast_dtype, steps: int = 
         out["allocated"] = torch.cuda.max_memory_allocated()
         out["reserved"] = torch.cuda.max_memory_reserved()
         out["smi"] = nvml_used_bytes()
-    del opt, x, y
     return out
 
 
@@ -253,11 +252,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail the shell
-        import traceback
+    from reporting import run_reporting
 
-        traceback.print_exc()
-        print(f"FAIL: gpu_truth could not run: {exc}")
-    sys.exit(0)
+    run_reporting(main, "gpu_truth")

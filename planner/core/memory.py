@@ -674,7 +674,7 @@ def _step(p: _Prepared, setup: Setup) -> StepEvents:
                 STATE_BYTES[prec],
                 mode=setup.mode, optimizer=setup.optimizer,
                 optimizer_states=OPTIMIZER_STATES[setup.optimizer],
-                accumulation=setup.accumulation)
+                accumulation=setup.accumulation, saved_owner=p.saved_owner)
             if hit is not None:
                 p.grouped[key] = hit
                 return hit

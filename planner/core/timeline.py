@@ -488,12 +488,14 @@ def _class_bytes(classes, act_bytes: int) -> tuple[np.ndarray, np.ndarray]:
 
 def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, act_bytes: int,
                     param_bytes: int, state_bytes: int, *, mode: str, optimizer: str,
-                    optimizer_states: int, accumulation: int) -> StepEvents | None:
+                    optimizer_states: int, accumulation: int,
+                    saved_owner: np.ndarray | None = None) -> StepEvents | None:
     """``build_step`` for the common case, with numpy instead of a loop over layers: no
     autocast, no checkpointing, and (training) every layer after the input needs a gradient.
     Returns None when the case is not covered or int64 could overflow; the caller then uses
     ``build_step``. Gives the same events (a unit test compares the two). ``params`` and
-    ``fbwd``: each layer's parameter count and backward FLOPs (arrays the caller has)."""
+    ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner`` the first keeper
+    of each of ``analysis.saved`` (arrays the caller has)."""
     infos = analysis.layers
     n = len(infos)
     train = mode == "train"
@@ -519,19 +521,11 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     cons_a = np.array(cons, dtype=np.int64)
     prod_a = np.array(prod, dtype=np.int64)
     out_storage = np.array([info.output_storage for info in infos], dtype=np.int64)
-    if train:
-        # Every layer after the input needs a gradient: each reads (through its inputs) a layer
-        # with parameters. Otherwise the general replay decides layer by layer.
-        has = params > 0
-        reach = has.copy()
-        reach[0] = False
-        # A layer needs one if it has parameters or an input that does: with inputs always
-        # earlier, one forward sweep over edges in order settles it.
-        for c, j in zip(cons, prod):
-            if reach[j]:
-                reach[c] = True
-        if not reach[1:].all():
-            return None
+    if train and not (params[cons_a[prod_a == 0]] > 0).all():
+        # Every layer after the input needs a gradient when every layer reading the input
+        # has parameters (the others read layers that need one, by induction). Otherwise the
+        # general replay decides layer by layer.
+        return None
 
     el = np.array(st_el, dtype=np.int64)
     bpe, fixed_cls = _class_bytes(st_cls, act_bytes)
@@ -562,9 +556,12 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     st_free = last_use.copy()
     if train:
         saver = np.full(n_st, -1, dtype=np.int64)
-        for info in infos:
-            for sid in info.saved_storages:
-                saver[sid] = info.index
+        if saved_owner is not None:
+            saver[np.asarray(analysis.saved, dtype=np.int64)] = saved_owner
+        else:
+            for info in infos:
+                for sid in info.saved_storages:
+                    saver[sid] = info.index
         st_free[final_st] = max(int(st_free[final_st]), loss_point)
         kept = saver >= 1
         st_free = np.where(kept, np.maximum(st_free, bwd[np.maximum(saver, 0)]), st_free)
@@ -626,15 +623,14 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
         ce, pe = cons_a[grad_edge], prod_a[grad_edge]
         maxcons = np.full(n, -1, dtype=np.int64)
         np.maximum.at(maxcons, pe, ce)
-        root = np.arange(n)
-        mc = maxcons.tolist()
-        pl = passes.tolist()
-        rl = root.tolist()
-        for j in range(n - 1, 0, -1):
-            c = mc[j]
-            if c >= 0 and pl[c]:
-                rl[j] = rl[c]
-        root = np.array(rl, dtype=np.int64)
+        # root[j]: follow the first reader while it hands the gradient on (pointer jumping).
+        idx = np.arange(n)
+        root = np.where((maxcons >= 0) & passes[np.maximum(maxcons, 0)], maxcons, idx)
+        while True:
+            nxt = root[root]
+            if np.array_equal(nxt, root):
+                break
+            root = nxt
         first = ce == maxcons[pe]
         # Buffers: allocated by the first computing reader (or the loss, for the last layer).
         is_root = root == np.arange(n)
