@@ -1,17 +1,17 @@
 """The memory estimate: every term separately, every guess in one ``Assumptions`` object.
 
-Training peak = overhead (CUDA context + library handles)
-              + weights + gradients + optimizer state
-              + activations kept for backward (unique storages, by the framework's rules)
-              + transient gradient buffers at the backward peak (the largest layer's gradient
-                with respect to its output and to its input, alive together)
-              + convolution workspace (the largest any one convolution needs; it is reused).
+The peak comes from a simulated step (``planner.core.timeline``): forward, loss, backward in
+reverse and the optimizer step as tensor allocations and frees. The breakdown is what is alive
+at the peak: weights, autocast's 16-bit weight copies, the gradients that exist by then,
+optimizer state, activations, gradient buffers and temporaries, the workspace held at that
+point, and the caching allocator's block rounding; plus the CUDA context and libraries.
+Weights, gradients and activations are exact tensor bytes.
 
-Inference peak = overhead + weights + the largest set of activations alive at once (a tensor
-lives from the layer that makes it to the last layer that reads it) + workspace.
-
-Each tensor is rounded as PyTorch's caching allocator rounds it: up to 512-byte blocks, and large
-tensors (≥ 1 MiB) up to whole 2 MiB segments. Bytes are ints throughout.
+``peak`` = context + libraries + what tensors occupy at the peak (torch.cuda.max_memory_allocated,
+blocks rounded when the allocator model is on). ``reserved_bytes`` replays the caching
+allocator (``planner.core.allocator``) for max_memory_reserved; ``nvidia_smi_bytes`` adds the
+context. Bytes are Python ints at the boundary; numpy arrays are int64 unless the step says a sum
+could overflow, in which case they hold Python ints.
 
 The article's own accounting ("classic": activation plus error per layer) is computed alongside,
 so a reader can check the article's worked example.
@@ -799,6 +799,21 @@ def _floor_div(num: np.ndarray, slope: np.ndarray) -> np.ndarray:
     return np.where(slope > 0, q, np.where(num >= 0, MAX_BATCH + 1, -1))
 
 
+def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
+    """The points' lines (bytes per sample, fixed bytes) that can bind: a line with another at
+    least as steep and at least as high never gives the smallest bound."""
+    hit = ev._cache.get("frontier")
+    if hit is None:
+        S, C, _, _ = ev._lines()
+        order = np.lexsort((-C, -S))  # steepest first, highest first among equals
+        s_sorted, c_sorted = S[order], C[order]
+        prior = np.concatenate([[-1], np.maximum.accumulate(c_sorted)[:-1]]) if len(order) \
+            else c_sorted
+        keep = c_sorted > prior
+        hit = ev._cache["frontier"] = (s_sorted[keep], c_sorted[keep])
+    return hit
+
+
 def _solve_max_batch(p: _Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
     """The largest batch whose exact peak (no block rounding) fits each memory: the peak is the
     largest of affine functions of the batch, one per point, so each gives a bound directly."""
@@ -806,7 +821,8 @@ def _solve_max_batch(p: _Prepared, setup: Setup, a: Assumptions, mem: np.ndarray
     S, C, _, _ = ev._lines()
     pts, ps, c, cap, cublas = _ws_layout(p, ev, setup, a)
     room = mem[None, :] - _overhead(a) - cublas
-    best = _floor_div(room - C[:, None], S[:, None]).min(axis=0)
+    fs, fc = _frontier(ev)
+    best = _floor_div(room - fc[:, None], fs[:, None]).min(axis=0)
     if len(pts):
         s_pt, c_pt = S[pts][:, None], C[pts][:, None]
         with_ws = _floor_div(room - c_pt - c[:, None], s_pt + ps[:, None])

@@ -4669,7 +4669,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Activations, gradients and weights in 16 bits, an fp32 master copy of the weights for the optimizer.</source>
-        <translation>激活、梯度和权重都用 16 位，另为优化器保留一份 fp32 主权重。</translation>
+        <translation type="vanished">激活、梯度和权重都用 16 位，另为优化器保留一份 fp32 主权重。</translation>
+    </message>
+    <message>
+        <source>torch.autocast: convolutions and linear layers compute in 16 bits and keep 16-bit activations and weight copies; weights, gradients and optimizer state stay fp32.</source>
+        <translation>torch.autocast：卷积层和全连接层以 16 位计算，并保留 16 位的激活和权重副本；权重、梯度和优化器状态仍为 fp32。</translation>
     </message>
     <message>
         <source>The article: 16-bit halves memory without hurting classification; keep fp32 master weights and loss scaling (what mixed precision does).</source>
