@@ -84,7 +84,7 @@ def planner_side(name: str, batch: int) -> dict:
     by_kind: dict[str, int] = defaultdict(int)
     for layer in est.layers:
         by_kind[PLANNER_GROUP.get(layer.kind, layer.kind)] += layer.activation_bytes
-    return {"parameters": analysis.parameters, "activations": est.activations,
+    return {"parameters": analysis.parameters, "activations": est.saved_bytes,
             "by_kind": dict(by_kind), "layers": est.layers}
 
 
@@ -237,6 +237,118 @@ class LSTMNet(torch.nn.Module):
 
 
 # --------------------------------------------------------------------------------------------
+# The peak of one training step: the planner's simulated step against the CPU profiler
+# --------------------------------------------------------------------------------------------
+
+# The planner's peak with nothing but tensors: no context, libraries, cuBLAS or convolution
+# workspace (CPU kernels have none of them), no allocator rounding (the CPU allocator has none).
+TENSORS_ONLY = Assumptions(cuda_context_bytes=0, library_handles_bytes=0,
+                           cublas_workspace_bytes=0, allocator_model=False,
+                           conv_algorithm="implicit_gemm")
+PEAK_NETWORKS = ("alexnet", "vgg11", "vgg16", "vgg19", "vgg16_bn", "resnet18", "resnet34",
+                 "resnet50", "resnet101", "resnext50_32x4d", "wide_resnet50_2", "mobilenet_v2",
+                 "densenet121", "squeezenet1_0", "squeezenet1_1", "mnasnet1_0", "googlenet")
+AUTOCAST_NETWORKS = ("resnet18", "resnet50", "vgg16", "mobilenet_v2", "densenet121")
+
+
+def torchvision_model(name: str) -> torch.nn.Module:
+    kw = {"aux_logits": False, "init_weights": False} if name == "googlenet" else {}
+    return getattr(torchvision.models, name)(weights=None, **kw)
+
+
+def measured_peak(model: torch.nn.Module, x: torch.Tensor, y: torch.Tensor) -> dict:
+    """The CPU profiler's memory timeline over one SGD-momentum step (after a first step made
+    the momentum buffers): its largest total, and the largest of each category."""
+    from torch.profiler import ProfilerActivity, profile
+    from torch.profiler._memory_profiler import MemoryProfileTimeline
+
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+
+    step()
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True, record_shapes=True,
+                 with_stack=True) as prof:
+        step()
+    timeline = MemoryProfileTimeline(prof._memory_profile())
+    _times, sizes = timeline._coalesce_timeline("cpu")
+    totals = [sum(row) for row in sizes]
+    at = max(range(len(totals)), key=totals.__getitem__)
+    return {"peak": totals[at]}
+
+
+def planner_peak(draft, batch: int, precision: str = "fp32") -> dict:
+    est = estimate(analyze(draft), Setup(batch, precision, "momentum", "train"), TENSORS_ONLY)
+    at = est.peak_at
+    return {"peak": est.peak, "at": f"{at.name} ({at.phase})"}
+
+
+def peak_table(batches: list[int], size: int, names=PEAK_NETWORKS) -> tuple[list, list]:
+    from torch_drafts import draft_from_module
+
+    rows, misses = [], []
+    for name in names:
+        model = torchvision_model(name)
+        draft = draft_from_module(model, (3, size, size), name)
+        for b in batches:
+            torch.manual_seed(0)
+            x = torch.randn(b, 3, size, size)
+            y = torch.randint(0, 1000, (b,))
+            meas = measured_peak(model, x, y)
+            plan = planner_peak(draft, b)
+            err = 100.0 * (plan["peak"] - meas["peak"]) / meas["peak"]
+            ok = abs(err) <= TOLERANCE_PCT
+            if not ok:
+                misses.append(f"{name}@{b}")
+            rows.append([name, str(b), fmt_mib(plan["peak"]), fmt_mib(meas["peak"]),
+                         f"{err:+.2f}", "yes" if ok else "NO  FAIL", plan["at"]])
+            print("  " + " | ".join(rows[-1]), flush=True)
+        del model
+    return rows, misses
+
+
+def autocast_saved(model: torch.nn.Module, x: torch.Tensor) -> int:
+    """Unique storages autograd keeps for backward under CPU autocast bf16, parameters left
+    out (their 16-bit copies are not parameter storage, so they count)."""
+    model.train()
+    rec = SavedRecorder(model)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = rec.run(x)
+    total = sum(s["nbytes"] for s in rec.storages.values())
+    del out
+    return total
+
+
+def autocast_table(batch: int, size: int, names=AUTOCAST_NETWORKS) -> tuple[list, list]:
+    from torch_drafts import draft_from_module
+
+    rows, misses = [], []
+    for name in names:
+        model = torchvision_model(name)
+        draft = draft_from_module(model, (3, size, size), name)
+        torch.manual_seed(0)
+        meas = autocast_saved(model, torch.randn(batch, 3, size, size))
+        est = estimate(analyze(draft), Setup(batch, "mixed_bf16", "momentum", "train"),
+                       TENSORS_ONLY)
+        plan = est.kept_for_backward_bytes
+        copies = est.step_totals["weight_copies"]
+        err = 100.0 * (plan - meas) / meas
+        ok = abs(err) <= TOLERANCE_PCT
+        if not ok:
+            misses.append(name)
+        rows.append([name, str(batch), fmt_mib(plan), fmt_mib(meas), f"{err:+.2f}",
+                     "yes" if ok else "NO  FAIL", fmt_mib(copies)])
+        print("  " + " | ".join(rows[-1]), flush=True)
+        del model
+    return rows, misses
+
+
+# --------------------------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------------------------
 
@@ -282,7 +394,45 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--breakdown", action="store_true",
                     help="print the per-layer-type breakdown for every network, not only misses")
     ap.add_argument("--skip-lstm", action="store_true")
+    ap.add_argument("--what", default="saved,peak,autocast",
+                    help="comma-separated sections: saved, peak, autocast")
+    ap.add_argument("--peak-batches", default="2,8", help="batch sizes of the peak table")
+    ap.add_argument("--networks", default="", help="comma-separated subset of the peak and "
+                    "autocast networks (default: all)")
     args = ap.parse_args(argv)
+    what = set(args.what.split(","))
+    subset = [n for n in args.networks.split(",") if n]
+    if "peak" in what or "autocast" in what:
+        print(f"GPU Planner peak benchmark: torch {torch.__version__} (CPU), torchvision "
+              f"{torchvision.__version__}, {args.size}×{args.size} input, fp32, train mode.")
+    if "peak" in what:
+        batches = [int(v) for v in args.peak_batches.split(",")]
+        print("Peak of one SGD-momentum step (zero_grad(set_to_none=True), forward, cross "
+              "entropy, backward, step; after a first step made the momentum buffers): the "
+              "planner's simulated step with tensors only (no context, workspace or allocator "
+              "rounding) against the largest total of torch.profiler's memory timeline "
+              "(profile_memory=True, MemoryProfileTimeline). Networks converted from "
+              "torchvision with torch.fx (benchmarks/torch_drafts.py).")
+        rows, misses = peak_table(batches, args.size, subset or PEAK_NETWORKS)
+        print(table(["network", "batch", "planner peak (MiB)", "profiler peak (MiB)", "error %",
+                     "within ±5%?", "planner's peak at"], rows))
+        print(f"\n{'FAIL: ' + ', '.join(misses) if misses else 'PASS: every row'} "
+              f"(±{TOLERANCE_PCT:g}%, {len(rows)} rows)\n")
+    if "autocast" in what:
+        b = args.batch
+        print(f"torch.autocast('cpu', dtype=torch.bfloat16), batch {b}: bytes autograd keeps "
+              "for backward (unique storages seen by saved_tensors_hooks, parameters left out, "
+              "so the 16-bit weight copies count) against the planner's mixed_bf16 step "
+              "(what its layers keep, the 16-bit casts and weight copies).")
+        rows, misses = autocast_table(b, args.size, [n for n in subset
+                                                     if n in AUTOCAST_NETWORKS]
+                                      or AUTOCAST_NETWORKS)
+        print(table(["network", "batch", "planner kept (MiB)", "autograd kept (MiB)",
+                     "error %", "within ±5%?", "of which weight copies (MiB)"], rows))
+        print(f"\n{'FAIL: ' + ', '.join(misses) if misses else 'PASS: every row'} "
+              f"(±{TOLERANCE_PCT:g}%)\n")
+    if "saved" not in what:
+        return 0
     torch.manual_seed(0)
     torch.set_grad_enabled(True)
     b = args.batch
@@ -368,11 +518,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail the shell
-        import traceback
+    from reporting import run_reporting
 
-        traceback.print_exc()
-        print(f"FAIL: benchmark could not run: {exc}")
-    sys.exit(0)
+    run_reporting(main, "benchmark")

@@ -12,11 +12,12 @@ import importlib.util
 import json
 import math
 import sys
+from dataclasses import replace
 from typing import Any, Sequence
 
 from planner import __version__
 from planner.core.layers import LayerError, parse_ints
-from planner.core.memory import TERM_LABELS, TERMS, Assumptions, estimate, max_batch
+from planner.core.memory import TERMS, Assumptions, estimate, max_batch, term_label
 from planner.core.network import (
     OPTIMIZERS,
     PRECISIONS,
@@ -151,6 +152,62 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", type=int, default=1, metavar="M", help="machines")
     p.add_argument("--strategy", choices=("ddp", "zero1", "zero2", "zero3", "fsdp"),
                    default="ddp", help="how weights, gradients and optimizer state are shared")
+    p.add_argument("--checkpointing", action="store_true", default=None,
+                   help="gradient checkpointing (√n segments, forward recomputed)")
+    p.add_argument("--accumulation", type=int, metavar="N",
+                   help="micro-batches per optimizer step (gradient accumulation)")
+    add_assumptions_option(p)
+
+
+# An assumptions file is small; anything larger is not one.
+MAX_ASSUMPTIONS_FILE_BYTES = 1 << 20
+
+
+def add_assumptions_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--assumptions", metavar="FILE.json",
+                   help="the estimate's assumptions (the fields of the Assumptions dialog, "
+                        "e.g. {\"cuda_context_bytes\": 524288000, \"allocator_model\": false}); "
+                        "fields left out keep their defaults")
+
+
+def load_assumptions(path: str | None, base: Assumptions | None = None) -> Assumptions:
+    """Assumptions from a JSON file; every problem names the file and the field."""
+    from dataclasses import fields  # noqa: PLC0415
+
+    base = base or Assumptions()
+    if not path:
+        return base
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_ASSUMPTIONS_FILE_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"--assumptions {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_ASSUMPTIONS_FILE_BYTES:
+        raise UsageError(f"--assumptions {path}: larger than "
+                         f"{MAX_ASSUMPTIONS_FILE_BYTES // 1024} KiB, not an assumptions file")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"--assumptions {path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--assumptions {path}: must be a JSON object of field: value")
+    known = {f.name: f for f in fields(Assumptions)}
+    for key in data:
+        if key not in known:
+            raise UsageError(f"--assumptions {path}: {key}: unknown field (known: "
+                             f"{', '.join(known)})")
+    values = base.to_json()
+    values.update(data)
+    for key, value in data.items():
+        # One field at a time, so the message names the one that is wrong.
+        try:
+            Assumptions.from_json({**base.to_json(), key: value})
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f"--assumptions {path}: {key}: {exc}") from None
+    try:
+        return Assumptions.from_json(values)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"--assumptions {path}: {exc}") from None
 
 
 def resolve_parallel(args):
@@ -177,8 +234,8 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
     values = setup.to_json()
     if args.batch is not None:
         values["batch_size"] = args.batch
-    for key in ("precision", "optimizer", "mode"):
-        if getattr(args, key, None):
+    for key in ("precision", "optimizer", "mode", "checkpointing", "accumulation"):
+        if getattr(args, key, None) is not None:
             values[key] = getattr(args, key)
     try:
         setup = Setup(**values)
@@ -190,9 +247,9 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
             draft = draft.with_input_shape(shape)
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
-    assumptions = Assumptions()
+    assumptions = load_assumptions(getattr(args, "assumptions", None))
     if getattr(args, "conv_algorithm", None):
-        assumptions = Assumptions(conv_algorithm=args.conv_algorithm)
+        assumptions = replace(assumptions, conv_algorithm=args.conv_algorithm)
     return draft, setup, assumptions
 
 
@@ -231,9 +288,16 @@ def _cmd_estimate(args) -> int:
     result = getattr(args, "import_result", None)
     if result is not None and result.incomplete:
         print("  INCOMPLETE: the plan covers only part of the ONNX file (warnings on stderr)")
+    at = est.peak_at
+    if at is not None:
+        print(f"  What is alive at the peak ({at.phase} of {at.name}):")
     for term in TERMS:
-        print(f"  {TERM_LABELS[term]:<36} {format_bytes(getattr(est, term)):>12}")
+        print(f"  {term_label(term, setup.mode):<36} {format_bytes(getattr(est, term)):>12}")
     print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")
+    print(f"  {'  tensors (max_memory_allocated)':<36} {format_bytes(est.allocated_bytes):>12}")
+    print(f"  {'  allocator (max_memory_reserved)':<36} {format_bytes(est.reserved_bytes):>12}"
+          "  simulated")
+    print(f"  {'  nvidia-smi (reserved + context)':<36} {format_bytes(est.nvidia_smi_bytes):>12}")
     if per_gpu is not None:
         print(f"  On {parallel.world} GPUs ({parallel.strategy}, global batch "
               f"{setup.batch_size * parallel.world}), per GPU:")
@@ -325,7 +389,7 @@ def _cmd_advise(args) -> int:
             price_basis=args.price, as_of=args.as_of, plan=plan,
             electricity_usd_per_kwh=args.electricity, hours_per_day=args.hours,
             cloud_usd_per_hour=args.cloud)
-        advice = advise(catalog, inputs)
+        advice = advise(catalog, inputs, load_assumptions(args.assumptions))
     except (AdvisorError, CatalogError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:
@@ -420,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hours of training a day (0–24)")
     p.add_argument("--cloud", type=number(0, 1e6), metavar="USD_PER_HOUR",
                    help="a cloud GPU's hourly price, for rent against buy")
+    add_assumptions_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_advise)
 

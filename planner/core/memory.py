@@ -1,17 +1,17 @@
 """The memory estimate: every term separately, every guess in one ``Assumptions`` object.
 
-Training peak = overhead (CUDA context + library handles)
-              + weights + gradients + optimizer state
-              + activations kept for backward (unique storages, by the framework's rules)
-              + transient gradient buffers at the backward peak (the largest layer's gradient
-                with respect to its output and to its input, alive together)
-              + convolution workspace (the largest any one convolution needs; it is reused).
+The peak comes from a simulated step (``planner.core.timeline``): forward, loss, backward in
+reverse and the optimizer step as tensor allocations and frees. The breakdown is what is alive
+at the peak: weights, autocast's 16-bit weight copies, the gradients that exist by then,
+optimizer state, activations, gradient buffers and temporaries, the workspace held at that
+point, and the caching allocator's block rounding; plus the CUDA context and libraries.
+Weights, gradients and activations are exact tensor bytes.
 
-Inference peak = overhead + weights + the largest set of activations alive at once (a tensor
-lives from the layer that makes it to the last layer that reads it) + workspace.
-
-Each tensor is rounded as PyTorch's caching allocator rounds it: up to 512-byte blocks, and large
-tensors (≥ 1 MiB) up to whole 2 MiB segments. Bytes are ints throughout.
+``peak`` = context + libraries + what tensors occupy at the peak (torch.cuda.max_memory_allocated,
+blocks rounded when the allocator model is on). ``reserved_bytes`` replays the caching
+allocator (``planner.core.allocator``) for max_memory_reserved; ``nvidia_smi_bytes`` adds the
+context. Bytes are Python ints at the boundary; numpy arrays are int64 unless the step says a sum
+could overflow, in which case they hold Python ints.
 
 The article's own accounting ("classic": activation plus error per layer) is computed alongside,
 so a reader can check the article's worked example.
@@ -28,15 +28,30 @@ import numpy as np
 from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK, numel
 from planner.core.network import (
     MAX_BATCH,
+    MIXED_PRECISIONS,
     Analysis,
     InvalidDraft,
     NetworkDraft,
     Setup,
     analyze,
 )
+from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-exported)
+    AUTOCAST_16,
+    CATEGORIES,
+    INT64_LIMIT,
+    OPTIMIZER,
+    PHASES,
+    StepEvents,
+    build_step,
+    build_step_fast,
+    checkpoint_segments,
+)
 from planner.i18n import QT_TRANSLATE_NOOP
 
 MIB = 1024**2
+
+MAX_ASSUMED_BYTES = 1 << 50
+_THRESHOLDS = ("allocator_large_threshold_bytes", "allocator_min_large_alloc_bytes")
 
 CONV_ALGORITHMS = ("typical", "implicit_gemm", "im2col", "fft", "winograd")
 
@@ -53,6 +68,21 @@ class Assumptions:
     conv_algorithm: str = "typical"
     workspace_cap_bytes: int = 256 * MIB
     driver_reserved_bytes: int = 300 * MIB
+    # PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp). On: every tensor takes
+    # whole blocks of allocator_block_bytes (kMinBlockSize), and what the allocator holds is
+    # simulated: requests up to allocator_large_threshold_bytes (kSmallSize) share
+    # allocator_segment_bytes segments (kSmallBuffer); larger ones below
+    # allocator_min_large_alloc_bytes (kMinLargeAlloc) get allocator_large_segment_bytes
+    # segments (kLargeBuffer); larger still are rounded up to allocator_round_large_bytes
+    # (kRoundLarge); free blocks are reused best-fit and split. Off: exact tensor bytes.
+    allocator_model: bool = True
+    allocator_large_segment_bytes: int = 20 * MIB
+    allocator_min_large_alloc_bytes: int = 10 * MIB
+    allocator_round_large_bytes: int = 2 * MIB
+    # cuBLAS workspace PyTorch allocates through the caching allocator for matmuls
+    # (CUBLAS_WORKSPACE_CONFIG default ":4096:8" on Hopper and newer = 32 MiB; ":4096:2:16:8"
+    # = 8.125 MiB before: aten/src/ATen/cuda/CublasHandlePool.cpp). Held once a matmul ran.
+    cublas_workspace_bytes: int = 32 * MIB
     # Speed model (roofline): what fraction of a card's datasheet peak real kernels reach.
     compute_efficiency: float = 0.76
     tensor_efficiency: float = 0.7
@@ -75,6 +105,10 @@ class Assumptions:
             v = getattr(self, f.name)
             if f.name in ("conv_algorithm", "architecture_efficiency") or isinstance(v, tuple):
                 continue
+            if f.name == "allocator_model":
+                if not isinstance(v, bool):
+                    raise ValueError(f"{f.name} must be true or false, not {v!r}")
+                continue
             if f.type in ("float", float):
                 if not isinstance(v, (int, float)) or not 0 <= v <= 10 or v != v:
                     raise ValueError(f"{f.name} must be a number between 0 and 10, not {v!r}")
@@ -90,8 +124,17 @@ class Assumptions:
                 raise ValueError(f"{name} must be above 0 and at most 1")
         if self.saturation_items_per_core < 1:
             raise ValueError("saturation_items_per_core must be at least 1")
-        if self.allocator_block_bytes < 1 or self.allocator_segment_bytes < 1:
-            raise ValueError("allocator block and segment sizes must be at least 1 byte")
+        for name in ("allocator_block_bytes", "allocator_segment_bytes",
+                     "allocator_large_segment_bytes", "allocator_round_large_bytes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1 byte")
+        for f in fields(self):  # sizes stay far inside int64 when summed (1 PiB at most)
+            v = getattr(self, f.name)
+            if (f.name.endswith("_bytes") and f.name not in _THRESHOLDS
+                    and v > MAX_ASSUMED_BYTES):
+                raise ValueError(f"{f.name} must be at most 2**50 bytes, not {v!r}")
+            if f.name in _THRESHOLDS and v >= 1 << 63:
+                raise ValueError(f"{f.name} must be below 2**63, not {v!r}")
         self._check_speed()
 
     def arch_factor(self, architecture: str | None) -> float:
@@ -110,12 +153,14 @@ class Assumptions:
             "library_handles_bytes": QT_TRANSLATE_NOOP("core",
                 "cuBLAS / cuDNN handles and their loaded kernels"),
             "allocator_block_bytes": QT_TRANSLATE_NOOP("core",
-                "allocator rounds every tensor up to this block"),
+                "the caching allocator rounds every tensor up to this block (kMinBlockSize, "
+                "CUDACachingAllocator.cpp)"),
             "allocator_large_threshold_bytes": QT_TRANSLATE_NOOP("core",
-                "tensors at least this large are rounded to "
-                                               "whole segments"),
+                "requests up to this size come from the small pool (kSmallSize, "
+                "CUDACachingAllocator.cpp)"),
             "allocator_segment_bytes": QT_TRANSLATE_NOOP("core",
-                "segment size large tensors are rounded to"),
+                "segment the small pool reserves at a time (kSmallBuffer, "
+                "CUDACachingAllocator.cpp)"),
             "conv_algorithm": QT_TRANSLATE_NOOP("core",
                 "convolution algorithm family for the workspace: typical = "
                               "fastest per layer (Winograd for 3×3, else implicit GEMM) "
@@ -126,6 +171,23 @@ class Assumptions:
             "driver_reserved_bytes": QT_TRANSLATE_NOOP("core",
                 "memory the driver keeps on a card that no process can use "
                                      "(used when judging fit)"),
+            "allocator_model": QT_TRANSLATE_NOOP("core",
+                "model PyTorch's caching allocator: tensors in 512-byte blocks, cached "
+                "segments simulated (c10/cuda/CUDACachingAllocator.cpp); off = exact tensor "
+                "bytes"),
+            "allocator_large_segment_bytes": QT_TRANSLATE_NOOP("core",
+                "segment the allocator reserves for a 1–10 MiB request (kLargeBuffer, "
+                "CUDACachingAllocator.cpp)"),
+            "allocator_min_large_alloc_bytes": QT_TRANSLATE_NOOP("core",
+                "requests from this size get a segment of their own, rounded up "
+                "(kMinLargeAlloc, CUDACachingAllocator.cpp)"),
+            "allocator_round_large_bytes": QT_TRANSLATE_NOOP("core",
+                "what a segment of its own is rounded up to (kRoundLarge, "
+                "CUDACachingAllocator.cpp)"),
+            "cublas_workspace_bytes": QT_TRANSLATE_NOOP("core",
+                "cuBLAS workspace held by PyTorch's allocator once a matmul ran "
+                "(CUBLAS_WORKSPACE_CONFIG default: 32 MiB on Hopper and newer, 8.125 MiB "
+                "before; CublasHandlePool.cpp)"),
             "compute_efficiency": QT_TRANSLATE_NOOP("core",
                 "fraction of the datasheet FP32 rate convolutions and GEMMs reach on the CUDA "
                 "cores (fitted on measured training throughput: benchmarks/calibrate_speed.py)"),
@@ -268,25 +330,50 @@ def _migrate_speed(values: dict[str, Any]) -> None:
                 del values[name]
 
 
+# Bytes per element the kernels read and write (the speed model reads these too).
 ACT_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 2,
              "mixed_bf16": 2}
 WEIGHT_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 2,
                 "mixed_bf16": 2}
-MASTER_BYTES = {"fp32": 0, "fp32_strict": 0, "tf32": 0, "fp16": 0, "bf16": 0, "mixed": 4,
-                "mixed_bf16": 4}  # fp32 master copy
+# What is stored: weights and their gradients (autocast keeps both in fp32), and each optimizer
+# state. Autocast needs no separate master copy: the fp32 weights are the master.
+PARAM_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 4,
+               "mixed_bf16": 4}
+MASTER_BYTES = {p: 0 for p in PARAM_BYTES}
 STATE_BYTES = {"fp32": 4, "fp32_strict": 4, "tf32": 4, "fp16": 2, "bf16": 2, "mixed": 4,
                "mixed_bf16": 4}
 OPTIMIZER_STATES = {"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2}
 
-TERMS = ("overhead", "weights", "gradients", "optimizer", "activations", "transient", "workspace")
+TERMS = ("overhead", "weights", "weight_copies", "gradients", "optimizer", "activations",
+         "transient", "workspace", "allocator")
 TERM_LABELS = {
     "overhead": QT_TRANSLATE_NOOP("core", "CUDA context + libraries"),
     "weights": QT_TRANSLATE_NOOP("core", "Weights"),
+    "weight_copies": QT_TRANSLATE_NOOP("core", "16-bit weight copies (autocast)"),
     "gradients": QT_TRANSLATE_NOOP("core", "Gradients"),
     "optimizer": QT_TRANSLATE_NOOP("core", "Optimizer state"),
     "activations": QT_TRANSLATE_NOOP("core", "Activations kept for backward"),
-    "transient": QT_TRANSLATE_NOOP("core", "Gradient buffers (backward peak)"),
-    "workspace": QT_TRANSLATE_NOOP("core", "Convolution workspace"),
+    "transient": QT_TRANSLATE_NOOP("core", "Gradient buffers and temporaries"),
+    "workspace": QT_TRANSLATE_NOOP("core", "cuDNN / cuBLAS workspace"),
+    "allocator": QT_TRANSLATE_NOOP("core", "Allocator rounding (512-byte blocks)"),
+}
+INFERENCE_ACTIVATIONS_LABEL = QT_TRANSLATE_NOOP("core", "Activations (inputs and outputs alive)")
+
+
+def term_label(term: str, mode: str) -> str:
+    """The label of a breakdown term (untranslated source text); inference keeps nothing for
+    backward, so its activation term says what it is."""
+    if term == "activations" and mode == "infer":
+        return INFERENCE_ACTIVATIONS_LABEL
+    return TERM_LABELS[term]
+
+
+PHASE_LABELS = {
+    "forward": QT_TRANSLATE_NOOP("core", "forward"),
+    "loss": QT_TRANSLATE_NOOP("core", "loss"),
+    "backward": QT_TRANSLATE_NOOP("core", "backward"),
+    "recompute": QT_TRANSLATE_NOOP("core", "recompute"),
+    "optimizer": QT_TRANSLATE_NOOP("core", "optimizer step"),
 }
 
 
@@ -305,6 +392,15 @@ class LayerEstimate(NamedTuple):
     workspace_bytes: int
 
 
+class TimelinePoint(NamedTuple):
+    """One point of the simulated step: after a layer's forward or during its backward."""
+
+    layer: int  # -1 for the loss and the optimizer step
+    name: str  # the layer's name, or "loss" / "optimizer"
+    phase: str  # forward | loss | backward | recompute | optimizer
+    allocated_bytes: int  # what tensors occupy then (torch.cuda.memory_allocated)
+
+
 @dataclass(frozen=True)
 class ClassicRow:
     """The article's accounting: activation + error of each layer's output (input: activation)."""
@@ -317,6 +413,11 @@ class ClassicRow:
 
 @dataclass(frozen=True)
 class MemoryEstimate:
+    """The step's peak and what is alive at it. ``peak`` = the CUDA context and libraries plus
+    what tensors occupy at the peak (``allocated_bytes``, torch.cuda.max_memory_allocated);
+    ``reserved_bytes`` is what the caching allocator holds (max_memory_reserved) and
+    ``nvidia_smi_bytes`` what nvidia-smi shows for the process."""
+
     setup: Setup
     assumptions: Assumptions
     parameters: int
@@ -329,6 +430,25 @@ class MemoryEstimate:
     workspace: int
     layers: tuple[LayerEstimate, ...] = field(repr=False)
     analysis: Analysis = field(repr=False, compare=False)
+    weight_copies: int = 0
+    allocator: int = 0
+    peak_point: int = 0
+    point_allocated: np.ndarray | None = field(default=None, repr=False, compare=False)
+    events: StepEvents | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def timeline(self) -> tuple[TimelinePoint, ...]:
+        """What tensors occupy at every point of the step (allocator rounding included)."""
+        ev = self.events
+        if ev is None or self.point_allocated is None:
+            return ()
+        names = [info.name for info in self.analysis.layers]
+        return tuple(
+            TimelinePoint(layer, names[layer] if layer >= 0 else
+                          ("optimizer" if phase == OPTIMIZER else "loss"), PHASES[phase],
+                          value)
+            for layer, phase, value in zip(ev.point_layer.tolist(), ev.point_phase.tolist(),
+                                           self.point_allocated.tolist()))
 
     @cached_property
     def classic(self) -> tuple[ClassicRow, ...]:
@@ -337,11 +457,103 @@ class MemoryEstimate:
 
     @property
     def peak(self) -> int:
-        return (self.overhead + self.weights + self.gradients + self.optimizer
-                + self.activations + self.transient + self.workspace)
+        return sum(self.terms().values())
+
+    @property
+    def allocated_bytes(self) -> int:
+        return self.peak - self.overhead
+
+    @property
+    def peak_at(self) -> TimelinePoint | None:
+        return self.timeline[self.peak_point] if self.timeline else None
+
+    @cached_property
+    def reserved_bytes(self) -> int:
+        """The caching allocator's largest holding over the step (simulated; exact tensor
+        bytes when the allocator model is off)."""
+        if self.events is None or not self.assumptions.allocator_model:
+            return self.allocated_bytes
+        from planner.core.allocator import simulate_step  # noqa: PLC0415 (on demand)
+
+        p = _prepare(self.analysis)
+        ws_points, ws_bytes = _workspace_points(p, self.events, self.setup, self.assumptions,
+                                                self.setup.batch_size)
+        cublas = _ws_layout(p, self.events, self.setup, self.assumptions)[4]
+        stats = simulate_step(self.events, self.setup.batch_size, self.assumptions,
+                              ws_points, ws_bytes, held=(cublas,))
+        return max(stats.peak_reserved, self.allocated_bytes)
+
+    @property
+    def allocator_cache_bytes(self) -> int:
+        """What the allocator holds beyond the tensors at the peak (free blocks in its
+        segments): in nvidia-smi's figure, given back and retried before an out-of-memory."""
+        return max(0, self.reserved_bytes - self.allocated_bytes)
+
+    @property
+    def nvidia_smi_bytes(self) -> int:
+        return self.overhead + self.reserved_bytes
 
     def terms(self) -> dict[str, int]:
         return {t: getattr(self, t) for t in TERMS}
+
+    @cached_property
+    def saved_bytes(self) -> int:
+        """Everything the layers' rules keep for backward over the step (exact bytes), as
+        opposed to ``activations``, what is alive at the peak."""
+        return sum(layer.activation_bytes for layer in self.layers)
+
+    @cached_property
+    def kept_for_backward_bytes(self) -> int:
+        """What the simulated step keeps for backward over the step (exact bytes): tensors
+        the layers keep, casts and weight copies under autocast (what saved_tensors_hooks
+        see)."""
+        ev = self.events
+        if ev is None:
+            return self.saved_bytes
+        k = ev.kept
+        b = self.setup.batch_size
+        return int(sum((ev.per_sample[k] * b + ev.fixed[k]).tolist()))
+
+    @cached_property
+    def step_totals(self) -> dict[str, int]:
+        """The largest each category reaches over the step (exact bytes): all weights, all
+        gradients (alive together at the optimizer step), all optimizer state, …"""
+        if self.events is None:
+            return {}
+        cats = self.point_bytes[0]
+        return {c: int(cats[k].max()) if cats.shape[1] else 0
+                for k, c in enumerate(CATEGORIES)}
+
+    @cached_property
+    def point_bytes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per point at this batch: exact bytes by category (rows in ``CATEGORIES`` order),
+        workspace, and the allocator's block rounding."""
+        ev = self.events
+        _, _, ps, fx = ev._lines()
+        b = self.setup.batch_size
+        cats = ps * b + fx
+        rounded = self.point_allocated
+        p = _prepare(self.analysis)
+        ws = _ws_at(_ws_layout(p, ev, self.setup, self.assumptions),
+                    np.array([b], dtype=np.int64), ev.n_points)[:, 0]
+        rounding = rounded - cats.sum(axis=0) - ws
+        return cats, ws, rounding
+
+    def rescaled(self, divide: dict[str, int]) -> tuple[int, dict[str, int]]:
+        """The peak point and the terms alive there when some categories are split across
+        ``divide[category]`` GPUs (ZeRO / FSDP shards); the rest as at this estimate."""
+        cats, ws, rounding = self.point_bytes
+        rows = []
+        for k, c in enumerate(CATEGORIES):
+            d = divide.get(c, 1)
+            rows.append(-(-cats[k] // d) if d > 1 else cats[k])
+        total = sum(rows) + ws + rounding
+        at = int(np.argmax(total.astype(np.float64))) if len(total) else 0
+        terms = {c: int(rows[k][at]) for k, c in enumerate(CATEGORIES)}
+        terms["workspace"] = int(ws[at])
+        terms["allocator"] = int(rounding[at])
+        terms["overhead"] = self.overhead
+        return at, terms
 
     @property
     def flops_per_iteration(self) -> int:
@@ -354,9 +566,17 @@ class MemoryEstimate:
     def to_json(self) -> dict[str, Any]:
         b = self.terms()
         b["peak"] = self.peak
+        at = self.peak_at
         return {
             "parameters": self.parameters,
             "bytes": b,
+            "allocated_bytes": self.allocated_bytes,
+            "reserved_bytes": self.reserved_bytes,
+            "nvidia_smi_bytes": self.nvidia_smi_bytes,
+            "peak_at": ({"layer": at.name, "index": at.layer, "phase": at.phase}
+                        if at is not None else None),
+            "timeline": [{"layer": p.name, "phase": p.phase, "allocated_bytes": p.allocated_bytes}
+                         for p in self.timeline],
             "layers": [
                 {"name": layer.name, "type": layer.kind,
                  "output_shape": list(layer.output_shape) if layer.output_shape else None,
@@ -551,113 +771,197 @@ def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.n
     return (ps * batch + c) * bpe
 
 
-def _fixed_terms(p: _Prepared, setup: Setup, a: Assumptions) -> tuple[int, int, int, int]:
-    key = ("fixed", setup.precision, setup.optimizer, setup.mode, a)
+def _step(p: _Prepared, setup: Setup) -> StepEvents:
+    """The simulated step for this setup (batch-independent; memoised per analysis)."""
+    key = ("step", setup.precision, setup.mode, setup.optimizer, setup.checkpointing,
+           setup.accumulation)
     hit = p.grouped.get(key)
     if hit is None:
-        hit = p.grouped[key] = _compute_fixed_terms(p, setup, a)
+        prec = setup.precision
+        if prec not in MIXED_PRECISIONS and not setup.checkpointing:
+            hit = build_step_fast(
+                p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
+                STATE_BYTES[prec],
+                mode=setup.mode, optimizer=setup.optimizer,
+                optimizer_states=OPTIMIZER_STATES[setup.optimizer],
+                accumulation=setup.accumulation, saved_owner=p.saved_owner)
+            if hit is not None:
+                p.grouped[key] = hit
+                return hit
+        hit = p.grouped[key] = build_step(
+            p.analysis, prec, ACT_BYTES[prec], PARAM_BYTES[prec], STATE_BYTES[prec],
+            mode=setup.mode, optimizer=setup.optimizer,
+            optimizer_states=OPTIMIZER_STATES[setup.optimizer],
+            checkpointing=setup.checkpointing, accumulation=setup.accumulation)
     return hit
 
 
-def _compute_fixed_terms(p: _Prepared, setup: Setup,
-                         a: Assumptions) -> tuple[int, int, int, int]:
-    prec = setup.precision
-    params = p.param_counts[p.param_counts > 0]
-    weights = int(_round(params * WEIGHT_BYTES[prec], a).sum())
-    overhead = a.cuda_context_bytes + a.library_handles_bytes
-    if setup.mode == "infer":
-        return overhead, weights, 0, 0
-    grads = weights
-    states = OPTIMIZER_STATES[setup.optimizer]
-    optimizer = 0
-    if MASTER_BYTES[prec]:
-        optimizer += int(_round(params * MASTER_BYTES[prec], a).sum())
-    if states:
-        optimizer += states * int(_round(params * STATE_BYTES[prec], a).sum())
-    return overhead, weights, grads, optimizer
+# Layers whose kernels come from cuBLAS (its workspace is allocated on their first call).
+_CUBLAS_KINDS = frozenset({"fc", "lstm", "gru"}) | (AUTOCAST_16 - {
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"})
 
 
-def _variable_terms(p: _Prepared, setup: Setup, a: Assumptions, batch: int):
-    """(activations, transient, workspace, per-storage saved bytes) at one batch size."""
-    prec = setup.precision
-    ws = _workspace(p, batch, prec, a)
-    workspace = int(_round(ws, a).max()) if len(ws) else 0
-    if setup.mode == "infer":
-        nbytes = _round(p.st_elems * batch * _bpe(p.st_class, prec), a)
-        n = len(p.analysis.layers)
-        diff = np.zeros(n + 1, dtype=np.int64)
-        np.add.at(diff, p.st_start, nbytes)
-        np.add.at(diff, p.st_end + 1, -nbytes)
-        live = np.cumsum(diff[:-1])
-        return int(live.max()) if n else 0, 0, workspace, None
-    per_tensor = np.where(p.saved_fixed, 1, batch)
-    saved = _round(p.saved_elems * per_tensor * _bpe(p.saved_class, prec), a)
-    act = int(saved.sum())
-    if setup.checkpointing:
-        act = _checkpointed(p, saved, batch, prec, a)
-    pair = int(p.grad_pair_elems.max()) * batch * ACT_BYTES[prec] if len(p.grad_pair_elems) else 0
-    transient = _round_int(pair, a)
-    return act, transient, workspace, saved
-
-
-def _peaks(p: _Prepared, setup: Setup, a: Assumptions, batches: np.ndarray) -> np.ndarray:
-    """The peak at many batch sizes at once (the largest-batch search for every card)."""
-    prec = setup.precision
-    b = np.asarray(batches, dtype=np.int64)[None, :]
-    fixed = sum(_fixed_terms(p, setup, a))
-    total = np.full(b.shape[1], fixed, dtype=np.int64)
+def _ws_layout(p: _Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
+    """Where convolution workspace is held: (points, bytes per sample, constant bytes, cap or
+    None, the cuBLAS workspace held throughout)."""
+    key = ("ws_layout", id(ev), a.conv_algorithm, a.workspace_cap_bytes,
+           a.cublas_workspace_bytes, setup.precision)
+    hit = p.grouped.get(key)
+    if hit is not None and hit[0] is ev:
+        return hit[1]
+    n = len(p.analysis.layers)
+    bpe = ACT_BYTES[setup.precision]
+    pts = np.zeros(0, dtype=np.int64)
+    ps = c = pts
     if len(p.ws_layers):
-        bpe = ACT_BYTES[prec]
-        if a.conv_algorithm == "typical":
-            ps, c = p.ws_groups("winograd")
-            ws = np.minimum((ps[:, None] * b + c[:, None]) * bpe, a.workspace_cap_bytes)
-        else:
-            ps, c = p.ws_groups(a.conv_algorithm)
-            ws = (ps[:, None] * b + c[:, None]) * bpe
-        total += _round(ws, a).max(axis=0)
-    if setup.mode == "infer":
-        nbytes = _round((p.st_elems * _bpe(p.st_class, prec))[:, None] * b, a)
-        n = len(p.analysis.layers)
-        diff = np.zeros((n + 1, b.shape[1]), dtype=np.int64)
-        np.add.at(diff, p.st_start, nbytes)
-        np.add.at(diff, p.st_end + 1, -nbytes)
-        return total + np.cumsum(diff[:-1], axis=0).max(axis=0)
-    if setup.checkpointing:  # rare; one batch at a time
-        return total + np.array([sum(_variable_terms(p, setup, a, int(x))[:2]) for x in b[0]],
-                                dtype=np.int64)
-    sizes, counts = p.saved_groups(prec)
-    total += (_round(sizes[:, None] * b, a) * counts[:, None]).sum(axis=0)
-    total += p.saved_fixed_bytes(a)
-    if len(p.grad_pair_elems):
-        total += _round(int(p.grad_pair_elems.max()) * ACT_BYTES[prec] * b[0], a)
-    return total
+        conv_pos = np.full(n, -1, dtype=np.int64)
+        conv_pos[p.ws_layers] = np.arange(len(p.ws_layers))
+        pl = ev.point_layer
+        pos = np.where(pl >= 0, conv_pos[np.maximum(pl, 0)], -1)
+        pts = np.nonzero(pos >= 0)[0]
+        algo = "winograd" if a.conv_algorithm == "typical" else a.conv_algorithm
+        wps, wc = p.ws[algo]
+        ps, c = wps[pos[pts]] * bpe, wc[pos[pts]] * bpe
+    cap = a.workspace_cap_bytes if a.conv_algorithm == "typical" else None
+    cublas = (a.cublas_workspace_bytes
+              if any(info.kind in _CUBLAS_KINDS for info in p.analysis.layers) else 0)
+    layout = (pts, ps, c, cap, cublas)
+    p.grouped[key] = (ev, layout)
+    return layout
+
+
+def _ws_at(layout, batches: np.ndarray, n_points: int) -> np.ndarray:
+    """Workspace bytes at every point (rows) for every batch (columns)."""
+    pts, ps, c, cap, cublas = layout
+    big = len(pts) and (int(ps.max()) * int(batches.max()) + int(c.max())) >= INT64_LIMIT
+    out = np.full((n_points, len(batches)), cublas, dtype=object if big else np.int64)
+    if len(pts):
+        if big:
+            ps, c = ps.astype(object), c.astype(object)
+        ws = ps[:, None] * batches[None, :] + c[:, None]
+        if cap is not None:
+            ws = np.minimum(ws, cap)
+        out[pts] += ws
+    return out
+
+
+def _workspace_points(p: _Prepared, ev: StepEvents, setup: Setup, a: Assumptions,
+                      batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """(points, bytes) of the convolution workspace at one batch (the allocator simulation)."""
+    pts, ps, c, cap, _ = _ws_layout(p, ev, setup, a)
+    ws = ps * batch + c
+    if cap is not None:
+        ws = np.minimum(ws, cap)
+    return pts, ws
+
+
+def _block(a: Assumptions) -> int:
+    return a.allocator_block_bytes if a.allocator_model else 1
+
+
+def _sorted_events(ev: StepEvents):
+    hit = ev._cache.get("sorted")
+    if hit is None:
+        order_a = np.argsort(ev.alloc, kind="stable")
+        order_f = np.argsort(ev.free, kind="stable")
+        pts = np.arange(ev.n_points)
+        n_alloc = np.searchsorted(ev.alloc[order_a], pts, side="right")
+        n_freed = np.searchsorted(ev.free[order_f], pts, side="left")
+        most_alive = int((n_alloc - n_freed).max()) if ev.n_points else 0
+        hit = ev._cache["sorted"] = (order_a, order_f, n_alloc, n_freed, most_alive)
+    return hit
+
+
+def _live_rounded(ev: StepEvents, batches: np.ndarray, block: int) -> np.ndarray:
+    """Bytes tensors occupy at every point (rows) for every batch (columns), each tensor
+    rounded up to the allocator's block."""
+    if block <= 1:
+        ps, fx, _, _ = ev._lines()
+        return ps[:, None] * batches[None, :] + fx[:, None]
+    order_a, order_f, n_alloc, n_freed, _ = _sorted_events(ev)
+    sizes = ev.per_sample[:, None] * batches[None, :] + ev.fixed[:, None]
+    sizes = -(-sizes // block) * block
+    zero = np.zeros((1, len(batches)), dtype=sizes.dtype)
+    ca = np.concatenate([zero, np.cumsum(sizes[order_a], axis=0)])
+    cf = np.concatenate([zero, np.cumsum(sizes[order_f], axis=0)])
+    return ca[n_alloc] - cf[n_freed]
+
+
+def _peaks(p: _Prepared, setup: Setup, a: Assumptions, batches) -> np.ndarray:
+    """The peak (context and libraries included) at several batch sizes at once."""
+    b = np.asarray(batches, dtype=np.int64).reshape(-1)
+    ev = _step(p, setup)
+    live = _live_rounded(ev, b, _block(a))
+    ws = _ws_at(_ws_layout(p, ev, setup, a), b, ev.n_points)
+    if _block(a) > 1:
+        ws = -(-ws // _block(a)) * _block(a)
+    return (live + ws).max(axis=0) + _overhead(a)
+
+
+def _overhead(a: Assumptions) -> int:
+    return a.cuda_context_bytes + a.library_handles_bytes
+
+
+def _floor_div(num: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    """Largest b with slope·b ≤ num (MAX_BATCH + 1 where the slope is 0 and num ≥ 0)."""
+    safe = np.where(slope > 0, slope, 1)
+    q = num // safe
+    return np.where(slope > 0, q, np.where(num >= 0, MAX_BATCH + 1, -1))
+
+
+def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
+    """The points' lines (bytes per sample, fixed bytes) that can bind: a line with another at
+    least as steep and at least as high never gives the smallest bound."""
+    hit = ev._cache.get("frontier")
+    if hit is None:
+        S, C, _, _ = ev._lines()
+        order = np.lexsort((-C, -S))  # steepest first, highest first among equals
+        s_sorted, c_sorted = S[order], C[order]
+        prior = np.concatenate([[-1], np.maximum.accumulate(c_sorted)[:-1]]) if len(order) \
+            else c_sorted
+        keep = c_sorted > prior
+        hit = ev._cache["frontier"] = (s_sorted[keep], c_sorted[keep])
+    return hit
+
+
+def _solve_max_batch(p: _Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
+    """The largest batch whose exact peak (no block rounding) fits each memory: the peak is the
+    largest of affine functions of the batch, one per point, so each gives a bound directly."""
+    ev = _step(p, setup)
+    S, C, _, _ = ev._lines()
+    pts, ps, c, cap, cublas = _ws_layout(p, ev, setup, a)
+    room = mem[None, :] - _overhead(a) - cublas
+    fs, fc = _frontier(ev)
+    best = _floor_div(room - fc[:, None], fs[:, None]).min(axis=0)
+    if len(pts):
+        s_pt, c_pt = S[pts][:, None], C[pts][:, None]
+        with_ws = _floor_div(room - c_pt - c[:, None], s_pt + ps[:, None])
+        if cap is not None:
+            with_ws = np.maximum(with_ws, _floor_div(room - c_pt - cap, s_pt))
+        best = np.minimum(best, with_ws.min(axis=0))
+    return np.clip(best, 0, MAX_BATCH).astype(np.int64)
 
 
 def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
                    assumptions: Assumptions | None = None) -> np.ndarray:
     """The largest batch that fits each of several memory sizes (0 where none fits).
 
-    One vectorised bisection for all of them: the peak does not depend on the card.
+    Solved directly from the timeline (exact bytes); block rounding only adds, at most one block
+    per live tensor, so the answer lies between the solutions for the memory and for the memory
+    less that bound, and a vectorised bisection on the rounded peak settles it.
     """
     a = assumptions or Assumptions()
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     p = _prepare(analysis)
-    mem = np.asarray(memories, dtype=np.int64)
-    if mem.ndim == 0:
-        mem = mem[None]
-    lo = np.zeros(len(mem), dtype=np.int64)  # fits (0 = nothing, trivially)
-    hi = np.full(len(mem), MAX_BATCH + 1, dtype=np.int64)  # does not fit
-    # Narrow both ends with the affine model first: peak(b) ≈ p1 + (b − 1)·slope. Rounding
-    # distorts the slope between batch 1 and 2, so it is measured again near the first guess.
-    p1, p2 = _peaks(p, setup, a, np.array([1, 2]))
-    guess = np.clip(1 + (mem - p1) // max(int(p2 - p1), 1), 2, MAX_BATCH)
-    slope = np.maximum((_peaks(p, setup, a, guess) - p1) // (guess - 1), 1)
-    guess = np.clip(1 + (mem - p1) // slope, 1, MAX_BATCH)
-    for factor in (1.0, 0.995, 1.005, 0.97, 1.03):
-        probe = np.clip((guess * factor).astype(np.int64), 1, MAX_BATCH)
-        fits = _peaks(p, setup, a, probe) <= mem
-        lo = np.where(fits & (probe > lo), probe, lo)
-        hi = np.where(~fits & (probe < hi), probe, hi)
+    mem = np.asarray(memories, dtype=np.int64).reshape(-1)
+    hi_exact = _solve_max_batch(p, setup, a, mem)
+    block = _block(a)
+    if block <= 1:
+        return hi_exact
+    ev = _step(p, setup)
+    bound = (block - 1) * (_sorted_events(ev)[4] + 1)
+    lo = np.minimum(_solve_max_batch(p, setup, a, mem - bound), hi_exact)  # fits
+    hi = hi_exact + 1  # does not fit
     while True:
         open_ = hi - lo > 1
         if not open_.any():
@@ -670,34 +974,10 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
     return np.minimum(lo, MAX_BATCH)
 
 
-def checkpoint_segments(n_layers: int) -> int:
-    """Layers per segment under sequential checkpointing: √n, as checkpoint_sequential."""
-    return max(1, int(round(n_layers ** 0.5)))
-
-
-def _checkpointed(p: _Prepared, saved: np.ndarray, batch: int, prec: str, a: Assumptions) -> int:
-    """Activations under gradient checkpointing: every segment's output is kept, and one
-    segment's own saved tensors exist at a time while it is recomputed during backward."""
-    n = len(p.analysis.layers)
-    seg = checkpoint_segments(n)
-    segment_of = p.saved_owner // seg
-    per_segment = np.bincount(segment_of, weights=saved, minlength=n // seg + 1)
-    bpe = ACT_BYTES[prec]
-    boundaries = 0
-    for end in range(seg - 1, n, seg):
-        info = p.analysis.layers[end]
-        elements = p.analysis.storages[info.output_storage].elements
-        boundaries += _round_int(elements * batch * bpe, a)
-    return int(boundaries + (per_segment.max() if len(per_segment) else 0))
-
-
 def peak_bytes(analysis: Analysis, setup: Setup, assumptions: Assumptions | None = None) -> int:
     """Only the peak, quickly (used by the fit table and the largest-batch search)."""
     a = assumptions or Assumptions()
-    p = _prepare(analysis)
-    fixed = sum(_fixed_terms(p, setup, a))
-    act, transient, workspace, _ = _variable_terms(p, setup, a, setup.batch_size)
-    return fixed + act + transient + workspace
+    return int(_peaks(_prepare(analysis), setup, a, [setup.batch_size])[0])
 
 
 def estimate(draft: NetworkDraft | Analysis, setup: Setup,
@@ -708,25 +988,42 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     p = _prepare(analysis)
     batch = setup.batch_size
     prec = setup.precision
-    overhead, weights, grads, optimizer = _fixed_terms(p, setup, a)
-    act, transient, workspace, saved = _variable_terms(p, setup, a, batch)
+    ev = _step(p, setup)
+    b = np.array([batch], dtype=np.int64)
+    block = _block(a)
+    live = _live_rounded(ev, b, block)[:, 0]
+    ws = _ws_at(_ws_layout(p, ev, setup, a), b, ev.n_points)[:, 0]
+    ws_rounded = -(-ws // block) * block if block > 1 else ws
+    total = live + ws_rounded
+    at = int(np.argmax(total)) if len(total) else 0
+    cats = ev.live_by_category(batch, at)
+    exact_at = sum(cats.values()) + int(ws[at])
+    rounding = int(total[at]) - exact_at
 
     n = len(analysis.layers)
-    per_layer_act = np.zeros(n, dtype=np.int64)
-    if saved is not None and len(saved):
+    train = setup.mode == "train"
+    # Per-layer figures in Python ints when int64 could overflow (the step said so).
+    big = ev.exact_ints
+
+    def ex(arr: np.ndarray) -> np.ndarray:
+        return arr.astype(object) if big else arr
+
+    per_layer_act = np.zeros(n, dtype=object if big else np.int64)
+    if train and len(p.saved_elems):
+        per_tensor = np.where(p.saved_fixed, 1, batch)
+        saved = ex(p.saved_elems) * per_tensor * _bpe(p.saved_class, prec)
         np.add.at(per_layer_act, p.saved_owner, saved)
-    ws = _workspace(p, batch, prec, a)
+    wsl = _workspace(p, batch, prec, a)
     per_layer_ws = np.zeros(n, dtype=np.int64)
-    if len(ws):
-        per_layer_ws[p.ws_layers] = ws
+    if len(wsl):
+        per_layer_ws[p.ws_layers] = wsl
     abpe = ACT_BYTES[prec]
     wbpe = WEIGHT_BYTES[prec]
-    out_bytes = p.out_elems * batch * abpe
-    act_traffic = (p.in_elems + np.where(p.out_elems > 0, p.out_numel, 0)) * batch * abpe
-    w_traffic = p.weight_elems * wbpe
+    out_bytes = ex(p.out_elems) * batch * abpe
+    act_traffic = ex(p.in_elems + np.where(p.out_elems > 0, p.out_numel, 0)) * batch * abpe
+    w_traffic = ex(p.weight_elems) * wbpe
     bytes_fwd = act_traffic + w_traffic
     bytes_bwd = 2 * act_traffic + 2 * w_traffic
-    train = setup.mode == "train"
     zeros = [0] * n
     layers = tuple(map(
         LayerEstimate,
@@ -744,19 +1041,18 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         per_layer_ws.tolist(),
     ))
     return MemoryEstimate(
-        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()), overhead=overhead,
-        weights=weights, gradients=grads, optimizer=optimizer, activations=act,
-        transient=transient, workspace=workspace, layers=layers, analysis=analysis,
+        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
+        overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],
+        optimizer=cats["optimizer"], activations=cats["activations"],
+        transient=cats["transient"], workspace=int(ws[at]), layers=layers, analysis=analysis,
+        weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
+        point_allocated=total, events=ev,
     )
 
 
 def max_batch(draft: NetworkDraft | Analysis, setup: Setup, memory_bytes: int,
               assumptions: Assumptions | None = None) -> int:
-    """The largest batch whose peak fits in ``memory_bytes`` (0 if not even batch 1 fits).
-
-    The peak is an affine function of the batch plus allocator rounding, which only adds and is
-    bounded, so a guess from the affine part lands close; a bisection finishes the job.
-    """
+    """The largest batch whose peak fits in ``memory_bytes`` (0 if not even batch 1 fits)."""
     return int(max_batch_many(draft, setup, [memory_bytes], assumptions)[0])
 
 

@@ -83,6 +83,7 @@ class Setup:
     optimizer: str = "adam"
     mode: str = "train"
     checkpointing: bool = False  # gradient checkpointing in √n segments (recompute forward)
+    accumulation: int = 1  # micro-batches per optimizer step (gradient accumulation)
 
     def __post_init__(self):
         if not isinstance(self.batch_size, int) or isinstance(self.batch_size, bool):
@@ -137,6 +138,18 @@ class Setup:
                     checkpointing=self.checkpointing,
                 )
             )
+        if (not isinstance(self.accumulation, int) or isinstance(self.accumulation, bool)
+                or not 1 <= self.accumulation <= 4096):
+            raise ValueError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "gradient accumulation must be a whole number of micro-batches from 1 "
+                        "to 4096, not {accumulation!r}",
+                    ),
+                    accumulation=self.accumulation,
+                )
+            )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -145,6 +158,7 @@ class Setup:
             "optimizer": self.optimizer,
             "mode": self.mode,
             "checkpointing": self.checkpointing,
+            "accumulation": self.accumulation,
         }
 
 

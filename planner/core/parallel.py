@@ -32,8 +32,8 @@ from planner.core.memory import (
     ACT_BYTES,
     MASTER_BYTES,
     OPTIMIZER_STATES,
+    PARAM_BYTES,
     STATE_BYTES,
-    WEIGHT_BYTES,
     MemoryEstimate,
 )
 from planner.core.speed import CardLike, Workload, iteration_time
@@ -107,49 +107,64 @@ class PerGpuMemory:
     workspace: int
     communication: int
     gathered: int  # full weights of the layers being run (ZeRO-3 / FSDP)
+    weight_copies: int = 0
+    allocator: int = 0
 
     @property
     def peak(self) -> int:
-        return (self.overhead + self.weights + self.gradients + self.optimizer + self.activations
-                + self.transient + self.workspace + self.communication + self.gathered)
+        return sum(self.terms().values())
 
     def terms(self) -> dict[str, int]:
         return {"overhead": self.overhead, "weights": self.weights,
+                "weight_copies": self.weight_copies,
                 "gradients": self.gradients, "optimizer": self.optimizer,
                 "activations": self.activations, "transient": self.transient,
-                "workspace": self.workspace, "communication": self.communication,
-                "gathered": self.gathered}
+                "workspace": self.workspace, "allocator": self.allocator,
+                "communication": self.communication, "gathered": self.gathered}
 
 
 def per_gpu_memory(est: MemoryEstimate, parallel: Parallel,
                    pa: ParallelAssumptions | None = None) -> PerGpuMemory:
-    """Memory on each GPU; ``est`` is the single-GPU estimate at the per-GPU batch."""
+    """Memory on each GPU; ``est`` is the single-GPU estimate at the per-GPU batch.
+
+    The same simulated step, with the sharded categories divided by the GPU count at every
+    point (so the peak may move), plus what the strategy holds throughout: DDP's gradient
+    buckets, ZeRO's reduce/gather buckets, and under ZeRO-3 / FSDP the full weights of the two
+    largest layers gathered while they run.
+    """
     pa = pa or ParallelAssumptions()
     n = parallel.world
     s = parallel.strategy
-    weights, grads, opt = est.weights, est.gradients, est.optimizer
     comm = 0
     gathered = 0
+    divide: dict[str, int] = {}
     train = est.setup.mode == "train"
     if n > 1 and train:
+        grads_total = est.step_totals.get("gradients", est.gradients)
         if s == "ddp":
-            comm = grads  # DDP's buckets: a flat copy of the gradients
+            comm = grads_total  # DDP's buckets: a flat copy of the gradients
         else:
-            comm = min(grads, pa.zero_bucket_bytes)
-            opt = -(-opt // n)
+            comm = min(grads_total, pa.zero_bucket_bytes)
+            divide["optimizer"] = n
             if s in ("zero2", "zero3", "fsdp"):
-                grads = -(-grads // n)
+                divide["gradients"] = n
             if s in ("zero3", "fsdp"):
-                weights = -(-weights // n)
+                divide["weights"] = n
                 largest = sorted((layer.parameters for layer in est.layers), reverse=True)[:2]
-                gathered = sum(largest) * WEIGHT_BYTES[est.setup.precision]
-    return PerGpuMemory(parallel, est.overhead, weights, grads, opt, est.activations,
-                        est.transient, est.workspace, comm, gathered)
+                gathered = sum(largest) * PARAM_BYTES[est.setup.precision]
+    if est.events is None or est.point_allocated is None:
+        t = est.terms()
+    else:
+        _, t = est.rescaled(divide)
+    return PerGpuMemory(parallel, t["overhead"], t["weights"], t["gradients"], t["optimizer"],
+                        t["activations"], t["transient"], t["workspace"], comm, gathered,
+                        t["weight_copies"], t["allocator"])
 
 
 def parameter_bytes_per_parameter(precision: str, optimizer: str) -> int:
-    """Bytes per parameter of weights + gradients + optimizer state (16 for mixed Adam)."""
-    w = WEIGHT_BYTES[precision]
+    """Bytes per parameter of weights + gradients + optimizer state (16 for mixed Adam: fp32
+    weights and gradients under autocast, two fp32 moments)."""
+    w = PARAM_BYTES[precision]
     return 2 * w + MASTER_BYTES[precision] + OPTIMIZER_STATES[optimizer] * STATE_BYTES[precision]
 
 

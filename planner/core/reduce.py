@@ -51,8 +51,9 @@ def _candidates(draft: NetworkDraft, setup: Setup, analysis: Analysis):
         yield ("fp16", QT_TRANSLATE_NOOP("core",
                            "Train in 16-bit (mixed precision)"),
                QT_TRANSLATE_NOOP("core",
-                   "Activations, gradients and weights in 16 bits, an fp32 master copy of the "
-                   "weights for the optimizer."),
+                   "torch.autocast: convolutions and linear layers compute in 16 bits and keep "
+                   "16-bit activations and weight copies; weights, gradients and optimizer "
+                   "state stay fp32."),
                QT_TRANSLATE_NOOP("core",
                    "The article: 16-bit halves memory without hurting classification; keep fp32 "
                    "master weights and loss scaling (what mixed precision does)."),

@@ -287,6 +287,26 @@
         <translation>分配器段</translation>
     </message>
     <message>
+        <source>Model the caching allocator</source>
+        <translation>模拟缓存分配器</translation>
+    </message>
+    <message>
+        <source>Allocator large segment</source>
+        <translation>分配器大段</translation>
+    </message>
+    <message>
+        <source>Allocator own-segment threshold</source>
+        <translation>分配器独立段阈值</translation>
+    </message>
+    <message>
+        <source>Allocator large rounding</source>
+        <translation>分配器大块取整</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspace</source>
+        <translation>cuBLAS 工作区</translation>
+    </message>
+    <message>
         <source>Convolution algorithm</source>
         <translation>卷积算法</translation>
     </message>
@@ -378,6 +398,10 @@
 <context>
     <name>BreakdownBar</name>
     <message>
+        <source>The terms are what is alive at the peak of the simulated step. Below them: what tensors occupy at the peak (torch.cuda.max_memory_allocated), what PyTorch&apos;s caching allocator holds (max_memory_reserved; simulated from its documented behaviour, not measured), and what nvidia-smi shows (that plus the CUDA context and libraries). The allocator gives back cached blocks and retries before it runs out of memory, so fit is judged on the tensors plus the context.</source>
+        <translation>各项是模拟训练步骤峰值时刻仍存活的内存。其下依次为：峰值时张量占用的内存（torch.cuda.max_memory_allocated）、PyTorch 缓存分配器持有的内存（max_memory_reserved；按其文档行为模拟，未经实测），以及 nvidia-smi 显示的内存（再加上 CUDA 上下文和库）。分配器在内存不足前会归还缓存块并重试，因此是否装得下按张量加上下文来判断。</translation>
+    </message>
+    <message>
         <source>No estimate</source>
         <translation>暂无估算</translation>
     </message>
@@ -402,6 +426,10 @@
         <translation>批量 %1</translation>
     </message>
     <message>
+        <source>at %1 (%2)</source>
+        <translation>位于 %1（%2）</translation>
+    </message>
+    <message>
         <source>%1 GPUs, %2, batch %3 each, global %4</source>
         <translation>%1 块 GPU，%2，每块批量 %3，全局 %4</translation>
     </message>
@@ -416,6 +444,10 @@
     <message>
         <source>does not fit</source>
         <translation>装不下</translation>
+    </message>
+    <message>
+        <source>tensors %1 · allocator holds %2 (simulated) · nvidia-smi %3</source>
+        <translation>张量 %1 · 分配器持有 %2（模拟）· nvidia-smi %3</translation>
     </message>
 </context>
 <context>
@@ -2666,6 +2698,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>逐层图表</translation>
     </message>
     <message>
+        <source>Memory over the step</source>
+        <translation>训练步骤内存曲线</translation>
+    </message>
+    <message>
         <source>Per-layer table</source>
         <translation>逐层表格</translation>
     </message>
@@ -3518,6 +3554,21 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Some settings were not valid and are back to their defaults: %1.</source>
         <translation>部分设置无效，已恢复为默认值：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>StepChart</name>
+    <message>
+        <source>allocated by tensors (MiB)</source>
+        <translation>张量占用 (MiB)</translation>
+    </message>
+    <message>
+        <source>step: forward, loss, backward (layers in reverse), optimizer</source>
+        <translation>步骤：前向、损失、反向（逆序逐层）、优化器</translation>
+    </message>
+    <message>
+        <source>tensors&apos; peak %1 at %2 (%3), dashed line</source>
+        <translation>张量峰值 %1，位于 %2（%3），见虚线</translation>
     </message>
 </context>
 <context>
@@ -4589,7 +4640,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>needs {n} layer(s) named in &apos;from&apos;</source>
-        <translation>需要在 'from' 中指定 {n} 个层</translation>
+        <translation>需要在 &apos;from&apos; 中指定 {n} 个层</translation>
     </message>
     <message>
         <source>cannot view {shape} as the larger {shape2}</source>
@@ -4673,7 +4724,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Scaled dot-product attention of q (this input), k and v (&apos;from&apos;); keeps q, k, v, the output and a logsumexp per row.</source>
-        <translation>q（本层输入）、k 和 v（'from'）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
+        <translation>q（本层输入）、k 和 v（&apos;from&apos;）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
     </message>
     <message>
         <source>Einsum</source>
@@ -4905,15 +4956,27 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>allocator rounds every tensor up to this block</source>
-        <translation>分配器把每个张量向上取整到这个块大小</translation>
+        <translation type="vanished">分配器把每个张量向上取整到这个块大小</translation>
     </message>
     <message>
         <source>tensors at least this large are rounded to whole segments</source>
-        <translation>不小于此大小的张量按整段取整</translation>
+        <translation type="vanished">不小于此大小的张量按整段取整</translation>
     </message>
     <message>
         <source>segment size large tensors are rounded to</source>
-        <translation>大张量取整所用的段大小</translation>
+        <translation type="vanished">大张量取整所用的段大小</translation>
+    </message>
+    <message>
+        <source>the caching allocator rounds every tensor up to this block (kMinBlockSize, CUDACachingAllocator.cpp)</source>
+        <translation>缓存分配器把每个张量向上取整到这个块大小（kMinBlockSize，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>requests up to this size come from the small pool (kSmallSize, CUDACachingAllocator.cpp)</source>
+        <translation>不超过这个大小的请求来自小内存池（kSmallSize，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>segment the small pool reserves at a time (kSmallBuffer, CUDACachingAllocator.cpp)</source>
+        <translation>小内存池每次预留的段大小（kSmallBuffer，CUDACachingAllocator.cpp）</translation>
     </message>
     <message>
         <source>convolution algorithm family for the workspace: typical = fastest per layer (Winograd for 3×3, else implicit GEMM) capped at the workspace allowance</source>
@@ -4926,6 +4989,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>memory the driver keeps on a card that no process can use (used when judging fit)</source>
         <translation>驱动在显卡上保留、任何进程都不能使用的显存（判断能否装下时使用）</translation>
+    </message>
+    <message>
+        <source>model PyTorch&apos;s caching allocator: tensors in 512-byte blocks, cached segments simulated (c10/cuda/CUDACachingAllocator.cpp); off = exact tensor bytes</source>
+        <translation>模拟 PyTorch 的缓存分配器：张量按 512 字节块分配，并模拟缓存的内存段（c10/cuda/CUDACachingAllocator.cpp）；关闭 = 精确的张量字节数</translation>
+    </message>
+    <message>
+        <source>segment the allocator reserves for a 1–10 MiB request (kLargeBuffer, CUDACachingAllocator.cpp)</source>
+        <translation>分配器为 1–10 MiB 的请求预留的段大小（kLargeBuffer，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>requests from this size get a segment of their own, rounded up (kMinLargeAlloc, CUDACachingAllocator.cpp)</source>
+        <translation>从这个大小起，请求获得独立的内存段，并向上取整（kMinLargeAlloc，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>what a segment of its own is rounded up to (kRoundLarge, CUDACachingAllocator.cpp)</source>
+        <translation>独立内存段向上取整到的单位（kRoundLarge，CUDACachingAllocator.cpp）</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspace held by PyTorch&apos;s allocator once a matmul ran (CUBLAS_WORKSPACE_CONFIG default: 32 MiB on Hopper and newer, 8.125 MiB before; CublasHandlePool.cpp)</source>
+        <translation>矩阵乘法运行后由 PyTorch 分配器持有的 cuBLAS 工作区（CUBLAS_WORKSPACE_CONFIG 默认值：Hopper 及更新架构为 32 MiB，之前为 8.125 MiB；CublasHandlePool.cpp）</translation>
     </message>
     <message>
         <source>fraction of the datasheet FP32 rate convolutions and GEMMs reach on the CUDA cores (fitted on measured training throughput: benchmarks/calibrate_speed.py)</source>
@@ -4980,6 +5063,42 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>主机准备训练输入（解码、增强、复制到 GPU）的速度，以 fp32 输入张量的 GB/s 计；1.9 约为每秒 3,100 张 ResNet-50 图像，即在 H200 和 B200 上都测得的平台值；0 = 不限（合成数据）</translation>
     </message>
     <message>
+        <source>Gradient buffers and temporaries</source>
+        <translation>梯度缓冲区与临时张量</translation>
+    </message>
+    <message>
+        <source>cuDNN / cuBLAS workspace</source>
+        <translation>cuDNN / cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>Allocator rounding (512-byte blocks)</source>
+        <translation>分配器取整（512 字节块）</translation>
+    </message>
+    <message>
+        <source>Activations (inputs and outputs alive)</source>
+        <translation>激活（存活的输入与输出）</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重算</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
         <source>fraction of the datasheet FP32 rate large convolutions reach</source>
         <translation type="vanished">大卷积能达到的标称 FP32 算力比例</translation>
     </message>
@@ -5012,6 +5131,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>权重</translation>
     </message>
     <message>
+        <source>16-bit weight copies (autocast)</source>
+        <translation>16 位权重副本（autocast）</translation>
+    </message>
+    <message>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
@@ -5025,11 +5148,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Gradient buffers (backward peak)</source>
-        <translation>梯度缓冲区（反向传播峰值）</translation>
+        <translation type="vanished">梯度缓冲区（反向传播峰值）</translation>
     </message>
     <message>
         <source>Convolution workspace</source>
-        <translation>卷积工作区</translation>
+        <translation type="vanished">卷积工作区</translation>
     </message>
     <message>
         <source>FP32 (PyTorch defaults: TF32 convolutions on Ampere+)</source>
@@ -5114,6 +5237,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>checkpointing must be true or false, not {checkpointing!r}</source>
         <translation>checkpointing 必须是 true 或 false，而不是 {checkpointing!r}</translation>
+    </message>
+    <message>
+        <source>gradient accumulation must be a whole number of micro-batches from 1 to 4096, not {accumulation!r}</source>
+        <translation>梯度累积必须是 1 到 4096 之间的整数个微批次，而不是 {accumulation!r}</translation>
     </message>
     <message>
         <source>the draft has no input layer</source>
@@ -5289,7 +5416,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Activations, gradients and weights in 16 bits, an fp32 master copy of the weights for the optimizer.</source>
-        <translation>激活、梯度和权重都用 16 位，另为优化器保留一份 fp32 主权重。</translation>
+        <translation type="vanished">激活、梯度和权重都用 16 位，另为优化器保留一份 fp32 主权重。</translation>
+    </message>
+    <message>
+        <source>torch.autocast: convolutions and linear layers compute in 16 bits and keep 16-bit activations and weight copies; weights, gradients and optimizer state stay fp32.</source>
+        <translation>torch.autocast：卷积层和全连接层以 16 位计算，并保留 16 位的激活和权重副本；权重、梯度和优化器状态仍为 fp32。</translation>
     </message>
     <message>
         <source>The article: 16-bit halves memory without hurting classification; keep fp32 master weights and loss scaling (what mixed precision does).</source>

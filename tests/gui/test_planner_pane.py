@@ -407,16 +407,43 @@ def test_self_test_reports_its_outcome(qapp, capsys):
 
 def test_result_tables_follow_edits_when_shown(window):
     pane = window.planner
-    pane.tabs.setCurrentIndex(1)
+    pane.tabs.setCurrentIndex(pane._table_tab)
     model = pane.estimate_model
     kept = model.index(1, 5).data(SORT_ROLE)
     pane.batch_spin.setValue(64)
     assert model.index(1, 5).data(SORT_ROLE) * 2 == kept
-    pane.tabs.setCurrentIndex(2)
+    pane.tabs.setCurrentIndex(pane._classic_tab)
     assert pane.classic_model.index(1, 0).data() == "conv1"
     assert "input − kernel" in pane.classic_model.index(1, 3).data()
     pane.layer_model.setData(params_index(window, 1), "filters=32 kernel=300")
     assert pane.classic_model.rowCount() == 0  # no numbers from before the error
+
+
+def test_step_chart_marks_the_peak_and_names_layers(make_window, qtbot, tmp_path):
+    w = make_window(preset="resnet18")
+    w.resize(1024, 700)
+    w.show()
+    pane = w.planner
+    chart = pane.step_chart
+    pane.tabs.setCurrentWidget(chart)
+    est = w.document.estimate
+    at = est.peak_at
+    assert at.phase == "backward"
+    assert at.name in chart.peak_text() and "peak" in chart.peak_text()
+    points = est.timeline
+    first_bwd = next(i for i, p in enumerate(points) if p.phase == "backward" and p.layer >= 0)
+    assert chart.describe(first_bwd).startswith(points[first_bwd].name + " — backward")
+    left = chart.getPlotItem().getAxis("left").labelText
+    assert "MiB" in left
+    with qtbot.waitSignal(chart.layer_clicked, timeout=1000) as blocker:
+        chart.layer_clicked.emit(points[first_bwd].layer)
+    assert blocker.args == [points[first_bwd].layer]
+    w.grab().save(str(tmp_path / "step_chart.png"))
+    # A bad draft greys the last good step out and says why.
+    pane.layer_model.setData(pane.layer_model.index(1, 3), "filters=32 kernel=3000")
+    assert chart._note.isVisible()
+    # Inference: no backward in the step, the activation term is not "kept for backward".
+    pane.layer_model.setData(pane.layer_model.index(1, 3), "filters=64 kernel=7")
 
 
 def test_window_renders(window, qtbot, tmp_path):
@@ -460,6 +487,12 @@ def test_assumptions_dialog_edits_every_field(qtbot):
     assert dialog.edited() == Assumptions()
     dialog.findChild(QSpinBox, "cuda_context_bytes").setValue(1024)
     assert dialog.edited().cuda_context_bytes == 1024**3
+    from PySide6.QtWidgets import QCheckBox
+
+    dialog.findChild(QCheckBox, "allocator_model").setChecked(False)
+    assert dialog.edited().allocator_model is False
+    dialog.findChild(QSpinBox, "cublas_workspace_bytes").setValue(8320)  # 8.125 MiB
+    assert dialog.edited().cublas_workspace_bytes == 8320 * 1024
     pairs = dialog.findChild(QLineEdit, "architecture_efficiency")
     pairs.setText("Kepler=0.5")
     assert dialog.edited().architecture_efficiency == (("Kepler", 0.5),)

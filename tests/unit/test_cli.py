@@ -132,3 +132,58 @@ def test_subcommand_options_named_like_window_flags_stay_in_the_cli():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith("ok")
+
+
+def test_estimate_json_has_the_timeline_and_where_the_peak_is(capsys):
+    code, out, _ = call(capsys, "estimate", "preset:resnet18", "--batch", "16", "--json")
+    assert code == 0
+    data = json.loads(out)
+    timeline = data["timeline"]
+    phases = [p["phase"] for p in timeline]
+    layers = json.loads(out)["layers"]
+    # One point per layer boundary: every layer's forward, the loss, every layer's backward
+    # (the input has none), the optimizer step.
+    assert phases.count("forward") == len(layers)
+    assert phases.count("backward") == len(layers) - 1 + 1  # + the loss's backward
+    assert phases[-1] == "optimizer"
+    peak_value = max(p["allocated_bytes"] for p in timeline)
+    assert peak_value == data["allocated_bytes"]
+    assert data["bytes"]["peak"] == data["allocated_bytes"] + data["bytes"]["overhead"]
+    at = data["peak_at"]
+    assert at["phase"] == "backward" and at["layer"] in {layer["name"] for layer in layers}
+    assert data["reserved_bytes"] >= data["allocated_bytes"]
+    assert data["nvidia_smi_bytes"] == data["reserved_bytes"] + data["bytes"]["overhead"]
+
+
+def test_assumptions_file_changes_the_estimate(tmp_path, capsys):
+    def peak(*extra):
+        code, out, err = call(capsys, "estimate", "preset:resnet18", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)
+
+    base = peak()
+    f = tmp_path / "a.json"
+    f.write_text(json.dumps({"cuda_context_bytes": 1 << 30, "allocator_model": False}))
+    changed = peak("--assumptions", str(f))
+    assert changed["bytes"]["overhead"] == (1 << 30) + 150 * 2**20
+    assert changed["bytes"]["allocator"] == 0 and base["bytes"]["allocator"] > 0
+    assert changed["reserved_bytes"] == changed["allocated_bytes"]
+    code, out, err = call(capsys, "fit", "preset:resnet18", "--json", "--assumptions", str(f))
+    assert code == 0 and json.loads(out)[0]["peak_bytes"] == changed["bytes"]["peak"]
+
+
+@pytest.mark.parametrize("content,needle", [
+    ('{"cuda_context_bytes": -1}', "cuda_context_bytes"),
+    ('{"cuda_contxt": 5}', "cuda_contxt: unknown field"),
+    ('{"allocator_model": "no"}', "allocator_model"),
+    ("[1, 2]", "JSON object"),
+    ("{not json", "not JSON"),
+])
+def test_bad_assumptions_file_names_the_field(tmp_path, capsys, content, needle):
+    f = tmp_path / "a.json"
+    f.write_text(content)
+    for cmd in (["estimate", "preset:resnet18"], ["fit", "preset:resnet18"],
+                ["advise", "--profile", "starting"]):
+        code, out, err = call(capsys, *cmd, "--assumptions", str(f))
+        assert code == 2 and out == ""
+        assert needle in err and err.count("\n") == 1

@@ -1,9 +1,10 @@
 """A dialog editing the estimate's Assumptions; each field's tooltip is Assumptions.describe().
 
 Fields are laid out by type, so a field added to Assumptions appears without a change here:
-byte counts in MiB/KiB/B spin boxes, fractions and seconds in decimal spin boxes, whole numbers
-in spin boxes, the convolution algorithm in a combo box, and per-architecture factors as
-"Kepler=0.6, Maxwell=0.85". Memory fields and speed-model fields are in separate groups.
+byte counts in MiB/KiB/B spin boxes, switches in check boxes, fractions and seconds in
+decimal spin boxes, whole numbers in spin boxes, the convolution algorithm in a combo box, and
+per-architecture factors as "Kepler=0.6, Maxwell=0.85". Memory fields and speed-model fields
+are in separate groups.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import fields
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -35,6 +37,10 @@ _UNITS = {
     "allocator_block_bytes": ("B", 1),
     "allocator_large_threshold_bytes": ("KiB", 1024),
     "allocator_segment_bytes": ("KiB", 1024),
+    "allocator_large_segment_bytes": ("KiB", 1024),
+    "allocator_min_large_alloc_bytes": ("KiB", 1024),
+    "allocator_round_large_bytes": ("KiB", 1024),
+    "cublas_workspace_bytes": ("KiB", 1024),
 }
 _MIB = ("MiB", 1024**2)
 
@@ -46,6 +52,14 @@ _LABELS = {
     "allocator_large_threshold_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                          "Allocator large threshold"),
     "allocator_segment_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Allocator segment"),
+    "allocator_model": QT_TRANSLATE_NOOP("AssumptionsDialog", "Model the caching allocator"),
+    "allocator_large_segment_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                       "Allocator large segment"),
+    "allocator_min_large_alloc_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                         "Allocator own-segment threshold"),
+    "allocator_round_large_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                     "Allocator large rounding"),
+    "cublas_workspace_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "cuBLAS workspace"),
     "conv_algorithm": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution algorithm"),
     "workspace_cap_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Workspace cap"),
     "driver_reserved_bytes": QT_TRANSLATE_NOOP("AssumptionsDialog", "Driver reserved"),
@@ -80,7 +94,7 @@ def _label(name: str) -> str:
 
 
 def _is_memory(name: str) -> bool:
-    return name.endswith("_bytes") or name == "conv_algorithm"
+    return name.endswith("_bytes") or name in ("conv_algorithm", "allocator_model")
 
 
 def format_pairs(pairs) -> str:
@@ -154,7 +168,9 @@ class AssumptionsDialog(QDialog):
             combo = QComboBox(self)
             combo.addItems(list(CONV_ALGORITHMS))
             return self._set(combo, name, value)
-        if isinstance(value, bool) or isinstance(value, tuple):
+        if isinstance(value, bool):
+            return self._set(QCheckBox(self), name, value)
+        if isinstance(value, tuple):
             return self._set(QLineEdit(self), name, value)
         if isinstance(value, float):
             box = QDoubleSpinBox(self)
@@ -175,7 +191,9 @@ class AssumptionsDialog(QDialog):
         return self._set(box, name, value)
 
     def _set(self, editor: QWidget, name: str, value) -> QWidget:
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
             editor.setCurrentText(str(value))
         elif isinstance(editor, QLineEdit):
             editor.setText(format_pairs(value) if isinstance(value, tuple) else str(value))
@@ -190,7 +208,9 @@ class AssumptionsDialog(QDialog):
         """The assumptions as the fields say; raises ValueError naming a bad field."""
         values = {}
         for name, editor in self._editors.items():
-            if isinstance(editor, QComboBox):
+            if isinstance(editor, QCheckBox):
+                values[name] = editor.isChecked()
+            elif isinstance(editor, QComboBox):
                 values[name] = editor.currentText()
             elif isinstance(editor, QLineEdit):
                 try:

@@ -5,6 +5,8 @@
   never clip and it scales with the window.
 * ``LayerChart``: a pyqtgraph bar chart of the bytes each layer keeps for backward, so the costly
   early layers stand out; the selected layer is highlighted and clicking a bar selects its layer.
+* ``StepChart``: what tensors occupy over the simulated step, phases shaded, the peak and its
+  layer marked; hover names the layer.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from planner.core.memory import TERM_LABELS, TERMS, MemoryEstimate
+from planner.core.memory import PHASE_LABELS, TERM_LABELS, TERMS, MemoryEstimate, term_label
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.ui.i18n import tr_core
 from planner.units import MIB, format_bytes
@@ -24,11 +26,13 @@ from planner.ui.plotstyle import style_plot
 TERM_COLORS = {
     "overhead": QColor("#8c8c8c"),
     "weights": QColor("#1f77b4"),
+    "weight_copies": QColor("#aec7e8"),
     "gradients": QColor("#6baed6"),
     "optimizer": QColor("#9467bd"),
     "activations": QColor("#d62728"),
     "transient": QColor("#ff9896"),
     "workspace": QColor("#ff7f0e"),
+    "allocator": QColor("#c7c7c7"),
     "communication": QColor("#2ca02c"),
     "gathered": QColor("#17becf"),
 }
@@ -62,6 +66,13 @@ class BreakdownBar(QWidget):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.setMinimumWidth(360)
+        self.setToolTip(self.tr(
+            "The terms are what is alive at the peak of the simulated step. Below them: what "
+            "tensors occupy at the peak (torch.cuda.max_memory_allocated), what PyTorch's "
+            "caching allocator holds (max_memory_reserved; simulated from its documented "
+            "behaviour, not measured), and what nvidia-smi shows (that plus the CUDA context "
+            "and libraries). The allocator gives back cached blocks and retries before it "
+            "runs out of memory, so fit is judged on the tensors plus the context."))
 
     def set_estimate(self, estimate: MemoryEstimate | None, *, stale: bool = False,
                      message: str = "", capacity_bytes: int | None = None) -> None:
@@ -112,7 +123,7 @@ class BreakdownBar(QWidget):
     def heightForWidth(self, width: int) -> int:
         line = QFontMetrics(self.font()).height() + 4
         rows = -(-len(self._term_names()) // self._legend_columns(width))
-        return self._MARGIN + line + 4 + self._BAR_H + 10 + rows * line + self._MARGIN
+        return self._MARGIN + line + 4 + self._BAR_H + 10 + (rows + 1) * line + self._MARGIN
 
     def sizeHint(self) -> QSize:
         width = max(self.width(), 520)
@@ -156,6 +167,11 @@ class BreakdownBar(QWidget):
         sub = (self.tr("training") if mode == "train" else self.tr("inference")) + ", " + \
             self.tr("batch %1").replace("%1", str(est.setup.batch_size)) + ", " + \
             est.setup.precision
+        at = est.peak_at
+        if at is not None and per_gpu is None:
+            where = at.name if at.layer >= 0 else tr_core(PHASE_LABELS[at.phase])
+            sub += ", " + self.tr("at %1 (%2)").replace("%1", where).replace(
+                "%2", tr_core(PHASE_LABELS[at.phase]))
         if per_gpu is not None:
             sub = (self.tr("%1 GPUs, %2, batch %3 each, global %4").replace(
                 "%1", str(per_gpu.parallel.world)).replace("%2", per_gpu.parallel.strategy)
@@ -203,7 +219,8 @@ class BreakdownBar(QWidget):
             color = TERM_COLORS[term]
             p.fillRect(QRectF(cx, cy + 3, 12, 12), _grey(color) if self._stale else color)
             p.setPen(QColor(128, 128, 128) if (self._stale or value == 0) else text_color)
-            label = tr_core(PARALLEL_LABELS[term])
+            label = tr_core(term_label(term, est.setup.mode) if term in TERM_LABELS
+                            else PARALLEL_LABELS[term])
             share = f"{100 * value / total:.0f}%" if value else "—"
             amount = f"{fmt(value)}  ({share})"
             aw = fm.horizontalAdvance(amount)
@@ -213,6 +230,22 @@ class BreakdownBar(QWidget):
                        fm.elidedText(label, Qt.TextElideMode.ElideRight, int(name_w)))
             p.drawText(QRectF(cx + col_w - aw - 12, cy, aw, line),
                        int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), amount)
+        rows = -(-len(self._term_names()) // cols)
+        p.setPen(QColor(128, 128, 128) if self._stale else text_color)
+        foot = self.footer_text()
+        p.drawText(QRectF(margin, y + rows * line, width, line),
+                   int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                   fm.elidedText(foot, Qt.TextElideMode.ElideRight, int(width)))
+
+    def footer_text(self) -> str:
+        """What tensors occupy, what the caching allocator holds, what nvidia-smi shows."""
+        est = self._estimate
+        if est is None:
+            return ""
+        fmt = self.format_bytes
+        return (self.tr("tensors %1 · allocator holds %2 (simulated) · nvidia-smi %3")
+                .replace("%1", fmt(est.allocated_bytes)).replace("%2", fmt(est.reserved_bytes))
+                .replace("%3", fmt(est.nvidia_smi_bytes)))
 
 
 class LayerChart(pg.PlotWidget):
@@ -314,3 +347,122 @@ class LayerChart(pg.PlotWidget):
             self.setToolTip("")
         else:
             self.setToolTip(f"{i}: {self._names[i]} — {format_bytes(self._values[i] * MIB)}")
+
+
+class StepChart(pg.PlotWidget):
+    """What tensors occupy over one simulated step (MiB): forward, loss, backward and the
+    optimizer, with the phases shaded, the peak marked with its layer, and hover naming the
+    layer under the cursor. Clicking a point selects its layer."""
+
+    layer_clicked = Signal(int)
+
+    _PHASE_COLORS = {"forward": (31, 119, 180, 28), "backward": (214, 39, 40, 28),
+                     "recompute": (148, 103, 189, 36)}
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=None)
+        item, text = style_plot(self, min_height=160, grid_x=False, grid_alpha=0.25)
+        self._label_color = text.name()
+        item.setLabel("left", self.tr("allocated by tensors (MiB)"), color=self._label_color)
+        item.setLabel("bottom", self.tr("step: forward, loss, backward (layers in reverse), "
+                                        "optimizer"), color=self._label_color)
+        self.setMouseEnabled(x=True, y=False)
+        self._curve = item.plot([], [], pen=pg.mkPen("#d62728", width=2))
+        self._peak_line = pg.InfiniteLine(angle=90, pen=pg.mkPen("#1f4e9c", width=1,
+                                                                 style=Qt.PenStyle.DashLine))
+        item.addItem(self._peak_line, ignoreBounds=True)
+        self._peak_title = ""
+        self._regions: list[pg.LinearRegionItem] = []
+        self._region_labels: list[pg.TextItem] = []
+        self._points: list = []
+        self._values = np.zeros(0)
+        self._note = pg.TextItem(anchor=(0.5, 0.5), color=(160, 0, 0))
+        self._note.setVisible(False)
+        item.addItem(self._note, ignoreBounds=True)
+        self.format_bytes = format_bytes
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+
+    def peak_text(self) -> str:
+        return self._peak_title
+
+    def set_estimate(self, estimate: MemoryEstimate | None, *, stale: bool = False,
+                     message: str = "") -> None:
+        item = self.getPlotItem()
+        for r in self._regions:
+            item.removeItem(r)
+        for t in self._region_labels:
+            item.removeItem(t)
+        self._regions, self._region_labels = [], []
+        points = list(estimate.timeline) if estimate is not None else []
+        self._points = points
+        self._values = np.array([p.allocated_bytes for p in points], dtype=float) / MIB
+        x = np.arange(len(points))
+        pen = pg.mkPen((175, 175, 175) if stale else "#d62728", width=2)
+        self._curve.setData(x, self._values, pen=pen)
+        top = float(self._values.max()) if len(points) else 1.0
+        # Shade each run of one phase and name it once.
+        start = 0
+        for i in range(1, len(points) + 1):
+            if i == len(points) or points[i].phase != points[start].phase:
+                phase = points[start].phase
+                color = self._PHASE_COLORS.get(phase)
+                if color is not None and i - start > 1:
+                    region = pg.LinearRegionItem((start - 0.5, i - 0.5), movable=False,
+                                                 brush=pg.mkBrush(*color),
+                                                 pen=pg.mkPen(None))
+                    region.setZValue(-10)
+                    item.addItem(region, ignoreBounds=True)
+                    self._regions.append(region)
+                    label = pg.TextItem(tr_core(PHASE_LABELS[phase]), anchor=(0, 0),
+                                        color=self._label_color)
+                    label.setPos(start - 0.4, top * 1.07)
+                    item.addItem(label, ignoreBounds=True)
+                    self._region_labels.append(label)
+                start = i
+        if points and estimate is not None:
+            at = estimate.peak_point
+            p = points[at]
+            self._peak_line.setPos(at)
+            self._peak_line.setVisible(True)
+            self._peak_title = self.tr("tensors' peak %1 at %2 (%3), dashed line").replace(
+                "%1", self.format_bytes(p.allocated_bytes)).replace(
+                "%2", self._name(p)).replace("%3", tr_core(PHASE_LABELS[p.phase]))
+        else:
+            self._peak_line.setVisible(False)
+            self._peak_title = ""
+        item.setTitle(self._peak_title or None, color=self._label_color, size="9pt")
+        item.setXRange(-0.6, max(len(points) - 0.4, 0.6), padding=0)
+        item.setYRange(0, max(top, 1e-3) * 1.15, padding=0)
+        self._note.setText(message if stale else "")
+        self._note.setVisible(bool(stale and message))
+        self._note.setPos(max(len(points) - 1, 0) / 2, max(top, 1e-3) * 0.55)
+
+    def _name(self, p) -> str:
+        if p.layer >= 0:
+            return p.name
+        return tr_core(PHASE_LABELS["optimizer" if p.phase == "optimizer" else "loss"])
+
+    def _index_at(self, scene_pos) -> int | None:
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos) or not self._points:
+            return None
+        i = round(vb.mapSceneToView(scene_pos).x())
+        return i if 0 <= i < len(self._points) else None
+
+    def describe(self, i: int) -> str:
+        """The hover text of point ``i``: its layer, the phase and what tensors occupy."""
+        p = self._points[i]
+        return f"{self._name(p)} — {tr_core(PHASE_LABELS[p.phase])}: " \
+               f"{self.format_bytes(p.allocated_bytes)}"
+
+    @Slot(object)
+    def _on_mouse_moved(self, pos) -> None:
+        i = self._index_at(pos)
+        self.setToolTip("" if i is None else self.describe(i))
+
+    @Slot(object)
+    def _on_scene_clicked(self, event) -> None:
+        i = self._index_at(event.scenePos())
+        if i is not None and self._points[i].layer >= 0:
+            self.layer_clicked.emit(self._points[i].layer)

@@ -57,7 +57,7 @@ from planner.core.network import (
     MAX_BATCH, MODES, OPTIMIZERS, PRECISION_LABELS, PRECISION_SHORT, PRECISIONS)
 from planner.core.parallel import STRATEGIES, Parallel
 from planner.ui.planner.assumptions_dialog import AssumptionsDialog
-from planner.ui.planner.charts import BreakdownBar, LayerChart
+from planner.ui.planner.charts import BreakdownBar, LayerChart, StepChart
 from planner.ui.planner.document import PlanDocument
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, LayerTableModel, LayerTypeDelegate
 from planner.ui.planner.properties import LayerPropertiesPanel
@@ -381,6 +381,10 @@ class PlannerPane(QWidget):
         self.chart = LayerChart(self.tabs)
         self.chart.layer_clicked.connect(self._on_chart_layer_clicked)
         self.tabs.addTab(self.chart, self.tr("Per-layer chart"))
+        self.step_chart = StepChart(self.tabs)
+        self.step_chart.setObjectName("step_chart")
+        self.step_chart.layer_clicked.connect(self._on_chart_layer_clicked)
+        self.tabs.addTab(self.step_chart, self.tr("Memory over the step"))
 
         self.estimate_model = LayerEstimateTableModel(self)
         self.estimate_proxy = QSortFilterProxyModel(self)
@@ -561,6 +565,7 @@ class PlannerPane(QWidget):
         """Bytes as the user's settings say (binary MiB/GiB or decimal MB/GB)."""
         self.format_bytes = fmt
         self.breakdown.format_bytes = fmt
+        self.step_chart.format_bytes = fmt
         if self._scaling_view is not None:
             self._scaling_view.format_bytes = fmt
         for model in (self.estimate_model, self.suggestion_model):
@@ -726,6 +731,9 @@ class PlannerPane(QWidget):
             self.tr("Nothing to estimate yet") if doc.is_empty
             else self.tr("Fix the errors to see the estimate")))
         self.chart.set_selected(doc.current_row)
+        self.step_chart.set_estimate(est, stale=est is None, message=(
+            self.tr("Nothing to estimate yet") if doc.is_empty
+            else self.tr("Fix the errors to see the estimate")))
         self._update_max_batch()
         # The tables and the suggestions are filled when their tab is shown (or now, if it is).
         self._tables_dirty = True
