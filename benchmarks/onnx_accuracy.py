@@ -139,7 +139,7 @@ def time_import(path: Path, batch: int, repeats: int = 1):
 def planner_figures(draft, batch: int) -> tuple[int, int]:
     analysis = analyze(draft)
     est = estimate(analysis, Setup(batch, "fp32", "sgd", "train"), NO_ROUNDING)
-    return analysis.parameters, est.activations
+    return analysis.parameters, est.saved_bytes  # all the step keeps for backward
 
 
 def fmt_mib(b: float) -> str:

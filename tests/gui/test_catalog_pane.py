@@ -308,6 +308,7 @@ def test_import_export_and_remove_your_prices(pane, tmp_path):
 def test_a_bad_prices_file_is_set_aside_with_a_banner(make_pane, planner_home):
     from planner.core import prices as pr
 
+    pr.user_prices_path().parent.mkdir(parents=True, exist_ok=True)
     pr.user_prices_path().write_bytes(b"\x00\x01 not a csv at all")
     pane = make_pane()
     assert pane.banner.isVisible()

@@ -19,7 +19,7 @@ def net(shape, *layers):
 def kept_elements(draft, batch=1) -> int:
     """Per-sample elements kept for backward at fp32 (bytes / 4)."""
     est = estimate(analyze(draft), Setup(batch_size=batch, precision="fp32"), EXACT)
-    return est.activations // 4 // batch
+    return est.saved_bytes // 4 // batch  # everything kept for backward over the step
 
 
 def test_view_is_free_and_a_slice_keeps_its_whole_storage():

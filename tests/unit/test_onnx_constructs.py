@@ -29,7 +29,7 @@ def saved_elements(result, batch=1):
     """Per-sample elements kept for backward (fp32 → bytes / 4)."""
     exact = Assumptions(allocator_block_bytes=1, allocator_segment_bytes=1)
     est = estimate(analyze(result.draft), Setup(batch_size=batch, precision="fp32"), exact)
-    return est.activations // 4 // batch
+    return est.saved_bytes // 4 // batch  # everything kept for backward over the step
 
 
 def test_default_exporter_batch_one_file_imports_whole_at_the_asked_batch(tmp_path):

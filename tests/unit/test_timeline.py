@@ -22,7 +22,7 @@ from planner.core.memory import (
     max_batch_many,
     peak_bytes,
 )
-from planner.core.network import NetworkDraft, Setup, analyze
+from planner.core.network import InvalidDraft, NetworkDraft, Setup, analyze
 from planner.core.presets import load_preset
 
 # Only tensors: no context, libraries, cuBLAS workspace or allocator rounding.
@@ -191,17 +191,22 @@ def test_largest_batch_agrees_with_brute_force(preset, allocator):
         assert peak_bytes(a, replace(s, batch_size=b + 1), asm) > mem
 
 
-def test_sizes_beyond_int64_stay_exact():
-    # 2**44 values per sample, fp32, batch 2**19: 2**65 bytes for one tensor.
-    d = NetworkDraft("huge", (LayerSpec("input", "in", {"shape": (1 << 22, 1 << 22)}),
+def test_sizes_at_the_bounds_stay_exact_and_beyond_them_are_named():
+    # 2**36 values per sample (the largest tensor a draft may have), fp32, batch 2**20:
+    # 2**58 bytes for one tensor, summed exactly (Python ints, no int64 wrap).
+    d = NetworkDraft("huge", (LayerSpec("input", "in", {"shape": (1 << 18, 1 << 18)}),
                               LayerSpec("activation", "r", {"function": "relu",
                                                             "inplace": False})))
-    batch = 1 << 19
+    batch = 1 << 20
     e = estimate(d, Setup(batch, "fp32", "sgd", "infer"), BARE)
-    assert e.peak == 2 * (1 << 44) * 4 * batch  # input and output, exact
-    assert isinstance(e.peak, int) and e.peak > 1 << 63
-    assert e.layers[1].output_bytes == (1 << 44) * 4 * batch
-    assert max_batch(d, Setup(1, "fp32", "sgd", "infer"), 1 << 40, BARE) == 0
+    assert e.peak == 2 * (1 << 36) * 4 * batch  # input and output, exact
+    assert isinstance(e.peak, int) and e.peak == 1 << 59
+    assert e.layers[1].output_bytes == (1 << 36) * 4 * batch
+    assert max_batch(d, Setup(1, "fp32", "sgd", "infer"), 1 << 40, BARE) == 2  # 512 GiB each
+    # one dimension more is beyond the bound: an error naming the layer, not a wrong number
+    big = NetworkDraft("huger", (LayerSpec("input", "in", {"shape": (1 << 22, 1 << 22)}),))
+    with pytest.raises(InvalidDraft, match=r"layer 0 \(in\).*beyond the bound"):
+        estimate(big, Setup(1, "fp32", "sgd", "infer"), BARE)
 
 
 def test_allocator_rounding_is_its_own_term():
