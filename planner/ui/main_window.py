@@ -997,6 +997,9 @@ class MainWindow(QMainWindow):
             if analysis.ok:
                 try:
                     est = estimate(analysis, setup, assumptions)
+                    # the allocator replay and the step's points: here, not on the GUI thread
+                    est.reserved_bytes  # noqa: B018
+                    est.timeline  # noqa: B018
                 except (ValueError, ArithmeticError):
                     est = None  # the document says why when it tries again
             self._prepared_open = (draft, (analysis, est, assumptions))

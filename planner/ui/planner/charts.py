@@ -248,6 +248,11 @@ class BreakdownBar(QWidget):
                 .replace("%3", fmt(est.nvidia_smi_bytes)))
 
 
+# More layers than this are drawn as one bar per run of layers (painting 20,000 bars takes
+# hundreds of milliseconds on the GUI thread).
+MAX_BARS = 1500
+
+
 class LayerChart(pg.PlotWidget):
     """Bytes kept for backward per layer (MiB), one bar per layer."""
 
@@ -319,10 +324,22 @@ class LayerChart(pg.PlotWidget):
         sel = QColor("#1f4e9c") if not self._stale else QColor(120, 120, 120)
         self._bars.setVisible(n > 0)
         base_brush, sel_brush = pg.mkBrush(base), pg.mkBrush(sel)  # two, not one per bar
-        brushes = [sel_brush if i == self._selected else base_brush for i in range(n)]
+        x, heights, width, selected = np.arange(n), self._values, 0.8, self._selected
+        if n > MAX_BARS:
+            # A very long network (an imported graph of thousands of nodes): one bar per run
+            # of k layers at the run's largest value (its peak survives), so painting stays
+            # fast; the x axis keeps layer numbers and hovering still names each layer.
+            k = -(-n // MAX_BARS)
+            starts = np.arange(0, n, k)
+            heights = np.maximum.reduceat(self._values, starts)
+            x = starts + (np.minimum(starts + k, n) - starts - 1) / 2.0
+            width = 0.9 * k
+            selected = self._selected // k if self._selected >= 0 else -1
+        m = len(heights)
+        brushes = [sel_brush if i == selected else base_brush for i in range(m)]
         # no bars (a plan with no estimate yet): pyqtgraph fails on an empty list of pens
-        self._bars.setOpts(x=np.arange(n), height=self._values, width=0.8,
-                           brushes=brushes or None, pens=[_NO_PEN] * n or None)
+        self._bars.setOpts(x=x, height=heights, width=width,
+                           brushes=brushes or None, pens=[_NO_PEN] * m or None)
 
     def _index_at(self, scene_pos) -> int | None:
         vb = self.getPlotItem().getViewBox()
