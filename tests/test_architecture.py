@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,14 @@ def test_import_linter_contracts_are_kept(tmp_path):
         cwd=PKG.parent, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert f"{n} kept, 0 broken" in run.stdout
+
+
+def test_every_package_is_in_the_wheel():
+    # pyproject.toml lists the packages one by one: a new sub-package left out installs
+    # without its modules (the ONNX importer once did: "No module named ...onnx").
+    text = (PKG.parent / "pyproject.toml").read_text(encoding="utf-8")
+    listed = set(re.findall(r'"(planner(?:\.[a-z_]+)*)"', text.split("packages = [", 1)[1]
+                            .split("]", 1)[0]))
+    found = {".".join(p.relative_to(PKG.parent).parts[:-1])
+             for p in PKG.rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert found and found <= listed, sorted(found - listed)
