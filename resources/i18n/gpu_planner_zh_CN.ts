@@ -1180,6 +1180,26 @@ support</source>
 <context>
     <name>FitView</name>
     <message>
+        <source>new</source>
+        <translation>全新</translation>
+    </message>
+    <message>
+        <source>used</source>
+        <translation>二手</translation>
+    </message>
+    <message>
+        <source>mixed</source>
+        <translation>成色不一</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>首发价</translation>
+    </message>
+    <message>
+        <source>asking</source>
+        <translation>要价</translation>
+    </message>
+    <message>
         <source>Fits only</source>
         <translation>只显示装得下的</translation>
     </message>

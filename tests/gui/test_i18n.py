@@ -402,3 +402,18 @@ def test_switching_language_keeps_the_advisor_settings(qapp, qtbot, planner_home
         if w.monitor is not None:
             w.monitor.shutdown()
         i18n.remove_translators(qapp)
+
+
+def test_fit_table_price_words_are_translated(zh_app):
+    # "$539 used asking (2026-08)" reads "$539 二手 要价 (2026-08)" in Chinese (it stayed English)
+    from planner.core.catalog import PricePoint
+    from planner.ui.planner.fit_view import format_price
+
+    fields = PricePoint.__dataclass_fields__
+    kw = {"date": "2026-08", "usd": 539.0, "condition": "used", "source": "test"}
+    if "kind" in fields:
+        kw["kind"] = "asking"
+    text = format_price(PricePoint(**kw))
+    assert "二手" in text and "used" not in text
+    if "kind" in fields:
+        assert "要价" in text and "asking" not in text

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import (
+    QCoreApplication,
     QModelIndex,
     QPointF,
     QSortFilterProxyModel,
@@ -92,9 +93,15 @@ def format_price(point: PricePoint | None) -> str:
     if point is None:
         return "—"
     date = f" ({point.date})" if point.date else ""
-    what = "launch" if point.launch else point.condition + (
-        " asking" if point.kind == "asking" else "")
+    conditions = {"new": _tr("new"), "used": _tr("used"), "mixed": _tr("mixed")}
+    what = _tr("launch") if point.launch else conditions.get(point.condition,
+                                                              point.condition) + (
+        " " + _tr("asking") if point.kind == "asking" else "")
     return f"{format_usd(point.usd)} {what}{date}"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FitView", text)
 
 
 def _price_tip(point: PricePoint | None) -> str | None:
