@@ -4,6 +4,70 @@
 <context>
     <name>AdvisorPane</name>
     <message>
+        <source>Price stale after (months)</source>
+        <translation>价格过期时间（月）</translation>
+    </message>
+    <message>
+        <source>A price older than this is not taken as the price at the chosen month; the card is left out.</source>
+        <translation>早于此时长的价格不会被当作所选月份的价格；该显卡不参与比较。</translation>
+    </message>
+    <message>
+        <source>Sold price preferred within (months)</source>
+        <translation>成交价优先的时间范围（月）</translation>
+    </message>
+    <message>
+        <source>A sold price up to this many months older than the newest asking or list price is taken instead: what cards sold for beats what sellers ask.</source>
+        <translation>若成交价比最新的要价或标价早不超过这么多个月，则采用成交价：显卡实际卖出的价格比卖家的要价更可信。</translation>
+    </message>
+    <message>
+        <source>Minimum speed-up worth buying (×)</source>
+        <translation>值得购买的最低加速比（×）</translation>
+    </message>
+    <message>
+        <source>Below this speed-up over your best card, the advice is to keep it.</source>
+        <translation>相对你最好的显卡加速比低于此值时，建议保留现有显卡。</translation>
+    </message>
+    <message>
+        <source>Score factor, legacy software support</source>
+        <translation>评分系数：仅旧版软件支持</translation>
+    </message>
+    <message>
+        <source>Score multiplier for cards current software supports only through legacy builds.</source>
+        <translation>对当前软件只能通过旧版本支持的显卡所乘的评分系数。</translation>
+    </message>
+    <message>
+        <source>Score factor, no current support</source>
+        <translation>评分系数：当前不再支持</translation>
+    </message>
+    <message>
+        <source>Score multiplier for cards current CUDA and PyTorch no longer support.</source>
+        <translation>对当前 CUDA 和 PyTorch 已不再支持的显卡所乘的评分系数。</translation>
+    </message>
+    <message>
+        <source>Average load (share of TDP)</source>
+        <translation>平均负载（占 TDP 的比例）</translation>
+    </message>
+    <message>
+        <source>The share of its TDP a card draws while training (running cost).</source>
+        <translation>显卡训练时消耗其 TDP 的比例（用于运行成本）。</translation>
+    </message>
+    <message>
+        <source>Two-GPU speed-up (×)</source>
+        <translation>双卡加速比（×）</translation>
+    </message>
+    <message>
+        <source>How much faster two cards train one network than one (the article: four give 2.5–3.8×).</source>
+        <translation>两块显卡训练同一个网络比一块快多少（文章：四块卡为 2.5–3.8 倍）。</translation>
+    </message>
+    <message>
+        <source>Recommendations shown</source>
+        <translation>显示的推荐数量</translation>
+    </message>
+    <message>
+        <source>How many cards to buy are listed at most.</source>
+        <translation>最多列出多少块建议购买的显卡。</translation>
+    </message>
+    <message>
         <source>Use case</source>
         <translation>用途</translation>
     </message>

@@ -61,6 +61,7 @@ from planner.ui.monthedit import MonthEdit
 from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
+from planner.i18n import QT_TRANSLATE_NOOP
 from planner.ui.i18n import tr_core, tr_msg
 
 log = logging.getLogger(__name__)
@@ -70,28 +71,46 @@ FIRST_MONTH = QDate(2012, 1, 1)  # the time machine goes back this far
 DEFAULT_PROFILE = "starting"
 
 # The advisor assumptions' labels and tooltips; a field not listed here still gets an editor.
+# Marked for translation in the pane's context (the labels are shown with self.tr).
 _ASSUMPTION_TEXT = {
-    "stale_price_months": ("Price stale after (months)",
-                           "A price older than this is not taken as the price at the chosen "
-                           "month; the card is left out."),
-    "prefer_sold_months": ("Sold price preferred within (months)",
-                           "A sold price up to this many months older than the newest asking "
-                           "or list price is taken instead: what cards sold for beats what "
-                           "sellers ask."),
-    "min_speedup": ("Minimum speed-up worth buying (×)",
-                    "Below this speed-up over your best card, the advice is to keep it."),
-    "legacy_factor": ("Score factor, legacy software support",
-                      "Score multiplier for cards current software supports only through "
-                      "legacy builds."),
-    "unsupported_factor": ("Score factor, no current support",
-                           "Score multiplier for cards current CUDA and PyTorch no longer "
-                           "support."),
-    "average_load": ("Average load (share of TDP)",
-                     "The share of its TDP a card draws while training (running cost)."),
-    "two_gpu_speedup": ("Two-GPU speed-up (×)",
-                        "How much faster two cards train one network than one (the article: "
-                        "four give 2.5–3.8×)."),
-    "top": ("Recommendations shown", "How many cards to buy are listed at most."),
+    "stale_price_months": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Price stale after (months)"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "A price older than this is not taken as the price at the chosen month;"
+                          " the card is left out.")),
+    "prefer_sold_months": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Sold price preferred within (months)"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "A sold price up to this many months older than the newest asking or "
+                          "list price is taken instead: what cards sold for beats what sellers "
+                          "ask.")),
+    "min_speedup": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Minimum speed-up worth buying (×)"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "Below this speed-up over your best card, the advice is to keep it.")),
+    "legacy_factor": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Score factor, legacy software support"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "Score multiplier for cards current software supports only through "
+                          "legacy builds.")),
+    "unsupported_factor": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Score factor, no current support"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "Score multiplier for cards current CUDA and PyTorch no longer "
+                          "support.")),
+    "average_load": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Average load (share of TDP)"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "The share of its TDP a card draws while training (running cost).")),
+    "two_gpu_speedup": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Two-GPU speed-up (×)"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "How much faster two cards train one network than one (the article: "
+                          "four give 2.5–3.8×).")),
+    "top": (
+        QT_TRANSLATE_NOOP("AdvisorPane", "Recommendations shown"),
+        QT_TRANSLATE_NOOP("AdvisorPane",
+                          "How many cards to buy are listed at most.")),
 }
 
 
