@@ -495,7 +495,8 @@ class MainWindow(QMainWindow):
             pane.electricity_spin.setValue(self.prefs.electricity_usd_per_kwh)
         self._push_plan_to_advisor(pane)
         if self.detected_cards:
-            pane.set_detected_cards(list(self.detected_cards))
+            pane.set_detected_cards(list(self.detected_cards),
+                                    getattr(self, "detected_simulated", False))
         self._restore_splitters("advisor", pane)
         return pane
 
@@ -563,9 +564,10 @@ class MainWindow(QMainWindow):
             if card is not None:
                 matched.append(card.name)
         self.detected_cards = tuple(names)
+        self.detected_simulated = any(getattr(d, "simulated", False) for d in devices or ())
         self.planner.set_owned_cards(matched)
         if self.advisor is not None:
-            self.advisor.set_detected_cards(list(names))
+            self.advisor.set_detected_cards(list(names), self.detected_simulated)
         if devices:
             self._maybe_show_welcome()
 

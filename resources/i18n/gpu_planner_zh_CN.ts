@@ -2584,6 +2584,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>已检测</translation>
     </message>
     <message>
+        <source>simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
         <source>added</source>
         <translation>已添加</translation>
     </message>

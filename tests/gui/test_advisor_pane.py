@@ -181,6 +181,14 @@ def test_detected_cards_count_as_owned_and_are_not_saved(pane, qtbot, qtmodeltes
     assert [o.name for o in pane.owned_model.owned()] == ["GeForce GTX 1070"]
 
 
+def test_simulated_cards_are_labelled_simulated_not_detected(pane, qtbot):
+    # With --demo the simulated cards stand in for this computer's: the table says so.
+    pane.set_detected_cards(["NVIDIA GeForce RTX 4090"], simulated=True)
+    settle(qtbot, pane)
+    assert pane.owned_model.rowCount() == 1
+    assert pane.owned_model.index(0, 3).data() == "simulated"
+
+
 def test_plan_is_used_when_asked(pane, qtbot):
     assert not pane.use_plan_check.isEnabled()
     draft, setup = load_preset("resnet18")

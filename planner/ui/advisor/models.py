@@ -20,6 +20,7 @@ class OwnedCardsTableModel(HeaderTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._detected: tuple[OwnedCard, ...] = ()
+        self.simulated = False  # the detected cards come from the simulated source (--demo)
         self._manual: tuple[OwnedCard, ...] = ()
         self._headers = (self.tr("Card"), self.tr("Condition"), self.tr("Count"),
                          self.tr("Source"))
@@ -77,7 +78,9 @@ class OwnedCardsTableModel(HeaderTableModel):
             if col == COL_COUNT:
                 return str(card.count)
             if col == COL_SOURCE:
-                return self.tr("detected") if detected else self.tr("added")
+                if detected:
+                    return self.tr("simulated") if self.simulated else self.tr("detected")
+                return self.tr("added")
         elif role == Qt.ItemDataRole.ToolTipRole:
             if detected:
                 return self.tr("Found in this computer by the monitor; counts as owned.")

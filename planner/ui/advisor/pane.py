@@ -516,9 +516,11 @@ class AdvisorPane(QWidget):
         if self.use_plan_check.isChecked() or self._plan is None:
             self._schedule()
 
-    def set_detected_cards(self, names: list[str]) -> None:
-        """The cards the monitor found (NVML names or catalog names); they count as owned."""
+    def set_detected_cards(self, names: list[str], simulated: bool = False) -> None:
+        """The cards the monitor found (NVML names or catalog names); they count as owned.
+        ``simulated``: they come from the simulated source (--demo), and the table says so."""
         self._detected_names = list(names)
+        self._owned_model.simulated = bool(simulated)
         self._owned_model.set_cards(self._owned_model.manual, self._detected())
         self._schedule()
 
