@@ -654,11 +654,39 @@ def setup_from_json(data: Any, *, where: str = "plan", default: Setup | None = N
         ) from None
 
 
-def plan_to_json(draft: NetworkDraft, setup: Setup) -> dict[str, Any]:
+def plan_to_json(draft: NetworkDraft, setup: Setup,
+                 parallel: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The plan file's JSON; ``parallel`` ({"gpus", "nodes", "strategy"}: the several-GPU
+    setup) is written when given. Files without it (older ones) mean one GPU, DDP."""
     data = {"schema_version": SCHEMA_VERSION}
     data.update(draft.to_json())
     data["setup"] = setup.to_json()
+    if parallel is not None:
+        data["parallel"] = {"gpus": int(parallel["gpus"]), "nodes": int(parallel["nodes"]),
+                            "strategy": str(parallel["strategy"])}
     return data
+
+
+def parallel_from_json(data: Any, *, where: str = "plan") -> dict[str, Any] | None:
+    """The several-GPU setup a plan file holds ({"gpus", "nodes", "strategy"}), or None when
+    it holds none (a file from before it was saved: one GPU, DDP). A bad value names the
+    field; the ranges are checked by ``planner.core.parallel.Parallel``."""
+    if not isinstance(data, dict) or data.get("parallel") is None:
+        return None
+    raw = data["parallel"]
+    if not isinstance(raw, dict):
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+            "core", "{where}: parallel must be an object with gpus, nodes and strategy"),
+            where=where))
+    out: dict[str, Any] = {}
+    for key, kind in (("gpus", int), ("nodes", int), ("strategy", str)):
+        value = raw.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+                "core", "{where}: parallel.{field} is missing or not valid ({value!r})"),
+                where=where, field=key, value=clean(repr(value), max_len=40)))
+        out[key] = value
+    return out
 
 
 def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Setup]:
@@ -706,6 +734,14 @@ def plan_from_json(data: Any, *, where: str = "plan") -> tuple[NetworkDraft, Set
 
 
 def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
+    draft, setup, _parallel = load_plan_file(path)
+    return draft, setup
+
+
+def load_plan_file(path: str | os.PathLike
+                   ) -> tuple[NetworkDraft, Setup, dict[str, Any] | None]:
+    """The plan, its setup and its several-GPU setup (None in files from before it was
+    saved)."""
     p = Path(path)
     where = clean(p.name, max_len=120)
     if p.is_dir():
@@ -736,12 +772,14 @@ def load_plan(path: str | os.PathLike) -> tuple[NetworkDraft, Setup]:
                 problem=message_of(exc),
             )
         ) from None
-    return plan_from_json(data, where=where)
+    draft, setup = plan_from_json(data, where=where)
+    return draft, setup, parallel_from_json(data, where=where)
 
 
-def save_plan(path: str | os.PathLike, draft: NetworkDraft, setup: Setup) -> None:
+def save_plan(path: str | os.PathLike, draft: NetworkDraft, setup: Setup,
+              parallel: dict[str, Any] | None = None) -> None:
     """Write atomically: a temporary file in the same folder, flushed, then renamed over."""
-    write_json_atomic(Path(path), plan_to_json(draft, setup))
+    write_json_atomic(Path(path), plan_to_json(draft, setup, parallel))
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

@@ -66,7 +66,7 @@ from planner.core.network import (
     PlanFileError,
     Setup,
     analyze,
-    load_plan,
+    load_plan_file,
     save_plan,
 )
 from planner.core.parallel import Parallel
@@ -195,6 +195,10 @@ def _initial_assumptions(services: Services, settings: QSettings) -> Assumptions
     return Assumptions()
 
 
+def _parallel_json(par: Parallel) -> dict:
+    return {"gpus": par.gpus, "nodes": par.nodes, "strategy": par.strategy}
+
+
 def _initial_parallel(settings: QSettings) -> Parallel:
     raw = settings.value("planner/parallel")
     if raw:
@@ -284,6 +288,7 @@ class MainWindow(QMainWindow):
         self._catalog_failed = False
         self._opening = None  # a BackgroundOpen in progress
         self._prepared_open = None  # (draft, (analysis, estimate, assumptions)) from it
+        self._opened_parallel = None  # the several-GPU setup read with it
         self.detected_cards: tuple[str, ...] = ()  # catalog names (or NVML names) of this PC
         self.monitor_source: str | None = None
         self._welcome_pending = False
@@ -947,16 +952,32 @@ class MainWindow(QMainWindow):
         if Path(path).suffix.lower() == ".onnx":
             return self.import_onnx(path, _load)
         try:
-            draft, setup = (_load or load_plan)(path)
+            if _load is None:
+                draft, setup, parallel = load_plan_file(path)
+            else:
+                draft, setup = _load(path)
+                parallel = self._opened_parallel  # read with the file, in the worker
         except PlanFileError as exc:
             self._prompts.error(self.tr("Cannot open plan"), _exc_text(exc))
             return False
         ready, self._prepared_open = self._prepared_open, None
+        self._opened_parallel = None
         self.document.load(draft, setup, Path(path),
                            prepared=ready[1] if ready and ready[0] is draft else None)
+        self._apply_plan_parallel(parallel)
         self._add_recent(Path(path))
         self.statusBar().showMessage(self.tr("Opened %1").replace("%1", str(path)), 5000)
         return True
+
+    def _apply_plan_parallel(self, parallel: dict | None) -> None:
+        """The several-GPU setup a plan file holds; a file without one (older) is one GPU."""
+        try:
+            par = Parallel(**parallel) if parallel else Parallel()
+        except (TypeError, ValueError) as exc:
+            self.statusBar().showMessage(self.tr("The file's multi-GPU setup was not used: %1")
+                                         .replace("%1", str(exc)), 10000)
+            par = Parallel()
+        self.document.set_parallel(par)
 
     def import_onnx(self, path: str | os.PathLike, _load=None) -> bool:
         from planner.core.importers.onnx import OnnxImportError, import_onnx
@@ -1016,7 +1037,8 @@ class MainWindow(QMainWindow):
                 return result
         else:
             def work():
-                draft, setup = load_plan(path)
+                draft, setup, parallel = load_plan_file(path)
+                self._opened_parallel = parallel
                 prepare(draft, setup)
                 return draft, setup
         job = BackgroundOpen(self, work, self.tr("Opening %1…").replace("%1", Path(path).name),
@@ -1113,7 +1135,7 @@ class MainWindow(QMainWindow):
     def save_to(self, path: Path) -> bool:
         doc = self.document
         try:
-            save_plan(path, doc.draft, doc.setup)
+            save_plan(path, doc.draft, doc.setup, _parallel_json(doc.parallel))
         except OSError as exc:
             self._prompts.error(self.tr("Cannot save plan"),
                                 self.tr("%1: %2").replace("%1", str(path)).replace(
@@ -1150,7 +1172,8 @@ class MainWindow(QMainWindow):
     def write_autosave(self) -> None:
         path = paths.autosave_path()
         try:
-            save_plan(path, self.document.draft, self.document.setup)
+            save_plan(path, self.document.draft, self.document.setup,
+                      _parallel_json(self.document.parallel))
         except OSError as exc:
             self.statusBar().showMessage(self.tr("Autosave failed: %1").replace(
                 "%1", exc.strerror or str(exc)), 8000)
@@ -1322,11 +1345,12 @@ def build_main_window(services: Services | None = None) -> MainWindow:
     catalog = services.catalog
     draft = setup = None
     restored = False
+    saved_parallel = None
     autosave = paths.autosave_path()
     if autosave.is_file():
         if prompts.restore_autosave(autosave):
             try:
-                draft, setup = load_plan(autosave)
+                draft, setup, saved_parallel = load_plan_file(autosave)
             except (PlanFileError, ValueError, OverflowError, RecursionError,
                     MemoryError) as exc:
                 draft = setup = None
@@ -1341,7 +1365,13 @@ def build_main_window(services: Services | None = None) -> MainWindow:
         except PlanFileError as exc:
             log.warning("start preset: %s", exc)
             draft, setup = NetworkDraft("untitled", (_default_input(),)), prefs.new_setup()
-    document = PlanDocument(draft, setup, assumptions, parallel=_initial_parallel(settings))
+    parallel = _initial_parallel(settings)
+    if restored and saved_parallel:
+        try:
+            parallel = Parallel(**saved_parallel)  # the autosave's own several-GPU setup
+        except (TypeError, ValueError) as exc:
+            log.warning("autosave's multi-GPU setup not used: %s", exc)
+    document = PlanDocument(draft, setup, assumptions, parallel=parallel)
     if restored:
         document.load(draft, setup, None, modified=True)
     else:

@@ -1941,6 +1941,10 @@ reasons</source>
         <translation>已将 %1 作为新方案打开</translation>
     </message>
     <message>
+        <source>The file&apos;s multi-GPU setup was not used: %1</source>
+        <translation>未使用文件中的多 GPU 设置：%1</translation>
+    </message>
+    <message>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -5465,6 +5469,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{where}: setup: {problem}</source>
         <translation>{where}：setup：{problem}</translation>
+    </message>
+    <message>
+        <source>{where}: parallel must be an object with gpus, nodes and strategy</source>
+        <translation>{where}：parallel 必须是包含 gpus、nodes 和 strategy 的对象</translation>
+    </message>
+    <message>
+        <source>{where}: parallel.{field} is missing or not valid ({value!r})</source>
+        <translation>{where}：parallel.{field} 缺失或无效（{value!r}）</translation>
     </message>
     <message>
         <source>{where}: not a plan (expected a JSON object)</source>

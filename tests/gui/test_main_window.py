@@ -179,3 +179,35 @@ def test_file_dialogs_start_in_the_last_folder(qtbot, services, tmp_path):
     w2._on_open_triggered()
     assert folders == [str(plans.resolve())]
     w2.close()
+
+
+def test_plan_files_and_the_autosave_keep_the_multi_gpu_setup(qtbot, services, tmp_path):
+    # GPUs, nodes and strategy travel with the plan (a restored plan came back as 1 GPU, DDP);
+    # a file from before they were saved opens as one GPU.
+    from planner.core.network import load_plan_file, save_plan
+    from planner.core.parallel import Parallel
+
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    w.document.set_parallel(Parallel(4, 2, "zero2"))
+    path = tmp_path / "multi.json"
+    assert w.save_to(path)
+    assert load_plan_file(path)[2] == {"gpus": 4, "nodes": 2, "strategy": "zero2"}
+    w.write_autosave()
+    assert load_plan_file(paths.autosave_path())[2]["strategy"] == "zero2"
+    old = tmp_path / "old.json"
+    save_plan(old, w.document.draft, w.document.setup)  # no parallel: an older file
+    assert w.open_file(old)
+    assert w.document.parallel == Parallel()
+    assert w.open_file(path)
+    assert w.document.parallel == Parallel(4, 2, "zero2")
+    w.document.undo_stack.setClean()
+    # after a crash, the restored autosave brings its own setup back
+    save_plan(paths.autosave_path(), w.document.draft, w.document.setup,
+              {"gpus": 8, "nodes": 1, "strategy": "fsdp"})
+    w.shutdown()
+    w2 = build_main_window(services(prompts=ScriptedPrompts(restore=True)))
+    qtbot.addWidget(w2)
+    assert w2.document.parallel == Parallel(8, 1, "fsdp")
+    w2.document.undo_stack.setClean()
+    w2.close()

@@ -168,8 +168,8 @@ def test_a_slow_open_shows_progress_and_cancel_keeps_the_plan(window, qtbot, mon
         time.sleep(3.0)  # a slow disk, a server behind a network share
         return real(path)
 
-    real = mw.load_plan
-    monkeypatch.setattr(mw, "load_plan", slow_load)
+    real = mw.load_plan_file
+    monkeypatch.setattr(mw, "load_plan_file", slow_load)
     w = window()
     draft = w.document.draft
     w.prompts.open_answer = str(PLANS["good.json"][0])
