@@ -246,9 +246,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not fail the shell
-        traceback.print_exc()
-        print(f"FAIL: benchmark could not run: {exc}")
-    sys.exit(0)
+    from reporting import run_reporting
+
+    run_reporting(main, "benchmark")

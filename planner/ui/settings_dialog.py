@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.core.network import OPTIMIZERS, PRECISIONS
+from planner.core.network import OPTIMIZERS, PRECISION_LABELS, PRECISIONS
+from planner.ui.i18n import tr_core
 from planner.settings import (
     CURRENCIES,
     DEFAULTS,
@@ -179,17 +180,8 @@ class SettingsDialog(QDialog):
             self.tr("The batch size a new plan starts with (1–%1)")
             .replace("%1", f"{int(RANGES['default_batch'][1]):,}"))
         self.batch_spin.setGroupSeparatorShown(True)
-        precision_names = {
-            "fp32": self.tr("FP32 (32-bit float)"),
-            "fp16": self.tr("FP16 (16-bit float)"),
-            "bf16": self.tr("BF16 (bfloat16)"),
-            "mixed": self.tr("Mixed (FP16 compute, FP32 master weights)"),
-            "mixed_bf16": self.tr("Mixed BF16 (autocast, FP32 master weights)"),
-            "fp32_strict": self.tr("FP32 strict (TF32 off)"),
-            "tf32": self.tr("TF32 (convolutions and matmuls)"),
-        }
         self.precision_combo = self._combo(
-            page, [(precision_names.get(p, p), p) for p in PRECISIONS],
+            page, [(tr_core(PRECISION_LABELS[p]), p) for p in PRECISIONS],
             self.tr("The number format a new plan starts with"))
         optimizer_names = {
             "sgd": self.tr("SGD (no state)"),

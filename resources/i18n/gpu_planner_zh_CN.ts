@@ -3469,31 +3469,31 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>FP32 (32-bit float)</source>
-        <translation>FP32（32 位浮点）</translation>
+        <translation type="vanished">FP32（32 位浮点）</translation>
     </message>
     <message>
         <source>FP16 (16-bit float)</source>
-        <translation>FP16（16 位浮点）</translation>
+        <translation type="vanished">FP16（16 位浮点）</translation>
     </message>
     <message>
         <source>BF16 (bfloat16)</source>
-        <translation>BF16（bfloat16）</translation>
+        <translation type="vanished">BF16（bfloat16）</translation>
     </message>
     <message>
         <source>Mixed (FP16 compute, FP32 master weights)</source>
-        <translation>混合精度（FP16 计算，FP32 主权重）</translation>
+        <translation type="vanished">混合精度（FP16 计算，FP32 主权重）</translation>
     </message>
     <message>
         <source>Mixed BF16 (autocast, FP32 master weights)</source>
-        <translation>混合 BF16（autocast，FP32 主权重）</translation>
+        <translation type="vanished">混合 BF16（autocast，FP32 主权重）</translation>
     </message>
     <message>
         <source>FP32 strict (TF32 off)</source>
-        <translation>严格 FP32（关闭 TF32）</translation>
+        <translation type="vanished">严格 FP32（关闭 TF32）</translation>
     </message>
     <message>
         <source>TF32 (convolutions and matmuls)</source>
-        <translation>TF32（卷积和矩阵乘法）</translation>
+        <translation type="vanished">TF32（卷积和矩阵乘法）</translation>
     </message>
     <message>
         <source>The number format a new plan starts with</source>

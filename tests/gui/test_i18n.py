@@ -191,20 +191,26 @@ def _offenders(root: QWidget, allowed: set[str]) -> list[str]:
     return out
 
 
-@pytest.fixture
-def window(zh_app, qtbot, planner_home, tmp_path):
+def _window(qtbot, tmp_path, language: str, preset: str = "seed-example", demo: bool = True):
+    """The main window as the app builds it, in ``language`` (the window installs it)."""
+    from planner.settings import Settings
     from planner.ui.services import demo_telemetry_factory
 
-    from planner.settings import Settings
-
-    # The user chose Simplified Chinese in the preferences (the window installs it).
-    services = Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
-                        prompts=ScriptedPrompts(), telemetry_factory=demo_telemetry_factory,
-                        record_telemetry=False, preferences=Settings(language="zh_CN"))
+    services = Services(settings_path=tmp_path / "settings.ini", start_preset=preset,
+                        prompts=ScriptedPrompts(),
+                        telemetry_factory=demo_telemetry_factory if demo else None,
+                        record_telemetry=False, preferences=Settings(language=language))
     w = build_main_window(services)
     qtbot.addWidget(w)
     w.resize(1400, 900)
     w.show()
+    return w
+
+
+@pytest.fixture
+def window(zh_app, qtbot, planner_home, tmp_path):
+    # The user chose Simplified Chinese in the preferences.
+    w = _window(qtbot, tmp_path, "zh_CN")
     yield w
     w.close()
     if w.monitor is not None:
@@ -336,16 +342,7 @@ def test_switching_language_translates_the_running_monitor(qapp, qtbot, planner_
     # the Monitor is in Chinese at once, and its session (history, frames) goes on.
     from dataclasses import replace
 
-    from planner.settings import Settings
-    from planner.ui.services import demo_telemetry_factory
-
-    services = Services(settings_path=tmp_path / "settings.ini", start_preset="seed-example",
-                        prompts=ScriptedPrompts(), telemetry_factory=demo_telemetry_factory,
-                        record_telemetry=False, preferences=Settings(language="en"))
-    w = build_main_window(services)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
+    w = _window(qtbot, tmp_path, "en")
     try:
         w.tabs.setCurrentIndex(1)
         monitor = w.monitor
@@ -374,14 +371,7 @@ def test_switching_language_keeps_the_advisor_settings(qapp, qtbot, planner_home
     # budget survive the switch (the Advisor pane is rebuilt in the new language).
     from dataclasses import replace
 
-    from planner.settings import Settings
-
-    services = Services(settings_path=tmp_path / "settings.ini", start_preset="resnet18",
-                        prompts=ScriptedPrompts(), record_telemetry=False,
-                        preferences=Settings(language="en"))
-    w = build_main_window(services)
-    qtbot.addWidget(w)
-    w.show()
+    w = _window(qtbot, tmp_path, "en", preset="resnet18", demo=False)
     try:
         w.tabs.setCurrentIndex(3)
         pane = w.advisor
