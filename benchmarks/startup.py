@@ -47,9 +47,9 @@ app.exec()
 APP = PAINT_PROBE + r"""
 import sys
 sys.path.insert(0, %r)
-from planner.ui.main_window import _make_app, build_main_window
+from planner.ui.bootstrap import build_main_window, make_app
 from planner.ui.services import Services
-app = _make_app(sys.argv)
+app = make_app(sys.argv)
 w = build_main_window(Services())
 w.resize(1400, 900)
 probe = FirstPaint(); app.installEventFilter(probe); w.show()

@@ -19,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from planner.cli import run  # noqa: PLC0415
 
         return run(args)
-    from planner.ui.main_window import run_gui  # noqa: PLC0415
+    from planner.ui.bootstrap import run_gui  # noqa: PLC0415
 
     return run_gui(args)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from planner import paths
 
-DESKTOP_ID = "gpu-planner"  # = QGuiApplication.desktopFileName() (main_window._make_app)
+DESKTOP_ID = "gpu-planner"  # = QGuiApplication.desktopFileName() (bootstrap.make_app)
 APP_ID = "io.github.gpu_planner"  # AppStream component id
 ICON_NAME = "gpu-planner"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)

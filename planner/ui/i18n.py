@@ -200,6 +200,13 @@ def tr_msg(msg: Any) -> str:
         return str(msg)
 
 
+def exc_text(exc: BaseException) -> str:
+    """A core error's message in the current language (its ``Msg`` when it carries one)."""
+    from planner.i18n import message_of  # noqa: PLC0415
+
+    return tr_msg(message_of(exc))
+
+
 def tr_problem(problem) -> str:
     """A ``planner.core.network.Problem`` ("layer 3 (conv3): …"), translated."""
     from planner.core.network import PROBLEM_TEMPLATE  # noqa: PLC0415

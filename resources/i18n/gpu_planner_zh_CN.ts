@@ -1922,87 +1922,87 @@ reasons</source>
     </message>
     <message>
         <source>Cannot open plan</source>
-        <translation>无法打开方案</translation>
+        <translation type="vanished">无法打开方案</translation>
     </message>
     <message>
         <source>Opened %1</source>
-        <translation>已打开 %1</translation>
+        <translation type="vanished">已打开 %1</translation>
     </message>
     <message>
         <source>Cannot open ONNX model</source>
-        <translation>无法打开 ONNX 模型</translation>
+        <translation type="vanished">无法打开 ONNX 模型</translation>
     </message>
     <message>
         <source>Opened %1 with warnings</source>
-        <translation>已打开 %1（有警告）</translation>
+        <translation type="vanished">已打开 %1（有警告）</translation>
     </message>
     <message>
         <source>Opened %1 as a new plan</source>
-        <translation>已将 %1 作为新方案打开</translation>
+        <translation type="vanished">已将 %1 作为新方案打开</translation>
     </message>
     <message>
         <source>The file&apos;s multi-GPU setup was not used: %1</source>
-        <translation>未使用文件中的多 GPU 设置：%1</translation>
+        <translation type="vanished">未使用文件中的多 GPU 设置：%1</translation>
     </message>
     <message>
         <source>Opening %1…</source>
-        <translation>正在打开 %1…</translation>
+        <translation type="vanished">正在打开 %1…</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation>取消</translation>
+        <translation type="vanished">取消</translation>
     </message>
     <message>
         <source>Cannot open %1</source>
-        <translation>无法打开 %1</translation>
+        <translation type="vanished">无法打开 %1</translation>
     </message>
     <message>
         <source>Opening %1 cancelled</source>
-        <translation>已取消打开 %1</translation>
+        <translation type="vanished">已取消打开 %1</translation>
     </message>
     <message>
         <source>%1 was only partly read</source>
-        <translation>%1 只读取了一部分</translation>
+        <translation type="vanished">%1 只读取了一部分</translation>
     </message>
     <message>
         <source>The plan does not cover the whole model: memory and speed figures are too low. %1 of %2 operations could not be planned.</source>
-        <translation>计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
+        <translation type="vanished">计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
     </message>
     <message>
         <source>Incomplete import of %1: the figures are too low</source>
-        <translation>%1 导入不完整：数字偏低</translation>
+        <translation type="vanished">%1 导入不完整：数字偏低</translation>
     </message>
     <message>
         <source>The whole model was read, with assumptions to check.</source>
-        <translation>整个模型已读取，但有需要核对的假设。</translation>
+        <translation type="vanished">整个模型已读取，但有需要核对的假设。</translation>
     </message>
     <message>
         <source>It was exported for inference: the plan adds back the batch norms the export folded away; dropout is not planned.</source>
-        <translation>该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
+        <translation type="vanished">该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
     </message>
     <message>
         <source>Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the file: %4 values; parameters in the plan: %5.</source>
-        <translation>运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
+        <translation type="vanished">运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
     </message>
     <message>
         <source>Cannot save plan</source>
-        <translation>无法保存方案</translation>
+        <translation type="vanished">无法保存方案</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <translation type="vanished">%1：%2</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation>已保存 %1</translation>
+        <translation type="vanished">已保存 %1</translation>
     </message>
     <message>
         <source>Cannot load preset</source>
-        <translation>无法加载预设</translation>
+        <translation type="vanished">无法加载预设</translation>
     </message>
     <message>
         <source>Autosave failed: %1</source>
-        <translation>自动保存失败：%1</translation>
+        <translation type="vanished">自动保存失败：%1</translation>
     </message>
     <message>
         <source>&lt;b&gt;GPU Planner&lt;/b&gt; %1&lt;p&gt;Plan the memory a network needs to train on an NVIDIA GPU, layer by layer; see how it fits and runs on every card, what to buy or sell, and what your cards do live.&lt;/p&gt;&lt;p&gt;Its reasoning follows Tim Dettmers&apos; article “Which GPU(s) to Get for Deep Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is shown in MiB/GiB as nvidia-smi shows it.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Licences&lt;/b&gt;&lt;/p&gt;&lt;table&gt;%2&lt;/table&gt;</source>
@@ -2043,6 +2043,38 @@ The details were written to %2.</source>
         <translation>出错了：%1
 
 详细信息已写入 %2。</translation>
+    </message>
+    <message>
+        <source>Restore unsaved plan?</source>
+        <translation>恢复未保存的方案？</translation>
+    </message>
+    <message>
+        <source>GPU Planner did not close cleanly last time. Restore the plan you were editing?</source>
+        <translation>GPU Planner 上次没有正常关闭。要恢复您当时正在编辑的方案吗？</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to “%1” before closing it?</source>
+        <translation>关闭前保存对“%1”的更改吗？</translation>
+    </message>
+    <message>
+        <source>Plans and ONNX models (*.json *.onnx);;Plan files (*.json);;ONNX models (*.onnx);;All files (*)</source>
+        <translation>方案和 ONNX 模型 (*.json *.onnx);;方案文件 (*.json);;ONNX 模型 (*.onnx);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open plan or ONNX model</source>
+        <translation>打开方案或 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>Save plan</source>
+        <translation>保存方案</translation>
+    </message>
+    <message>
+        <source>Plan files (*.json)</source>
+        <translation>方案文件 (*.json)</translation>
     </message>
 </context>
 <context>
@@ -2641,6 +2673,93 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Apply: %1</source>
         <translation>应用：%1</translation>
+    </message>
+</context>
+<context>
+    <name>PlanFiles</name>
+    <message>
+        <source>Cannot load preset</source>
+        <translation>无法加载预设</translation>
+    </message>
+    <message>
+        <source>Cannot open plan</source>
+        <translation>无法打开方案</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>The file&apos;s multi-GPU setup was not used: %1</source>
+        <translation>未使用文件中的多 GPU 设置：%1</translation>
+    </message>
+    <message>
+        <source>Cannot open ONNX model</source>
+        <translation>无法打开 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>Opened %1 as a new plan</source>
+        <translation>已将 %1 作为新方案打开</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Opening %1 cancelled</source>
+        <translation>已取消打开 %1</translation>
+    </message>
+    <message>
+        <source>%1 was only partly read</source>
+        <translation>%1 只读取了一部分</translation>
+    </message>
+    <message>
+        <source>The plan does not cover the whole model: memory and speed figures are too low. %1 of %2 operations could not be planned.</source>
+        <translation>计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
+    </message>
+    <message>
+        <source>Incomplete import of %1: the figures are too low</source>
+        <translation>%1 导入不完整：数字偏低</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings</source>
+        <translation>已打开 %1（有警告）</translation>
+    </message>
+    <message>
+        <source>The whole model was read, with assumptions to check.</source>
+        <translation>整个模型已读取，但有需要核对的假设。</translation>
+    </message>
+    <message>
+        <source>It was exported for inference: the plan adds back the batch norms the export folded away; dropout is not planned.</source>
+        <translation>该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
+    </message>
+    <message>
+        <source>Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the file: %4 values; parameters in the plan: %5.</source>
+        <translation>运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
+    </message>
+    <message>
+        <source>Cannot save plan</source>
+        <translation>无法保存方案</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
     </message>
 </context>
 <context>

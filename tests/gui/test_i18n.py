@@ -12,6 +12,7 @@ widget path. Fonts do not matter: nothing here is measured in pixels.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -407,3 +408,34 @@ def test_fit_table_price_words_are_translated(zh_app):
     assert "二手" in text and "used" not in text
     if "kind" in fields:
         assert "要价" in text and "asking" not in text
+
+
+def test_the_window_questions_are_in_chinese(window, qtbot, monkeypatch):
+    """The crash-restore question, the unsaved-changes question and the file dialogs' titles
+    (they were English in a Chinese window: lupdate never saw them)."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from planner.ui.prompts import DialogPrompts
+
+    asked: list[str] = []
+
+    def question(parent, title, text, *args):
+        asked.extend([title, text])
+        return QMessageBox.StandardButton.No
+
+    def file_dialog(parent, title, folder, kinds):
+        asked.extend([title, kinds])
+        return "", ""
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QMessageBox, "warning", question)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", file_dialog)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", file_dialog)
+    prompts = DialogPrompts(window)
+    prompts.restore_autosave(Path("autosave.plan.json"))
+    prompts.save_changes("草稿")
+    prompts.open_path(".")
+    prompts.save_path("plan.json")
+    allowed = _data_words(window) | {"json", "onnx", "ONNX"}
+    found = [t for t in asked if _english_words(t, allowed)]
+    assert len(asked) == 8 and not found, found

@@ -208,7 +208,7 @@ def test_open_onnx_and_bad_onnx(make_window, qtbot, tmp_path, onnx_fixtures):
     bad.write_bytes(b"this is not a protobuf at all \x00\xff" * 10)
     prompts = WelcomePrompts(open_answer=str(good))
     w = make_window(prompts=prompts)
-    with qtbot.waitSignal(w.open_finished, timeout=30_000):  # read in the background
+    with qtbot.waitSignal(w.files.open_finished, timeout=30_000):  # read in the background
         w.open_action.trigger()
     assert w.document.path is None  # an untitled plan
     assert w.document.estimate is not None
@@ -218,7 +218,7 @@ def test_open_onnx_and_bad_onnx(make_window, qtbot, tmp_path, onnx_fixtures):
     prompts.open_answer = str(bad)
     prompts.save_answer = "discard"
     w.document.undo_stack.setClean()
-    with qtbot.waitSignal(w.open_finished, timeout=30_000):
+    with qtbot.waitSignal(w.files.open_finished, timeout=30_000):
         w.open_action.trigger()
     assert prompts.errors and "ONNX" in prompts.errors[-1][0]
     assert w.document.draft == draft
@@ -347,7 +347,7 @@ def test_cluster_settings_are_kept_and_cluster_cards_get_a_peak(make_window, qtb
     wait_frames(qtbot, w)
     wait_catalog(qtbot, w)
     w.monitor.cluster_settings_changed.emit({"url": "http://127.0.0.1:9090"})
-    assert w._cluster_settings() == {"url": "http://127.0.0.1:9090"}
+    assert w.session.cluster() == {"url": "http://127.0.0.1:9090"}
     # dcgm-exporter names a card as NVML does; the catalog gives its datasheet bandwidth.
     assert w._peak_bandwidth_of("NVIDIA H100 80GB HBM3") == pytest.approx(3349.8)
     assert w._peak_bandwidth_of("Some Unknown Accelerator") is None

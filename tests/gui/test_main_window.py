@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from planner import paths
-from planner.ui.main_window import (
+from planner.ui.bootstrap import (
     binding_bug_message,
     binding_drops_references,
     build_main_window,
@@ -98,8 +98,8 @@ def test_recent_menu_opens_the_file(qtbot, services, tmp_path):
     w = build_main_window(services(prompts=prompts))
     qtbot.addWidget(w)
     w.planner.batch_spin.setValue(16)
-    assert w.save_as()
-    w.load_preset("alexnet")
+    assert w.files.save_as()
+    w.files.load_preset("alexnet")
     w._rebuild_recent_menu()
     actions = [a for a in w.recent_menu.actions() if a.data()]
     assert actions and actions[0].data() == str(target.resolve())
@@ -169,8 +169,8 @@ def test_file_dialogs_start_in_the_last_folder(qtbot, services, tmp_path):
     w = build_main_window(services(prompts=prompts))
     qtbot.addWidget(w)
     w.document.load(w.document.draft, w.document.setup, None)  # a plan with no file yet
-    assert w.last_folder() == str(Path.home())
-    assert w.save_as()
+    assert w.files.last_folder() == str(Path.home())
+    assert w.files.save_as()
     w.close()
     # the next start, with a new plan: the dialogs start where the last file went
     w2 = build_main_window(services(prompts=prompts))
@@ -191,15 +191,15 @@ def test_plan_files_and_the_autosave_keep_the_multi_gpu_setup(qtbot, services, t
     qtbot.addWidget(w)
     w.document.set_parallel(Parallel(4, 2, "zero2"))
     path = tmp_path / "multi.json"
-    assert w.save_to(path)
+    assert w.files.save_to(path)
     assert load_plan_file(path)[2] == {"gpus": 4, "nodes": 2, "strategy": "zero2"}
-    w.write_autosave()
+    w.files.write_autosave()
     assert load_plan_file(paths.autosave_path())[2]["strategy"] == "zero2"
     old = tmp_path / "old.json"
     save_plan(old, w.document.draft, w.document.setup)  # no parallel: an older file
-    assert w.open_file(old)
+    assert w.files.open_file(old)
     assert w.document.parallel == Parallel()
-    assert w.open_file(path)
+    assert w.files.open_file(path)
     assert w.document.parallel == Parallel(4, 2, "zero2")
     w.document.undo_stack.setClean()
     # after a crash, the restored autosave brings its own setup back

@@ -13,7 +13,8 @@ onnx = pytest.importorskip("onnx")
 from onnx import helper  # noqa: E402
 from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
-from planner.ui.main_window import DialogPrompts, build_main_window  # noqa: E402
+from planner.ui.bootstrap import build_main_window  # noqa: E402
+from planner.ui.prompts import DialogPrompts  # noqa: E402
 from planner.ui.services import Services  # noqa: E402
 
 from gui_prompts import ScriptedPrompts  # noqa: E402
@@ -57,18 +58,18 @@ def window(qtbot, planner_home, tmp_path):
 
 def test_incomplete_import_is_said_prominently_with_details(window, tmp_path):
     path = fx.save(incomplete_model(), tmp_path / "vendor.onnx")
-    assert window.import_onnx(path)
+    assert window.files.import_onnx(path)
     title, summary, details, incomplete = window.prompts.imports[-1]
     assert incomplete and "partly read" in title
     assert "too low" in summary and "1 of 2" in summary
     assert "MysteryOp" in details and "not understood" in details
     assert "Incomplete import" in window.statusBar().currentMessage()
-    assert window.import_result is not None and window.import_result.incomplete
+    assert window.files.import_result is not None and window.files.import_result.incomplete
 
 
 def test_complete_import_is_quiet(window, tmp_path):
     path = fx.save(fx.residual_net(), tmp_path / "ok.onnx")
-    assert window.import_onnx(path)
+    assert window.files.import_onnx(path)
     assert window.prompts.imports == []
     assert "Opened ok.onnx" in window.statusBar().currentMessage()
 

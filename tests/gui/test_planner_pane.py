@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from planner import paths
 from planner.core.network import load_plan
 from planner.core.presets import list_presets
-from planner.ui.main_window import build_main_window, run_gui
+from planner.ui.bootstrap import build_main_window, run_gui
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, COL_SHAPE, parse_params_text
 from planner.ui.planner.results import SORT_ROLE
 from planner.ui.services import Services
@@ -264,20 +264,20 @@ def test_save_and_open_round_trip(make_window, tmp_path):
     w.planner.layer_model.setData(params_index(w, 1), "filters=48")
     w.planner.batch_spin.setValue(32)
     edited_draft, edited_setup = w.document.draft, w.document.setup
-    assert w.save_as()
+    assert w.files.save_as()
     assert target.is_file()
     assert not w.isWindowModified()
     assert "mine.json" in w.windowTitle()
     assert load_plan(target) == (edited_draft, edited_setup)
-    assert w.recent_files()[0] == str(target.resolve())
-    w.load_preset("vgg16")
+    assert w.files.recent_files()[0] == str(target.resolve())
+    w.files.load_preset("vgg16")
     assert w.document.draft.name != edited_draft.name
-    assert w.open_file(target)
+    assert w.files.open_file(target)
     assert w.document.draft == edited_draft and w.document.setup == edited_setup
     assert w.document.path == target
     # The recent list is persisted: a new window sees it.
     w2 = make_window(ScriptedPrompts())
-    assert w2.recent_files()[0] == str(target.resolve())
+    assert w2.files.recent_files()[0] == str(target.resolve())
     assert not prompts.errors
 
 
@@ -288,13 +288,13 @@ def test_a_bad_file_names_the_field_and_leaves_the_plan_untouched(window, tmp_pa
     bad.write_text(json.dumps({"schema_version": 1, "name": "x", "layers": [
         {"type": "input", "name": "input", "shape": [3, 32, 32]},
         {"type": "conv2d", "name": "c", "kernel": "big"}]}), encoding="utf-8")
-    assert not window.open_file(bad)
+    assert not window.files.open_file(bad)
     _title, text = window.prompts.errors[-1]
     assert "layers[1].kernel" in text
     assert window.document.draft == draft and window.document.setup == setup
     assert window.isWindowModified()
     assert window.document.undo_stack.canUndo()
-    assert not window.open_file(tmp_path / "missing.json")
+    assert not window.files.open_file(tmp_path / "missing.json")
     assert "no such file" in window.prompts.errors[-1][1]
 
 
@@ -314,7 +314,7 @@ def test_autosave_is_written_and_restored_by_a_new_window(make_window, qtbot):
     w = make_window()
     autosave = paths.autosave_path()
     assert not autosave.exists()
-    with qtbot.waitSignal(w.autosaved, timeout=3000):
+    with qtbot.waitSignal(w.files.autosaved, timeout=3000):
         w.planner.layer_model.setData(params_index(w, 3), "filters=100")
     assert autosave.is_file()
     edited = w.document.draft
@@ -332,7 +332,7 @@ def test_autosave_is_written_and_restored_by_a_new_window(make_window, qtbot):
 
 def test_declining_the_restore_deletes_the_autosave(make_window, qtbot):
     w = make_window()
-    with qtbot.waitSignal(w.autosaved, timeout=3000):
+    with qtbot.waitSignal(w.files.autosaved, timeout=3000):
         w.planner.batch_spin.setValue(3)
     w2 = make_window(ScriptedPrompts(restore=False))
     assert w2.document.setup.batch_size == 128
@@ -395,7 +395,7 @@ def test_new_plan_and_title(window):
 
 
 def test_self_test_reports_its_outcome(qapp, capsys):
-    from planner.ui.main_window import binding_drops_references
+    from planner.ui.bootstrap import binding_drops_references
 
     if binding_drops_references():  # the self-test must refuse a binding that will crash
         assert run_gui(["--self-test"]) == 1

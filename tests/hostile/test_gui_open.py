@@ -109,7 +109,7 @@ def _open(qtbot, w, path: Path) -> tuple[bool, float, float]:
     w.prompts.open_answer = str(path)
     w.document.undo_stack.setClean()
     with StallMeter() as meter:
-        with qtbot.waitSignal(w.open_finished, timeout=20_000) as blocker:
+        with qtbot.waitSignal(w.files.open_finished, timeout=20_000) as blocker:
             w.open_action.trigger()
     return blocker.args[1], meter.worst_busy, meter.worst
 
@@ -162,7 +162,7 @@ def test_slow_onnx_files_open_without_freezing_the_window(window, qtbot, name):
 
 
 def test_a_slow_open_shows_progress_and_cancel_keeps_the_plan(window, qtbot, monkeypatch):
-    import planner.ui.main_window as mw
+    import planner.ui.plan_files as mw
 
     def slow_load(path):
         time.sleep(3.0)  # a slow disk, a server behind a network share
@@ -175,13 +175,13 @@ def test_a_slow_open_shows_progress_and_cancel_keeps_the_plan(window, qtbot, mon
     w.prompts.open_answer = str(PLANS["good.json"][0])
     with StallMeter() as meter:
         w.open_action.trigger()
-        job = w._opening
+        job = w.files._opening
         assert job is not None
         qtbot.waitUntil(lambda: job.dialog.isVisible(), timeout=2000)
         assert "good.json" in job.dialog.labelText()
         button = job.dialog.findChild(QPushButton)
         assert button is not None and button.text() == "Cancel"
-        with qtbot.waitSignal(w.open_finished, timeout=2000) as blocker:
+        with qtbot.waitSignal(w.files.open_finished, timeout=2000) as blocker:
             button.click()
     assert blocker.args == [str(PLANS["good.json"][0]), False]
     assert w.document.draft == draft and not w.prompts.errors

@@ -188,7 +188,7 @@ def test_metainfo_parses_and_validates():
 
 
 def test_app_sets_the_desktop_file_name_the_entry_uses():
-    source = (ROOT / "planner" / "ui" / "main_window.py").read_text(encoding="utf-8")
+    source = (ROOT / "planner" / "ui" / "bootstrap.py").read_text(encoding="utf-8")
     assert f'setDesktopFileName("{desktop.DESKTOP_ID}")' in source
 
 

@@ -524,6 +524,10 @@ class AdvisorPane(QWidget):
         self._owned_model.set_cards(self._owned_model.manual, self._detected())
         self._schedule()
 
+    def set_electricity(self, usd_per_kwh: float) -> None:
+        """The electricity price the running costs use (from the preferences)."""
+        self.electricity_spin.setValue(usd_per_kwh)
+
     def set_assumptions(self, assumptions: Assumptions) -> None:
         """The estimate's assumptions (memory and speed model), as the Planner uses them."""
         self._assumptions = assumptions

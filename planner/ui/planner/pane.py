@@ -476,6 +476,15 @@ class PlannerPane(QWidget):
     def memory_bytes(self) -> int:
         return round(self.memory_spin.value() * GIB)
 
+    def memory_gib(self) -> float:
+        """The card memory the plan is checked against (the window keeps it between starts)."""
+        return self.memory_spin.value()
+
+    def refresh_prices(self) -> None:
+        """Show the prices again (the display currency changed)."""
+        if self.fit_view is not None:
+            self.fit_view.recompute()
+
     # ---- the catalog, the user's cards, units --------------------------------------------
     @property
     def catalog(self):
