@@ -17,7 +17,8 @@ from speed import deep_resnet  # noqa: E402
 
 from planner.core.catalog import load_catalog  # noqa: E402
 from planner.core.fit import fit_table  # noqa: E402
-from planner.core.network import Setup, analyze  # noqa: E402
+from planner.core.network import Setup  # noqa: E402
+from planner.core.plan import compute_plan  # noqa: E402
 
 
 def main() -> None:
@@ -25,18 +26,18 @@ def main() -> None:
     draft = deep_resnet()
     setup = Setup(32, "fp32", "adam")
     print(f"network: {len(draft.layers)} layers; catalog: {len(catalog)} cards")
-    fit_table(analyze(draft), setup, catalog)  # warm
+    fit_table(compute_plan(draft, setup), catalog)  # warm
 
     def after_edit(i):
         d = draft.replace_layer(5, draft.layers[5].replace(filters=64 + (i % 7)))
-        return fit_table(analyze(d), setup, catalog)
+        return fit_table(compute_plan(d, setup), catalog)
 
     def table_only(i):
-        return fit_table(analysis, setup, catalog)
+        return fit_table(plan, catalog)
 
-    analysis = analyze(draft)
-    for label, fn in (("fit table (analysis reused)", table_only),
-                      ("edit + analysis + fit table", after_edit)):
+    plan = compute_plan(draft, setup)
+    for label, fn in (("fit table (plan computed once)", table_only),
+                      ("edit + plan + fit table", after_edit)):
         times = []
         for i in range(40):
             t0 = time.perf_counter()

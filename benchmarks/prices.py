@@ -30,13 +30,14 @@ import json, sys, time
 sys.path.insert(0, %(root)r)
 from planner.core.catalog import load_catalog
 from planner.core.fit import fit_table
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 draft, setup = load_preset("resnet50")
 t0, c0 = time.perf_counter(), time.process_time()
 catalog = load_catalog(prices_path=%(prices)r)
 t1, c1 = time.perf_counter(), time.process_time()
 lazy = "prices" not in catalog._lazy
-rows = fit_table(draft, setup, catalog)
+rows = fit_table(compute_plan(draft, setup), catalog)
 t2, c2 = time.perf_counter(), time.process_time()
 print(json.dumps({"load_ms": (t1 - t0) * 1e3, "first_estimate_ms": (t2 - t1) * 1e3,
                   "load_cpu_ms": (c1 - c0) * 1e3, "first_estimate_cpu_ms": (c2 - c1) * 1e3,

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from planner import __version__
 from planner.core.layers import LayerError, parse_ints
-from planner.core.memory import TERMS, Assumptions, estimate, max_batch, term_label
+from planner.core.memory import TERMS, Assumptions, max_batch, term_label
 from planner.core.network import (
     OPTIMIZERS,
     PRECISIONS,
@@ -25,7 +25,6 @@ from planner.core.network import (
     NetworkDraft,
     PlanFileError,
     Setup,
-    analyze,
     load_plan,
 )
 from planner.core.presets import list_presets, load_preset
@@ -253,23 +252,31 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
     return draft, setup, assumptions
 
 
+def _computed_plan(draft, setup, assumptions, parallel):
+    """The plan computed once (``planner.core.plan``); a plan with problems, or one whose
+    estimate fails (an overflow), is a usage error naming what is wrong."""
+    from planner.core.plan import compute_plan  # noqa: PLC0415
+
+    plan = compute_plan(draft, setup, assumptions, parallel)
+    if plan.problems:
+        raise UsageError("; ".join(str(p) for p in plan.problems))
+    if plan.estimate is None:
+        raise UsageError(str(plan.failure or "nothing to estimate: the plan has no layers"))
+    return plan
+
+
 def _cmd_estimate(args) -> int:
     draft, setup, assumptions = resolve_setup(args)
-    analysis = analyze(draft)
-    if not analysis.ok:
-        raise UsageError("; ".join(str(p) for p in analysis.problems))
-    from planner.core.parallel import per_gpu_memory  # noqa: PLC0415
-
     parallel = resolve_parallel(args)
-    est = estimate(analysis, setup, assumptions)
-    per_gpu = per_gpu_memory(est, parallel) if parallel.world > 1 else None
+    plan = _computed_plan(draft, setup, assumptions, parallel)
+    analysis, est, per_gpu = plan.analysis, plan.estimate, plan.per_gpu
     mb = None
     if args.memory is not None:
         if not args.memory > 0:
             raise UsageError("--memory must be a positive number of GiB")
         # Sharding only changes batch-independent terms: what it saves is free for the batch.
-        saved = est.peak - per_gpu.peak if per_gpu else 0
-        mb = max_batch(analysis, setup, int(args.memory * GIB) + saved, assumptions)
+        mb = max_batch(analysis, setup, int(args.memory * GIB) + plan.sharding_saves,
+                       assumptions)
     if args.json:
         out: dict[str, Any] = est.to_json()
         if mb is not None:
@@ -323,9 +330,7 @@ def _cmd_fit(args) -> int:
 
     draft, setup, assumptions = resolve_setup(args)
     report_import(args)
-    analysis = analyze(draft)
-    if not analysis.ok:
-        raise UsageError("; ".join(str(p) for p in analysis.problems))
+    plan = _computed_plan(draft, setup, assumptions, resolve_parallel(args))
     try:
         catalog = load_catalog()
     except CatalogError as exc:
@@ -336,8 +341,7 @@ def _cmd_fit(args) -> int:
         raise UsageError(f"no card named '{args.reference}'{hint}")
     if args.as_of is not None and not _is_month(args.as_of):
         raise UsageError(f"--as-of must be a month YYYY-MM, not '{args.as_of}'")
-    rows = fit_table(analysis, setup, catalog, assumptions, reference=args.reference,
-                     as_of=args.as_of, parallel=resolve_parallel(args))
+    rows = fit_table(plan, catalog, reference=args.reference, as_of=args.as_of)
     if args.fits_only:
         rows = [r for r in rows if r.fits]
     for notice in catalog.notices:
@@ -379,17 +383,20 @@ def _cmd_advise(args) -> int:
     try:
         profile = get_profile(args.profile)
         catalog = load_catalog()
+        assumptions = load_assumptions(args.assumptions)
         plan = None
         if args.plan:
+            from planner.core.plan import compute_plan  # noqa: PLC0415
+
             draft, setup = load_source(args.plan)
-            plan = (draft, setup)
+            plan = compute_plan(draft, setup, assumptions)
         owned = tuple(OwnedCard(name, "used", 1) for name in (args.owned or ()))
         inputs = AdvisorInputs(
             profile, owned=owned or catalog.owned, budget_usd=args.budget,
             price_basis=args.price, as_of=args.as_of, plan=plan,
             electricity_usd_per_kwh=args.electricity, hours_per_day=args.hours,
             cloud_usd_per_hour=args.cloud)
-        advice = advise(catalog, inputs, load_assumptions(args.assumptions))
+        advice = advise(catalog, inputs, assumptions)
     except (AdvisorError, CatalogError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:

@@ -36,9 +36,10 @@ from planner.core.catalog import (
     describe_price,
     parse_compute_capability,
 )
-from planner.core.memory import Assumptions, estimate, max_batch_many, peak_bytes
-from planner.core.network import Analysis, NetworkDraft, Setup, analyze
-from planner.core.parallel import Parallel, ParallelAssumptions, gradient_bytes, scaling
+from planner.core.memory import Assumptions, max_batch_many
+from planner.core.network import Setup
+from planner.core.parallel import Parallel, ParallelAssumptions, scaling
+from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
 from planner.core.speed import ERROR_BAND, best_precision, iteration_time, workload
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
@@ -145,7 +146,7 @@ class AdvisorInputs:
     budget_usd: float | None = None  # None: the profile's
     price_basis: str = "both"  # new | used | both
     as_of: str | None = None  # YYYY-MM; None: this month
-    plan: tuple[NetworkDraft, Setup] | None = None
+    plan: PlanResult | None = None  # the user's plan, computed; None: the profile's workload
     electricity_usd_per_kwh: float | None = None
     hours_per_day: float = 8.0
     cloud_usd_per_hour: float | None = None
@@ -334,19 +335,21 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     notes: list[str] = []
 
     # The workload: the user's plan, or the profile's reference network.
-    if inputs.plan is not None:
-        draft, setup = inputs.plan
-        label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=draft.name)
-    else:
+    plan = inputs.plan
+    if plan is None:
         draft, setup = load_preset(prof.workload)
         setup = replace(setup, batch_size=prof.workload_batch, precision="mixed")
+        plan = compute_plan(draft, setup, a)
         label = Msg(QT_TRANSLATE_NOOP("core", "{name} (the profile's reference workload)"),
                     name=draft.name)
-    analysis: Analysis = analyze(draft)
-    if not analysis.ok:
-        raise AdvisorError("the plan has errors: " + "; ".join(map(str, analysis.problems)))
-    peak = peak_bytes(analysis, setup, a)
-    work = workload(analysis, setup)
+    else:
+        label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=plan.draft.name)
+    draft, setup, analysis = plan.draft, plan.setup, plan.analysis
+    if plan.estimate is None:
+        why = "; ".join(map(str, plan.problems)) if plan.problems else str(plan.failure or "")
+        raise AdvisorError("the plan has errors: " + (why or "it has no layers"))
+    peak = plan.estimate.peak
+    work = plan.workload
 
     cards = [c for c in catalog if c.release is None or c.release <= as_of]
     usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
@@ -415,7 +418,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
             rented.append((c, rq, speed.get(c.name) or iteration_time(
                 work, c, setup.precision, a).samples_per_s))
 
-    grads = gradient_bytes(estimate(analysis, setup, a)) if several else 0
+    grads = plan.gradients if several else 0
     pa = ParallelAssumptions(framework=adv.framework)
 
     def pair_speed(card: GpuSpec) -> float:

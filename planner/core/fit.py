@@ -13,21 +13,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
-from planner.core.memory import Assumptions, estimate, max_batch_many, peak_bytes
-from planner.core.network import Analysis, NetworkDraft, Setup, analyze
-from planner.core.parallel import (
-    Parallel,
-    ParallelAssumptions,
-    gradient_bytes,
-    per_gpu_memory,
-    scaling,
-)
+from planner.core.memory import max_batch_many
+from planner.core.network import InvalidDraft
+from planner.core.parallel import ParallelAssumptions, per_gpu_memory, scaling
+from planner.core.plan import PlanResult
 from planner.core.speed import (
     SpeedEstimate,
     iteration_time,
     iteration_times,
     speed_notes,
-    workload,
 )
 
 DEFAULT_REFERENCE = "GTX 1080"
@@ -98,35 +92,35 @@ class FitRow:
         }
 
 
-def fit_table(draft: NetworkDraft | Analysis, setup: Setup, catalog: Catalog,
-              assumptions: Assumptions | None = None, *, reference: str | None = None,
+def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = None,
               as_of: str | None = None, cards: list[GpuSpec] | None = None,
-              parallel: Parallel | None = None,
               parallel_assumptions: ParallelAssumptions | None = None) -> list[FitRow]:
     """Every card (or ``cards``), in catalog order; with ``as_of`` ("YYYY-MM") only those
-    released by then. Raises InvalidDraft for a bad draft.
+    released by then. Raises InvalidDraft for a plan with problems (``plan.failure``).
 
-    With ``parallel`` (several GPUs of each card), fit is judged per GPU and speed is that of
-    the whole set; the batch is per GPU.
+    On several GPUs (``plan.parallel``), fit is judged per GPU and speed is that of the whole
+    set; the batch is per GPU.
     """
-    a = assumptions or Assumptions()
-    analysis = draft if isinstance(draft, Analysis) else analyze(draft)
+    if plan.estimate is None:
+        if plan.failure is not None and not plan.problems:
+            raise ValueError(str(plan.failure))  # the estimate itself failed (an overflow)
+        raise InvalidDraft(plan.problems)  # problems, or nothing but the input
+    a = plan.assumptions
+    analysis, setup, parallel = plan.analysis, plan.setup, plan.parallel
     cards = list(catalog) if cards is None else cards
     if as_of is not None:  # as of a date, only the cards released by then
         cards = [c for c in cards if c.release is None or c.release <= as_of]
-    peak = peak_bytes(analysis, setup, a)
-    saved = 0
-    grads = 0
-    if parallel is not None and parallel.world > 1:
-        est = estimate(analysis, setup, a)
-        per_gpu = per_gpu_memory(est, parallel, parallel_assumptions)
-        saved = est.peak - per_gpu.peak
+    peak = plan.peak_per_gpu
+    saved = plan.sharding_saves
+    grads = plan.gradients if parallel.world > 1 else 0
+    if parallel_assumptions is not None and parallel.world > 1:
+        per_gpu = per_gpu_memory(plan.estimate, parallel, parallel_assumptions)
+        saved = plan.estimate.peak - per_gpu.peak
         peak = per_gpu.peak
-        grads = gradient_bytes(est)
     usable = np.array([c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards],
                       dtype=np.int64)
     batches = max_batch_many(analysis, setup, usable + saved, a) if len(cards) else []
-    work = workload(analysis, setup)
+    work = plan.workload
 
     singles = {c.name: e for c, e in zip(cards, iteration_times(work, cards, setup.precision,
                                                                  a))}

@@ -323,11 +323,7 @@ class MainWindow(QMainWindow):
         return pane
 
     def _push_plan_to_advisor(self, advisor) -> None:
-        doc = self.document
-        if doc.estimate is not None:
-            advisor.set_plan(doc.draft, doc.setup)
-        else:
-            advisor.set_plan(None)
+        advisor.set_plan(self.document.result)
 
     def _update_predicted_peak(self, monitor=None) -> None:
         monitor = monitor or self.monitor

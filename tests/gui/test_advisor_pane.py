@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from planner import paths
 from planner.core.advisor import AdvisorError
 from planner.core.catalog import OVERRIDES_FILENAME, load_catalog
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 from planner.ui.advisor import pane as pane_module
 from planner.ui.advisor.pane import AdvisorPane
@@ -192,7 +193,7 @@ def test_simulated_cards_are_labelled_simulated_not_detected(pane, qtbot):
 def test_plan_is_used_when_asked(pane, qtbot):
     assert not pane.use_plan_check.isEnabled()
     draft, setup = load_preset("resnet18")
-    pane.set_plan(draft, setup)
+    pane.set_plan(compute_plan(draft, setup))
     assert pane.use_plan_check.isEnabled()
     assert "ResNet-18" in pane.use_plan_check.text()
     settle(qtbot, pane)
@@ -306,7 +307,7 @@ def test_advisor_assumptions_are_editable(pane, qtbot):
 def test_hidden_pane_defers_the_work(make_pane, qtbot):
     pane = make_pane(show=False)
     assert pane.pending and pane.advice is None
-    pane.set_plan(*load_preset("resnet18"))
+    pane.set_plan(compute_plan(*load_preset("resnet18")))
     pane.use_plan_check.setChecked(True)
     assert pane.advice is None
     with qtbot.waitSignal(pane.advice_changed):

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from planner.core.catalog import OwnedCard, load_catalog, set_owned_cards
-from planner.core.memory import Assumptions
-from planner.core.network import Problem, analyze
+from planner.core.network import Problem
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 from planner.ui.planner.fit_view import (
     COL_CARD,
@@ -30,7 +30,7 @@ pytestmark = [
 @pytest.fixture
 def resnet50():
     draft, setup = load_preset("resnet50")
-    return analyze(draft), setup
+    return compute_plan(draft, setup)
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def view(qtbot, planner_home, resnet50):
     v = FitView(load_catalog())
     qtbot.addWidget(v)
     v.resize(1400, 900)
-    v.set_plan(resnet50[0], resnet50[1], Assumptions())
+    v.set_plan(resnet50)
     v.show()
     qtbot.waitExposed(v)
     return v
@@ -148,7 +148,7 @@ def test_owned_cards_are_highlighted(qtbot, planner_home, resnet50):
     v = FitView(load_catalog())
     qtbot.addWidget(v)
     v.resize(1400, 900)
-    v.set_plan(resnet50[0], resnet50[1], None)
+    v.set_plan(resnet50)
     v.show()
     qtbot.waitExposed(v)
     row = v.model.row_of("GeForce GTX 1080 Ti")
@@ -193,17 +193,17 @@ def test_charts_follow_the_filters(view):
 
 
 def test_invalid_plan_shows_the_empty_state(view, resnet50):
-    analysis, setup = resnet50
-    bad = replace(analysis, problems=(Problem(3, "conv3", "kernel 7×7 is larger than its "
-                                                          "5×5 input"),))
-    view.set_plan(bad, setup, Assumptions())
+    bad_analysis = replace(resnet50.analysis, problems=(
+        Problem(3, "conv3", "kernel 7×7 is larger than its 5×5 input"),))
+    bad = compute_plan(resnet50.draft, resnet50.setup, analysis=bad_analysis)
+    view.set_plan(bad)
     assert view.stack.currentWidget() is view.empty_label
     assert view.empty_label.isVisible()
     text = view.empty_label.text()
     assert "Fix the plan's errors to see how it fits" in text
     assert "layer 3 (conv3)" in text
     assert view.model.rowCount() == 0 and view.failure
-    view.set_plan(analysis, setup, Assumptions())
+    view.set_plan(resnet50)
     assert view.stack.currentIndex() == 0 and view.model.rowCount() == len(view.catalog)
 
 

@@ -152,7 +152,7 @@ def test_plan_edit_reaches_fit_view_monitor_and_advisor(make_window, qtbot):
     assert advisor.use_plan_check.isEnabled()
     advisor.use_plan_check.setChecked(True)
     assert advisor.inputs().plan is not None
-    assert advisor.inputs().plan[1].batch_size == 256
+    assert advisor.inputs().plan.setup.batch_size == 256
 
 
 def test_catalog_price_edit_shows_in_fit_view(make_window, qtbot):

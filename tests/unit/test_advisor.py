@@ -16,6 +16,7 @@ from planner.core.advisor import (
     support_as_of,
 )
 from planner.core.catalog import OwnedCard, load_catalog
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 
 
@@ -150,14 +151,14 @@ def test_keep_when_nothing_is_meaningfully_better(catalog):
 def test_plan_decides_fit_and_speed(catalog):
     draft, setup = load_preset("resnet18")
     advice = advise(catalog, AdvisorInputs(get_profile("kaggle"), as_of="2017-07",
-                                           plan=(draft, setup)))
+                                           plan=compute_plan(draft, setup)))
     top = advice.recommendations[0]
     assert top.fits and top.max_batch >= setup.batch_size
     assert "ResNet-18" in top.reason
     # ResNet-50 at batch 64 in fp32 needs about 7 GiB: no card within $300 in 2017 fits it.
     draft, setup = load_preset("resnet50")
     advice = advise(catalog, AdvisorInputs(get_profile("kaggle"), as_of="2017-07",
-                                           plan=(draft, setup)))
+                                           plan=compute_plan(draft, setup)))
     assert not advice.recommendations
     assert any("No card priced" in n and "within $300" in n for n in advice.notes)
 

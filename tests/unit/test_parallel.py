@@ -22,6 +22,7 @@ from planner.core.parallel import (
     per_gpu_memory,
     scaling,
 )
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 from planner.core.speed import workload
 
@@ -123,9 +124,10 @@ def test_copies_that_fit():
 
 def test_fit_table_with_several_gpus(catalog):
     d, s = load_preset("resnet50")
-    single = {r.card.name: r for r in fit_table(d, s, catalog)}
-    many = {r.card.name: r for r in fit_table(d, replace(s, optimizer="adam"), catalog,
-                                                 parallel=Parallel(4, 1, "zero3"))}
+    single = {r.card.name: r for r in fit_table(compute_plan(d, s), catalog)}
+    many = {r.card.name: r for r in fit_table(compute_plan(d, replace(s, optimizer="adam"),
+                                                              parallel=Parallel(4, 1, "zero3")),
+                                                 catalog)}
     name = catalog.by_name("RTX 4090").name
     assert many[name].samples_per_s > 2.5 * single[name].samples_per_s
 

@@ -13,6 +13,7 @@ from planner.core.catalog import load_catalog
 from planner.core.fit import fit_table
 from planner.core.memory import Assumptions, max_batch
 from planner.core.network import Setup, analyze
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 from planner.core.speed import iteration_time, rates, workload
 
@@ -102,7 +103,7 @@ def test_bandwidth_bound_layers_follow_bandwidth(catalog):
 def test_fit_table_rows(catalog):
     d, s = load_preset("resnet50")
     s = replace(s, batch_size=64)
-    rows = {r.card.name: r for r in fit_table(d, s, catalog)}
+    rows = {r.card.name: r for r in fit_table(compute_plan(d, s), catalog)}
     assert len(rows) == len(catalog)
     a = analyze(d)
     big, small = rows[catalog.by_name("RTX 4090").name], rows[catalog.by_name("GTX 1060 3GB").name]
@@ -118,7 +119,7 @@ def test_fit_table_rows(catalog):
 
 def test_gtx_970_is_judged_on_its_fast_memory(catalog):
     d, s = load_preset("resnet50")
-    row = next(r for r in fit_table(d, s, catalog) if r.card.name == catalog.by_name(
+    row = next(r for r in fit_table(compute_plan(d, s), catalog) if r.card.name == catalog.by_name(
         "GTX 970").name)
     assert row.usable_bytes == int(3.5 * 2**30) - Assumptions().driver_reserved_bytes
     assert "3.5" in row.note
@@ -126,7 +127,7 @@ def test_gtx_970_is_judged_on_its_fast_memory(catalog):
 
 def test_prices_as_of_mid_2017(catalog):
     d, s = load_preset("resnet18")
-    rows = {r.card.name: r for r in fit_table(d, s, catalog, as_of="2017-07")}
+    rows = {r.card.name: r for r in fit_table(compute_plan(d, s), catalog, as_of="2017-07")}
     r = rows[catalog.by_name("GTX 1080 Ti").name]
     assert r.price_new is not None and r.price_new.date <= "2017-07"
     assert r.samples_per_s_per_usd and r.samples_per_s_per_usd > 0

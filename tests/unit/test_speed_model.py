@@ -16,6 +16,7 @@ from planner.core.fit import fit_table
 from planner.core.layers import LayerSpec
 from planner.core.memory import Assumptions
 from planner.core.network import NetworkDraft, Setup, analyze
+from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
 from planner.core.speed import (
     ERROR_BAND,
@@ -240,11 +241,11 @@ def test_measured_throughput_is_within_the_stated_band(catalog, model, card, pre
 
 def test_fit_rows_carry_the_band_and_unchecked_networks_none(catalog):
     d, s = load_preset("resnet50")
-    row = next(r for r in fit_table(d, s, catalog) if r.card.name == "GeForce RTX 3060")
+    row = next(r for r in fit_table(compute_plan(d, s), catalog) if r.card.name == "GeForce RTX 3060")
     assert row.speed.band_text() == f"±{ERROR_BAND * 100:.0f} %"
     assert row.to_json()["samples_per_s_error"] == ERROR_BAND
     d, s = load_preset("lstm-128")
-    row = next(r for r in fit_table(d, s, catalog) if r.card.name == "GeForce RTX 3060")
+    row = next(r for r in fit_table(compute_plan(d, s), catalog) if r.card.name == "GeForce RTX 3060")
     assert row.speed.error_band is None and row.speed.band_text() == ""
     assert any("did not check" in n for n in row.to_json()["speed_notes"])
 
@@ -265,7 +266,7 @@ def test_the_advisor_states_the_band_and_rates_each_card_in_the_precision_it_run
     # A network the calibration did not check gets its speed without a band.
     d, s = load_preset("lstm-1024")
     plain = advise(catalog, AdvisorInputs(get_profile("dl-competitions"), as_of="2026-11",
-                                          plan=(d, s)))
+                                          plan=compute_plan(d, s)))
     assert plain.recommendations and all("±" not in r.reason and r.speed_error is None
                                          for r in plain.recommendations if r.action == "buy")
 

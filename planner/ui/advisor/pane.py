@@ -138,7 +138,7 @@ def _month(date: QDate) -> str:
 class AdvisorPane(QWidget):
     """The Advisor pane.
 
-    Public API: ``set_catalog(catalog)``, ``set_plan(draft, setup)`` (or ``set_plan(None)``),
+    Public API: ``set_catalog(catalog)``, ``set_plan(plan)`` (a computed PlanResult, or None),
     ``set_detected_cards(names)``, ``set_assumptions(assumptions)`` (the estimate's memory and
     speed assumptions, as the Planner uses), ``set_profile(key)``, ``set_as_of("YYYY-MM")``,
     ``add_owned_card(name, condition)``, ``advice`` (the last Advice, or None),
@@ -506,10 +506,11 @@ class AdvisorPane(QWidget):
         self._owned_model.set_cards(self._known_owned(catalog.owned), self._detected())
         self._schedule()
 
-    def set_plan(self, draft, setup=None) -> None:
-        """The Planner's current plan (a NetworkDraft and its Setup), or None."""
-        self._plan = (draft, setup) if draft is not None and setup is not None else None
-        name = draft.name if self._plan is not None else None
+    def set_plan(self, plan) -> None:
+        """The Planner's current plan, computed (a ``planner.core.plan.PlanResult`` with an
+        estimate), or None."""
+        self._plan = plan if plan is not None and plan.estimate is not None else None
+        name = plan.draft.name if self._plan is not None else None
         self.use_plan_check.setEnabled(self._plan is not None)
         self.use_plan_check.setText(self.tr("Use my plan (%1)").replace("%1", name) if name
                                     else self.tr("Use my plan (none drafted)"))
@@ -836,12 +837,13 @@ class AdvisorPane(QWidget):
 
         try:
             if inputs.plan is not None:
-                draft, setup = inputs.plan
+                draft, setup, analysis = (inputs.plan.draft, inputs.plan.setup,
+                                          inputs.plan.analysis)
             else:
                 draft, setup = _reference_workload(inputs.profile.workload)
                 setup = replace(setup, batch_size=inputs.profile.workload_batch,
                                 precision="mixed")
-            analysis = analyze(draft)
+                analysis = analyze(draft)
             if not analysis.ok:
                 return [], draft.name
             works = {}

@@ -1,13 +1,14 @@
-"""The open plan: draft, setup, assumptions, file path, undo stack and the current estimate.
+"""The open plan: draft, setup, assumptions, file path, undo stack and the current result.
 
 Every change goes through the undo stack (``PlanCommand`` swaps immutable plans) and ends in
-``set_plan``, which recomputes the analysis and the estimate synchronously (a few ms) and emits
-``plan_changed`` once, so every view updates within the same frame.
+``set_plan``, which computes the plan once (``planner.core.plan.compute_plan``: analysis,
+simulated step, memory per GPU, workload) synchronously (a few ms) and emits ``plan_changed``
+once, so every view updates within the same frame from the same frozen ``PlanResult``
+(``result``); no view computes it again.
 
-The multi-GPU setting (``parallel``: GPUs per node, nodes, strategy) belongs to the window
-session, not to the plan file: the plan format has no field for it, and a plan describes one
-run of the network. ``set_parallel`` recomputes like a change of assumptions (not undoable);
-``per_gpu`` is then the memory on each GPU (``planner.core.parallel.per_gpu_memory``).
+The several-GPU setting (``parallel``: GPUs per node, nodes, strategy) is saved with the plan
+file. ``set_parallel`` recomputes like a change of assumptions (not undoable); ``per_gpu`` is
+then the memory on each GPU.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from planner.core.layers import LayerSpec
-from planner.core.memory import Assumptions, MemoryEstimate, estimate
-from planner.core.network import Analysis, NetworkDraft, Setup, analyze
-from planner.core.parallel import Parallel, PerGpuMemory, per_gpu_memory
-from planner.i18n import message_of
+from planner.core.memory import Assumptions, MemoryEstimate
+from planner.core.network import Analysis, NetworkDraft, Setup
+from planner.core.parallel import Parallel, PerGpuMemory
+from planner.core.plan import PlanResult, compute_plan
 from planner.ui.i18n import tr_msg, tr_problem
 from planner.ui.planner.commands import (
     ApplySuggestionCommand,
@@ -53,12 +54,10 @@ class PlanDocument(QObject):
         self._assumptions = assumptions
         self._path: Path | None = None
         self.current_row = 0
-        self._analysis: Analysis = analyze(draft)
-        self._estimate: MemoryEstimate | None = None
         self._last_good: MemoryEstimate | None = None
         self._failure: str | None = None
         self._parallel = parallel or Parallel()
-        self._per_gpu: PerGpuMemory | None = None
+        self._result: PlanResult
         self._recompute()
 
     # ---- state ---------------------------------------------------------------------------
@@ -75,13 +74,18 @@ class PlanDocument(QObject):
         return self._assumptions
 
     @property
+    def result(self) -> PlanResult:
+        """The current plan's numbers, computed once per change (see the module docstring)."""
+        return self._result
+
+    @property
     def analysis(self) -> Analysis:
-        return self._analysis
+        return self._result.analysis
 
     @property
     def estimate(self) -> MemoryEstimate | None:
         """The estimate of the current plan, or None while the draft has problems."""
-        return self._estimate
+        return self._result.estimate
 
     @property
     def last_good_estimate(self) -> MemoryEstimate | None:
@@ -102,14 +106,12 @@ class PlanDocument(QObject):
     def per_gpu(self) -> PerGpuMemory | None:
         """Memory on each GPU when the run spans several (None on one GPU or without an
         estimate)."""
-        return self._per_gpu
+        return self._result.per_gpu
 
     @property
     def peak_per_gpu(self) -> int | None:
         """What one card must hold: the per-GPU peak on several GPUs, else the peak."""
-        if self._estimate is None:
-            return None
-        return self._per_gpu.peak if self._per_gpu is not None else self._estimate.peak
+        return self._result.peak_per_gpu
 
     @property
     def global_batch(self) -> int:
@@ -172,38 +174,26 @@ class PlanDocument(QObject):
     @property
     def is_empty(self) -> bool:
         """A plan with nothing but its input (File ▸ New): there is nothing to estimate."""
-        return all(layer.kind == "input" for layer in self._draft.layers)
+        return self._result.is_empty
 
     def _recompute(self) -> None:
         prepared = getattr(self, "_prepared", None)
+        analysis = est = None
         if prepared is not None and prepared[0].draft is self._draft:
-            self._analysis = prepared[0]
+            analysis = prepared[0]
+            if prepared[1] is not None and prepared[2] == self._assumptions:
+                est = prepared[1]
+        result = compute_plan(self._draft, self._setup, self._assumptions, self._parallel,
+                              analysis=analysis, prepared=est)
+        self._result = result
+        if result.problems:
+            self._failure = "\n".join(tr_problem(p) for p in result.problems)
+        elif result.failure is not None:
+            self._failure = tr_msg(result.failure)
         else:
-            prepared = None
-            self._analysis = analyze(self._draft)
-        self._per_gpu = None
-        if self.is_empty:
-            self._estimate = None
             self._failure = None
-            return
-        if not self._analysis.ok:
-            self._estimate = None
-            self._failure = "\n".join(tr_problem(p) for p in self._analysis.problems)
-            return
-        try:
-            if (prepared is not None and prepared[1] is not None
-                    and prepared[1].setup == self._setup and prepared[2] == self._assumptions):
-                self._estimate = prepared[1]
-            else:
-                self._estimate = estimate(self._analysis, self._setup, self._assumptions)
-        except (ValueError, ArithmeticError) as exc:  # InvalidDraft is a ValueError
-            self._estimate = None
-            self._failure = tr_msg(message_of(exc))
-            return
-        self._failure = None
-        self._last_good = self._estimate
-        if self._parallel.world > 1:
-            self._per_gpu = per_gpu_memory(self._estimate, self._parallel)
+        if result.estimate is not None:
+            self._last_good = result.estimate
 
     # ---- undoable edits --------------------------------------------------------------------
     def edit_layer(self, row: int, layer: LayerSpec, *, merge_key=None) -> None:

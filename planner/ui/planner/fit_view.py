@@ -54,9 +54,10 @@ from planner.core.catalog import (
     describe_price,
 )
 from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
-from planner.core.memory import Assumptions
-from planner.core.network import Analysis, InvalidDraft, Setup
+from planner.core.network import InvalidDraft
+from planner.core.plan import PlanResult
 from planner.core.speed import ERROR_BAND, speed_notes
+from planner.i18n import message_of
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
 from planner.ui.tables import HeaderTableModel, row_table
@@ -475,9 +476,7 @@ class FitView(QWidget):
     def __init__(self, catalog: Catalog, parent: QWidget | None = None):
         super().__init__(parent)
         self._catalog = catalog
-        self._analysis: Analysis | None = None
-        self._setup: Setup | None = None
-        self._assumptions: Assumptions | None = None
+        self._plan: PlanResult | None = None
         self._failure: str | None = None
         self._sized = False
 
@@ -643,13 +642,12 @@ class FitView(QWidget):
             i = self.as_of_combo.count() - 1
         self.as_of_combo.setCurrentIndex(max(i, 0))
 
-    @Slot(object, object, object)
-    def set_plan(self, analysis: Analysis | None, setup: Setup | None,
-                 assumptions: Assumptions | None, parallel=None) -> None:
-        """Recompute the table for this plan; an invalid (or missing) one shows why not.
-        ``parallel`` (several GPUs of each card): fit per GPU, speed of the whole set."""
-        self._analysis, self._setup, self._assumptions = analysis, setup, assumptions
-        self._parallel = parallel
+    @Slot(object)
+    def set_plan(self, plan: PlanResult | None) -> None:
+        """Recompute the table for this plan (None, or an empty one: nothing to estimate); a
+        plan with problems shows them. On several GPUs (``plan.parallel``) the fit is per GPU
+        and the speed that of the whole set."""
+        self._plan = plan
         self.recompute()
 
     @Slot(object)
@@ -660,23 +658,22 @@ class FitView(QWidget):
         self.recompute()
 
     def recompute(self) -> None:
-        a, setup = self._analysis, self._setup
-        if a is None or setup is None:
+        plan = self._plan
+        if plan is None or plan.is_empty:
             self._set_failure(self.tr("Nothing to estimate yet: the plan has no layers."))
             return
-        if not a.ok:
-            problems = "\n".join(tr_problem(p) for p in a.problems[:6])
-            more = len(a.problems) - 6
+        if plan.problems:
+            problems = "\n".join(tr_problem(p) for p in plan.problems[:6])
+            more = len(plan.problems) - 6
             if more > 0:
                 problems += "\n" + self.tr("… and %n more", "", more)
             self._set_failure(problems)
             return
         try:
-            rows = fit_table(a, setup, self._catalog, self._assumptions or Assumptions(),
-                             reference=self.reference(), as_of=self.as_of(),
-                             parallel=getattr(self, "_parallel", None))
+            rows = fit_table(plan, self._catalog, reference=self.reference(),
+                             as_of=self.as_of())
         except (InvalidDraft, ValueError) as exc:
-            self._set_failure(str(exc))
+            self._set_failure(tr_msg(message_of(exc)))
             return
         self._failure = None
         self.model.set_rows(rows)
@@ -697,7 +694,7 @@ class FitView(QWidget):
 
     def _show_empty(self, why: str) -> None:
         body = why.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "<br>")
-        if self._analysis is None:  # an empty plan: nothing to fix, nothing to estimate
+        if self._plan is None or self._plan.is_empty:  # nothing to fix, nothing to estimate
             head, body = body, ""
         else:
             head = self.tr("Fix the plan's errors to see how it fits on each card.")
@@ -768,7 +765,7 @@ class FitView(QWidget):
         if not rows:
             self.summary_label.setText("")
             return
-        setup = self._setup
+        setup = self._plan.setup if self._plan is not None else None
         fit = sum(r.fits for r in rows)
         ref = self._catalog.by_name(self.reference())
         parts = [
@@ -787,7 +784,7 @@ class FitView(QWidget):
             .replace("%2", self.tr("as of %1").replace("%1", self.as_of())
                      if self.as_of() else self.tr("latest known")),
         ]
-        par = getattr(self, "_parallel", None)
+        par = self._plan.parallel if self._plan is not None else None
         if par is not None and par.world > 1:
             parts.insert(1, self.tr("Each row is %1 GPUs of that card (%2): the peak is per "
                                     "GPU, the speed that of all of them.")

@@ -561,14 +561,12 @@ class PlannerPane(QWidget):
             self._fit_dirty = True
         if self.fit_view is not None and self._fit_dirty:
             self._fit_dirty = False
-            doc = self._doc
-            self.fit_view.set_plan(None if doc.is_empty else doc.analysis, doc.setup,
-                                   doc.assumptions, doc.parallel)
+            self.fit_view.set_plan(self._doc.result)
         return self.fit_view
 
     def refresh_scaling(self) -> None:
         self._scaling_dirty = False
-        self.scaling_view.set_plan(self._doc)
+        self.scaling_view.set_plan(self._doc.result)
 
     def set_byte_formatter(self, fmt) -> None:
         """Bytes as the user's settings say (binary MiB/GiB or decimal MB/GB)."""
@@ -760,7 +758,7 @@ class PlannerPane(QWidget):
             self.max_batch_label.setToolTip(self.tr("Fix the errors to see the estimate"))
             return
         # On several GPUs what sharding saves per GPU is room for a larger per-GPU batch.
-        saved = doc.estimate.peak - doc.per_gpu.peak if doc.per_gpu is not None else 0
+        saved = doc.result.sharding_saves
         n = max_batch(doc.analysis, doc.setup, self.memory_bytes() + max(0, saved),
                       doc.assumptions)
         self.max_batch_label.setText(self.tr("batch %1").replace("%1", f"{n:,}") if n else

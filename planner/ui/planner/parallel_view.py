@@ -20,10 +20,8 @@ from planner.core.parallel import (
     ParallelAssumptions,
     ScalingPoint,
     copies_that_fit,
-    gradient_bytes,
     scaling,
 )
-from planner.core.speed import workload
 from planner.units import format_bytes
 
 PREVIEW_GPUS = 8
@@ -140,8 +138,9 @@ class ScalingView(QWidget):
             return None
         return self._catalog.by_name(self.card_combo.currentText())
 
-    def set_plan(self, document) -> None:
-        self._doc = document
+    def set_plan(self, plan) -> None:
+        """The plan to scale (a ``planner.core.plan.PlanResult``), or None."""
+        self._doc = plan
         self.recompute()
 
     @Slot(int)
@@ -179,8 +178,8 @@ class ScalingView(QWidget):
         n = self.gpus_shown()
         # On one GPU the preview spreads the run over one machine's cards.
         curve_par = par if par.world > 1 else Parallel(min(n, 64), 1, par.strategy)
-        work = workload(doc.analysis, setup)
-        grads = gradient_bytes(est)
+        work = doc.workload
+        grads = doc.gradients
         a = doc.assumptions
         self.typical = scaling(work, card, setup.precision, grads, curve_par,
                                ParallelAssumptions(framework="typical"), a, max_gpus=n)
