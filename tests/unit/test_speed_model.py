@@ -189,7 +189,7 @@ def test_bad_tensor_rates_are_refused_naming_the_field(over, field):
 def test_saved_assumptions_from_before_the_calibration_take_the_new_defaults():
     old = Assumptions().to_json()
     for k in ("tensor_architecture_efficiency", "tf32_efficiency", "winograd_speedup",
-              "grouped_conv_efficiency", "depthwise_conv_efficiency",
+              "grouped_conv_efficiency", "depthwise_bandwidth_efficiency",
               "pseudo_half_efficiency", "cpu_launch_s", "input_pipeline_gbs"):
         old.pop(k)
     old.update(compute_efficiency=0.6, tensor_efficiency=0.45, memory_efficiency=0.75,
