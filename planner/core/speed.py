@@ -2,13 +2,18 @@
 
 Every layer is one kind of work, and each kind runs where PyTorch runs it:
 
-* **convolutions** (by algorithm: 3×3 stride-1 ones through Winograd when they run on the CUDA
-  cores in FP32, grouped and depthwise ones at a lower efficiency, the rest as implicit GEMM) and
+* **convolutions** (by algorithm: 3×3 and 5×5 stride-1 ones through Winograd on the CUDA
+  cores in FP32, grouped ones at a lower efficiency, the rest as implicit GEMM) and
   **GEMMs** (fully connected, LSTM/GRU) are compute-bound on the path the precision chooses for
   the card: FP32 CUDA cores, TF32 tensor cores (PyTorch's default for convolutions on Ampere and
   newer), FP16 or BF16 tensor cores (autocast or pure 16-bit);
+* **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
+  fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
-  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size.
+  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
+  bytes are counted per kind of layer as PyTorch's kernels move them (``_TRAFFIC``: a residual
+  add or a concat moves nothing backward, batch norm reads its input twice each way), plus
+  the gradient sums where a tensor feeds several layers.
 
 For each layer and pass::
 
@@ -74,9 +79,11 @@ CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY = range(6)
 _CONV_KINDS = ("conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d")
 _GEMM_KINDS = ("fc", "lstm", "gru")
 # Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
+# Not "concat": the one branching network measured (Inception-v3) runs 1.6× slower than
+# predicted (benchmarks/speed_accuracy.py), so networks that concatenate branches get no band.
 CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
-                           "fc", "add", "concat"})
+                           "fc", "add"})
 
 # The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
 # calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the
