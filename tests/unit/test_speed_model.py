@@ -99,11 +99,14 @@ def test_bf16_without_bf16_tensor_cores_says_so(catalog):
 # ---- kinds of work ---------------------------------------------------------------------
 
 
+def _depthwise():
+    return analyze(NetworkDraft("dw", (
+        LayerSpec("input", "in", {"shape": (256, 56, 56)}),
+        LayerSpec("conv2d", "dw", {"filters": 256, "kernel": 3, "padding": 1, "groups": 256}))))
+
+
 def test_depthwise_convolutions_gain_nothing_from_tensor_cores(catalog):
-    d = NetworkDraft("dw", (LayerSpec("input", "in", {"shape": (256, 56, 56)}),
-                            LayerSpec("conv2d", "dw", {"filters": 256, "kernel": 3,
-                                                       "padding": 1, "groups": 256})))
-    a = analyze(d)
+    a = _depthwise()
     card = catalog.by_name("A100 SXM4 80GB")
     t = {p: iteration_time(workload(a, Setup(64, p, "sgd", "infer")), card, p).time_per_iter_s
          for p in ("fp32_strict", "tf32")}
@@ -113,10 +116,7 @@ def test_depthwise_convolutions_gain_nothing_from_tensor_cores(catalog):
 def test_depthwise_convolutions_are_memory_bound_so_16_bit_halves_their_time(catalog):
     # EfficientNet's mixed-precision gain (about 2× on V100 and A100, measured) comes from its
     # depthwise convolutions moving half the bytes, not from tensor cores.
-    d = NetworkDraft("dw", (LayerSpec("input", "in", {"shape": (256, 56, 56)}),
-                            LayerSpec("conv2d", "dw", {"filters": 256, "kernel": 3,
-                                                       "padding": 1, "groups": 256})))
-    a = analyze(d)
+    a = _depthwise()
     card = catalog.by_name("Tesla V100 SXM2 16GB")
     synthetic = Assumptions(input_pipeline_gbs=0.0)  # the GPU's time, not the host's
     t = {p: iteration_time(workload(a, Setup(64, p, "sgd")), card, p, synthetic).time_per_iter_s
