@@ -84,9 +84,9 @@ class Assumptions:
     # = 8.125 MiB before: aten/src/ATen/cuda/CublasHandlePool.cpp). Held once a matmul ran.
     cublas_workspace_bytes: int = 32 * MIB
     # Speed model (roofline): what fraction of a card's datasheet peak real kernels reach.
-    compute_efficiency: float = 0.76
+    compute_efficiency: float = 0.78
     tensor_efficiency: float = 0.7
-    memory_efficiency: float = 0.66
+    memory_efficiency: float = 0.673
     # Older architectures reach less of their peak in cuDNN; calibrated so that the article's
     # equivalence table comes out (Kepler's GTX Titan ≈ 0.33 × a GTX 1080).
     architecture_efficiency: tuple[tuple[str, float], ...] = (("Kepler", 0.6),
@@ -234,10 +234,10 @@ class Assumptions:
     # Fitted values come from benchmarks/calibrate_speed.py on the calibration rows the README
     # names; the others say where they came from in _speed_descriptions.
     tensor_architecture_efficiency: tuple[tuple[str, float], ...] = (("Blackwell", 0.6),)
-    tf32_efficiency: float = 0.27
-    winograd_speedup: float = 2.05
-    grouped_conv_efficiency: float = 0.24
-    depthwise_conv_efficiency: float = 0.052
+    tf32_efficiency: float = 0.272
+    winograd_speedup: float = 1.91
+    grouped_conv_efficiency: float = 0.194
+    depthwise_bandwidth_efficiency: float = 0.185
     pseudo_half_efficiency: float = 1.0
     dual_issue_fp32_efficiency: float = 0.65
     cpu_launch_s: float = 1e-5
@@ -255,7 +255,8 @@ class Assumptions:
                     or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 2):
                 raise ValueError(f"tensor_architecture_efficiency entry {pair!r} is not "
                                  "(name, 0–2)")
-        for name in ("tf32_efficiency", "grouped_conv_efficiency", "depthwise_conv_efficiency",
+        for name in ("tf32_efficiency", "grouped_conv_efficiency",
+                     "depthwise_bandwidth_efficiency",
                      "pseudo_half_efficiency", "dual_issue_fp32_efficiency"):
             if not 0 < getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be above 0 and at most 1")
@@ -278,10 +279,10 @@ class Assumptions:
             "grouped_conv_efficiency": QT_TRANSLATE_NOOP("core",
                 "grouped convolutions (ResNeXt) reach this fraction of a dense convolution's "
                 "rate (fitted on ResNeXt-101)"),
-            "depthwise_conv_efficiency": QT_TRANSLATE_NOOP("core",
-                "depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor "
-                "cores: they reach this fraction of the FP32 CUDA-core rate in any precision "
-                "(fitted on EfficientNet-B0)"),
+            "depthwise_bandwidth_efficiency": QT_TRANSLATE_NOOP("core",
+                "depthwise convolutions (MobileNet, EfficientNet) are memory-bound in any "
+                "precision (no reduction for tensor cores to do): they move their bytes at this "
+                "fraction of the achievable bandwidth (fitted on EfficientNet-B0)"),
             "pseudo_half_efficiency": QT_TRANSLATE_NOOP("core",
                 "16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in "
                 "FP32 (pseudo-half), at this fraction of the FP32 kernels' rate (1 = the same "
@@ -317,9 +318,22 @@ _SPEED_DEFAULTS_BEFORE_CALIBRATION = {
 }
 
 
+# The first calibration's defaults (before the per-kind traffic and depthwise bandwidth,
+# issue 14 round 2): saved ones were never edited either.
+_SPEED_DEFAULTS_FIRST_CALIBRATION = {
+    "compute_efficiency": 0.76,
+    "memory_efficiency": 0.66,
+    "tf32_efficiency": 0.27,
+    "winograd_speedup": 2.05,
+    "grouped_conv_efficiency": 0.24,
+}
+
+
 def _migrate_speed(values: dict[str, Any]) -> None:
-    """Drop saved speed fields that still hold the pre-calibration defaults."""
-    for name, old in _SPEED_DEFAULTS_BEFORE_CALIBRATION.items():
+    """Drop saved speed fields that still hold an earlier calibration's defaults."""
+    olds = list(_SPEED_DEFAULTS_BEFORE_CALIBRATION.items())
+    olds += list(_SPEED_DEFAULTS_FIRST_CALIBRATION.items())
+    for name, old in olds:
         if name in values:
             v = values[name]
             if isinstance(old, tuple):

@@ -2,13 +2,18 @@
 
 Every layer is one kind of work, and each kind runs where PyTorch runs it:
 
-* **convolutions** (by algorithm: 3×3 stride-1 ones through Winograd when they run on the CUDA
-  cores in FP32, grouped and depthwise ones at a lower efficiency, the rest as implicit GEMM) and
+* **convolutions** (by algorithm: 3×3 and 5×5 stride-1 ones through Winograd on the CUDA
+  cores in FP32, grouped ones at a lower efficiency, the rest as implicit GEMM) and
   **GEMMs** (fully connected, LSTM/GRU) are compute-bound on the path the precision chooses for
   the card: FP32 CUDA cores, TF32 tensor cores (PyTorch's default for convolutions on Ampere and
   newer), FP16 or BF16 tensor cores (autocast or pure 16-bit);
+* **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
+  fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
-  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size.
+  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
+  bytes are counted per kind of layer as PyTorch's kernels move them (``_TRAFFIC``: a residual
+  add or a concat moves nothing backward, batch norm reads its input twice each way), plus
+  the gradient sums where a tensor feeds several layers.
 
 For each layer and pass::
 
@@ -74,9 +79,11 @@ CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY = range(6)
 _CONV_KINDS = ("conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d")
 _GEMM_KINDS = ("fc", "lstm", "gru")
 # Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
+# Not "concat": the one branching network measured (Inception-v3) runs 1.6× slower than
+# predicted (benchmarks/speed_accuracy.py), so networks that concatenate branches get no band.
 CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
-                           "fc", "add", "concat"})
+                           "fc", "add"})
 
 # The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
 # calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the
@@ -253,7 +260,9 @@ def _ints(v) -> tuple:
 def _conv_kind_of(kind: str, groups: int, cin: int, kernel, stride, dilation) -> int:
     if groups > 1:
         return DEPTHWISE if groups == cin else GROUPED
-    if (kind == "conv2d" and set(_ints(kernel)) == {3} and set(_ints(stride)) == {1}
+    # cuDNN's Winograd kernels take 3×3 and 5×5 stride-1 filters (WINOGRAD_NONFUSED, 5.1+).
+    if (kind == "conv2d" and len(set(_ints(kernel)) & {3, 5}) == 1
+            and len(set(_ints(kernel))) == 1 and set(_ints(stride)) == {1}
             and set(_ints(dilation)) == {1}):
         return WINOGRAD
     return CONV
@@ -270,15 +279,67 @@ def _freeze(v):
     return tuple(v) if isinstance(v, list) else v
 
 
+# Bytes each kind of layer moves, as multiples of its input and its output tensor: (forward
+# reads/writes of the input, of the output; backward the same), read off PyTorch's eager CUDA
+# kernels for training (aten/src/ATen/native/cuda; cuDNN for batch norm). Not guesses: they
+# count tensors, as the FLOP counts count multiply-adds. A kind not listed moves its input and
+# output once forward and twice backward (gradient in, gradient out, the saved tensor).
+_TRAFFIC = {
+    "input": (0, 0, 0, 0),
+    "flatten": (0, 0, 0, 0),
+    "view": (0, 0, 0, 0),
+    # x read, y written; backward reads dy and the saved x (or y), writes dx.
+    "activation": (1, 1, 2, 1),
+    # Statistics pass and normalise pass both read x; backward: a reduction pass over dy and
+    # x, then an elementwise pass reading dy and x and writing dx.
+    "batchnorm": (2, 1, 3, 2),
+    "layernorm": (2, 1, 3, 2),
+    "rmsnorm": (2, 1, 3, 2),
+    # Both inputs read, the sum written; backward hands the same gradient to both inputs (no
+    # kernel: the autograd engine sums gradients where a tensor fans out, counted there).
+    "add": (1, 1, 0, 0),
+    # The pieces copied into the output; backward gives each input a view of the gradient.
+    "concat": (1, 1, 0, 0),
+    # Max pooling writes int64 indices beside its output (twice an fp32 output's bytes, counted
+    # as one more output); backward reads dy and the indices and writes dx.
+    "maxpool": (1, 2, 1, 2),
+    "avgpool": (1, 1, 1, 1),
+    "adaptive_avgpool": (1, 1, 1, 1),
+    "global_avgpool": (1, 1, 1, 1),
+    # x read, y and the mask written; backward reads dy and the mask, writes dx.
+    "dropout": (1, 2, 1, 2),
+}
+_DEFAULT_TRAFFIC = (1, 1, 2, 2)
+
+
+def _fan_out(analysis: Analysis) -> np.ndarray:
+    """How many later layers read each layer's output."""
+    specs = analysis.draft.layers
+    index = {spec.name: i for i, spec in enumerate(specs)}
+    uses = np.zeros(len(specs), dtype=np.float64)
+    for i in range(1, len(specs)):
+        spec = specs[i]
+        for name in ((spec._source or specs[i - 1].name),) + tuple(spec._refs):
+            j = index.get(name)
+            if j is not None:
+                uses[j] += 1
+    return uses
+
+
 def workload(analysis: Analysis, setup: Setup) -> Workload:
     """Everything the roofline needs, computed once per plan and reused for every card."""
     p = _prepare(analysis)
     b = setup.batch_size
     prec = setup.precision
     abpe, wbpe = ACT_BYTES[prec], WEIGHT_BYTES[prec]
-    # Views (flatten) move nothing; in-place layers still read and write every element.
-    moves = np.array([not info.result.view for info in analysis.layers], dtype=bool)
-    act = np.where(moves, p.in_elems + p.out_numel, 0) * b * abpe
+    n = len(analysis.layers)
+    traffic = np.array([_TRAFFIC.get(info.kind, _DEFAULT_TRAFFIC) for info in analysis.layers],
+                       dtype=np.float64).reshape(n, 4)
+    # Views move nothing.
+    moves = np.array([not info.result.view for info in analysis.layers], dtype=np.float64)
+    traffic *= moves[:, None]
+    ins = p.in_elems.astype(np.float64) * b * abpe
+    outs = p.out_numel.astype(np.float64) * b * abpe
     w = p.weight_elems * wbpe
     par = np.array([(info.result.parallel_elements or max(int(p.out_numel[i]), 1))
                     for i, info in enumerate(analysis.layers)], dtype=np.float64)
@@ -295,7 +356,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     fwd_repeats = 2 if (train and setup.checkpointing) else 1
     flops_fwd = p.flops_fwd.astype(np.float64) * b
     flops = flops_fwd * fwd_repeats
-    nbytes = (act + w).astype(np.float64) * fwd_repeats
+    nbytes = (traffic[:, 0] * ins + traffic[:, 1] * outs + w) * fwd_repeats
     launches = steps * fwd_repeats
     opt_bytes = 0.0
     opt_launches = 0.0
@@ -306,8 +367,13 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         host_ops += gemm_like * fwd_repeats
     if train:
         flops = flops + p.flops_bwd.astype(np.float64) * b
-        nbytes = nbytes + 2 * (act + w)
-        launches = launches + 2 * steps
+        nbytes = nbytes + traffic[:, 2] * ins + traffic[:, 3] * outs + 2 * w
+        # Where an output feeds several layers, backward sums their gradients into it: each
+        # extra reader costs one add (two gradients read, the sum written).
+        extra = np.maximum(_fan_out(analysis) - 1, 0)
+        accumulate = extra * 3 * p.out_numel.astype(np.float64) * b * abpe
+        nbytes = nbytes + accumulate
+        launches = launches + 2 * steps + extra
         params = float(p.param_counts.sum())
         states = OPTIMIZER_STATES[setup.optimizer]
         master = MASTER_BYTES[prec]
@@ -361,9 +427,17 @@ def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
         wino_rate = conv_rate
     else:
         wino_rate = conv_rate * a.winograd_speedup
-    # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any precision.
-    return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency,
-            cuda * a.depthwise_conv_efficiency, gemm_rate, np.inf)
+    # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any
+    # precision; they are memory-bound (``_bandwidth_by_kind``).
+    return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency, cuda, gemm_rate,
+            np.inf)
+
+
+def _bandwidth_by_kind(a: Assumptions) -> np.ndarray:
+    """Fraction of the achievable bandwidth each kind of work reaches (CONV, WINOGRAD, GROUPED,
+    DEPTHWISE, GEMM, MEMORY): depthwise convolutions (cuDNN's and PyTorch's own kernels, and
+    their weight gradient, a reduction over batch and space) reach a fraction of it."""
+    return np.array([1.0, 1.0, 1.0, a.depthwise_bandwidth_efficiency, 1.0, 1.0])
 
 
 def iteration_times(w: Workload, cards, precision: str,
@@ -383,7 +457,7 @@ def iteration_times(w: Workload, cards, precision: str,
     rate = per_kind[:, kind] * util
     with np.errstate(divide="ignore", invalid="ignore"):
         t_compute = np.where(flops > 0, flops / rate, 0.0)
-    t_memory = nbytes / (bw * np.sqrt(util))
+    t_memory = nbytes / (bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util))
     t_floor = launches * a.kernel_launch_s
     t = np.maximum(np.maximum(t_compute, t_memory), t_floor) * count
     gpu = t.sum(axis=1)

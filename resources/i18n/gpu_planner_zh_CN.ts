@@ -5254,8 +5254,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>分组卷积（ResNeXt）达到普通卷积速率的这一比例（按 ResNeXt-101 拟合）</translation>
     </message>
     <message>
+        <source>depthwise convolutions (MobileNet, EfficientNet) are memory-bound in any precision (no reduction for tensor cores to do): they move their bytes at this fraction of the achievable bandwidth (fitted on EfficientNet-B0)</source>
+        <translation>深度卷积（MobileNet、EfficientNet）在任何精度下都受内存带宽限制（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运（在 EfficientNet-B0 上拟合）</translation>
+    </message>
+    <message>
         <source>depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor cores: they reach this fraction of the FP32 CUDA-core rate in any precision (fitted on EfficientNet-B0)</source>
-        <translation>深度卷积（MobileNet、EfficientNet）没有可交给张量核心的归约：无论何种精度，它们都只达到 FP32 CUDA 核心速率的这一比例（按 EfficientNet-B0 拟合）</translation>
+        <translation type="vanished">深度卷积（MobileNet、EfficientNet）没有可交给张量核心的归约：无论何种精度，它们都只达到 FP32 CUDA 核心速率的这一比例（按 EfficientNet-B0 拟合）</translation>
     </message>
     <message>
         <source>16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in FP32 (pseudo-half), at this fraction of the FP32 kernels&apos; rate (1 = the same rate: no gain from 16-bit except in memory-bound layers)</source>

@@ -100,15 +100,64 @@ def test_bf16_without_bf16_tensor_cores_says_so(catalog):
 # ---- kinds of work ---------------------------------------------------------------------
 
 
+def _depthwise():
+    return analyze(NetworkDraft("dw", (
+        LayerSpec("input", "in", {"shape": (256, 56, 56)}),
+        LayerSpec("conv2d", "dw", {"filters": 256, "kernel": 3, "padding": 1, "groups": 256}))))
+
+
 def test_depthwise_convolutions_gain_nothing_from_tensor_cores(catalog):
-    d = NetworkDraft("dw", (LayerSpec("input", "in", {"shape": (256, 56, 56)}),
-                            LayerSpec("conv2d", "dw", {"filters": 256, "kernel": 3,
-                                                       "padding": 1, "groups": 256})))
-    a = analyze(d)
+    a = _depthwise()
     card = catalog.by_name("A100 SXM4 80GB")
     t = {p: iteration_time(workload(a, Setup(64, p, "sgd", "infer")), card, p).time_per_iter_s
          for p in ("fp32_strict", "tf32")}
     assert t["tf32"] == pytest.approx(t["fp32_strict"], rel=0.01)
+
+
+def test_depthwise_convolutions_are_memory_bound_so_16_bit_halves_their_time(catalog):
+    # EfficientNet's mixed-precision gain (about 2× on V100 and A100, measured) comes from its
+    # depthwise convolutions moving half the bytes, not from tensor cores.
+    a = _depthwise()
+    card = catalog.by_name("Tesla V100 SXM2 16GB")
+    synthetic = Assumptions(input_pipeline_gbs=0.0)  # the GPU's time, not the host's
+    t = {p: iteration_time(workload(a, Setup(64, p, "sgd")), card, p, synthetic).time_per_iter_s
+         for p in ("fp32", "mixed")}
+    assert t["fp32"] / t["mixed"] == pytest.approx(2.0, rel=0.1)
+    slower = replace(synthetic, depthwise_bandwidth_efficiency=0.05)
+    assert iteration_time(workload(a, Setup(64, "fp32", "sgd")), card, "fp32",
+                          slower).time_per_iter_s > 3 * t["fp32"]
+
+
+def _bytes(layers, train=True):
+    d = NetworkDraft("n", (LayerSpec("input", "in", {"shape": (64, 32, 32)}),) + layers)
+    return workload(analyze(d), Setup(8, "fp32", "sgd", "train" if train else "infer")).nbytes
+
+
+def test_a_residual_add_moves_nothing_backward_and_a_fan_out_sums_gradients():
+    body = (LayerSpec("conv2d", "c1", {"filters": 64, "kernel": 3, "padding": 1}),
+            LayerSpec("conv2d", "c2", {"filters": 64, "kernel": 3, "padding": 1}))
+    add = LayerSpec("add", "sum", {"from": "c1"})
+    train, infer = _bytes(body + (add,)), _bytes(body + (add,), train=False)
+    tensor = 8 * 64 * 32 * 32 * 4
+    # The add reads two tensors and writes one, forward only (backward hands the gradient on).
+    assert train[3] == infer[3] == 3 * tensor
+    # c1's output feeds c2 and the add: backward sums two gradients into it (2 read, 1 written)
+    # on top of what the same convolution moves when only one layer reads it.
+    plain = _bytes(body + (LayerSpec("activation", "relu", {"function": "relu"}),))
+    assert train[1] - plain[1] == 3 * tensor
+
+
+def test_5x5_stride_1_convolutions_run_winograd_on_the_cuda_cores(catalog):
+    def t(kernel, stride):
+        d = NetworkDraft("c", (LayerSpec("input", "in", {"shape": (64, 56, 56)}),
+                               LayerSpec("conv2d", "c", {"filters": 64, "kernel": kernel,
+                                                         "stride": stride, "padding": 2})))
+        w = workload(analyze(d), Setup(64, "fp32", "sgd"))
+        return iteration_time(w, catalog.by_name("GTX 1080 Ti"), "fp32",
+                              Assumptions(input_pipeline_gbs=0.0)).time_per_iter_s
+    # Stride 2 has a quarter of the FLOPs; without Winograd it takes more than a quarter of
+    # the time.
+    assert t(5, 2) > 0.25 * t(5, 1) * Assumptions().winograd_speedup * 0.9
 
 
 def test_small_batches_do_not_scale_with_flops(catalog):
@@ -190,7 +239,7 @@ def test_bad_tensor_rates_are_refused_naming_the_field(over, field):
 def test_saved_assumptions_from_before_the_calibration_take_the_new_defaults():
     old = Assumptions().to_json()
     for k in ("tensor_architecture_efficiency", "tf32_efficiency", "winograd_speedup",
-              "grouped_conv_efficiency", "depthwise_conv_efficiency",
+              "grouped_conv_efficiency", "depthwise_bandwidth_efficiency",
               "pseudo_half_efficiency", "cpu_launch_s", "input_pipeline_gbs"):
         old.pop(k)
     old.update(compute_efficiency=0.6, tensor_efficiency=0.45, memory_efficiency=0.75,
@@ -204,6 +253,10 @@ def test_saved_assumptions_from_before_the_calibration_take_the_new_defaults():
     a = replace(Assumptions(), tensor_architecture_efficiency=(("Hopper", 0.8),),
                 input_pipeline_gbs=0.0)
     assert Assumptions.from_json(json.loads(json.dumps(a.to_json()))) == a
+    # Saved with the first calibration's defaults (round one of issue 14): the new ones.
+    first = {**Assumptions().to_json(), "compute_efficiency": 0.76, "memory_efficiency": 0.66,
+             "tf32_efficiency": 0.27, "winograd_speedup": 2.05, "grouped_conv_efficiency": 0.24}
+    assert Assumptions.from_json(first) == Assumptions()
 
 
 @pytest.mark.parametrize("field,value", [("tf32_efficiency", 0.0), ("winograd_speedup", 5.0),
