@@ -123,6 +123,7 @@ class GpuTableModel(QAbstractTableModel):
         self._frame_devices: tuple[DeviceInfo, ...] = ()
         self._samples: dict[int, GpuSample] = {}
         self._cells: dict[tuple[int, int], tuple[str, str | None]] = {}  # per frame
+        self._answers: dict[tuple[int, int, int], Any] = {}  # data() per frame, by role
 
     def _make_columns(self) -> None:
         """The column headers in the language now installed (again by ``retranslate``)."""
@@ -165,6 +166,7 @@ class GpuTableModel(QAbstractTableModel):
             self.columns = (self._host_column,) + self._local_columns
         self._keys = [c.key for c in self.columns]
         self._cells = {}
+        self._answers = {}
         self.endResetModel()
 
     # -- feeding --------------------------------------------------------------------------
@@ -184,15 +186,22 @@ class GpuTableModel(QAbstractTableModel):
             self._devices = fleet_order(devices) if fleet else tuple(devices)
             self._samples = samples
             self._cells = {}
+            self._answers = {}
             self.endResetModel()
             return
+        old = self._cells
         self._samples = samples
         self._cells = {}
-        if self._devices:
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(self._devices) - 1, len(self.columns) - 1),
-                                  [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
-                                   Qt.ItemDataRole.ForegroundRole])
+        self._answers = {}
+        # Only the cells whose text changed are repainted (most do not change every frame):
+        # one dataChanged per row, over the columns that changed in it.
+        ncols = len(self.columns)
+        for row in range(len(self._devices)):
+            changed = [c for c in range(ncols) if self._cell(row, c) != old.get((row, c))]
+            if changed:
+                self.dataChanged.emit(self.index(row, changed[0]), self.index(row, changed[-1]),
+                                      [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
+                                       Qt.ItemDataRole.ForegroundRole])
 
     def column_of(self, key: str) -> int:
         return self._keys.index(key)
@@ -238,9 +247,19 @@ class GpuTableModel(QAbstractTableModel):
         return cell
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # A view asks every role of every cell at each paint: answered once per frame.
         if role not in self._ROLES or not index.isValid():
             return None
-        row, col = index.row(), index.column()
+        key = (index.row(), index.column(), int(role))
+        try:
+            return self._answers[key]
+        except KeyError:
+            pass
+        value = self._answer(key[0], key[1], role)
+        self._answers[key] = value
+        return value
+
+    def _answer(self, row: int, col: int, role: int) -> Any:
         if not 0 <= row < len(self._devices) or not 0 <= col < len(self.columns):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -280,82 +299,90 @@ class GpuTableModel(QAbstractTableModel):
                 return "N/A", s.unavailable[f]
         return "N/A", self.tr("not reported by this card")
 
+    # -- the cells: one method per column (``_text_<key>``), or a row of ``_PLAIN`` ---------
+    _PLAIN = {  # key: (sample field, fields whose absence explains N/A, format)
+        "memory_busy": ("memory_busy_pct", ("memory_busy_pct", "utilization"), "{:.0f}%"),
+        "gpu_busy": ("gpu_busy_pct", ("gpu_busy_pct", "utilization"), "{:.0f}%"),
+        "temperature": ("temperature_c", ("temperature_c",), "{:.0f} °C"),
+        "fan": ("fan_pct", ("fan_pct",), "{:.0f}%"),
+    }
+    _NEEDS_NO_SAMPLE = frozenset({"host", "name", "state"})
+
     def _text(self, key: str, d: DeviceInfo, s: GpuSample | None) -> tuple[str, str | None]:
-        if key == "host":
-            return d.host or "", d.host or None
-        if key == "name":
-            tip = d.uuid + (f"\n{d.pci_bus_id}" if d.pci_bus_id else "")
-            if d.peak_bandwidth_gbs:
-                tip += "\n" + self.tr("peak bandwidth {bw:.0f} GB/s").format(
-                    bw=d.peak_bandwidth_gbs)
-            return short_card_label(d), card_label(d) + "\n" + tip
-        if key == "state":
-            if s is None:
-                return self.tr("waiting"), None
-            if s.lost:
-                return self.tr("lost"), s.unavailable.get("*", self.tr("the card stopped "
-                                                                       "answering"))
-            if "*" in s.unavailable:  # not lost: the telemetry path failed, not the card
-                return self.tr("no answer"), s.unavailable["*"]
-            return self.tr("ok"), None
-        if s is None or s.lost:
+        """(text, tooltip) of one cell; N/A with the reason when the card did not say."""
+        if key not in self._NEEDS_NO_SAMPLE and (s is None or s.lost):
             return self._na(s)
-        if key == "memory":
-            if s.memory_used_bytes is None:
-                return self._na(s, "memory_used_bytes", "memory")
-            return format_mib_pair(s.memory_used_bytes, d.memory_total_bytes), None
-        if key == "memory_pct":
-            if s.memory_used_bytes is None or not d.memory_total_bytes:
-                return self._na(s, "memory_used_bytes", "memory", "memory_total_bytes")
-            return f"{100 * s.memory_used_bytes / d.memory_total_bytes:.0f}%", None
-        if key == "memory_busy":
-            if s.memory_busy_pct is None:
-                return self._na(s, "memory_busy_pct", "utilization")
-            return f"{s.memory_busy_pct:.0f}%", None
-        if key == "bandwidth":
-            if s.bandwidth_gbs_estimate is None:
-                return self._na(s, "bandwidth_gbs_estimate", "memory_busy_pct",
-                                "peak_bandwidth_gbs")
-            peak = d.peak_bandwidth_gbs
-            tip = self.tr("estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak").format(
-                busy=s.memory_busy_pct or 0.0, peak=peak or 0.0)
-            return f"~{s.bandwidth_gbs_estimate:.0f}", tip
-        if key == "dram":
-            if s.dram_bw_util_pct is None:
-                return self._na(s, "dram_bw_util_pct")
-            return f"{s.dram_bw_util_pct:.0f}%", self.tr("measured (GPM)")
-        if key == "gpu_busy":
-            if s.gpu_busy_pct is None:
-                return self._na(s, "gpu_busy_pct", "utilization")
-            return f"{s.gpu_busy_pct:.0f}%", None
-        if key == "clocks":
-            if s.sm_clock_mhz is None and s.memory_clock_mhz is None:
-                return self._na(s, "sm_clock_mhz", "memory_clock_mhz")
-            sm = "N/A" if s.sm_clock_mhz is None else f"{s.sm_clock_mhz:,}"
-            mem = "N/A" if s.memory_clock_mhz is None else f"{s.memory_clock_mhz:,}"
-            tips = [s.unavailable[k] for k in ("sm_clock_mhz", "memory_clock_mhz")
-                    if k in s.unavailable]
-            return f"{sm} / {mem} MHz", "\n".join(tips) or None
-        if key == "power":
-            if s.power_draw_w is None:
-                return self._na(s, "power_draw_w")
-            limit = d.power_limit_w
-            tip = None if not limit else self.tr("limit {w:.0f} W").format(w=limit)
-            return f"{s.power_draw_w:.0f} W", tip
-        if key == "temperature":
-            if s.temperature_c is None:
-                return self._na(s, "temperature_c")
-            return f"{s.temperature_c:.0f} °C", None
-        if key == "fan":
-            if s.fan_pct is None:
-                return self._na(s, "fan_pct")
-            return f"{s.fan_pct:.0f}%", None
-        if key == "throttle":
-            if s.throttle_reasons is None:
-                return self._na(s, "throttle_reasons")
-            text = ", ".join(s.throttle_reasons) if s.throttle_reasons else self.tr("none")
-            return text, text
-        return "", None
+        plain = self._PLAIN.get(key)
+        if plain is not None:
+            field, why, fmt = plain
+            value = getattr(s, field)
+            return (self._na(s, *why) if value is None else (fmt.format(value), None))
+        method = getattr(self, f"_text_{key}", None)
+        return method(d, s) if method is not None else ("", None)
+
+    def _text_host(self, d: DeviceInfo, s) -> tuple[str, str | None]:
+        return d.host or "", d.host or None
+
+    def _text_name(self, d: DeviceInfo, s) -> tuple[str, str | None]:
+        tip = d.uuid + (f"\n{d.pci_bus_id}" if d.pci_bus_id else "")
+        if d.peak_bandwidth_gbs:
+            tip += "\n" + self.tr("peak bandwidth {bw:.0f} GB/s").format(bw=d.peak_bandwidth_gbs)
+        return short_card_label(d), card_label(d) + "\n" + tip
+
+    def _text_state(self, d: DeviceInfo, s: GpuSample | None) -> tuple[str, str | None]:
+        if s is None:
+            return self.tr("waiting"), None
+        if s.lost:
+            return self.tr("lost"), s.unavailable.get("*", self.tr("the card stopped "
+                                                                   "answering"))
+        if "*" in s.unavailable:  # not lost: the telemetry path failed, not the card
+            return self.tr("no answer"), s.unavailable["*"]
+        return self.tr("ok"), None
+
+    def _text_memory(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.memory_used_bytes is None:
+            return self._na(s, "memory_used_bytes", "memory")
+        return format_mib_pair(s.memory_used_bytes, d.memory_total_bytes), None
+
+    def _text_memory_pct(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.memory_used_bytes is None or not d.memory_total_bytes:
+            return self._na(s, "memory_used_bytes", "memory", "memory_total_bytes")
+        return f"{100 * s.memory_used_bytes / d.memory_total_bytes:.0f}%", None
+
+    def _text_bandwidth(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.bandwidth_gbs_estimate is None:
+            return self._na(s, "bandwidth_gbs_estimate", "memory_busy_pct",
+                            "peak_bandwidth_gbs")
+        tip = self.tr("estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak").format(
+            busy=s.memory_busy_pct or 0.0, peak=d.peak_bandwidth_gbs or 0.0)
+        return f"~{s.bandwidth_gbs_estimate:.0f}", tip
+
+    def _text_dram(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.dram_bw_util_pct is None:
+            return self._na(s, "dram_bw_util_pct")
+        return f"{s.dram_bw_util_pct:.0f}%", self.tr("measured (GPM)")
+
+    def _text_clocks(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.sm_clock_mhz is None and s.memory_clock_mhz is None:
+            return self._na(s, "sm_clock_mhz", "memory_clock_mhz")
+        sm = "N/A" if s.sm_clock_mhz is None else f"{s.sm_clock_mhz:,}"
+        mem = "N/A" if s.memory_clock_mhz is None else f"{s.memory_clock_mhz:,}"
+        tips = [s.unavailable[k] for k in ("sm_clock_mhz", "memory_clock_mhz")
+                if k in s.unavailable]
+        return f"{sm} / {mem} MHz", "\n".join(tips) or None
+
+    def _text_power(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.power_draw_w is None:
+            return self._na(s, "power_draw_w")
+        limit = d.power_limit_w
+        tip = None if not limit else self.tr("limit {w:.0f} W").format(w=limit)
+        return f"{s.power_draw_w:.0f} W", tip
+
+    def _text_throttle(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
+        if s.throttle_reasons is None:
+            return self._na(s, "throttle_reasons")
+        text = ", ".join(s.throttle_reasons) if s.throttle_reasons else self.tr("none")
+        return text, text
 
 
 # -- processes ------------------------------------------------------------------------------------
