@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 _ROOT = QModelIndex()  # the invalid index: the table's root
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw value behind a formatted cell (None: none)
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -57,3 +65,29 @@ def row_table(model: QAbstractTableModel, parent: QWidget | None = None) -> QTab
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     return view
+
+
+class NoneLastProxyModel(QSortFilterProxyModel):
+    """Sorts on ``SORT_ROLE`` (the raw value behind a formatted cell); cells without a value
+    go last whichever way the column is sorted; numbers compare as numbers, anything else of
+    mixed types as text."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+
+    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802
+        a = left.data(SORT_ROLE)
+        b = right.data(SORT_ROLE)
+        if a is None or b is None:
+            if a is None and b is None:
+                return False
+            ascending = self.sortOrder() == Qt.SortOrder.AscendingOrder
+            return (b is None) == ascending
+        if type(a) is not type(b) and not (isinstance(a, (int, float))
+                                           and isinstance(b, (int, float))):
+            return str(a) < str(b)
+        try:
+            return a < b
+        except TypeError:
+            return str(a) < str(b)

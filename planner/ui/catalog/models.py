@@ -25,9 +25,8 @@ from planner.core.catalog import (
     software_support,
 )
 from planner.ui.i18n import tr_core
-from planner.ui.tables import HeaderTableModel
+from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw value behind a formatted cell (None: none)
 CARD_ROLE = Qt.ItemDataRole.UserRole + 2  # the GpuSpec of the row
 OWNED_ROLE = Qt.ItemDataRole.UserRole + 3  # True for the user's own cards
 
@@ -270,13 +269,12 @@ def _matches(card: GpuSpec, words: Sequence[str]) -> bool:
     return all(w in hay for w in words)
 
 
-class CatalogFilterProxyModel(QSortFilterProxyModel):
+class CatalogFilterProxyModel(NoneLastProxyModel):
     """Search words (all must appear in name, aliases, architecture, chip), architecture,
     segment, minimum memory; sorts on ``SORT_ROLE`` with missing values last."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setSortRole(SORT_ROLE)
         self._words: tuple[str, ...] = ()
         self._architecture: str | None = None
         self._segment: str | None = None
@@ -316,19 +314,6 @@ class CatalogFilterProxyModel(QSortFilterProxyModel):
         if self._owned_only and not model.data(index, OWNED_ROLE):
             return False
         return True
-
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
-        a = left.data(SORT_ROLE)
-        b = right.data(SORT_ROLE)
-        if a is None or b is None:
-            if a is None and b is None:
-                return False
-            ascending = self.sortOrder() == Qt.SortOrder.AscendingOrder
-            return (b is None) == ascending
-        try:
-            return a < b
-        except TypeError:
-            return str(a) < str(b)
 
 
 # --------------------------------------------------------------------------------- one card

@@ -60,10 +60,9 @@ from planner.core.speed import ERROR_BAND, speed_notes
 from planner.i18n import message_of
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
-from planner.ui.tables import HeaderTableModel, row_table
+from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel, row_table
 from planner.ui.plotstyle import style_plot
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell (None: none)
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2  # the FitRow itself
 
 OWNED_MARKER = "★"
@@ -254,12 +253,11 @@ class FitTableModel(HeaderTableModel):
         return None
 
 
-class FitFilterProxyModel(QSortFilterProxyModel):
+class FitFilterProxyModel(NoneLastProxyModel):
     """Filters: fits only, budget (max price in USD, 0 = any), architecture, segment."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setSortRole(SORT_ROLE)
         self._fits_only = False
         self._budget_usd = 0.0
         self._architecture: str | None = None
@@ -296,20 +294,6 @@ class FitFilterProxyModel(QSortFilterProxyModel):
         if self._segment and r.card.segment != self._segment:
             return False
         return True
-
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
-        a = left.data(SORT_ROLE)
-        b = right.data(SORT_ROLE)
-        if a is None or b is None:
-            if a is None and b is None:
-                return False
-            # cells without a value go last whichever way the column is sorted
-            ascending = self.sortOrder() == Qt.SortOrder.AscendingOrder
-            return (b is None) == ascending
-        if type(a) is not type(b) and not (isinstance(a, (int, float))
-                                           and isinstance(b, (int, float))):
-            return str(a) < str(b)
-        return a < b
 
 
 # --------------------------------------------------------------------------------- charts

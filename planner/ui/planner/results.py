@@ -12,9 +12,8 @@ from planner.core.layers import RULES, shape_str
 from planner.core.memory import MemoryEstimate
 from planner.units import format_bytes, format_count
 from planner.ui.i18n import tr_core, tr_msg
-from planner.ui.tables import HeaderTableModel
+from planner.ui.tables import SORT_ROLE, HeaderTableModel
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw number behind a formatted cell
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
