@@ -135,8 +135,11 @@ def get_profile(key: str) -> Profile:
         if p.key == key:
             return p
     close = difflib.get_close_matches(key, profile_names(), n=3, cutoff=0.4)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    raise AdvisorError(f"no profile named '{key}'{hint}")
+    if close:
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP(
+            "core", "no profile named '{key}'; did you mean {names}?"), key=key,
+            names=", ".join(close)))
+    raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "no profile named '{key}'"), key=key))
 
 
 @dataclass(frozen=True)
@@ -325,12 +328,13 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     prof = inputs.profile
     as_of = inputs.as_of or this_month()
     if not _MONTH.match(as_of):
-        raise AdvisorError(f"as-of must be a month YYYY-MM, not '{as_of}'")
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP(
+            "core", "as-of must be a month YYYY-MM, not '{as_of}'"), as_of=as_of))
     if inputs.price_basis not in ("new", "used", "both"):
-        raise AdvisorError("price basis must be new, used or both")
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "price basis must be new, used or both")))
     budget = inputs.budget_usd if inputs.budget_usd is not None else prof.budget_usd
     if budget is not None and budget < 0:
-        raise AdvisorError("budget must be a positive amount")
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "budget must be a positive amount")))
     several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
     notes: list[str] = []
 
@@ -346,8 +350,13 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=plan.draft.name)
     draft, setup, analysis = plan.draft, plan.setup, plan.analysis
     if plan.estimate is None:
-        why = "; ".join(map(str, plan.problems)) if plan.problems else str(plan.failure or "")
-        raise AdvisorError("the plan has errors: " + (why or "it has no layers"))
+        if plan.problems:
+            raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has errors: {why}"),
+                                   why="; ".join(map(str, plan.problems))))
+        if plan.failure is not None:
+            raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has errors: {why}"),
+                                   why=plan.failure))
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has no layers")))
     peak = plan.estimate.peak
     work = plan.workload
 
@@ -383,8 +392,12 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         spec = catalog.by_name(o.name)
         if spec is None:
             close = catalog.closest_names(o.name)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise AdvisorError(f"unknown card '{o.name}'{hint}")
+            if close:
+                raise AdvisorError(Msg(QT_TRANSLATE_NOOP(
+                    "core", "unknown card '{name}'; did you mean {names}?"), name=o.name,
+                    names=", ".join(close)))
+            raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "unknown card '{name}'"),
+                                   name=o.name))
         owned_specs.append((spec, o))
     best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
     owned_speed = speed.get(best_owned[0].name) if best_owned else None

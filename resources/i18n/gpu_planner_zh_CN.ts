@@ -4142,12 +4142,48 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>两块显卡用于并行训练，或同时跑两个实验。</translation>
     </message>
     <message>
+        <source>no profile named &apos;{key}&apos;; did you mean {names}?</source>
+        <translation>没有名为“{key}”的使用场景；您是指 {names} 吗？</translation>
+    </message>
+    <message>
+        <source>no profile named &apos;{key}&apos;</source>
+        <translation>没有名为“{key}”的使用场景</translation>
+    </message>
+    <message>
+        <source>as-of must be a month YYYY-MM, not &apos;{as_of}&apos;</source>
+        <translation>日期必须是 YYYY-MM 格式的月份，而不是“{as_of}”</translation>
+    </message>
+    <message>
+        <source>price basis must be new, used or both</source>
+        <translation>价格依据必须是全新、二手或两者</translation>
+    </message>
+    <message>
+        <source>budget must be a positive amount</source>
+        <translation>预算必须是正数</translation>
+    </message>
+    <message>
         <source>your {name}</source>
         <translation>你的 {name}</translation>
     </message>
     <message>
         <source>{name} (the profile&apos;s reference workload)</source>
         <translation>{name}（该用途的参考负载）</translation>
+    </message>
+    <message>
+        <source>the plan has errors: {why}</source>
+        <translation>方案有错误：{why}</translation>
+    </message>
+    <message>
+        <source>the plan has no layers</source>
+        <translation>方案中没有层</translation>
+    </message>
+    <message>
+        <source>unknown card &apos;{name}&apos;; did you mean {names}?</source>
+        <translation>未知的显卡“{name}”；您是指 {names} 吗？</translation>
+    </message>
+    <message>
+        <source>unknown card &apos;{name}&apos;</source>
+        <translation>未知的显卡“{name}”</translation>
     </message>
     <message>
         <source>No used price is known for your {card} as of {date}, so the net costs do not subtract its sale: add what it fetches in the Catalog pane (Edit price…).</source>

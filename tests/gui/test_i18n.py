@@ -439,3 +439,15 @@ def test_the_window_questions_are_in_chinese(window, qtbot, monkeypatch):
     allowed = _data_words(window) | {"json", "onnx", "ONNX"}
     found = [t for t in asked if _english_words(t, allowed)]
     assert len(asked) == 8 and not found, found
+
+
+def test_advisor_errors_are_translated(zh_app):
+    """An advisor error (an unknown profile or card, a bad date) reaches the pane in Chinese."""
+    from planner.core.advisor import AdvisorError, get_profile
+    from planner.ui.i18n import exc_text
+
+    with pytest.raises(AdvisorError) as info:
+        get_profile("no-such-profile")
+    text = exc_text(info.value)
+    assert "no-such-profile" in text and "没有名为" in text
+    assert str(info.value).startswith("no profile named")  # the CLI keeps its English

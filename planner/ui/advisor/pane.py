@@ -62,7 +62,7 @@ from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
 from planner.i18n import QT_TRANSLATE_NOOP
-from planner.ui.i18n import tr_core, tr_msg
+from planner.ui.i18n import exc_text, tr_core, tr_msg
 
 log = logging.getLogger(__name__)
 
@@ -749,7 +749,7 @@ class AdvisorPane(QWidget):
             advice = advise(self._catalog, inputs, self._assumptions,
                             self.advisor_assumptions())
         except ValueError as exc:  # AdvisorError, CatalogError, a bad plan: the user's input
-            self._show_error(str(exc))
+            self._show_error(exc_text(exc))
             return
         except Exception as exc:  # a bug: log it, but never a traceback in the user's face
             log.exception("advisor failed")
