@@ -1348,6 +1348,7 @@ class MonitorPane(QWidget):
                 for frame in rec.frames(sess.id):
                     hist.append(frame)
                     last_frame = frame
+                gaps = rec.gaps(sess.id)
         except (RecordingError, OSError) as exc:
             self._status(self.tr("Cannot replay: {err}").format(err=exc))
             return False
@@ -1367,9 +1368,19 @@ class MonitorPane(QWidget):
                                                                    cards=names), x.id)
             self.session_combo.setCurrentIndex(position - 1)
         self.session_combo.setVisible(len(sessions) > 1)
+        label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
         self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
                           self.tr("REPLAY {when} — ").format(when=when), last_frame)
         return True
+
+    def _gap_text(self, gap) -> str:
+        """What a replayed session is missing, as the recording says (disk full, not closed)."""
+        when = _dt.datetime.fromtimestamp(gap.from_time_s).strftime("%H:%M:%S")
+        if gap.samples_lost is None:
+            return self.tr("the recording was not closed: samples after {when} may be "
+                           "missing").format(when=when)
+        return self.tr("{n} samples not recorded from {when} ({why})").format(
+            n=gap.samples_lost, when=when, why=gap.reason)
 
     @Slot(int)
     def _on_session_chosen(self, index: int) -> None:
