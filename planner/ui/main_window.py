@@ -1223,7 +1223,7 @@ class MainWindow(QMainWindow):
     def _on_recent_triggered(self) -> None:
         path = self.sender().data()
         if path and self.maybe_save():
-            self.open_file(path)
+            self.open_file_in_background(path)  # as File ▸ Open: never on the GUI thread
 
     @Slot()
     def _on_recent_about_to_show(self) -> None:
