@@ -68,6 +68,12 @@ def _resolve(target: str):
     return getattr(importlib.import_module(module), name)
 
 
+def child_probe() -> int:
+    """The child's process id: ``--self-test`` checks that an import process starts (in a
+    frozen app too, where the launcher's ``freeze_support()`` must hand the child over)."""
+    return os.getpid()
+
+
 def _limit_memory(limit: int | None) -> None:
     if not limit:
         return
