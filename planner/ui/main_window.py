@@ -1316,7 +1316,10 @@ class MainWindow(QMainWindow):
         event.accept()
 
     def shutdown(self) -> None:
-        """Stop the monitor's sampler and close its recording (safe to call twice)."""
+        """Stop the monitor's sampler and close its recording, and an open in progress (its
+        import process is terminated); safe to call twice."""
+        if self._opening is not None:
+            self._opening.cancel()
         if self.monitor is not None:
             self.monitor.shutdown()
 

@@ -228,6 +228,27 @@ def test_cancel_stops_a_slow_import_and_the_window_stays_usable(window, qtbot, m
     assert opened and worst < MAX_STALL_S and w.document.draft != draft
 
 
+def test_closing_the_window_stops_an_import_in_progress(window, qtbot, monkeypatch):
+    import multiprocessing
+
+    from planner import importing
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent))
+    monkeypatch.setitem(importing.IMPORTERS, ".onnx", "slow_importer:import_slowly")
+    w = window()
+    onnx_file = _CORPUS / "slow-at-exit.onnx"
+    onnx_file.write_bytes(b"not read")
+    w.prompts.open_answer = str(onnx_file)
+
+    def children():
+        return [p for p in multiprocessing.active_children() if p.name == "planner-import"]
+
+    w.open_action.trigger()
+    qtbot.waitUntil(lambda: bool(children()), timeout=30_000)
+    w.shutdown()
+    qtbot.waitUntil(lambda: not children(), timeout=10_000)
+
+
 # -- the autosave ------------------------------------------------------------------------------
 
 AUTOSAVES = {
