@@ -2183,12 +2183,20 @@ The details were written to %2.</source>
         <translation>所选显卡上的进程</translation>
     </message>
     <message>
+        <source>not closed: samples after {when} may be missing</source>
+        <translation>未正常关闭：{when} 之后的样本可能缺失</translation>
+    </message>
+    <message>
+        <source>{n} samples not recorded from {when}</source>
+        <translation>自 {when} 起有 {n} 个样本未记录</translation>
+    </message>
+    <message>
         <source>the recording was not closed: samples after {when} may be missing</source>
-        <translation>记录未正常关闭：{when} 之后的样本可能缺失</translation>
+        <translation type="vanished">记录未正常关闭：{when} 之后的样本可能缺失</translation>
     </message>
     <message>
         <source>{n} samples not recorded from {when} ({why})</source>
-        <translation>自 {when} 起有 {n} 个样本未记录（{why}）</translation>
+        <translation type="vanished">自 {when} 起有 {n} 个样本未记录（{why}）</translation>
     </message>
     <message>
         <source>Waiting for the first sample…</source>
