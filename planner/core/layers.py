@@ -1438,6 +1438,11 @@ class LayerSpec:
         object.__setattr__(self, "_source", merged.get("input") or None)
         object.__setattr__(self, "_refs", self._compute_refs())
 
+    def __reduce__(self):
+        # Pickled as what it is made of, built again where it is loaded: the cached hash of
+        # a str differs from one process to the next (an import runs in a child process).
+        return (LayerSpec, (self.kind, self.name, dict(self.params)))
+
     def __eq__(self, other):
         return self is other or (isinstance(other, LayerSpec) and self._key == other._key)
 

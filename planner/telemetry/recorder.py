@@ -8,6 +8,13 @@ writes). Tables:
   the cards as JSON). A new session starts when the set of cards changes.
 - ``samples``: one row per card per tick (the GpuSample fields; throttle reasons, processes
   and unavailable reasons as JSON).
+- ``gaps``: samples the file does not hold. Each session gets a row when it starts (written
+  while there is room, with the session itself) saying it was not closed; a clean close
+  removes it. When a write fails (the disk is full) the row is updated with the reason and
+  the samples lost, as soon as a write gets through, and again on close; if none does (the
+  disk stays full, the app is killed) the row still says the session ended unclosed and that
+  samples after the last stored one may be missing. ``Recording.gaps()`` reads them; replay
+  and the CSV export show them. Older files have no such table (and no gaps).
 
 Durability: frames are buffered and written in one transaction at most ``commit_interval_s``
 after the first uncommitted one (on the next write, or by a timer when writes stop), and on
@@ -35,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from planner.safeio import InputRefused, check_regular
+from planner.safeio import InputRefused, check_regular, clean
 from planner.telemetry.types import (
     DeviceInfo,
     Frame,
@@ -86,7 +93,17 @@ CREATE TABLE IF NOT EXISTS samples (
     unavailable_json TEXT
 );
 CREATE INDEX IF NOT EXISTS samples_by_time ON samples (session_id, timestamp_s);
+CREATE TABLE IF NOT EXISTS gaps (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    from_time_s REAL NOT NULL,
+    samples_lost INTEGER,
+    frames_lost INTEGER,
+    reason TEXT NOT NULL
+);
 """
+# The reason of a session's gap row until a clean close removes it (or an error replaces it).
+UNCLOSED = ("the recording was not closed (still being written, or the app or the disk "
+            "stopped it): samples after the last one stored may be missing")
 
 _INSERT_COLUMNS = ("session_id", "timestamp_s", "monotonic_s", "device_index", "uuid", "lost",
                    *NUMERIC_COLUMNS, "throttle_json", "processes_json", "unavailable_json")
@@ -194,6 +211,9 @@ class Recorder:
         self.samples_lost = 0  # rows (one per card per tick) that could not be stored
         self.frames_lost = 0
         self.on_error: Callable[[str], None] | None = None
+        self.gap_marked = False  # whether the file holds the exact count of what was lost
+        self._lost_from_s: float | None = None
+        self._marked_counts: tuple[int, int] | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         existed = self.path.exists()
         if existed:
@@ -245,6 +265,10 @@ class Recorder:
             if self.error is not None:
                 self.frames_lost += 1
                 self.samples_lost += len(frame.samples)
+                if self._lost_from_s is None:
+                    self._lost_from_s = frame.timestamp_s
+                if not self.gap_marked:
+                    self._mark_gap()
                 return False
             if self._session_id is None or frame.devices != self._session_devices:
                 self._flush_locked()
@@ -274,11 +298,26 @@ class Recorder:
 
     def _start_session(self, frame: Frame) -> None:
         devices = json.dumps([device_to_dict(d) for d in frame.devices])
-        cur = self._conn.execute(
-            "INSERT INTO sessions (start_time_s, source, driver_version, cuda_version, "
-            "devices_json) VALUES (?, ?, ?, ?, ?)",
-            (frame.timestamp_s, frame.source, frame.driver_version, frame.cuda_version, devices))
-        self._session_id = int(cur.lastrowid)
+        self._conn.execute("BEGIN")
+        try:
+            if self._session_id is not None:  # the previous one ended cleanly
+                self._conn.execute("DELETE FROM gaps WHERE session_id = ?", (self._session_id,))
+            cur = self._conn.execute(
+                "INSERT INTO sessions (start_time_s, source, driver_version, cuda_version, "
+                "devices_json) VALUES (?, ?, ?, ?, ?)",
+                (frame.timestamp_s, frame.source, frame.driver_version, frame.cuda_version,
+                 devices))
+            session_id = int(cur.lastrowid)
+            self._conn.execute("INSERT INTO gaps VALUES (?, ?, NULL, NULL, ?)",
+                               (session_id, frame.timestamp_s, UNCLOSED))
+            self._conn.execute("COMMIT")
+        except BaseException:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.debug("rollback failed", exc_info=True)
+            raise
+        self._session_id = session_id
         self._session_devices = frame.devices
 
     def flush(self) -> None:
@@ -297,6 +336,7 @@ class Recorder:
             return
         rows, self._pending = self._pending, []
         frames, self._pending_frames = self._pending_frames, 0
+        first_s = rows[0][1]
         try:
             self._conn.execute("BEGIN")
             self._conn.executemany(_INSERT, rows)
@@ -306,7 +346,31 @@ class Recorder:
                 self._conn.execute("ROLLBACK")
             except sqlite3.Error:
                 log.debug("rollback failed", exc_info=True)
+            if self._lost_from_s is None:
+                self._lost_from_s = first_s
             self._failed(exc, len(rows), frames)
+            self._mark_gap()
+
+    def _mark_gap(self) -> None:
+        """Write what was lost into the session's gap row (best effort: the disk may still
+        be full; then the row written at the start still says the session is unclosed)."""
+        if self._session_id is None or self.error is None:
+            return
+        counts = (self.samples_lost, self.frames_lost)
+        if self._marked_counts == counts:
+            return
+        try:
+            self._conn.execute(
+                "UPDATE gaps SET from_time_s = ?, samples_lost = ?, frames_lost = ?, reason = ? "
+                "WHERE session_id = ?",
+                (self._lost_from_s if self._lost_from_s is not None else 0.0, counts[0],
+                 counts[1], self.error, self._session_id))
+        except (sqlite3.Error, OverflowError, ValueError) as exc:
+            log.debug("marking the gap in %s: %s", self.path, exc)
+            self.gap_marked = False
+            return
+        self._marked_counts = counts
+        self.gap_marked = True
 
     def _failed(self, exc: BaseException, rows: int, frames: int) -> None:
         """The first write error stops the recording; later frames are counted as lost."""
@@ -332,14 +396,25 @@ class Recorder:
         """The error and what was lost, one line (empty when nothing went wrong)."""
         if self.error is None:
             return ""
+        marked = ("the recording marks the gap" if self.gap_marked else
+                  "the recording says it was not closed; the count could not be written to it")
         return (f"{self.error}; {self.samples_lost} samples ({self.frames_lost} ticks) were "
-                "not recorded")
+                f"not recorded ({marked})")
 
     def close(self) -> None:
         with self._lock:
             if self._closed:
                 return
             self._flush_locked()
+            if self.error is not None:
+                self._marked_counts = None  # the final counts, once more
+                self._mark_gap()
+            elif self._session_id is not None:
+                try:  # closed cleanly: nothing is missing
+                    self._conn.execute("DELETE FROM gaps WHERE session_id = ?",
+                                       (self._session_id,))
+                except sqlite3.Error as exc:
+                    log.debug("closing %s: %s", self.path, exc)
             self._closed = True
             try:
                 self._conn.close()
@@ -360,6 +435,25 @@ class SessionInfo:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """Samples a session does not hold. ``samples_lost`` None: not known (the session was not
+    closed: the app was stopped, or the disk stayed full)."""
+
+    session_id: int
+    from_time_s: float
+    samples_lost: int | None
+    frames_lost: int | None
+    reason: str
+
+    def text(self) -> str:
+        when = _dt.datetime.fromtimestamp(self.from_time_s).isoformat(timespec="seconds")
+        if self.samples_lost is None:
+            return f"from {when}: {self.reason}"
+        return (f"from {when}: {self.samples_lost} samples ({self.frames_lost} ticks) not "
+                f"recorded: {self.reason}")
+
+
+@dataclass(frozen=True)
 class RecordingInfo:
     path: Path
     start_time_s: float | None
@@ -368,6 +462,7 @@ class RecordingInfo:
     device_names: tuple[str, ...]
     n_samples: int
     size_bytes: int
+    gaps: tuple[Gap, ...] = ()
 
     @property
     def duration_s(self) -> float:
@@ -439,6 +534,27 @@ class Recording:
     def n_samples(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM samples").fetchone()[0])
 
+    def gaps(self, session_id: int | None = None) -> tuple[Gap, ...]:
+        """What the recording says it is missing (every session's, or one's), oldest first."""
+        try:
+            rows = self._conn.execute(
+                "SELECT session_id, from_time_s, samples_lost, frames_lost, reason FROM gaps "
+                "ORDER BY session_id, from_time_s").fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return ()  # written before gaps were recorded
+            raise RecordingError(_describe(self.path, exc)) from exc
+        out = []
+        for sid, t, n, f, reason in rows:
+            if session_id is not None and sid != session_id:
+                continue
+            try:
+                out.append(Gap(int(sid), float(t), None if n is None else int(n),
+                               None if f is None else int(f), clean(str(reason), max_len=500)))
+            except (TypeError, ValueError):
+                continue
+        return tuple(out)
+
     def time_range(self) -> tuple[float | None, float | None]:
         lo, hi = self._conn.execute(
             "SELECT MIN(timestamp_s), MAX(timestamp_s) FROM samples").fetchone()
@@ -504,7 +620,8 @@ class Recording:
             path=self.path, start_time_s=first.start_time_s if first else lo, end_time_s=hi,
             source=first.source if first else None,
             device_names=tuple(d.name for d in first.devices) if first else (),
-            n_samples=self.n_samples(), size_bytes=self.path.stat().st_size)
+            n_samples=self.n_samples(), size_bytes=self.path.stat().st_size,
+            gaps=self.gaps())
 
 
 def open_recording(path: str | Path) -> Recording:
@@ -586,9 +703,17 @@ def export_csv(path: str | Path, out_csv: str | Path) -> int:
     with Recording(path) as rec, open(out_csv, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["session", "timestamp_s", "time_iso", "device_index", "device_name", "uuid",
-                    "lost", *NUMERIC_COLUMNS, "throttle_reasons", "process_count"])
+                    "lost", *NUMERIC_COLUMNS, "throttle_reasons", "process_count", "note"])
         for sess in rec.sessions:
             names = {d.index: d.name for d in sess.devices}
+            for gap in rec.gaps(sess.id):  # a marker row: what the session does not hold
+                iso = _dt.datetime.fromtimestamp(gap.from_time_s).isoformat(
+                    timespec="milliseconds")
+                w.writerow([sess.id, f"{gap.from_time_s:.3f}", iso, "", "", "",
+                            "" if gap.samples_lost is None else gap.samples_lost,
+                            *("" for _ in NUMERIC_COLUMNS), "", "", "samples lost: " +
+                            gap.text()])
+                n += 1
             for frame in rec.frames(sess.id):
                 iso = _dt.datetime.fromtimestamp(frame.timestamp_s).isoformat(
                     timespec="milliseconds")

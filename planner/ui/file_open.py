@@ -2,8 +2,9 @@
 
 ``BackgroundOpen`` runs a loader (``load_plan``, the ONNX importer) in a daemon thread and
 hands its result back to the GUI thread through a queued signal. After ``delay_ms`` a busy
-progress dialog appears with Cancel; Cancel drops the result (a Python thread cannot be
-killed, so it finishes in the background and what it made is thrown away). A daemon thread
+progress dialog appears with Cancel. Cancel sets ``cancel_requested`` (the loader checks it
+between its steps) and calls ``on_cancel`` (an import in a child process is terminated there:
+planner/importing.py); whatever the loader still returns is thrown away. A daemon thread
 never keeps the app from quitting.
 """
 
@@ -32,9 +33,12 @@ class BackgroundOpen(QObject):
     cancelled = Signal()
 
     def __init__(self, parent: QWidget, loader: Callable[[], Any], label: str,
-                 cancel_text: str, *, delay_ms: int = 200) -> None:
+                 cancel_text: str, *, delay_ms: int = 200,
+                 on_cancel: Callable[[], None] | None = None) -> None:
         super().__init__(parent)
         self._loader = loader
+        self._on_cancel_hook = on_cancel
+        self.cancel_requested = threading.Event()
         self._cancelled = False
         self._done = False
         self._relay = _Relay()
@@ -51,6 +55,11 @@ class BackgroundOpen(QObject):
         self._show_timer.setSingleShot(True)
         self._show_timer.setInterval(delay_ms)  # shown only when the work takes a while
         self._show_timer.timeout.connect(self._on_show)
+
+    @property
+    def worker_alive(self) -> bool:
+        """Whether the worker thread still runs (after Cancel: until the child is stopped)."""
+        return self._thread.is_alive()
 
     @property
     def running(self) -> bool:
@@ -83,6 +92,12 @@ class BackgroundOpen(QObject):
         if self._done or self._cancelled:
             return
         self._cancelled = True
+        self.cancel_requested.set()
+        if self._on_cancel_hook is not None:
+            try:
+                self._on_cancel_hook()  # returns at once: a terminate, not a wait
+            except Exception:  # noqa: BLE001 - cancelling must never fail the window
+                log.warning("cancelling the open", exc_info=True)
         self._close_dialog()
         self.cancelled.emit()
 

@@ -762,7 +762,7 @@ class MainWindow(QMainWindow):
     def _on_recent_triggered(self) -> None:
         path = self.sender().data()
         if path and self.files.maybe_save():
-            self.files.open_file(path)
+            self.files.open_in_background(path)  # as File ▸ Open: never on the GUI thread
 
     @Slot()
     def _on_preset_triggered(self) -> None:
@@ -834,6 +834,8 @@ class MainWindow(QMainWindow):
         event.accept()
 
     def shutdown(self) -> None:
-        """Stop the monitor's sampler and close its recording (safe to call twice)."""
+        """Stop the monitor's sampler and close its recording, and an open in progress (its
+        import process is terminated); safe to call twice."""
+        self.files.cancel_open()
         if self.monitor is not None:
             self.monitor.shutdown()

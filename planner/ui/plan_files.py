@@ -196,6 +196,7 @@ class PlanFiles(QObject):
         """File ▸ Open: read (and import) the file in a worker thread, a progress dialog with
         Cancel after 200 ms, then show it here; ``open_finished`` says how it went. The window
         never waits on the file (a FIFO, a slow disk, a large ONNX model)."""
+        from planner.importing import ChildImport, ImportCancelled, gc_paused, importer_for
         from planner.safeio import MAX_ONNX_BYTES, check_regular
         from planner.ui.file_open import BackgroundOpen
 
@@ -219,23 +220,32 @@ class PlanFiles(QObject):
                     est = None  # the document says why when it tries again
             self._prepared_open = (draft, (analysis, est, assumptions))
 
-        if Path(path).suffix.lower() == ".onnx":
-            def work():
-                check_regular(path, limit=MAX_ONNX_BYTES)  # never block on a FIFO or device
-                from planner.core.importers.onnx import import_onnx  # slow: not here
+        importer = importer_for(path)
+        child = None
+        if importer is not None:
+            # in a child process (planner/importing.py): onnx's shape inference holds Python's
+            # lock for seconds, and Cancel must really stop it
+            child = ChildImport(importer, path, batch=batch, what=Path(path).name)
 
-                result = import_onnx(path, batch=batch)
-                prepare(result.draft, result.setup)  # a large graph: not on the GUI thread
+            def work():
+                if Path(path).suffix.lower() == ".onnx":
+                    check_regular(path, limit=MAX_ONNX_BYTES)  # never block on a FIFO
+                result = child.run()
+                with gc_paused():  # a large graph: not on the GUI thread, no collector pause
+                    prepare(result.draft, result.setup)
                 return result
         else:
             def work():
-                draft, setup, parallel = load_plan_file(path)
-                self._opened_parallel = parallel
-                prepare(draft, setup)
+                with gc_paused():
+                    draft, setup, parallel = load_plan_file(path)
+                    if job.cancel_requested.is_set():
+                        raise ImportCancelled()  # the worker stops here, not after the step
+                    self._opened_parallel = parallel
+                    prepare(draft, setup)
                 return draft, setup
         job = BackgroundOpen(self._window, work,
                              self.tr("Opening %1…").replace("%1", Path(path).name),
-                             self.tr("Cancel"))
+                             self.tr("Cancel"), on_cancel=child.cancel if child else None)
         self._opening = job
 
         def done(value, exc) -> None:
@@ -349,6 +359,11 @@ class PlanFiles(QObject):
                 "%1", exc.strerror or str(exc)), 8000)
             return
         self.autosaved.emit(str(path))
+
+    def cancel_open(self) -> None:
+        """Stop an open in progress (its import process is terminated)."""
+        if self._opening is not None:
+            self._opening.cancel()
 
     def discard_autosave(self) -> None:
         self._autosave_timer.stop()

@@ -114,6 +114,10 @@ def self_test(argv: list[str]) -> int:
                 raise RuntimeError(f"view {pane.tabs.tabText(i)!r} did not render")
         source = monitor.source
         cards = len(monitor.devices)
+        from planner.importing import ChildImport
+
+        if ChildImport("planner.importing:child_probe", what="self-test").run() == os.getpid():
+            raise RuntimeError("the import process is not a separate process")
         window.close()
         window.deleteLater()
         app.processEvents()
@@ -121,7 +125,7 @@ def self_test(argv: list[str]) -> int:
 
         print(f"GPU Planner self-test OK: {rendered} pane(s) rendered, "
               f"{window.document.draft.name} peak {format_bytes(est.peak)}, "
-              f"monitor: {cards} card(s) ({source})")
+              f"monitor: {cards} card(s) ({source}), import process: ok")
         return 0
     except Exception as exc:  # noqa: BLE001 - the self-test reports whatever failed
         print(f"GPU Planner self-test FAILED: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -2215,6 +2215,22 @@ The details were written to %2.</source>
         <translation>所选显卡上的进程</translation>
     </message>
     <message>
+        <source>not closed: samples after {when} may be missing</source>
+        <translation>未正常关闭：{when} 之后的样本可能缺失</translation>
+    </message>
+    <message>
+        <source>{n} samples not recorded from {when}</source>
+        <translation>自 {when} 起有 {n} 个样本未记录</translation>
+    </message>
+    <message>
+        <source>the recording was not closed: samples after {when} may be missing</source>
+        <translation type="vanished">记录未正常关闭：{when} 之后的样本可能缺失</translation>
+    </message>
+    <message>
+        <source>{n} samples not recorded from {when} ({why})</source>
+        <translation type="vanished">自 {when} 起有 {n} 个样本未记录（{why}）</translation>
+    </message>
+    <message>
         <source>Waiting for the first sample…</source>
         <translation>正在等待第一次采样…</translation>
     </message>
@@ -5924,6 +5940,30 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>this network has layers the speed calibration did not check: no error band</source>
         <translation>这个网络含有速度校准未检验过的层：没有误差范围</translation>
+    </message>
+    <message>
+        <source>the import ran out of memory</source>
+        <translation>导入时内存不足</translation>
+    </message>
+    <message>
+        <source>did not stop</source>
+        <translation>未能停止</translation>
+    </message>
+    <message>
+        <source>was killed ({signal}: out of memory?)</source>
+        <translation>被终止（{signal}：内存不足？）</translation>
+    </message>
+    <message>
+        <source>crashed ({signal})</source>
+        <translation>崩溃（{signal}）</translation>
+    </message>
+    <message>
+        <source>exited with status {code}</source>
+        <translation>以状态 {code} 退出</translation>
+    </message>
+    <message>
+        <source>{what}: the import process {how} before it answered</source>
+        <translation>{what}：导入进程在给出结果前{how}</translation>
     </message>
 </context>
 </TS>

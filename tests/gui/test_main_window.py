@@ -103,7 +103,9 @@ def test_recent_menu_opens_the_file(qtbot, services, tmp_path):
     w._rebuild_recent_menu()
     actions = [a for a in w.recent_menu.actions() if a.data()]
     assert actions and actions[0].data() == str(target.resolve())
-    actions[0].trigger()
+    with qtbot.waitSignal(w.files.open_finished, timeout=20_000) as blocker:
+        actions[0].trigger()  # read off the GUI thread, as File ▸ Open
+    assert blocker.args[1] is True
     assert w.document.setup.batch_size == 16
     assert w.document.path == target.resolve() or w.document.path == target
 

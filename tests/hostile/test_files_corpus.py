@@ -4,6 +4,7 @@ or set aside byte for byte as ``*.corrupt-DATE``)."""
 
 from __future__ import annotations
 
+import csv
 import os
 import resource
 import signal
@@ -30,6 +31,7 @@ from planner.telemetry.recorder import (  # noqa: E402
     Recording,
     RecordingError,
     apply_retention,
+    export_csv,
     list_recordings,
 )
 from planner.telemetry.types import DeviceInfo, Frame, GpuSample  # noqa: E402
@@ -344,6 +346,92 @@ def test_disk_full_is_told_once_counts_what_was_lost_and_stops(tmp_path):
         assert r.n_samples() == 1
 
 
+class _FullForSamples(_FullDisk):
+    """The disk is full for the samples (a big insert), while the small update of the gap row
+    in a page the file already has still gets through."""
+
+    def execute(self, sql, *args):
+        if sql.startswith("UPDATE gaps"):
+            return self.conn.execute(sql, *args)
+        return super().execute(sql, *args)
+
+
+def test_disk_full_is_marked_in_the_recording_with_what_was_lost(tmp_path):
+    path = tmp_path / "full.sqlite"
+    rec = Recorder(path, commit_interval_s=0.0)
+    assert rec.write(_frame(1.0))  # committed
+    rec._conn = _FullForSamples(rec._conn)
+    assert [rec.write(_frame(2.0 + i)) for i in range(10)] == [False] * 10
+    rec.close()
+    assert rec.gap_marked and "the recording marks the gap" in rec.lost_text()
+    with Recording(path) as r:
+        assert r.n_samples() == 1
+        (gap,) = r.gaps()
+        (listed,) = list_recordings(tmp_path).recordings
+    assert gap.samples_lost == 10 and gap.frames_lost == 10
+    assert gap.from_time_s == 2.0 and "the disk is full" in gap.reason
+    assert "10 samples" in gap.text() and listed.gaps == (gap,)
+    out = tmp_path / "full.csv"
+    assert export_csv(path, out) == 2  # the sample and the marker row
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    marker = [row for row in rows if row["note"]]
+    assert len(marker) == 1 and marker[0]["lost"] == "10"
+    assert "samples lost" in marker[0]["note"] and "the disk is full" in marker[0]["note"]
+
+
+def test_a_disk_that_stays_full_still_leaves_the_session_marked_unclosed(tmp_path):
+    path = tmp_path / "full.sqlite"
+    rec = Recorder(path, commit_interval_s=0.0)
+    assert rec.write(_frame(1.0))
+    rec._conn = _FullDisk(rec._conn)  # nothing gets through any more, not even the mark
+    for i in range(5):
+        rec.write(_frame(2.0 + i))
+    rec.close()
+    assert not rec.gap_marked and "was not closed" in rec.lost_text()
+    with Recording(path) as r:
+        (gap,) = r.gaps()
+    assert gap.samples_lost is None and "not closed" in gap.reason  # written at the start
+    assert "may be missing" in gap.text()
+
+
+def test_a_recording_closed_cleanly_has_no_gap_and_one_in_progress_says_so(tmp_path):
+    path = tmp_path / "ok.sqlite"
+    rec = Recorder(path, commit_interval_s=0.0)
+    rec.write(_frame(1.0))
+    with Recording(path) as r:  # still being written (or the app was killed): unclosed
+        assert [g.samples_lost for g in r.gaps()] == [None]
+    other = DeviceInfo(0, "Other GPU", "GPU-9", memory_total_bytes=8 << 30)
+    rec.write(Frame(2.0, 2.0, "simulated", "1", "12", (other,),
+                    (GpuSample(index=0, uuid="GPU-9"),)))  # a new session: the first ended
+    with Recording(path) as r:
+        assert len(r.sessions) == 2 and [g.session_id for g in r.gaps()] == [r.sessions[1].id]
+    rec.close()
+    with Recording(path) as r:
+        assert r.gaps() == () and r.n_samples() == 2
+
+
+def test_a_replay_shows_what_the_recording_lost(tmp_path, qtbot):
+    from planner.ui.monitor.pane import MonitorPane
+    from planner.telemetry.simulated import SimulatedBackend
+
+    path = tmp_path / "full.sqlite"
+    rec = Recorder(path, commit_interval_s=0.0)
+    rec.write(_frame(1000.0))
+    rec._conn = _FullForSamples(rec._conn)
+    for i in range(7):
+        rec.write(_frame(1001.0 + i))
+    rec.close()
+    pane = MonitorPane(lambda: SimulatedBackend(n_devices=1), demo=True,
+                       recordings_dir=tmp_path / "elsewhere", record=False, autostart=False)
+    qtbot.addWidget(pane)
+    try:
+        assert pane.replay(path)
+        assert "7 samples not recorded" in pane.replay_label.text()
+        assert "the disk is full" in pane.replay_label.toolTip()  # the reason, in full
+    finally:
+        pane.shutdown()
+
+
 def test_the_window_shows_the_recording_stopped(tmp_path, qtbot):
     from planner.ui.monitor.recordings import RecordingSink
 
@@ -386,5 +474,9 @@ def test_the_cli_says_once_that_the_disk_filled_and_exits_non_zero(tmp_path):
     ticks = len(p.stdout.strip().splitlines()) // 3  # three demo cards
     with Recording(path) as r:
         stored = r.n_samples()
+        gaps = r.gaps()
     assert stored > 0 and lost > 0
     assert stored + lost == 3 * ticks  # every sample is either stored or counted as lost
+    # the file itself says so: with the count when a write got through, else "not closed"
+    assert len(gaps) == 1 and gaps[0].samples_lost in (None, lost), gaps
+    assert ("marks the gap" in lines[1]) == (gaps[0].samples_lost is not None)

@@ -28,10 +28,12 @@ from planner.ui.services import Services  # noqa: E402
 
 MAX_STALL_S = 0.100
 # The three graphs of issue 15's importer cases: they import within seconds (the CLI corpus
-# checks that) but still pause the window (test_slow_onnx_files_open_..., a known miss).
+# checks that); onnx's shape inference holds Python's lock meanwhile, so they are imported in
+# a child process (planner/importing.py), each measured on its own.
 LARGE_GRAPHS = {"same-names-20000.onnx", "identity-constants-4000.onnx", "empty-nodes-20mb.onnx"}
-# A plan of 20,000 layers: read and worked out in the worker, but the window still pauses
-# (about 400 ms measured after the simulated step and the speed model landed): a known miss.
+# A plan of 20,000 layers: read and worked out in the worker; the cycle collector's full
+# walks of the heap (100-400 ms each, holding Python's lock) paused the window until the
+# worker ran with the collector paused (importing.gc_paused).
 LARGE_PLANS = {"many-layers.json"}
 _CORPUS = Path(__import__("tempfile").mkdtemp(prefix="planner-hostile-gui-"))
 __import__("atexit").register(__import__("shutil").rmtree, _CORPUS, True)
@@ -150,14 +152,11 @@ def test_every_file_case_opens_without_freezing_the_window(window, qtbot):
 
 
 @pytest.mark.parametrize("name", sorted(LARGE_GRAPHS))
-@pytest.mark.xfail(strict=False, reason=(
-    "known miss: a graph of thousands of nodes pauses the window for 100-400 ms while "
-    "onnx's shape inference (one C call that holds Python's lock) runs in the worker thread; "
-    "the fix is an import in a separate process"))
 def test_slow_onnx_files_open_without_freezing_the_window(window, qtbot, name):
     w = window()
     _warm(qtbot, w)
-    opened, worst, _wall = _open(qtbot, w, ONNX[name][0])
+    opened, worst, wall = _open(qtbot, w, ONNX[name][0])
+    print(f"{name}: longest stall {worst * 1000:.0f} ms busy, {wall * 1000:.0f} ms wall")
     assert worst < MAX_STALL_S, f"{worst * 1000:.0f} ms"
 
 
@@ -189,6 +188,65 @@ def test_a_slow_open_shows_progress_and_cancel_keeps_the_plan(window, qtbot, mon
     assert meter.worst_busy < MAX_STALL_S
     qtbot.wait(3200)  # the worker finishes meanwhile: its result is dropped
     assert w.document.draft == draft
+
+
+def test_cancel_stops_a_slow_import_and_the_window_stays_usable(window, qtbot, monkeypatch):
+    """Cancel terminates the import process at once (not only drops its result): the worker
+    is free again within seconds and the next file opens as usual."""
+    import multiprocessing
+
+    from planner import importing
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent))  # for the child
+    monkeypatch.setitem(importing.IMPORTERS, ".onnx", "slow_importer:import_slowly")
+    w = window()
+    draft = w.document.draft
+    onnx_file = _CORPUS / "slow.onnx"
+    onnx_file.write_bytes(b"not read: the slow importer never looks")
+    w.prompts.open_answer = str(onnx_file)
+
+    def children():
+        return [p for p in multiprocessing.active_children() if p.name == "planner-import"]
+
+    with StallMeter() as meter:
+        w.open_action.trigger()
+        job = w.files._opening
+        assert job is not None
+        qtbot.waitUntil(lambda: job.dialog.isVisible() and bool(children()), timeout=30_000)
+        button = job.dialog.findChild(QPushButton)
+        with qtbot.waitSignal(w.files.open_finished, timeout=2000) as blocker:
+            button.click()
+        start = time.monotonic()
+        qtbot.waitUntil(lambda: not job.worker_alive and not children(), timeout=10_000)
+        freed_s = time.monotonic() - start
+    assert blocker.args == [str(onnx_file), False]
+    assert freed_s < 5, f"the worker was freed after {freed_s:.1f} s"
+    assert w.document.draft == draft and not w.prompts.errors
+    assert "cancelled" in w.statusBar().currentMessage()
+    assert meter.worst_busy < MAX_STALL_S
+    opened, worst, _wall = _open(qtbot, w, PLANS["good.json"][0])  # the window goes on
+    assert opened and worst < MAX_STALL_S and w.document.draft != draft
+
+
+def test_closing_the_window_stops_an_import_in_progress(window, qtbot, monkeypatch):
+    import multiprocessing
+
+    from planner import importing
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent))
+    monkeypatch.setitem(importing.IMPORTERS, ".onnx", "slow_importer:import_slowly")
+    w = window()
+    onnx_file = _CORPUS / "slow-at-exit.onnx"
+    onnx_file.write_bytes(b"not read")
+    w.prompts.open_answer = str(onnx_file)
+
+    def children():
+        return [p for p in multiprocessing.active_children() if p.name == "planner-import"]
+
+    w.open_action.trigger()
+    qtbot.waitUntil(lambda: bool(children()), timeout=30_000)
+    w.shutdown()
+    qtbot.waitUntil(lambda: not children(), timeout=10_000)
 
 
 # -- the autosave ------------------------------------------------------------------------------
@@ -242,13 +300,10 @@ def test_a_corrupt_overrides_file_is_announced_in_the_catalog_pane(window, qtbot
 
 
 @pytest.mark.parametrize("name", sorted(LARGE_PLANS))
-@pytest.mark.xfail(strict=False, reason=(
-    "known miss: opening a 20,000-layer plan pauses the window for about 400 ms (measured "
-    "after the simulated step and the calibrated speed model were merged; the cause is not "
-    "found yet)"))
 def test_a_very_long_plan_opens_without_freezing_the_window(window, qtbot, name):
     w = window()
     _warm(qtbot, w)
-    opened, worst, _wall = _open(qtbot, w, PLANS[name][0])
+    opened, worst, wall = _open(qtbot, w, PLANS[name][0])
+    print(f"{name}: longest stall {worst * 1000:.0f} ms busy, {wall * 1000:.0f} ms wall")
     assert opened
     assert worst < MAX_STALL_S, f"{worst * 1000:.0f} ms"

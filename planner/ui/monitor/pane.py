@@ -324,6 +324,7 @@ class MonitorPane(QWidget):
         f = QFont(self.replay_label.font())
         f.setBold(True)
         self.replay_label.setFont(f)
+        self.replay_label.setWordWrap(True)  # a long one (what the recording lost) wraps
         # A recording holds one session per run of the monitor (and a new one whenever the set
         # of cards changed): this chooses which one is replayed; shown when there are several.
         self.session_combo = QComboBox(self.replay_bar)
@@ -1348,6 +1349,7 @@ class MonitorPane(QWidget):
                 for frame in rec.frames(sess.id):
                     hist.append(frame)
                     last_frame = frame
+                gaps = rec.gaps(sess.id)
         except (RecordingError, OSError) as exc:
             self._status(self.tr("Cannot replay: {err}").format(err=exc))
             return False
@@ -1367,9 +1369,21 @@ class MonitorPane(QWidget):
                                                                    cards=names), x.id)
             self.session_combo.setCurrentIndex(position - 1)
         self.session_combo.setVisible(len(sessions) > 1)
+        label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
+        self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
         self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
                           self.tr("REPLAY {when} — ").format(when=when), last_frame)
         return True
+
+    def _gap_text(self, gap, *, why: bool = False) -> str:
+        """What a replayed session is missing, as the recording says (disk full, not closed);
+        short for the replay bar, with the recorder's reason for its tooltip."""
+        when = _dt.datetime.fromtimestamp(gap.from_time_s).strftime("%H:%M:%S")
+        if gap.samples_lost is None:
+            return self.tr("not closed: samples after {when} may be missing").format(when=when)
+        text = self.tr("{n} samples not recorded from {when}").format(
+            n=gap.samples_lost, when=when)
+        return f"{text} ({gap.reason})" if why else text
 
     @Slot(int)
     def _on_session_chosen(self, index: int) -> None:
