@@ -138,10 +138,7 @@ class LayerResult(NamedTuple):
 
 
 def numel(shape: Shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return math.prod(shape)
 
 
 def shape_str(shape: Shape | None) -> str:
@@ -172,16 +169,24 @@ def _dims_text(t: tuple[int, ...]) -> str:
     return "×".join(str(v) for v in t)
 
 
-def _conv_out(size: int, k: int, s: int, pad_total: int, d: int) -> int:
-    return (size + pad_total - d * (k - 1) - 1) // s + 1
-
-
 def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
+    # Lean on purpose (no generator expressions): a deep draft has hundreds of convolutions.
     dims = len(in_sp)
+    if type(kernel) is int and type(stride) is int and type(dilation) is int \
+            and type(padding) is int and padding >= 0 and kernel > 0 and stride > 0:
+        # The common case, one number each (what the layer table and plan files hold).
+        ek = dilation * (kernel - 1) + 1
+        pad = 2 * padding
+        out = []
+        for size in in_sp:
+            if ek > size + pad:
+                _kernel_too_large((ek,) * dims, in_sp, (pad,) * dims)
+            out.append((size + pad - ek) // stride + 1)
+        return (kernel,) * dims, (stride,) * dims, (dilation,) * dims, (pad,) * dims, tuple(out)
     k = _tuple(kernel, dims, "kernel")
     s = _tuple(stride, dims, "stride")
     d = _tuple(dilation, dims, "dilation")
-    eff_k = tuple(d[i] * (k[i] - 1) + 1 for i in range(dims))
+    eff_k = tuple([dd * (kk - 1) + 1 for dd, kk in zip(d, k)])
     if isinstance(padding, str):
         mode = padding.lower()
         if mode == "valid":
@@ -202,19 +207,24 @@ def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
                 )
             )
     else:
-        pads = tuple(2 * p for p in _tuple(padding, dims, "padding"))
-        if any(p < 0 for p in pads):
+        pads = tuple([2 * p for p in _tuple(padding, dims, "padding")])
+        if min(pads) < 0:
             raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "padding cannot be negative")))
-    for i in range(dims):
-        if eff_k[i] > in_sp[i] + pads[i]:
-            template = (
-                QT_TRANSLATE_NOOP("core",
-                                  "kernel {kernel} is larger than its {input} input (with padding)")
-                if any(pads) else
-                QT_TRANSLATE_NOOP("core", "kernel {kernel} is larger than its {input} input"))
-            raise LayerError(Msg(template, kernel=_dims_text(eff_k), input=_dims_text(in_sp)))
-    out = tuple(_conv_out(in_sp[i], k[i], s[i], pads[i], d[i]) for i in range(dims))
-    return k, s, d, pads, out
+    out = []
+    for size, ek, st, pad in zip(in_sp, eff_k, s, pads):
+        if ek > size + pad:
+            _kernel_too_large(eff_k, in_sp, pads)
+        out.append((size + pad - ek) // st + 1)
+    return k, s, d, pads, tuple(out)
+
+
+def _kernel_too_large(eff_k: tuple[int, ...], in_sp: tuple[int, ...], pads: tuple[int, ...]):
+    template = (
+        QT_TRANSLATE_NOOP("core",
+                          "kernel {kernel} is larger than its {input} input (with padding)")
+        if any(pads) else
+        QT_TRANSLATE_NOOP("core", "kernel {kernel} is larger than its {input} input"))
+    raise LayerError(Msg(template, kernel=_dims_text(eff_k), input=_dims_text(in_sp)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,9 +301,9 @@ def _conv(dims: int):
         # im2col / explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
         ws["im2col"] = (numel(out_sp) * (cin // groups) * kvol * groups, 0)
         # FFT: complex transforms of input and output at the padded size, and of the filters.
-        padded = [sp[i] + pads[i] for i in range(dims)]
         fft_sp = 1
-        for i, v in enumerate(padded):
+        for i in range(dims):
+            v = sp[i] + pads[i]  # the padded size
             fft_sp *= (v // 2 + 1) if i == dims - 1 else v
         ws["fft"] = ((cin + filters) * fft_sp * 2, filters * (cin // groups) * fft_sp * 2)
         # Winograd F(2x2, 3x3): 4x4 tiles of every 2x2 output patch, for 3x3 stride-1 only.
@@ -1374,6 +1384,12 @@ RULES = {
 }
 
 KINDS: tuple[str, ...] = tuple(RULES)
+# Parameters that name the layers read ('input', 'from'): the analysis resolves them to input
+# shapes; no rule reads them.
+WIRING_PARAMS: dict[str, frozenset[str]] = {
+    kind: frozenset(p.name for p in rule.params if p.type in ("ref", "refs"))
+    for kind, rule in RULES.items()
+}
 
 
 # What the window shows beside each parameter's editor (the JSON key with spaces, translated).
@@ -1431,9 +1447,12 @@ class LayerSpec:
         key = (self.kind, self.name, _freeze(merged))
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
-        # What the layer computes depends on its kind and parameters, not on its name: layers
-        # alike (a network's repeated blocks) share one computed result.
-        object.__setattr__(self, "_value_key", (self.kind, key[2]))
+        # What the layer computes depends on its kind and parameters, not on its name nor on
+        # the names of the layers it reads (the rule sees their shapes): layers alike (a
+        # network's repeated blocks, every residual add) share one computed result.
+        wiring = WIRING_PARAMS.get(self.kind)
+        object.__setattr__(self, "_value_key", (self.kind, tuple(
+            p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
         object.__setattr__(self, "_source", merged.get("input") or None)
         object.__setattr__(self, "_refs", self._compute_refs())

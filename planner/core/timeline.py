@@ -496,31 +496,19 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     ``build_step``. Gives the same events (a unit test compares the two). ``params`` and
     ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner`` the first keeper
     of each of ``analysis.saved`` (arrays the caller has)."""
-    infos = analysis.layers
-    n = len(infos)
+    n = len(analysis.layers)
     train = mode == "train"
-    storages = analysis.storages
-    if not storages or n < 2:
+    cols = analysis.columns
+    if cols is None or not cols.st_elems or n < 2:
         return None
-    st_el, st_cls, st_prod, st_last = zip(*storages)
+    st_el, st_cls, st_prod, st_last = cols.st_elems, cols.st_class, cols.st_prod, cols.st_last
     worst = sum(st_el) * 8 * MAX_BATCH + int(params.sum()) * 64
     if worst >= INT64_LIMIT:
         return None
-    index = {info.name: info.index for info in infos}
-    draft_layers = analysis.draft.layers
-    cons: list[int] = []
-    prod: list[int] = []
-    for i in range(1, n):
-        spec = draft_layers[i]
-        src = spec._source
-        cons.append(i)
-        prod.append(index[src] if src else i - 1)
-        for r in spec._refs:
-            cons.append(i)
-            prod.append(index[r])
-    cons_a = np.array(cons, dtype=np.int64)
-    prod_a = np.array(prod, dtype=np.int64)
-    out_storage = np.array([info.output_storage for info in infos], dtype=np.int64)
+    # What each layer reads: its main input first, then the layers 'from' names.
+    cons_a = np.array(cols.edge_reader, dtype=np.int64)
+    prod_a = np.array(cols.edge_read, dtype=np.int64)
+    out_storage = np.array(cols.output_storage, dtype=np.int64)
     if train and not (params[cons_a[prod_a == 0]] > 0).all():
         # Every layer after the input needs a gradient when every layer reading the input
         # has parameters (the others read layers that need one, by induction). Otherwise the
@@ -556,12 +544,8 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     st_free = last_use.copy()
     if train:
         saver = np.full(n_st, -1, dtype=np.int64)
-        if saved_owner is not None:
-            saver[np.asarray(analysis.saved, dtype=np.int64)] = saved_owner
-        else:
-            for info in infos:
-                for sid in info.saved_storages:
-                    saver[sid] = info.index
+        saver[np.asarray(analysis.saved, dtype=np.int64)] = (
+            saved_owner if saved_owner is not None else cols.saved_owner)
         st_free[final_st] = max(int(st_free[final_st]), loss_point)
         kept = saver >= 1
         st_free = np.where(kept, np.maximum(st_free, bwd[np.maximum(saver, 0)]), st_free)
