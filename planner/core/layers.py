@@ -137,8 +137,7 @@ class LayerResult(NamedTuple):
     sequential_steps: int = 1
 
 
-def numel(shape: Shape) -> int:
-    return math.prod(shape)
+numel: Callable[[Shape], int] = math.prod  # elements of a shape (1 for a scalar's ())
 
 
 def shape_str(shape: Shape | None) -> str:
@@ -288,37 +287,32 @@ def _conv(dims: int):
         k, s, d, pads, out_sp = _spatial_conv(
             sp, params["kernel"], params["stride"], params["padding"], params["dilation"]
         )
-        kvol = numel(k)
-        weights = filters * (cin // groups) * kvol
-        params_n = weights + (filters if params["bias"] else 0)
+        kvol = math.prod(k)
+        per_group = cin // groups
+        bias = filters if params["bias"] else 0
+        params_n = filters * per_group * kvol + bias
         out = (filters,) + out_sp
-        out_n = numel(out)
-        macs = out_n * (cin // groups) * kvol
-        fwd = 2 * macs + (out_n if params["bias"] else 0)
-        in_n = numel(x)
-        # Workspace (elements) by algorithm family; per sample and constant parts.
-        ws: dict[str, tuple[int, int]] = {"implicit_gemm": (0, 0)}
-        # im2col / explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
-        ws["im2col"] = (numel(out_sp) * (cin // groups) * kvol * groups, 0)
+        sp_n = math.prod(out_sp)
+        out_n = filters * sp_n
+        fwd = 2 * out_n * per_group * kvol + (out_n if bias else 0)
         # FFT: complex transforms of input and output at the padded size, and of the filters.
         fft_sp = 1
         for i in range(dims):
             v = sp[i] + pads[i]  # the padded size
             fft_sp *= (v // 2 + 1) if i == dims - 1 else v
-        ws["fft"] = ((cin + filters) * fft_sp * 2, filters * (cin // groups) * fft_sp * 2)
+        # Workspace (elements) by algorithm family; per sample and constant parts. im2col /
+        # explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
+        ws: dict[str, tuple[int, int]] = {
+            "implicit_gemm": (0, 0),
+            "im2col": (sp_n * per_group * kvol * groups, 0),
+            "fft": ((cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2),
+        }
         # Winograd F(2x2, 3x3): 4x4 tiles of every 2x2 output patch, for 3x3 stride-1 only.
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
             ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
-        return LayerResult(
-            out_shape=out,
-            parameters=params_n,
-            flops_fwd=fwd,
-            flops_bwd=2 * fwd,
-            saved=(SavedTensor("input", in_n),),
-            workspace=ws,
-            weight_elements=params_n,
-        )
+        return LayerResult(out, params_n, fwd, 2 * fwd, (SavedTensor("input", math.prod(x)),),
+                           False, False, ws, params_n)
 
     return rule
 

@@ -20,12 +20,12 @@ so a reader can check the article's worked example.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK, numel
+from planner.core.layers import numel
 from planner.core.network import (
     MAX_BATCH,
     MIXED_PRECISIONS,
@@ -37,6 +37,7 @@ from planner.core.network import (
 )
 from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-exported)
     AUTOCAST_16,
+    C_FIXED,
     CATEGORIES,
     INT64_LIMIT,
     OPTIMIZER,
@@ -45,6 +46,8 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     build_step,
     build_step_fast,
     checkpoint_segments,
+    class_bytes,
+    class_codes,
 )
 from planner.i18n import QT_TRANSLATE_NOOP
 
@@ -598,7 +601,7 @@ class MemoryEstimate:
 class _Prepared:
     analysis: Analysis
     saved_elems: np.ndarray  # per sample, per unique saved storage (or fixed: see below)
-    saved_class: np.ndarray  # each one's storage class, as an index into _CLASSES
+    saved_class: np.ndarray  # each one's storage class (timeline.class_codes)
     saved_fixed: np.ndarray  # True where the tensor does not grow with the batch
     saved_owner: np.ndarray  # layer index that first keeps it
     param_counts: np.ndarray  # per layer
@@ -615,8 +618,6 @@ class _Prepared:
 
 _PREPARED_CACHE: dict[int, tuple[Analysis, _Prepared]] = {}
 _WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")
-_CLASSES = (ACT, F32, F32_FIXED, I64, MASK)
-_CLASS_CODE = {c: k for k, c in enumerate(_CLASSES)}
 
 
 def _prepare(analysis: Analysis) -> _Prepared:
@@ -644,12 +645,12 @@ def _prepare(analysis: Analysis) -> _Prepared:
     fbwd[0] = 0  # the gradient of the input data itself is never computed
     all_elems = np.array(cols.st_elems, dtype=np.int64)
     saved_idx = np.array(analysis.saved, dtype=np.int64)
-    codes = np.array([_CLASS_CODE[c] for c in cols.st_class], dtype=np.int8)[saved_idx]
+    codes = class_codes(cols.st_class)[saved_idx]
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=all_elems[saved_idx],
         saved_class=codes,
-        saved_fixed=codes == _CLASS_CODE[F32_FIXED],
+        saved_fixed=codes == C_FIXED,
         saved_owner=np.array(cols.saved_owner, dtype=np.int64),
         param_counts=params,
         ws={k: (ws_table[:, 2 * j].copy(), ws_table[:, 2 * j + 1].copy())
@@ -669,8 +670,8 @@ def _prepare(analysis: Analysis) -> _Prepared:
 
 
 def _bpe(codes: np.ndarray, precision: str) -> np.ndarray:
-    """Bytes per element of each storage class (``_CLASSES`` indices)."""
-    return np.array((ACT_BYTES[precision], 4, 4, 8, 1), dtype=np.int64)[codes]
+    """Bytes per element of each storage class code."""
+    return class_bytes(codes, ACT_BYTES[precision])
 
 
 def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.ndarray:
@@ -941,13 +942,9 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     bytes_fwd = act_traffic + w_traffic
     bytes_bwd = 2 * act_traffic + 2 * w_traffic
     zeros = [0] * n
-    layers = tuple(map(
-        LayerEstimate,
-        range(n),
-        [info.name for info in analysis.layers],
-        [info.kind for info in analysis.layers],
-        [info.out_shape for info in analysis.layers],
-        p.param_counts.tolist(),
+    _, names, kinds, _, shapes, *_ = zip(*analysis.layers)
+    columns = zip(
+        range(n), names, kinds, shapes, p.param_counts.tolist(),
         per_layer_act.tolist() if train else zeros,
         out_bytes.tolist(),
         (p.flops_fwd * batch).tolist(),
@@ -955,7 +952,9 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         bytes_fwd.tolist(),
         bytes_bwd.tolist() if train else zeros,
         per_layer_ws.tolist(),
-    ))
+    )
+    # LayerEstimate(*row) for every row, without a Python call per layer.
+    layers = tuple(map(partial(tuple.__new__, LayerEstimate), columns))
     return MemoryEstimate(
         setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
         overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],

@@ -505,7 +505,8 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                 _PARAMS.clear()
             _PARAMS[key[0]] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
-        if numel(result.out_shape) <= 0:
+        out_n = numel(result.out_shape)
+        if out_n <= 0:
             raise LayerError(
                 Msg(
                     QT_TRANSLATE_NOOP("core", "output {out_shape} is empty"),
@@ -519,9 +520,9 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                                   problem=str(exc))
     stats: tuple[int, ...] = ()
     if result is not None:
-        stats = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
-                 result.weight_elements, result.flops_fwd, result.flops_bwd,
-                 0 if (result.inplace or result.view) else 1)
+        stats = (out_n, numel(in_shapes[0]) if len(in_shapes) == 1 else
+                 sum(map(numel, in_shapes)), result.parameters, result.weight_elements,
+                 result.flops_fwd, result.flops_bwd, 0 if (result.inplace or result.view) else 1)
         error = _beyond_bounds(stats, result)
         if error is not None:
             result, stats = None, ()
@@ -551,6 +552,14 @@ _BOUNDED = (
 def _beyond_bounds(stats: tuple[int, ...], result: LayerResult) -> str | None:
     """None, or the message naming the first size beyond its bound (a product of dimensions
     that would overflow the estimate's 64-bit arithmetic into a wrong answer)."""
+    o, i, p, w, ff, fb, _ = stats
+    if (0 <= o <= MAX_ELEMENTS and 0 <= i <= MAX_ELEMENTS and 0 <= p <= MAX_ELEMENTS
+            and 0 <= w <= MAX_ELEMENTS and 0 <= ff <= MAX_FLOPS and 0 <= fb <= MAX_FLOPS):
+        for t in result.saved:
+            if not 0 <= t.elements <= MAX_ELEMENTS:
+                break
+        else:
+            return None  # the common case: everything inside its bound
     for k, what, bound in _BOUNDED:
         v = stats[k]
         if not 0 <= v <= bound:

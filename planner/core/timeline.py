@@ -48,11 +48,12 @@ otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
 
-from planner.core.layers import ACT, F32_FIXED, I64, MASK
+from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK
 from planner.core.network import MAX_BATCH, MIXED_PRECISIONS, Analysis
 
 PHASES = ("forward", "loss", "backward", "recompute", "optimizer")
@@ -479,11 +480,27 @@ def _segment_end(at: int, phases: list[int]) -> int:
     return end
 
 
+# Storage classes as small integers (an unknown class counts as F32: 4 bytes per sample).
+STORAGE_CLASSES = (ACT, F32, F32_FIXED, I64, MASK)
+_CLASS_CODE = {c: k for k, c in enumerate(STORAGE_CLASSES)}
+C_FIXED = _CLASS_CODE[F32_FIXED]
+
+
+def class_codes(classes) -> np.ndarray:
+    """Each storage class's index in ``STORAGE_CLASSES``."""
+    return np.fromiter(map(_CLASS_CODE.get, classes, repeat(1)), dtype=np.int8,
+                       count=len(classes))
+
+
+def class_bytes(codes: np.ndarray, act_bytes: int) -> np.ndarray:
+    """Bytes per element of each storage class code."""
+    return np.array((act_bytes, 4, 4, 8, 1), dtype=np.int64)[codes]
+
+
 def _class_bytes(classes, act_bytes: int) -> tuple[np.ndarray, np.ndarray]:
     """(bytes per element, True where the tensor does not grow with the batch) per class."""
-    table = {ACT: act_bytes, I64: 8, MASK: 1, F32_FIXED: 4}
-    return (np.array([table.get(c, 4) for c in classes], dtype=np.int64),
-            np.array([c == F32_FIXED for c in classes], dtype=bool))
+    codes = class_codes(classes)
+    return class_bytes(codes, act_bytes), codes == C_FIXED
 
 
 def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, act_bytes: int,
