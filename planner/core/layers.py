@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -138,6 +139,16 @@ class LayerResult(NamedTuple):
 
 
 numel: Callable[[Shape], int] = math.prod  # elements of a shape (1 for a scalar's ())
+
+# LayerResult(*row) and SavedTensor(*row) without a Python call, for the rules of the commonest
+# layers (a deep draft runs them hundreds of times): every field in order.
+_new_result = partial(tuple.__new__, LayerResult)
+_new_saved = partial(tuple.__new__, SavedTensor)
+_NO_WORKSPACE = LayerResult._field_defaults["workspace"]
+if LayerResult._fields[8:] != ("weight_elements", "note", "parallel_elements",
+                               "sequential_steps") or len(SavedTensor._fields) != 3:
+    raise RuntimeError("LayerResult or SavedTensor changed: update the rows _new_result and "
+                       "_new_saved are given")  # pragma: no cover
 
 
 def shape_str(shape: Shape | None) -> str:
@@ -311,8 +322,8 @@ def _conv(dims: int):
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
             ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
-        return LayerResult(out, params_n, fwd, 2 * fwd, (SavedTensor("input", math.prod(x)),),
-                           False, False, ws, params_n)
+        return _new_result((out, params_n, fwd, 2 * fwd, (_new_saved(("input", math.prod(x), ACT)),),
+                            False, False, ws, params_n, "", 0, 1))
 
     return rule
 
@@ -423,14 +434,9 @@ def _batchnorm(params, ins):
             )
         )
     c, n = x[0], numel(x)
-    return LayerResult(
-        out_shape=x,
-        parameters=2 * c,
-        flops_fwd=4 * n,
-        flops_bwd=8 * n,
-        saved=(SavedTensor("input", n), SavedTensor("own", 2 * c, F32_FIXED)),
-        weight_elements=2 * c,
-    )
+    saved = (_new_saved(("input", n, ACT)), _new_saved(("own", 2 * c, F32_FIXED)))
+    return _new_result((x, 2 * c, 4 * n, 8 * n, saved, False, False, _NO_WORKSPACE, 2 * c, "",
+                        0, 1))
 
 
 def _layernorm(params, ins):
@@ -461,23 +467,25 @@ def _activation(params, ins):
     inplace = bool(params["inplace"])
     n = numel(x)
     if inplace:
-        saved = SavedTensor("output", n) if fn in _INPLACE_KEEPS_OUTPUT else SavedTensor("own", n)
+        source = "output" if fn in _INPLACE_KEEPS_OUTPUT else "own"
     else:
-        saved = SavedTensor("output" if fn in _KEEPS_OUTPUT else "input", n)
-    cost = {
-        "relu": 1,
-        "relu6": 1,
-        "leaky_relu": 2,
-        "sigmoid": 4,
-        "tanh": 4,
-        "gelu": 8,
-        "silu": 5,
-        "hardswish": 4,
-        "hardsigmoid": 3,
-    }[fn]
-    return LayerResult(
-        out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n, saved=(saved,), inplace=inplace
-    )
+        source = "output" if fn in _KEEPS_OUTPUT else "input"
+    cost = _ACTIVATION_COST[fn]
+    return _new_result((x, 0, cost * n, cost * n, (_new_saved((source, n, ACT)),), inplace,
+                        False, _NO_WORKSPACE, 0, "", 0, 1))
+
+
+_ACTIVATION_COST = {  # FLOPs per element
+    "relu": 1,
+    "relu6": 1,
+    "leaky_relu": 2,
+    "sigmoid": 4,
+    "tanh": 4,
+    "gelu": 8,
+    "silu": 5,
+    "hardswish": 4,
+    "hardsigmoid": 3,
+}
 
 
 def _dropout(params, ins):

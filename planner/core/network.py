@@ -13,10 +13,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
+from functools import partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
 from planner.atomicfile import write_json_atomic as _write_json_atomic
+from planner.core.gcpause import gc_paused
 from planner.core.layers import (
     ACT,
     RULES,
@@ -323,11 +326,22 @@ class InvalidDraft(ValueError):
         super().__init__("; ".join(str(p) for p in problems) or "the draft is empty")
 
 
+# LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
+_new_info = partial(tuple.__new__, LayerInfo)
+_elements = itemgetter(1)  # a SavedTensor's elements
+_new_storage = partial(tuple.__new__, Storage)
+
+
 def analyze(draft: NetworkDraft) -> Analysis:
     """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead.
 
     This runs on every edit of a draft of hundreds of layers, so the loop is kept lean.
     """
+    with gc_paused():
+        return _analyze(draft)
+
+
+def _analyze(draft: NetworkDraft) -> Analysis:
     layers = draft.layers
     if not layers:
         empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
@@ -409,12 +423,19 @@ def analyze(draft: NetworkDraft) -> Analysis:
         info_storage = -1
         first_saves: tuple[int, ...] = ()
         if result is not None:
-            in_st = [out_storage[n] for n in in_names]
-            for sid in in_st:
-                st_last[sid] = i
-            for n in in_names:
+            if len(in_names) == 1:
+                first = in_names[0]
+                in_st = [out_storage[first]]
+                st_last[in_st[0]] = i
                 edge_reader.append(i)
-                edge_read.append(layer_index[n])
+                edge_read.append(layer_index[first])
+            else:
+                in_st = [out_storage[n] for n in in_names]
+                for sid in in_st:
+                    st_last[sid] = i
+                for n in in_names:
+                    edge_reader.append(i)
+                    edge_read.append(layer_index[n])
             if result.workspace:
                 ws_layers.append(i)
             if in_st and not stats[6]:  # in place or a view: the input's storage
@@ -449,8 +470,8 @@ def analyze(draft: NetworkDraft) -> Analysis:
                         firsts.append(sid)
                 first_saves = tuple(firsts)
             out_shape[name] = result.out_shape
-            infos.append(LayerInfo(i, name, kind, in_shapes, result.out_shape, result, error,
-                                   blocked, info_storage, first_saves, stats))
+            infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
+                                    blocked, info_storage, first_saves, stats)))
         else:
             out_shape[name] = None
             infos.append(LayerInfo(i, name, kind, in_shapes, None, None, error, blocked, -1,
@@ -472,7 +493,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
         draft,
         tuple(infos),
         tuple(problems),
-        tuple(map(Storage, st_elems, st_class, st_prod, st_last)),
+        tuple(map(_new_storage, zip(st_elems, st_class, st_prod, st_last))),
         tuple(saved_order),
         Columns(tuple(st_elems), tuple(st_class), tuple(st_prod), tuple(st_last),
                 tuple(saved_owner), tuple(outputs), tuple(output_storage), tuple(edge_reader),
@@ -523,7 +544,13 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
         stats = (out_n, numel(in_shapes[0]) if len(in_shapes) == 1 else
                  sum(map(numel, in_shapes)), result.parameters, result.weight_elements,
                  result.flops_fwd, result.flops_bwd, 0 if (result.inplace or result.view) else 1)
-        error = _beyond_bounds(stats, result)
+        if not (0 <= out_n <= MAX_ELEMENTS and 0 <= stats[1] <= MAX_ELEMENTS
+                and 0 <= result.parameters <= MAX_ELEMENTS
+                and 0 <= result.weight_elements <= MAX_ELEMENTS
+                and 0 <= result.flops_fwd <= MAX_FLOPS and 0 <= result.flops_bwd <= MAX_FLOPS
+                and (not result.saved or (min(map(_elements, result.saved)) >= 0
+                                          and max(map(_elements, result.saved)) <= MAX_ELEMENTS))):
+            error = _beyond_bounds(stats, result)  # names the size beyond its bound
         if error is not None:
             result, stats = None, ()
     if len(_RESULTS) >= _RESULTS_MAX:
@@ -552,14 +579,6 @@ _BOUNDED = (
 def _beyond_bounds(stats: tuple[int, ...], result: LayerResult) -> str | None:
     """None, or the message naming the first size beyond its bound (a product of dimensions
     that would overflow the estimate's 64-bit arithmetic into a wrong answer)."""
-    o, i, p, w, ff, fb, _ = stats
-    if (0 <= o <= MAX_ELEMENTS and 0 <= i <= MAX_ELEMENTS and 0 <= p <= MAX_ELEMENTS
-            and 0 <= w <= MAX_ELEMENTS and 0 <= ff <= MAX_FLOPS and 0 <= fb <= MAX_FLOPS):
-        for t in result.saved:
-            if not 0 <= t.elements <= MAX_ELEMENTS:
-                break
-        else:
-            return None  # the common case: everything inside its bound
     for k, what, bound in _BOUNDED:
         v = stats[k]
         if not 0 <= v <= bound:
