@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from planner import __version__
 from planner.core.layers import LayerError, parse_ints
-from planner.core.memory import TERMS, Assumptions, estimate, max_batch, term_label
+from planner.core.memory import TERMS, Assumptions, estimate, term_label
 from planner.core.network import (
     OPTIMIZERS,
     PRECISIONS,
@@ -258,6 +258,7 @@ def _cmd_estimate(args) -> int:
     analysis = analyze(draft)
     if not analysis.ok:
         raise UsageError("; ".join(str(p) for p in analysis.problems))
+    from planner.core.fit import largest_batch, largest_batch_explained  # noqa: PLC0415
     from planner.core.parallel import per_gpu_memory  # noqa: PLC0415
 
     parallel = resolve_parallel(args)
@@ -269,7 +270,8 @@ def _cmd_estimate(args) -> int:
             raise UsageError("--memory must be a positive number of GiB")
         # Sharding only changes batch-independent terms: what it saves is free for the batch.
         saved = est.peak - per_gpu.peak if per_gpu else 0
-        mb = max_batch(analysis, setup, int(args.memory * GIB) + saved, assumptions)
+        mb = largest_batch(analysis, setup, int(args.memory * GIB), assumptions,
+                           freed_bytes=saved)
     if args.json:
         out: dict[str, Any] = est.to_json()
         if mb is not None:
@@ -307,6 +309,7 @@ def _cmd_estimate(args) -> int:
         print(f"    {'peak per GPU':<34} {format_bytes(per_gpu.peak):>12}")
     if mb is not None:
         print(f"  Largest batch in {args.memory:g} GiB: {mb}")
+        print(f"    {largest_batch_explained(int(args.memory * GIB), assumptions)}")
     print()
     print(f"  {'layer':<28} {'output':<16} {'params':>10} {'kept':>12} {'FLOPs':>10}")
     for layer in est.layers:
@@ -450,7 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("estimate", help="memory footprint of a plan, layer by layer")
     add_estimate_options(p)
     p.add_argument("--memory", type=number(0, 1 << 20, low_open=True), metavar="GIB",
-                   help="also solve the largest batch that fits this much memory")
+                   help="also solve the largest batch on a card with this much memory "
+                        "(less the driver's reserve, as the fit table)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_estimate)
 
