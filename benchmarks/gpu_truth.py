@@ -297,15 +297,21 @@ def main(argv: list[str] | None = None) -> int:
         try:
             model = make()
             draft, how = planner_draft(model, name, shape)
-            model = model.to(device).train()
         except Exception as exc:  # noqa: BLE001 - one network failing leaves the others
             for batch, label, _, _ in settings:
                 rows.append(_row(name, batch, label, {}, {}, f"failed: {_first_line(exc)}"))
                 print(" | ".join(rows[-1]), flush=True)
             continue
+        try:
+            model = model.to(device).train()
+            on_device = ""
+        except Exception as exc:  # noqa: BLE001 - the predictions are still printed
+            on_device = f"not on {device}: {_first_line(exc)}"
         for batch, label, dtype, precision in settings:
             note = ""
-            if time.perf_counter() - started > args.budget_s:
+            if on_device:
+                meas, note = {}, on_device
+            elif time.perf_counter() - started > args.budget_s:
                 meas, note = {}, "skipped: time budget"
             else:
                 try:
