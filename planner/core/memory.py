@@ -789,15 +789,36 @@ def _sorted_events(ev: StepEvents):
     return hit
 
 
+def _most_alive(ev: StepEvents) -> int:
+    """The most tensors alive at one point of the step."""
+    hit = ev._cache.get("most_alive")
+    if hit is None:
+        n = ev.n_points
+        if not n:
+            return 0
+        alive = np.cumsum(np.bincount(ev.alloc, minlength=n + 1)
+                          - np.bincount(ev.free + 1, minlength=n + 1))[:-1]
+        hit = ev._cache["most_alive"] = int(alive.max())
+    return hit
+
+
 def _live_rounded(ev: StepEvents, batches: np.ndarray, block: int) -> np.ndarray:
     """Bytes tensors occupy at every point (rows) for every batch (columns), each tensor
     rounded up to the allocator's block."""
     if block <= 1:
         ps, fx, _, _ = ev._lines()
         return ps[:, None] * batches[None, :] + fx[:, None]
-    order_a, order_f, n_alloc, n_freed, _ = _sorted_events(ev)
     sizes = ev.per_sample[:, None] * batches[None, :] + ev.fixed[:, None]
     sizes = -(-sizes // block) * block
+    if len(batches) <= 4:  # one estimate, a few bisection probes: scatter and sum per column
+        out = np.zeros((ev.n_points, len(batches)), dtype=sizes.dtype)
+        for j in range(len(batches)):
+            diff = np.zeros(ev.n_points + 1, dtype=sizes.dtype)
+            np.add.at(diff, ev.alloc, sizes[:, j])
+            np.subtract.at(diff, ev.free + 1, sizes[:, j])
+            out[:, j] = np.cumsum(diff[:-1])
+        return out
+    order_a, order_f, n_alloc, n_freed, _ = _sorted_events(ev)  # many at once (the fit table)
     zero = np.zeros((1, len(batches)), dtype=sizes.dtype)
     ca = np.concatenate([zero, np.cumsum(sizes[order_a], axis=0)])
     cf = np.concatenate([zero, np.cumsum(sizes[order_f], axis=0)])
@@ -876,7 +897,7 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
     if block <= 1:
         return hi_exact
     ev = _step(p, setup)
-    bound = (block - 1) * (_sorted_events(ev)[4] + 1)
+    bound = (block - 1) * (_most_alive(ev) + 1)
     lo = np.minimum(_solve_max_batch(p, setup, a, mem - bound), hi_exact)  # fits
     hi = hi_exact + 1  # does not fit
     while True:

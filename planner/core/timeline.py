@@ -113,13 +113,17 @@ class StepEvents:
             t = self.n_points
             dtype = object if self.exact_ints else np.int64
             cats = len(CATEGORIES)
-            ps = np.zeros((cats, t + 1), dtype=dtype)
-            fx = np.zeros((cats, t + 1), dtype=dtype)
+            ps = np.zeros(cats * (t + 1), dtype=dtype)  # (category, point) flattened
+            fx = np.zeros(cats * (t + 1), dtype=dtype)
             if len(self.alloc):
-                np.add.at(ps, (self.category, self.alloc), self.per_sample.astype(dtype))
-                np.add.at(ps, (self.category, self.free + 1), -self.per_sample.astype(dtype))
-                np.add.at(fx, (self.category, self.alloc), self.fixed.astype(dtype))
-                np.add.at(fx, (self.category, self.free + 1), -self.fixed.astype(dtype))
+                row = self.category * (t + 1)
+                start, stop = row + self.alloc, row + self.free + 1
+                per_sample, fixed = self.per_sample.astype(dtype), self.fixed.astype(dtype)
+                np.add.at(ps, start, per_sample)
+                np.subtract.at(ps, stop, per_sample)
+                np.add.at(fx, start, fixed)
+                np.subtract.at(fx, stop, fixed)
+            ps, fx = ps.reshape(cats, t + 1), fx.reshape(cats, t + 1)
             ps_cat = np.cumsum(ps[:, :-1], axis=1)
             fx_cat = np.cumsum(fx[:, :-1], axis=1)
             hit = self._cache["lines"] = (ps_cat.sum(axis=0), fx_cat.sum(axis=0), ps_cat, fx_cat)
