@@ -1514,6 +1514,7 @@ def _freeze(v):
 # --------------------------------------------------------------------------------------------
 
 _MAX_DIM = 1 << 24  # a sanity bound on one dimension (16 M)
+MAX_PARAM_INT = _MAX_DIM  # the largest whole-number parameter accepted as it is
 
 
 def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...]:

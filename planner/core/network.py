@@ -25,6 +25,7 @@ from planner.core.layers import (
     RULES,
     WIRING_PARAMS,
     LayerError,
+    MAX_PARAM_INT,
     LayerResult,
     LayerSpec,
     Shape,
@@ -603,13 +604,28 @@ def clear_cache() -> None:
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
     """The rule's parameters, coerced; the wiring ('input', 'from') is left out: the analysis
     resolves it, and a rule sees its inputs' shapes only."""
-    rule = RULES[layer.kind]
-    wiring = WIRING_PARAMS[layer.kind]
+    specs = _RULE_PARAMS.get(layer.kind)
+    if specs is None:
+        wiring = WIRING_PARAMS[layer.kind]
+        specs = _RULE_PARAMS[layer.kind] = tuple(
+            (spec.name, spec) for spec in RULES[layer.kind].params if spec.name not in wiring)
+    given = layer.params
     out = {}
-    for spec in rule.params:
-        if spec.name not in wiring:
-            out[spec.name] = coerce_param(spec, layer.params.get(spec.name, spec.default))
+    for name, spec in specs:
+        value = given.get(name, spec.default)
+        # Booleans and whole numbers in range need no parsing (what the table and files hold).
+        t = spec.type
+        if t == "bool" and type(value) is bool:
+            out[name] = value
+        elif t == "int" and type(value) is int and (
+                0 if spec.minimum is None else spec.minimum) <= value <= MAX_PARAM_INT:
+            out[name] = value
+        else:
+            out[name] = coerce_param(spec, value)
     return out
+
+
+_RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out
 
 
 # --------------------------------------------------------------------------------------------
