@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from planner import __version__
 from planner.core.layers import LayerError, parse_ints
-from planner.core.memory import TERMS, Assumptions, max_batch, term_label
+from planner.core.memory import TERMS, Assumptions, term_label
 from planner.core.network import (
     OPTIMIZERS,
     PRECISIONS,
@@ -267,6 +267,8 @@ def _computed_plan(draft, setup, assumptions, parallel):
 
 def _cmd_estimate(args) -> int:
     draft, setup, assumptions = resolve_setup(args)
+    from planner.core.fit import largest_batch, largest_batch_explained  # noqa: PLC0415
+
     parallel = resolve_parallel(args)
     plan = _computed_plan(draft, setup, assumptions, parallel)
     analysis, est, per_gpu = plan.analysis, plan.estimate, plan.per_gpu
@@ -275,8 +277,8 @@ def _cmd_estimate(args) -> int:
         if not args.memory > 0:
             raise UsageError("--memory must be a positive number of GiB")
         # Sharding only changes batch-independent terms: what it saves is free for the batch.
-        mb = max_batch(analysis, setup, int(args.memory * GIB) + plan.sharding_saves,
-                       assumptions)
+        mb = largest_batch(analysis, setup, int(args.memory * GIB), assumptions,
+                           freed_bytes=plan.sharding_saves)
     if args.json:
         out: dict[str, Any] = est.to_json()
         if mb is not None:
@@ -314,6 +316,7 @@ def _cmd_estimate(args) -> int:
         print(f"    {'peak per GPU':<34} {format_bytes(per_gpu.peak):>12}")
     if mb is not None:
         print(f"  Largest batch in {args.memory:g} GiB: {mb}")
+        print(f"    {largest_batch_explained(int(args.memory * GIB), assumptions)}")
     print()
     print(f"  {'layer':<28} {'output':<16} {'params':>10} {'kept':>12} {'FLOPs':>10}")
     for layer in est.layers:
@@ -457,7 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("estimate", help="memory footprint of a plan, layer by layer")
     add_estimate_options(p)
     p.add_argument("--memory", type=number(0, 1 << 20, low_open=True), metavar="GIB",
-                   help="also solve the largest batch that fits this much memory")
+                   help="also solve the largest batch on a card with this much memory "
+                        "(less the driver's reserve, as the fit table)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_estimate)
 

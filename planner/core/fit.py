@@ -13,10 +13,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
-from planner.core.memory import max_batch_many
-from planner.core.network import InvalidDraft
+from planner.core.memory import Assumptions, max_batch_many
+from planner.core.network import Analysis, InvalidDraft, NetworkDraft, Setup
 from planner.core.parallel import ParallelAssumptions, per_gpu_memory, scaling
 from planner.core.plan import PlanResult
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
+from planner.units import format_bytes
 from planner.core.speed import (
     SpeedEstimate,
     iteration_time,
@@ -25,6 +27,38 @@ from planner.core.speed import (
 )
 
 DEFAULT_REFERENCE = "GTX 1080"
+
+LARGEST_BATCH_EXPLAINED = QT_TRANSLATE_NOOP(
+    "core", "The largest batch whose estimated peak fits in {usable}: the card's {total} less "
+            "the {reserve} its driver keeps (the driver reserve, an editable assumption)")
+
+
+def largest_batches(draft: NetworkDraft | Analysis, setup: Setup, memories,
+                    assumptions: Assumptions | None = None, *, freed_bytes=0) -> np.ndarray:
+    """The largest batch on cards with these memory sizes (their totals, as nvidia-smi shows
+    them): the peak must fit what is left after the driver's reserve
+    (``Assumptions.driver_reserved_bytes``). ``freed_bytes`` (one number or one per card) is
+    what sharding over several GPUs frees on each, room for a larger batch. 0 where not even a
+    batch of 1 fits. The one answer the fit table, the Planner pane and the CLI give."""
+    a = assumptions or Assumptions()
+    mem = np.asarray(memories, dtype=np.int64).reshape(-1)
+    usable = np.maximum(mem - a.driver_reserved_bytes, 0)
+    return max_batch_many(draft, setup, usable + np.asarray(freed_bytes, dtype=np.int64), a)
+
+
+def largest_batch(draft: NetworkDraft | Analysis, setup: Setup, memory_bytes: int,
+                  assumptions: Assumptions | None = None, *, freed_bytes: int = 0) -> int:
+    """``largest_batches`` for one card of ``memory_bytes``."""
+    return int(largest_batches(draft, setup, [memory_bytes], assumptions,
+                               freed_bytes=freed_bytes)[0])
+
+
+def largest_batch_explained(memory_bytes: int, assumptions: Assumptions | None = None) -> Msg:
+    """What ``largest_batch`` answers, in words (the window's tooltip, the CLI)."""
+    a = assumptions or Assumptions()
+    reserve = a.driver_reserved_bytes
+    return Msg(LARGEST_BATCH_EXPLAINED, usable=format_bytes(max(0, memory_bytes - reserve)),
+               total=format_bytes(memory_bytes), reserve=format_bytes(reserve))
 
 
 @dataclass(frozen=True)
@@ -119,7 +153,9 @@ def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = Non
         peak = per_gpu.peak
     usable = np.array([c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards],
                       dtype=np.int64)
-    batches = max_batch_many(analysis, setup, usable + saved, a) if len(cards) else []
+    # Judged on the fast memory (the GTX 970's 3.5 GB), less the driver's reserve.
+    batches = (largest_batches(analysis, setup, [c.fast_memory_bytes for c in cards], a,
+                               freed_bytes=saved) if len(cards) else [])
     work = plan.workload
 
     singles = {c.name: e for c, e in zip(cards, iteration_times(work, cards, setup.precision,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -137,11 +138,17 @@ class LayerResult(NamedTuple):
     sequential_steps: int = 1
 
 
-def numel(shape: Shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+numel: Callable[[Shape], int] = math.prod  # elements of a shape (1 for a scalar's ())
+
+# LayerResult(*row) and SavedTensor(*row) without a Python call, for the rules of the commonest
+# layers (a deep draft runs them hundreds of times): every field in order.
+_new_result = partial(tuple.__new__, LayerResult)
+_new_saved = partial(tuple.__new__, SavedTensor)
+_NO_WORKSPACE = LayerResult._field_defaults["workspace"]
+if LayerResult._fields[8:] != ("weight_elements", "note", "parallel_elements",
+                               "sequential_steps") or len(SavedTensor._fields) != 3:
+    raise RuntimeError("LayerResult or SavedTensor changed: update the rows _new_result and "
+                       "_new_saved are given")  # pragma: no cover
 
 
 def shape_str(shape: Shape | None) -> str:
@@ -172,16 +179,24 @@ def _dims_text(t: tuple[int, ...]) -> str:
     return "×".join(str(v) for v in t)
 
 
-def _conv_out(size: int, k: int, s: int, pad_total: int, d: int) -> int:
-    return (size + pad_total - d * (k - 1) - 1) // s + 1
-
-
 def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
+    # Lean on purpose (no generator expressions): a deep draft has hundreds of convolutions.
     dims = len(in_sp)
+    if type(kernel) is int and type(stride) is int and type(dilation) is int \
+            and type(padding) is int and padding >= 0 and kernel > 0 and stride > 0:
+        # The common case, one number each (what the layer table and plan files hold).
+        ek = dilation * (kernel - 1) + 1
+        pad = 2 * padding
+        out = []
+        for size in in_sp:
+            if ek > size + pad:
+                _kernel_too_large((ek,) * dims, in_sp, (pad,) * dims)
+            out.append((size + pad - ek) // stride + 1)
+        return (kernel,) * dims, (stride,) * dims, (dilation,) * dims, (pad,) * dims, tuple(out)
     k = _tuple(kernel, dims, "kernel")
     s = _tuple(stride, dims, "stride")
     d = _tuple(dilation, dims, "dilation")
-    eff_k = tuple(d[i] * (k[i] - 1) + 1 for i in range(dims))
+    eff_k = tuple([dd * (kk - 1) + 1 for dd, kk in zip(d, k)])
     if isinstance(padding, str):
         mode = padding.lower()
         if mode == "valid":
@@ -202,19 +217,24 @@ def _spatial_conv(in_sp: tuple[int, ...], kernel, stride, padding, dilation):
                 )
             )
     else:
-        pads = tuple(2 * p for p in _tuple(padding, dims, "padding"))
-        if any(p < 0 for p in pads):
+        pads = tuple([2 * p for p in _tuple(padding, dims, "padding")])
+        if min(pads) < 0:
             raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "padding cannot be negative")))
-    for i in range(dims):
-        if eff_k[i] > in_sp[i] + pads[i]:
-            template = (
-                QT_TRANSLATE_NOOP("core",
-                                  "kernel {kernel} is larger than its {input} input (with padding)")
-                if any(pads) else
-                QT_TRANSLATE_NOOP("core", "kernel {kernel} is larger than its {input} input"))
-            raise LayerError(Msg(template, kernel=_dims_text(eff_k), input=_dims_text(in_sp)))
-    out = tuple(_conv_out(in_sp[i], k[i], s[i], pads[i], d[i]) for i in range(dims))
-    return k, s, d, pads, out
+    out = []
+    for size, ek, st, pad in zip(in_sp, eff_k, s, pads):
+        if ek > size + pad:
+            _kernel_too_large(eff_k, in_sp, pads)
+        out.append((size + pad - ek) // st + 1)
+    return k, s, d, pads, tuple(out)
+
+
+def _kernel_too_large(eff_k: tuple[int, ...], in_sp: tuple[int, ...], pads: tuple[int, ...]):
+    template = (
+        QT_TRANSLATE_NOOP("core",
+                          "kernel {kernel} is larger than its {input} input (with padding)")
+        if any(pads) else
+        QT_TRANSLATE_NOOP("core", "kernel {kernel} is larger than its {input} input"))
+    raise LayerError(Msg(template, kernel=_dims_text(eff_k), input=_dims_text(in_sp)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,37 +298,32 @@ def _conv(dims: int):
         k, s, d, pads, out_sp = _spatial_conv(
             sp, params["kernel"], params["stride"], params["padding"], params["dilation"]
         )
-        kvol = numel(k)
-        weights = filters * (cin // groups) * kvol
-        params_n = weights + (filters if params["bias"] else 0)
+        kvol = math.prod(k)
+        per_group = cin // groups
+        bias = filters if params["bias"] else 0
+        params_n = filters * per_group * kvol + bias
         out = (filters,) + out_sp
-        out_n = numel(out)
-        macs = out_n * (cin // groups) * kvol
-        fwd = 2 * macs + (out_n if params["bias"] else 0)
-        in_n = numel(x)
-        # Workspace (elements) by algorithm family; per sample and constant parts.
-        ws: dict[str, tuple[int, int]] = {"implicit_gemm": (0, 0)}
-        # im2col / explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
-        ws["im2col"] = (numel(out_sp) * (cin // groups) * kvol * groups, 0)
+        sp_n = math.prod(out_sp)
+        out_n = filters * sp_n
+        fwd = 2 * out_n * per_group * kvol + (out_n if bias else 0)
         # FFT: complex transforms of input and output at the padded size, and of the filters.
-        padded = [sp[i] + pads[i] for i in range(dims)]
         fft_sp = 1
-        for i, v in enumerate(padded):
+        for i in range(dims):
+            v = sp[i] + pads[i]  # the padded size
             fft_sp *= (v // 2 + 1) if i == dims - 1 else v
-        ws["fft"] = ((cin + filters) * fft_sp * 2, filters * (cin // groups) * fft_sp * 2)
+        # Workspace (elements) by algorithm family; per sample and constant parts. im2col /
+        # explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
+        ws: dict[str, tuple[int, int]] = {
+            "implicit_gemm": (0, 0),
+            "im2col": (sp_n * per_group * kvol * groups, 0),
+            "fft": ((cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2),
+        }
         # Winograd F(2x2, 3x3): 4x4 tiles of every 2x2 output patch, for 3x3 stride-1 only.
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
             ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
-        return LayerResult(
-            out_shape=out,
-            parameters=params_n,
-            flops_fwd=fwd,
-            flops_bwd=2 * fwd,
-            saved=(SavedTensor("input", in_n),),
-            workspace=ws,
-            weight_elements=params_n,
-        )
+        return _new_result((out, params_n, fwd, 2 * fwd, (_new_saved(("input", math.prod(x), ACT)),),
+                            False, False, ws, params_n, "", 0, 1))
 
     return rule
 
@@ -419,14 +434,9 @@ def _batchnorm(params, ins):
             )
         )
     c, n = x[0], numel(x)
-    return LayerResult(
-        out_shape=x,
-        parameters=2 * c,
-        flops_fwd=4 * n,
-        flops_bwd=8 * n,
-        saved=(SavedTensor("input", n), SavedTensor("own", 2 * c, F32_FIXED)),
-        weight_elements=2 * c,
-    )
+    saved = (_new_saved(("input", n, ACT)), _new_saved(("own", 2 * c, F32_FIXED)))
+    return _new_result((x, 2 * c, 4 * n, 8 * n, saved, False, False, _NO_WORKSPACE, 2 * c, "",
+                        0, 1))
 
 
 def _layernorm(params, ins):
@@ -457,23 +467,25 @@ def _activation(params, ins):
     inplace = bool(params["inplace"])
     n = numel(x)
     if inplace:
-        saved = SavedTensor("output", n) if fn in _INPLACE_KEEPS_OUTPUT else SavedTensor("own", n)
+        source = "output" if fn in _INPLACE_KEEPS_OUTPUT else "own"
     else:
-        saved = SavedTensor("output" if fn in _KEEPS_OUTPUT else "input", n)
-    cost = {
-        "relu": 1,
-        "relu6": 1,
-        "leaky_relu": 2,
-        "sigmoid": 4,
-        "tanh": 4,
-        "gelu": 8,
-        "silu": 5,
-        "hardswish": 4,
-        "hardsigmoid": 3,
-    }[fn]
-    return LayerResult(
-        out_shape=x, flops_fwd=cost * n, flops_bwd=cost * n, saved=(saved,), inplace=inplace
-    )
+        source = "output" if fn in _KEEPS_OUTPUT else "input"
+    cost = _ACTIVATION_COST[fn]
+    return _new_result((x, 0, cost * n, cost * n, (_new_saved((source, n, ACT)),), inplace,
+                        False, _NO_WORKSPACE, 0, "", 0, 1))
+
+
+_ACTIVATION_COST = {  # FLOPs per element
+    "relu": 1,
+    "relu6": 1,
+    "leaky_relu": 2,
+    "sigmoid": 4,
+    "tanh": 4,
+    "gelu": 8,
+    "silu": 5,
+    "hardswish": 4,
+    "hardsigmoid": 3,
+}
 
 
 def _dropout(params, ins):
@@ -1374,6 +1386,12 @@ RULES = {
 }
 
 KINDS: tuple[str, ...] = tuple(RULES)
+# Parameters that name the layers read ('input', 'from'): the analysis resolves them to input
+# shapes; no rule reads them.
+WIRING_PARAMS: dict[str, frozenset[str]] = {
+    kind: frozenset(p.name for p in rule.params if p.type in ("ref", "refs"))
+    for kind, rule in RULES.items()
+}
 
 
 # What the window shows beside each parameter's editor (the JSON key with spaces, translated).
@@ -1431,9 +1449,12 @@ class LayerSpec:
         key = (self.kind, self.name, _freeze(merged))
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
-        # What the layer computes depends on its kind and parameters, not on its name: layers
-        # alike (a network's repeated blocks) share one computed result.
-        object.__setattr__(self, "_value_key", (self.kind, key[2]))
+        # What the layer computes depends on its kind and parameters, not on its name nor on
+        # the names of the layers it reads (the rule sees their shapes): layers alike (a
+        # network's repeated blocks, every residual add) share one computed result.
+        wiring = WIRING_PARAMS.get(self.kind)
+        object.__setattr__(self, "_value_key", (self.kind, tuple(
+            p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
         object.__setattr__(self, "_source", merged.get("input") or None)
         object.__setattr__(self, "_refs", self._compute_refs())
@@ -1498,6 +1519,7 @@ def _freeze(v):
 # --------------------------------------------------------------------------------------------
 
 _MAX_DIM = 1 << 24  # a sanity bound on one dimension (16 M)
+MAX_PARAM_INT = _MAX_DIM  # the largest whole-number parameter accepted as it is
 
 
 def parse_ints(text, *, minimum: int = 1, what: str = "value") -> tuple[int, ...]:

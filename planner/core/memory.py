@@ -20,12 +20,12 @@ so a reader can check the article's worked example.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK, numel
+from planner.core.layers import numel
 from planner.core.network import (
     MAX_BATCH,
     MIXED_PRECISIONS,
@@ -37,6 +37,7 @@ from planner.core.network import (
 )
 from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-exported)
     AUTOCAST_16,
+    C_FIXED,
     CATEGORIES,
     INT64_LIMIT,
     OPTIMIZER,
@@ -45,6 +46,8 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     build_step,
     build_step_fast,
     checkpoint_segments,
+    class_bytes,
+    class_codes,
 )
 from planner.i18n import QT_TRANSLATE_NOOP
 
@@ -612,60 +615,23 @@ class MemoryEstimate:
 class _Prepared:
     analysis: Analysis
     saved_elems: np.ndarray  # per sample, per unique saved storage (or fixed: see below)
-    saved_class: tuple[str, ...]
+    saved_class: np.ndarray  # each one's storage class (timeline.class_codes)
     saved_fixed: np.ndarray  # True where the tensor does not grow with the batch
     saved_owner: np.ndarray  # layer index that first keeps it
     param_counts: np.ndarray  # per layer
-    grad_pair_elems: np.ndarray  # per layer: grad of output + grad of input, per sample
     ws: dict[str, tuple[np.ndarray, np.ndarray]]  # algorithm → (per sample, constant) per conv
     ws_layers: np.ndarray  # layer index of each conv
-    st_elems: np.ndarray  # every storage, per sample (inference liveness)
-    st_class: tuple[str, ...]
-    st_start: np.ndarray
-    st_end: np.ndarray
     out_elems: np.ndarray  # per layer, elements of its new output storage (0 in-place / view)
     out_numel: np.ndarray  # per layer, elements of its output (written even when in place)
     in_elems: np.ndarray  # per layer, elements of all inputs
     weight_elems: np.ndarray
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
-    grouped: dict = field(default_factory=dict)  # memo for _grouped
-
-    def saved_groups(self, precision: str) -> tuple[np.ndarray, np.ndarray]:
-        """Saved bytes per sample, grouped: (distinct sizes, how many tensors of each).
-        Deep networks repeat a few sizes hundreds of times, so sums over groups are short."""
-        key = ("saved", precision)
-        hit = self.grouped.get(key)
-        if hit is None:
-            per = (self.saved_elems * _bpe(self.saved_class, precision))[~self.saved_fixed]
-            hit = np.unique(per, return_counts=True) if len(per) else (per, per)
-            self.grouped[key] = hit
-        return hit
-
-    def saved_fixed_bytes(self, a: Assumptions) -> int:
-        """Saved tensors whose size does not depend on the batch (batch-norm statistics)."""
-        key = ("fixed_saved", a)
-        hit = self.grouped.get(key)
-        if hit is None:
-            fixed = self.saved_elems[self.saved_fixed] * _bpe(self.saved_class, "fp32")[
-                self.saved_fixed]
-            hit = self.grouped[key] = int(_round(fixed, a).sum()) if len(fixed) else 0
-        return hit
-
-    def ws_groups(self, algo: str) -> tuple[np.ndarray, np.ndarray]:
-        """Distinct (per sample, constant) workspace pairs: only their maximum matters."""
-        key = ("ws", algo)
-        hit = self.grouped.get(key)
-        if hit is None:
-            ps, c = self.ws[algo]
-            pairs = sorted(set(zip(ps.tolist(), c.tolist())))  # np.unique(axis=0) is slow
-            hit = (np.array([p for p, _ in pairs], dtype=np.int64),
-                   np.array([k for _, k in pairs], dtype=np.int64))
-            self.grouped[key] = hit
-        return hit
+    grouped: dict = field(default_factory=dict)  # memo for _step and _ws_layout
 
 
 _PREPARED_CACHE: dict[int, tuple[Analysis, _Prepared]] = {}
+_WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")
 
 
 def _prepare(analysis: Analysis) -> _Prepared:
@@ -674,57 +640,36 @@ def _prepare(analysis: Analysis) -> _Prepared:
         return hit[1]
     if not analysis.ok:
         raise InvalidDraft(analysis.problems)
-    st = analysis.storages
-    saved = analysis.saved
-    owner = {}
-    for info in analysis.layers:
-        for sid in info.saved_storages:
-            owner[sid] = info.index
+    cols = analysis.columns
+    if cols is None:  # an Analysis made by hand: the same draft analysed gives its columns
+        cols = analyze(analysis.draft).columns
     infos = analysis.layers
     n = len(infos)
-    results = [info.result for info in infos]
-    ws_names = ("implicit_gemm", "im2col", "fft", "winograd")
-    ws_ps: dict[str, list[int]] = {k: [] for k in ws_names}
-    ws_c: dict[str, list[int]] = {k: [] for k in ws_names}
-    ws_layers = []
-    for i, r in enumerate(results):
-        if r.workspace:
-            ws_layers.append(i)
-            fallback = r.workspace["implicit_gemm"]
-            for k in ws_names:
-                ps, c = r.workspace.get(k, fallback)
-                ws_ps[k].append(ps)
-                ws_c[k].append(c)
+    # Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
+    # layer without a candidate for an algorithm takes implicit GEMM's.
+    ws_rows = []
+    for i in cols.workspace_layers:
+        w = infos[i].result.workspace
+        fallback = w["implicit_gemm"]
+        ws_rows.append([v for k in _WS_NAMES for v in w.get(k, fallback)])
+    ws_table = np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
     table = np.array([info.stats for info in infos], dtype=np.int64).reshape(n, 7)
-    o, in_elems, params, weight_elems, ffwd, fbwd, copies = (table[:, k].copy()
-                                                            for k in range(7))
+    o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
-    # The gradient of the input data itself is never computed.
-    grad_pair = o + np.where(np.arange(n) > 1, in_elems, 0)
-    fbwd[0] = 0
-    outputs = sorted({info.output_storage for info in infos if info.output_storage >= 0})
-    # Storage columns as arrays once; saved and output storages are index selections of them.
-    st_elements, st_classes, st_producer, st_last_use = zip(*st) if st else ((), (), (), ())
-    all_elems = np.array(st_elements, dtype=np.int64)
-    saved_idx = np.array(saved, dtype=np.int64)
-    out_idx = np.array(outputs, dtype=np.int64)
-    saved_class = tuple(st_classes[s] for s in saved)
+    fbwd[0] = 0  # the gradient of the input data itself is never computed
+    all_elems = np.array(cols.st_elems, dtype=np.int64)
+    saved_idx = np.array(analysis.saved, dtype=np.int64)
+    codes = class_codes(cols.st_class)[saved_idx]
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=all_elems[saved_idx],
-        saved_class=saved_class,
-        saved_fixed=np.array([c == F32_FIXED for c in saved_class], dtype=bool),
-        saved_owner=np.array([owner.get(s, 0) for s in saved], dtype=np.int64),
+        saved_class=codes,
+        saved_fixed=codes == C_FIXED,
+        saved_owner=np.array(cols.saved_owner, dtype=np.int64),
         param_counts=params,
-        grad_pair_elems=grad_pair,
-        ws={k: (np.array(ws_ps[k], dtype=np.int64), np.array(ws_c[k], dtype=np.int64))
-            for k in ws_names},
-        ws_layers=np.array(ws_layers, dtype=np.int64),
-        # Inference keeps no tensors for backward: only layer outputs exist.
-        st_elems=all_elems[out_idx],
-        st_class=tuple(st_classes[s] for s in outputs),
-        st_start=np.array(st_producer, dtype=np.int64)[out_idx],
-        st_end=np.array(st_last_use, dtype=np.int64)[out_idx],
+        ws={k: (ws_table[:, 2 * j].copy(), ws_table[:, 2 * j + 1].copy())
+            for j, k in enumerate(_WS_NAMES)},
+        ws_layers=np.array(cols.workspace_layers, dtype=np.int64),
         out_elems=out_elems,
         out_numel=o,
         in_elems=in_elems,
@@ -738,37 +683,9 @@ def _prepare(analysis: Analysis) -> _Prepared:
     return prepared
 
 
-_BPE_CACHE: dict[tuple[int, str], tuple[tuple[str, ...], np.ndarray]] = {}
-
-
-def _bpe(classes: tuple[str, ...], precision: str) -> np.ndarray:
-    """Bytes per element of each storage class (memoised: the search calls it many times)."""
-    key = (id(classes), precision)
-    hit = _BPE_CACHE.get(key)
-    if hit is not None and hit[0] is classes:
-        return hit[1]
-    table = {ACT: ACT_BYTES[precision], F32: 4, F32_FIXED: 4, I64: 8, MASK: 1}
-    arr = np.array([table[c] for c in classes], dtype=np.int64)
-    if len(_BPE_CACHE) > 64:
-        _BPE_CACHE.clear()
-    _BPE_CACHE[key] = (classes, arr)
-    return arr
-
-
-def _round(nbytes: np.ndarray, a: Assumptions) -> np.ndarray:
-    """The caching allocator's rounding, element-wise."""
-    block, seg = a.allocator_block_bytes, a.allocator_segment_bytes
-    small = -(-nbytes // block) * block
-    large = -(-nbytes // seg) * seg
-    return np.where(nbytes >= a.allocator_large_threshold_bytes, large, small)
-
-
-def _round_int(nbytes: int, a: Assumptions) -> int:
-    if nbytes <= 0:
-        return 0
-    unit = (a.allocator_segment_bytes if nbytes >= a.allocator_large_threshold_bytes
-            else a.allocator_block_bytes)
-    return -(-nbytes // unit) * unit
+def _bpe(codes: np.ndarray, precision: str) -> np.ndarray:
+    """Bytes per element of each storage class code."""
+    return class_bytes(codes, ACT_BYTES[precision])
 
 
 def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.ndarray:
@@ -886,15 +803,36 @@ def _sorted_events(ev: StepEvents):
     return hit
 
 
+def _most_alive(ev: StepEvents) -> int:
+    """The most tensors alive at one point of the step."""
+    hit = ev._cache.get("most_alive")
+    if hit is None:
+        n = ev.n_points
+        if not n:
+            return 0
+        alive = np.cumsum(np.bincount(ev.alloc, minlength=n + 1)
+                          - np.bincount(ev.free + 1, minlength=n + 1))[:-1]
+        hit = ev._cache["most_alive"] = int(alive.max())
+    return hit
+
+
 def _live_rounded(ev: StepEvents, batches: np.ndarray, block: int) -> np.ndarray:
     """Bytes tensors occupy at every point (rows) for every batch (columns), each tensor
     rounded up to the allocator's block."""
     if block <= 1:
         ps, fx, _, _ = ev._lines()
         return ps[:, None] * batches[None, :] + fx[:, None]
-    order_a, order_f, n_alloc, n_freed, _ = _sorted_events(ev)
     sizes = ev.per_sample[:, None] * batches[None, :] + ev.fixed[:, None]
     sizes = -(-sizes // block) * block
+    if len(batches) <= 4:  # one estimate, a few bisection probes: scatter and sum per column
+        out = np.zeros((ev.n_points, len(batches)), dtype=sizes.dtype)
+        for j in range(len(batches)):
+            diff = np.zeros(ev.n_points + 1, dtype=sizes.dtype)
+            np.add.at(diff, ev.alloc, sizes[:, j])
+            np.subtract.at(diff, ev.free + 1, sizes[:, j])
+            out[:, j] = np.cumsum(diff[:-1])
+        return out
+    order_a, order_f, n_alloc, n_freed, _ = _sorted_events(ev)  # many at once (the fit table)
     zero = np.zeros((1, len(batches)), dtype=sizes.dtype)
     ca = np.concatenate([zero, np.cumsum(sizes[order_a], axis=0)])
     cf = np.concatenate([zero, np.cumsum(sizes[order_f], axis=0)])
@@ -973,7 +911,7 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
     if block <= 1:
         return hi_exact
     ev = _step(p, setup)
-    bound = (block - 1) * (_sorted_events(ev)[4] + 1)
+    bound = (block - 1) * (_most_alive(ev) + 1)
     lo = np.minimum(_solve_max_batch(p, setup, a, mem - bound), hi_exact)  # fits
     hi = hi_exact + 1  # does not fit
     while True:
@@ -1039,13 +977,9 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     bytes_fwd = act_traffic + w_traffic
     bytes_bwd = 2 * act_traffic + 2 * w_traffic
     zeros = [0] * n
-    layers = tuple(map(
-        LayerEstimate,
-        range(n),
-        [info.name for info in analysis.layers],
-        [info.kind for info in analysis.layers],
-        [info.out_shape for info in analysis.layers],
-        p.param_counts.tolist(),
+    _, names, kinds, _, shapes, *_ = zip(*analysis.layers)
+    columns = zip(
+        range(n), names, kinds, shapes, p.param_counts.tolist(),
         per_layer_act.tolist() if train else zeros,
         out_bytes.tolist(),
         (p.flops_fwd * batch).tolist(),
@@ -1053,7 +987,9 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         bytes_fwd.tolist(),
         bytes_bwd.tolist() if train else zeros,
         per_layer_ws.tolist(),
-    ))
+    )
+    # LayerEstimate(*row) for every row, without a Python call per layer.
+    layers = tuple(map(partial(tuple.__new__, LayerEstimate), columns))
     return MemoryEstimate(
         setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
         overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],

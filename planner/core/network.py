@@ -13,14 +13,19 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
+from functools import partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
 from planner.atomicfile import write_json_atomic as _write_json_atomic
+from planner.core.gcpause import gc_paused
 from planner.core.layers import (
     ACT,
     RULES,
+    WIRING_PARAMS,
     LayerError,
+    MAX_PARAM_INT,
     LayerResult,
     LayerSpec,
     Shape,
@@ -278,6 +283,22 @@ class LayerInfo(NamedTuple):
         return self.result.parameters if self.result else 0
 
 
+class Columns(NamedTuple):
+    """What the analysis worked out, column by column (the estimate turns these into arrays
+    without another pass over the layers)."""
+
+    st_elems: tuple[int, ...]  # the storages' fields, as in ``Analysis.storages``
+    st_class: tuple[str, ...]
+    st_prod: tuple[int, ...]
+    st_last: tuple[int, ...]
+    saved_owner: tuple[int, ...]  # per ``Analysis.saved``: the layer that first keeps it
+    outputs: tuple[int, ...]  # the storages that are a layer's output, ascending
+    output_storage: tuple[int, ...]  # per layer
+    edge_reader: tuple[int, ...]  # every (reader, read) pair of layers, in reading order
+    edge_read: tuple[int, ...]
+    workspace_layers: tuple[int, ...]  # layers with convolution workspace
+
+
 @dataclass(frozen=True)
 class Analysis:
     draft: NetworkDraft
@@ -285,6 +306,7 @@ class Analysis:
     problems: tuple[Problem, ...]
     storages: tuple[Storage, ...] = ()
     saved: tuple[int, ...] = ()  # unique storages kept for backward
+    columns: Columns | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -305,11 +327,22 @@ class InvalidDraft(ValueError):
         super().__init__("; ".join(str(p) for p in problems) or "the draft is empty")
 
 
+# LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
+_new_info = partial(tuple.__new__, LayerInfo)
+_elements = itemgetter(1)  # a SavedTensor's elements
+_new_storage = partial(tuple.__new__, Storage)
+
+
 def analyze(draft: NetworkDraft) -> Analysis:
     """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead.
 
     This runs on every edit of a draft of hundreds of layers, so the loop is kept lean.
     """
+    with gc_paused():
+        return _analyze(draft)
+
+
+def _analyze(draft: NetworkDraft) -> Analysis:
     layers = draft.layers
     if not layers:
         empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
@@ -325,6 +358,13 @@ def analyze(draft: NetworkDraft) -> Analysis:
     out_shape: dict[str, Shape | None] = {}
     saved_seen: set[int] = set()
     saved_order: list[int] = []
+    saved_owner: list[int] = []
+    outputs: list[int] = []
+    output_storage: list[int] = []
+    edge_reader: list[int] = []
+    edge_read: list[int] = []
+    ws_layers: list[int] = []
+    layer_index: dict[str, int] = {}
     prev_name: str | None = None
     for i, layer in enumerate(layers):
         name = layer.name
@@ -342,7 +382,7 @@ def analyze(draft: NetworkDraft) -> Analysis:
         elif (kind == "input") != (i == 0):
             error = (Msg(QT_TRANSLATE_NOOP("core", "the first layer must be the input")) if i == 0
                      else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
-        in_names: list[str] = []
+        in_names: tuple[str, ...] = ()
         if error is None and i > 0:
             src = layer._source
             if src is not None and src not in out_shape:
@@ -352,86 +392,94 @@ def analyze(draft: NetworkDraft) -> Analysis:
                     ),
                     src=src,
                 )
-            in_names.append(src or prev_name)  # type: ignore[arg-type]
             refs = layer._refs
-            for ref in refs:
-                if ref not in out_shape:
-                    error = Msg(
-                        QT_TRANSLATE_NOOP(
-                            "core", "'from' names '{ref}', which is not an earlier layer"
-                        ),
-                        ref=ref,
-                    )
-                    break
-                in_names.append(ref)
-            if not refs and error is None and (kind == "add" or kind == "concat"):
+            in_names = (src or prev_name,)  # type: ignore[assignment]
+            if refs:
+                for ref in refs:
+                    if ref not in out_shape:
+                        error = Msg(
+                            QT_TRANSLATE_NOOP(
+                                "core", "'from' names '{ref}', which is not an earlier layer"
+                            ),
+                            ref=ref,
+                        )
+                        break
+                    in_names += (ref,)
+            elif error is None and (kind == "add" or kind == "concat"):
                 error = Msg(QT_TRANSLATE_NOOP("core", "'from' must name an earlier layer"))
         result: LayerResult | None = None
         stats: tuple[int, ...] = ()
         blocked = False
         in_shapes: tuple[Shape, ...] = ()
         if error is None:
-            shapes = [out_shape[n] for n in in_names]
+            shapes = tuple([out_shape[n] for n in in_names]) if len(in_names) != 1 \
+                else (out_shape[in_names[0]],)
             if None in shapes:
                 blocked = True
             else:
-                in_shapes = tuple(shapes)  # type: ignore[arg-type]
+                in_shapes = shapes  # type: ignore[assignment]
                 result, error, stats = _apply(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         info_storage = -1
         first_saves: tuple[int, ...] = ()
         if result is not None:
-            in_st = [out_storage[n] for n in in_names]
-            for sid in in_st:
-                st_last[sid] = i
-            if in_st and (result.inplace or result.view):
+            if len(in_names) == 1:
+                first = in_names[0]
+                in_st = [out_storage[first]]
+                st_last[in_st[0]] = i
+                edge_reader.append(i)
+                edge_read.append(layer_index[first])
+            else:
+                in_st = [out_storage[n] for n in in_names]
+                for sid in in_st:
+                    st_last[sid] = i
+                for n in in_names:
+                    edge_reader.append(i)
+                    edge_read.append(layer_index[n])
+            if result.workspace:
+                ws_layers.append(i)
+            if in_st and not stats[6]:  # in place or a view: the input's storage
                 info_storage = in_st[0]
             else:
                 info_storage = len(st_elems)
-                st_elems.append(numel(result.out_shape))
+                outputs.append(info_storage)
+                st_elems.append(stats[0])
                 st_class.append(ACT)
                 st_prod.append(i)
                 st_last.append(i)
-            firsts = []
-            for t in result.saved:
-                source = t.source
-                if source == "input":
-                    sid = in_st[0]
-                elif source == "output":
-                    sid = info_storage
-                elif source == "own":
-                    sid = len(st_elems)
-                    st_elems.append(t.elements)
-                    st_class.append(t.storage)
-                    st_prod.append(i)
-                    st_last.append(i)
-                else:  # "input:k"
-                    sid = in_st[int(source.split(":")[1])]
-                if sid not in saved_seen:
-                    saved_seen.add(sid)
-                    saved_order.append(sid)
-                    firsts.append(sid)
-            first_saves = tuple(firsts)
+            if result.saved:
+                firsts = []
+                for t in result.saved:
+                    source = t.source
+                    if source == "input":
+                        sid = in_st[0]
+                    elif source == "output":
+                        sid = info_storage
+                    elif source == "own":
+                        sid = len(st_elems)
+                        st_elems.append(t.elements)
+                        st_class.append(t.storage)
+                        st_prod.append(i)
+                        st_last.append(i)
+                    else:  # "input:k"
+                        sid = in_st[int(source.split(":")[1])]
+                    if sid not in saved_seen:
+                        saved_seen.add(sid)
+                        saved_order.append(sid)
+                        saved_owner.append(i)
+                        firsts.append(sid)
+                first_saves = tuple(firsts)
             out_shape[name] = result.out_shape
+            infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
+                                    blocked, info_storage, first_saves, stats)))
         else:
             out_shape[name] = None
+            infos.append(LayerInfo(i, name, kind, in_shapes, None, None, error, blocked, -1,
+                                   (), ()))
         out_storage[name] = info_storage
-        infos.append(
-            LayerInfo(
-                i,
-                name,
-                kind,
-                in_shapes,
-                result.out_shape if result is not None else None,
-                result,
-                error,
-                blocked,
-                info_storage,
-                first_saves,
-                stats if result is not None else (),
-            )
-        )
+        output_storage.append(info_storage)
+        layer_index[name] = i
         prev_name = name
     last = infos[-1].output_storage
     if last >= 0:
@@ -446,8 +494,11 @@ def analyze(draft: NetworkDraft) -> Analysis:
         draft,
         tuple(infos),
         tuple(problems),
-        tuple(map(Storage, st_elems, st_class, st_prod, st_last)),
+        tuple(map(_new_storage, zip(st_elems, st_class, st_prod, st_last))),
         tuple(saved_order),
+        Columns(tuple(st_elems), tuple(st_class), tuple(st_prod), tuple(st_last),
+                tuple(saved_owner), tuple(outputs), tuple(output_storage), tuple(edge_reader),
+                tuple(edge_read), tuple(ws_layers)),
     )
 
 
@@ -457,6 +508,8 @@ def analyze(draft: NetworkDraft) -> Analysis:
 _RESULTS: dict[tuple[tuple, tuple[Shape, ...]],
                tuple[LayerResult | None, str | None, tuple[int, ...]]] = {}
 _RESULTS_MAX = 20_000
+# Checked parameters by (kind and parameters): the same layer at other input shapes.
+_PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
@@ -467,9 +520,15 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     result: LayerResult | None = None
     error: str | None = None
     try:
-        params = _checked_params(layer)
+        params = _PARAMS.get(key[0])
+        if params is None:
+            params = _checked_params(layer)
+            if len(_PARAMS) >= _RESULTS_MAX:
+                _PARAMS.clear()
+            _PARAMS[key[0]] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
-        if numel(result.out_shape) <= 0:
+        out_n = numel(result.out_shape)
+        if out_n <= 0:
             raise LayerError(
                 Msg(
                     QT_TRANSLATE_NOOP("core", "output {out_shape} is empty"),
@@ -483,10 +542,16 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                                   problem=str(exc))
     stats: tuple[int, ...] = ()
     if result is not None:
-        stats = (numel(result.out_shape), sum(map(numel, in_shapes)), result.parameters,
-                 result.weight_elements, result.flops_fwd, result.flops_bwd,
-                 0 if (result.inplace or result.view) else 1)
-        error = _beyond_bounds(stats, result)
+        stats = (out_n, numel(in_shapes[0]) if len(in_shapes) == 1 else
+                 sum(map(numel, in_shapes)), result.parameters, result.weight_elements,
+                 result.flops_fwd, result.flops_bwd, 0 if (result.inplace or result.view) else 1)
+        if not (0 <= out_n <= MAX_ELEMENTS and 0 <= stats[1] <= MAX_ELEMENTS
+                and 0 <= result.parameters <= MAX_ELEMENTS
+                and 0 <= result.weight_elements <= MAX_ELEMENTS
+                and 0 <= result.flops_fwd <= MAX_FLOPS and 0 <= result.flops_bwd <= MAX_FLOPS
+                and (not result.saved or (min(map(_elements, result.saved)) >= 0
+                                          and max(map(_elements, result.saved)) <= MAX_ELEMENTS))):
+            error = _beyond_bounds(stats, result)  # names the size beyond its bound
         if error is not None:
             result, stats = None, ()
     if len(_RESULTS) >= _RESULTS_MAX:
@@ -533,15 +598,34 @@ def _beyond_bounds(stats: tuple[int, ...], result: LayerResult) -> str | None:
 def clear_cache() -> None:
     """Forget cached layer results (benchmarks measuring a cold start use this)."""
     _RESULTS.clear()
+    _PARAMS.clear()
 
 
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
-    rule = RULES[layer.kind]
+    """The rule's parameters, coerced; the wiring ('input', 'from') is left out: the analysis
+    resolves it, and a rule sees its inputs' shapes only."""
+    specs = _RULE_PARAMS.get(layer.kind)
+    if specs is None:
+        wiring = WIRING_PARAMS[layer.kind]
+        specs = _RULE_PARAMS[layer.kind] = tuple(
+            (spec.name, spec) for spec in RULES[layer.kind].params if spec.name not in wiring)
+    given = layer.params
     out = {}
-    for spec in rule.params:
-        if spec.name != "input":
-            out[spec.name] = coerce_param(spec, layer.params.get(spec.name, spec.default))
+    for name, spec in specs:
+        value = given.get(name, spec.default)
+        # Booleans and whole numbers in range need no parsing (what the table and files hold).
+        t = spec.type
+        if t == "bool" and type(value) is bool:
+            out[name] = value
+        elif t == "int" and type(value) is int and (
+                0 if spec.minimum is None else spec.minimum) <= value <= MAX_PARAM_INT:
+            out[name] = value
+        else:
+            out[name] = coerce_param(spec, value)
     return out
+
+
+_RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out
 
 
 # --------------------------------------------------------------------------------------------

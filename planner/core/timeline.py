@@ -48,11 +48,12 @@ otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
 
-from planner.core.layers import ACT, F32_FIXED, I64, MASK
+from planner.core.layers import ACT, F32, F32_FIXED, I64, MASK
 from planner.core.network import MAX_BATCH, MIXED_PRECISIONS, Analysis
 
 PHASES = ("forward", "loss", "backward", "recompute", "optimizer")
@@ -112,13 +113,17 @@ class StepEvents:
             t = self.n_points
             dtype = object if self.exact_ints else np.int64
             cats = len(CATEGORIES)
-            ps = np.zeros((cats, t + 1), dtype=dtype)
-            fx = np.zeros((cats, t + 1), dtype=dtype)
+            ps = np.zeros(cats * (t + 1), dtype=dtype)  # (category, point) flattened
+            fx = np.zeros(cats * (t + 1), dtype=dtype)
             if len(self.alloc):
-                np.add.at(ps, (self.category, self.alloc), self.per_sample.astype(dtype))
-                np.add.at(ps, (self.category, self.free + 1), -self.per_sample.astype(dtype))
-                np.add.at(fx, (self.category, self.alloc), self.fixed.astype(dtype))
-                np.add.at(fx, (self.category, self.free + 1), -self.fixed.astype(dtype))
+                row = self.category * (t + 1)
+                start, stop = row + self.alloc, row + self.free + 1
+                per_sample, fixed = self.per_sample.astype(dtype), self.fixed.astype(dtype)
+                np.add.at(ps, start, per_sample)
+                np.subtract.at(ps, stop, per_sample)
+                np.add.at(fx, start, fixed)
+                np.subtract.at(fx, stop, fixed)
+            ps, fx = ps.reshape(cats, t + 1), fx.reshape(cats, t + 1)
             ps_cat = np.cumsum(ps[:, :-1], axis=1)
             fx_cat = np.cumsum(fx[:, :-1], axis=1)
             hit = self._cache["lines"] = (ps_cat.sum(axis=0), fx_cat.sum(axis=0), ps_cat, fx_cat)
@@ -479,11 +484,27 @@ def _segment_end(at: int, phases: list[int]) -> int:
     return end
 
 
+# Storage classes as small integers (an unknown class counts as F32: 4 bytes per sample).
+STORAGE_CLASSES = (ACT, F32, F32_FIXED, I64, MASK)
+_CLASS_CODE = {c: k for k, c in enumerate(STORAGE_CLASSES)}
+C_FIXED = _CLASS_CODE[F32_FIXED]
+
+
+def class_codes(classes) -> np.ndarray:
+    """Each storage class's index in ``STORAGE_CLASSES``."""
+    return np.fromiter(map(_CLASS_CODE.get, classes, repeat(1)), dtype=np.int8,
+                       count=len(classes))
+
+
+def class_bytes(codes: np.ndarray, act_bytes: int) -> np.ndarray:
+    """Bytes per element of each storage class code."""
+    return np.array((act_bytes, 4, 4, 8, 1), dtype=np.int64)[codes]
+
+
 def _class_bytes(classes, act_bytes: int) -> tuple[np.ndarray, np.ndarray]:
     """(bytes per element, True where the tensor does not grow with the batch) per class."""
-    table = {ACT: act_bytes, I64: 8, MASK: 1, F32_FIXED: 4}
-    return (np.array([table.get(c, 4) for c in classes], dtype=np.int64),
-            np.array([c == F32_FIXED for c in classes], dtype=bool))
+    codes = class_codes(classes)
+    return class_bytes(codes, act_bytes), codes == C_FIXED
 
 
 def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, act_bytes: int,
@@ -496,31 +517,19 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     ``build_step``. Gives the same events (a unit test compares the two). ``params`` and
     ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner`` the first keeper
     of each of ``analysis.saved`` (arrays the caller has)."""
-    infos = analysis.layers
-    n = len(infos)
+    n = len(analysis.layers)
     train = mode == "train"
-    storages = analysis.storages
-    if not storages or n < 2:
+    cols = analysis.columns
+    if cols is None or not cols.st_elems or n < 2:
         return None
-    st_el, st_cls, st_prod, st_last = zip(*storages)
+    st_el, st_cls, st_prod, st_last = cols.st_elems, cols.st_class, cols.st_prod, cols.st_last
     worst = sum(st_el) * 8 * MAX_BATCH + int(params.sum()) * 64
     if worst >= INT64_LIMIT:
         return None
-    index = {info.name: info.index for info in infos}
-    draft_layers = analysis.draft.layers
-    cons: list[int] = []
-    prod: list[int] = []
-    for i in range(1, n):
-        spec = draft_layers[i]
-        src = spec._source
-        cons.append(i)
-        prod.append(index[src] if src else i - 1)
-        for r in spec._refs:
-            cons.append(i)
-            prod.append(index[r])
-    cons_a = np.array(cons, dtype=np.int64)
-    prod_a = np.array(prod, dtype=np.int64)
-    out_storage = np.array([info.output_storage for info in infos], dtype=np.int64)
+    # What each layer reads: its main input first, then the layers 'from' names.
+    cons_a = np.array(cols.edge_reader, dtype=np.int64)
+    prod_a = np.array(cols.edge_read, dtype=np.int64)
+    out_storage = np.array(cols.output_storage, dtype=np.int64)
     if train and not (params[cons_a[prod_a == 0]] > 0).all():
         # Every layer after the input needs a gradient when every layer reading the input
         # has parameters (the others read layers that need one, by induction). Otherwise the
@@ -556,12 +565,8 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     st_free = last_use.copy()
     if train:
         saver = np.full(n_st, -1, dtype=np.int64)
-        if saved_owner is not None:
-            saver[np.asarray(analysis.saved, dtype=np.int64)] = saved_owner
-        else:
-            for info in infos:
-                for sid in info.saved_storages:
-                    saver[sid] = info.index
+        saver[np.asarray(analysis.saved, dtype=np.int64)] = (
+            saved_owner if saved_owner is not None else cols.saved_owner)
         st_free[final_st] = max(int(st_free[final_st]), loss_point)
         kept = saver >= 1
         st_free = np.where(kept, np.maximum(st_free, bwd[np.maximum(saver, 0)]), st_free)

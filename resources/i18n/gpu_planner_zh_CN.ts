@@ -3020,7 +3020,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The largest batch whose estimated peak fits in %1 with these settings</source>
-        <translation>在这些设置下，估计峰值能装进 %1 的最大批量</translation>
+        <translation type="vanished">在这些设置下，估计峰值能装进 %1 的最大批量</translation>
     </message>
     <message>
         <source> (per GPU, on %1 GPUs)</source>
@@ -5964,6 +5964,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{what}: the import process {how} before it answered</source>
         <translation>{what}：导入进程在给出结果前{how}</translation>
+    </message>
+    <message>
+        <source>The largest batch whose estimated peak fits in {usable}: the card&apos;s {total} less the {reserve} its driver keeps (the driver reserve, an editable assumption)</source>
+        <translation>估计峰值能放进 {usable} 的最大批量：显卡的 {total} 减去驱动保留的 {reserve}（驱动保留量，可编辑的假设）</translation>
     </message>
 </context>
 </TS>

@@ -52,7 +52,8 @@ from PySide6.QtWidgets import (
 )
 
 from planner.core.layers import KINDS, RULES, LayerSpec
-from planner.core.memory import Assumptions, max_batch
+from planner.core.fit import largest_batch, largest_batch_explained
+from planner.core.memory import Assumptions
 from planner.core.network import (
     MAX_BATCH, MODES, OPTIMIZERS, PRECISION_LABELS, PRECISION_SHORT, PRECISIONS)
 from planner.core.parallel import STRATEGIES, Parallel
@@ -758,13 +759,11 @@ class PlannerPane(QWidget):
             self.max_batch_label.setToolTip(self.tr("Fix the errors to see the estimate"))
             return
         # On several GPUs what sharding saves per GPU is room for a larger per-GPU batch.
-        saved = doc.result.sharding_saves
-        n = max_batch(doc.analysis, doc.setup, self.memory_bytes() + max(0, saved),
-                      doc.assumptions)
+        n = largest_batch(doc.analysis, doc.setup, self.memory_bytes(), doc.assumptions,
+                          freed_bytes=max(0, doc.result.sharding_saves))
         self.max_batch_label.setText(self.tr("batch %1").replace("%1", f"{n:,}") if n else
                                      self.tr("not even batch 1"))
-        tip = self.tr("The largest batch whose estimated peak fits in %1 with these "
-                      "settings").replace("%1", self.format_bytes(self.memory_bytes()))
+        tip = tr_msg(largest_batch_explained(self.memory_bytes(), doc.assumptions))
         if doc.per_gpu is not None:
             tip += self.tr(" (per GPU, on %1 GPUs)").replace("%1", str(doc.parallel.world))
         self.max_batch_label.setToolTip(tip)
