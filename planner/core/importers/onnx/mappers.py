@@ -261,7 +261,11 @@ def _try_attention(imp, k_soft: int) -> None:
     soft = nodes[k_soft]
     u = _only_consumer(imp, soft.output[0])
     chain = []
-    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 2:
+    guard = _nan_guard(imp, soft.output[0])
+    if guard is not None:  # the default exporter's softmax → IsNaN → Where(·, 0, softmax)
+        chain.extend(guard)
+        u = _only_consumer(imp, nodes[guard[-1]].output[0])
+    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 4:
         chain.append(u)
         u = _only_consumer(imp, nodes[u].output[0])
     if u is None or nodes[u].op_type != "MatMul":
@@ -319,7 +323,41 @@ def _try_attention(imp, k_soft: int) -> None:
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
-    imp.fused[u] = {"attention": (q, kt, pv.input[1])}
+    imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
+                                  _batched_view(imp, pv.input[1]))}
+
+
+def _batched_view(imp, tensor: str) -> str:
+    """``tensor``, or the tensor it is a reshape of where its own batch axis is lost (the
+    default exporter writes kᵀ as reshape → transpose → reshape, merging batch and heads)."""
+    t = tensor
+    for _ in range(6):
+        if imp.batch_axis(t) is not None:
+            return t
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type not in ("Reshape", "Transpose", "Squeeze",
+                                                     "Unsqueeze", "Identity"):
+            break
+        t = imp.nodes[p].input[0]
+    return tensor if imp.batch_axis(t) is None else t
+
+
+def _nan_guard(imp, probs: str) -> list[int] | None:
+    """[IsNaN, Where] when ``probs`` feeds only ``Where(IsNaN(probs), c, probs)`` (the default
+    exporter's decomposition of scaled_dot_product_attention zeroes fully masked rows so)."""
+    users = imp.consumers.get(probs, [])
+    if len(users) != 2:
+        return None
+    nodes = imp.nodes
+    isnan = next((u for u in users if nodes[u].op_type == "IsNaN"), None)
+    where = next((u for u in users if nodes[u].op_type == "Where"), None)
+    if isnan is None or where is None:
+        return None
+    w = nodes[where]
+    if len(w.input) != 3 or w.input[0] != nodes[isnan].output[0] or w.input[2] != probs or \
+            w.input[1] in imp.acts or _only_consumer(imp, nodes[isnan].output[0]) is None:
+        return None
+    return [isnan, where]
 
 
 def _same_value(imp, a, b) -> bool:
@@ -823,7 +861,9 @@ def _map_concat(imp, node, main, acts, facts):
         return imp.placeholder(node, main)
     inputs = [i for i in node.input if i]
     if len(inputs) == 1:
-        imp.alias(node, inputs[0])
+        # torch.cat of one tensor (or of one and empty ones the exporter dropped, a key/value
+        # cache's first update) is a copy: a new storage, which a later layer may keep.
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing"}, inputs[0])
         return
     axis = int(imp.attr(node, "axis", 1)) % (len(out) + (1 if bax is not None else 0))
     ps_axis = axis - (1 if bax is not None and axis > bax else 0)
