@@ -900,7 +900,17 @@ class Importer:
         file_weights = sum(weights.values())
         claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
         shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
-        derived = sorted(t for t in seen if t in self.init_dims and self.is_derived(t))
+        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t))
+        if self.named_parameters and not self.dynamo:
+            # The legacy exporter's constant folding names what it computed from parameters
+            # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
+            direct = {i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
+                      for i in node.input if i in self.init_dims}
+            derived.update(t for t in direct if t.startswith("onnx::") and t not in claimed
+                           and self.init_type.get(t) in _FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
+        derived = sorted(derived)
+        self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)
             self.warnings.append(
@@ -908,8 +918,9 @@ class Importer:
                 + ", ".join(f"'{t}'" for t in derived[:3]) + (", ..." if len(derived) > 3
                                                               else "")
                 + ") were computed when the file was exported (an expanded class token, a "
-                "gathered position table, a mask); the plan takes them as constants, so "
-                "parameters they came from are not counted.")
+                "gathered position-bias table, a mask, rotary sines); the plan takes them as "
+                "constants, so learned parameters they came from (if any) are not counted. "
+                "Export with do_constant_folding=False (dynamo=False) to count them.")
         self.file_weights = file_weights
         self.unclaimed = tuple(unclaimed)
         if unclaimed:

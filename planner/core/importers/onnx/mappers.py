@@ -224,7 +224,10 @@ def _try_region(imp, anchor: int) -> None:
             if k != exit_node:
                 imp.skip.add(k)
         imp.fused[exit_node] = {"region": kind, "root": x, "weights": tuple(weights),
-                                "nodes": len(members)}
+                                "nodes": len(members),
+                                # torch.nn.RMSNorm's kernel, or the norm written out in Python
+                                # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
+                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
         return
 
 
@@ -330,16 +333,22 @@ def _try_attention(imp, k_soft: int) -> None:
 def _batched_view(imp, tensor: str) -> str:
     """``tensor``, or the tensor it is a reshape of where its own batch axis is lost (the
     default exporter writes kᵀ as reshape → transpose → reshape, merging batch and heads)."""
+    if imp.batch_axis(tensor) is not None:
+        return tensor
+    full = imp.full_shape(tensor)
     t = tensor
     for _ in range(6):
-        if imp.batch_axis(t) is not None:
-            return t
         p = imp.producer.get(t)
         if p is None or imp.nodes[p].op_type not in ("Reshape", "Transpose", "Squeeze",
                                                      "Unsqueeze", "Identity"):
             break
         t = imp.nodes[p].input[0]
-    return tensor if imp.batch_axis(t) is None else t
+        shape = imp.full_shape(t)
+        # the same elements in as many dimensions, with the batch axis known
+        if imp.batch_axis(t) is not None and full is not None and shape is not None and \
+                len(shape) == len(full) and numel(shape) == numel(full):
+            return t
+    return tensor
 
 
 def _nan_guard(imp, probs: str) -> list[int] | None:
@@ -816,6 +825,17 @@ def _map_region(imp, node, main, acts, facts):
             imp.notes.append(f"A layer norm written out as operators ('{imp.node_label(node)}') "
                              f"has {len(weights)} learned tensor(s); the plan counts a scale "
                              "and a bias.")
+    elif weights and facts.get("written_out"):
+        # x · rsqrt(mean(x²) + eps), then · weight: the product with the weight keeps the
+        # normalised tensor (its own storage), besides what the norm keeps.
+        norm = imp.emit("rmsnorm", node, {"affine": False}, root, out=[],
+                        name=imp.layer_name(node, "rmsnorm") if imp.module_scope(node) else None)
+        imp.tensor_layer["\0" + norm] = norm
+        imp.layer_out[norm] = imp.per_sample(root)
+        learned = sum(_learned(imp, w) for w in weights)
+        imp.emit("elementwise", node, {"op": "mul", "keeps": "input", "parameters": learned},
+                 "\0" + norm, name=imp.layer_name(node, "scale") if imp.module_scope(node)
+                 else None, weights=weights)
     else:
         imp.emit("rmsnorm", node, {"affine": bool(weights)}, root, name=name, weights=weights)
     imp.fused_patterns[kind] = imp.fused_patterns.get(kind, 0) + 1
@@ -828,6 +848,23 @@ def _map_attention_fused(imp, node, main, acts, facts):
             return imp.placeholder(node, main)
     qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
     k_layer = imp.tensor_layer[kt]
+    if qs is not None and ks is not None and vs is not None and len(qs) >= 2 and \
+            (len(ks) != len(qs) or len(vs) != len(qs)):
+        # k or v reached through reshapes that merge the batch with the heads (a key/value
+        # repeat for grouped heads): plan them in q's layout (views, the same elements).
+        lead, d = numel(qs[:-2]), qs[-1]
+        tk = numel(ks) // (lead * d) if numel(ks) % (lead * d) == 0 else 0
+        dv = numel(vs) // (lead * tk) if tk and numel(vs) % (lead * tk) == 0 else 0
+        if not dv:
+            return imp.placeholder(node, main)
+        ks, vs = _as_view(imp, kt, qs[:-2] + (tk, d)), qs[:-2] + (tk, dv)
+        k_layer = ks
+        v_layer = _as_view(imp, v, vs)
+        ks = imp.layer_out[ks]
+        imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
+                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        return None
     if qs is not None and ks is not None and len(ks) >= 2 and ks[-2] == qs[-1] and \
             (ks[-1] != qs[-1] or ks[-2] != ks[-1]):
         # kᵀ in the file: plan k itself (a view), as attention reads it.
@@ -840,6 +877,17 @@ def _map_attention_fused(imp, node, main, acts, facts):
     imp.emit("attention", node, {"from": (k_layer, imp.tensor_layer[v])}, q,
              name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+
+
+def _as_view(imp, tensor: str, shape: tuple[int, ...]) -> str:
+    """A view layer of ``tensor``'s layer with ``shape`` (or that layer when it has it)."""
+    src = imp.tensor_layer[tensor]
+    if imp.layer_out.get(src) == shape:
+        return src
+    name = imp.unique(f"{src}.view")
+    imp.layers.append(LayerSpec("view", name, {"shape": shape, "input": src}))
+    imp.layer_out[name] = shape
+    return name
 
 
 def _map_attention_op(imp, node, main, acts, facts):
