@@ -904,9 +904,8 @@ class Importer:
         if self.named_parameters and not self.dynamo:
             # The legacy exporter's constant folding names what it computed from parameters
             # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
-            direct = {i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
-                      for i in node.input if i in self.init_dims}
-            derived.update(t for t in direct if t.startswith("onnx::") and t not in claimed
+            derived.update(t for t in seen if t in self.init_dims and t.startswith("onnx::")
+                           and t not in claimed
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
         derived = sorted(derived)

@@ -605,8 +605,10 @@ def _map_reduce(imp, node, main, acts, facts):
                 imp.emit("global_avgpool", node, {}, main)
                 return
     keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
-    if op in ("ReduceMax", "ReduceMin"):
-        keeps = "input"  # and the output, which is small
+    if op in ("ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
+        # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
+        # cosine attention) and logsumexp too; a sum of squares its input
+        keeps = "input"
     imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
 
 
@@ -798,6 +800,12 @@ def _map_binary(imp, node, main, acts, facts):
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
     learned = _learned(imp, other) if other else 0
+    weights: tuple[str, ...] = (other,) if learned else ()
+    if other and not learned:
+        # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
+        # logit scale, a bias with a zeroed part): those parameters are this layer's.
+        weights = _parameters_behind(imp, other)
+        learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
     if op in ("Mul", "Div"):
         keeps = "input" if learned else "nothing"
@@ -809,7 +817,47 @@ def _map_binary(imp, node, main, acts, facts):
               "other", "keeps": keeps, "parameters": learned}
     if out is not None and out != x:
         params["shape"] = out
-    imp.emit("elementwise", node, params, main, weights=(other,) if learned else ())
+    imp.emit("elementwise", node, params, main, weights=weights)
+
+
+_PASS_THROUGH = ("Identity", "Cast", "Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten")
+MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched for the parameters behind it
+
+
+def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
+    """Learned initializers a constant (activation-free) subgraph computes ``tensor`` from,
+    not yet claimed by another layer; the data operand of a product (a coordinate table) is
+    not a parameter."""
+    walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
+    found: list[str] = []
+    data: set[str] = set()  # tensors a product reads as its data, not as its weight
+    stack, seen = [tensor], set()
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen or t in imp.acts:
+            continue
+        seen.add(t)
+        p = imp.producer.get(t)
+        if p is None or p in walked:
+            continue
+        walked.add(p)
+        node = imp.nodes[p]
+        passes = t in data and node.op_type in _PASS_THROUGH
+        for k, i in enumerate(node.input):
+            if not i or i in imp.acts:
+                continue
+            product = node.op_type in ("MatMul", "Gemm", "Conv")
+            if k == 0 and product or passes and k == 0:
+                data.add(i)
+            if i in imp.init_dims:
+                if i in data:
+                    imp.buffers.add(i)
+                elif i not in found and (imp.is_learned(i) or product and imp.is_weight(i)):
+                    # (a product's weight the legacy exporter renamed 'onnx::MatMul_N')
+                    found.append(i)
+            else:
+                stack.append(i)
+    return tuple(found)
 
 
 def _map_region(imp, node, main, acts, facts):
@@ -1080,6 +1128,9 @@ MAPPERS = {
     "ReduceMean": _map_reduce,
     "ReduceSum": _map_reduce,
     "ReduceMax": _map_reduce,
+    "ReduceL2": _map_reduce,
+    "ReduceLogSumExp": _map_reduce,
+    "ReduceSumSquare": _map_reduce,
     "ReduceMin": _map_reduce,
     "BatchNormalization": _map_batchnorm,
     "LayerNormalization": _map_layernorm,
