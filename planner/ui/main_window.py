@@ -1093,7 +1093,9 @@ class MainWindow(QMainWindow):
             summary += "\n\n" + self.tr(
                 "It was exported for inference: the plan adds back the batch norms the "
                 "export folded away; dropout is not planned.")
-        lines = list(result.warnings) + list(result.notes)
+        from planner.ui.i18n import tr_msg
+
+        lines = [tr_msg(line) for line in list(result.warnings) + list(result.notes)]
         counts = self.tr(
             "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
             "file: %4 values; parameters in the plan: %5.").replace(

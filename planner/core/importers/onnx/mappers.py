@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 # --------------------------------------------------------------------------------------------
 # Patterns
@@ -391,9 +392,10 @@ def _flat(value) -> list:
 
 def _norm_padding(begins: list[int], ends: list[int], imp, node, what: str):
     if begins != ends:
-        imp.warnings.append(
-            f"{what} '{imp.node_label(node)}' pads unevenly ({begins} before, {ends} after): "
-            "the plan pads the rounded-up mean on both sides.")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{op} '{node}' pads unevenly ({begins} before, {ends} after): the plan "
+            "pads the rounded-up mean on both sides."), op=what, node=imp.node_label(node),
+            begins=str(begins), ends=str(ends)))
         pads = [math.ceil((b + e) / 2) for b, e in zip(begins, ends)]
     else:
         pads = list(begins)
@@ -415,8 +417,9 @@ def _conv_padding(imp, node, dims: int, facts):
     else:
         pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
     if len(pads) != 2 * dims:
-        imp.fail(f"node '{imp.node_label(node)}' has {len(pads)} pads for {dims} spatial "
-                 "dimensions")
+        imp.fail(Msg(QT_TRANSLATE_NOOP(
+            "core", "node '{node}' has {n} pads for {dims} spatial dimensions"),
+            node=imp.node_label(node), n=len(pads), dims=dims))
     extra = facts.get("extra_pads")
     if extra and len(extra) == 2 * dims:
         pads = [a + b for a, b in zip(pads, extra)]
@@ -632,13 +635,15 @@ def _map_layernorm(imp, node, main, acts, facts):
     axis = int(imp.attr(node, "axis", -1))
     rank = len(x) + 1
     if axis % rank != rank - 1:
-        imp.warnings.append(
-            f"LayerNormalization '{imp.node_label(node)}' normalises from axis {axis}; the plan "
-            "normalises the last dimension (parameters and statistics may differ).")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "LayerNormalization '{node}' normalises from axis {axis}; the plan "
+            "normalises the last dimension (parameters and statistics may differ)."),
+            node=imp.node_label(node), axis=axis))
         imp.incomplete = True
     if not (len(node.input) > 2 and node.input[2]):
-        imp.warnings.append(f"LayerNormalization '{imp.node_label(node)}' has no bias; the plan "
-                            f"counts one ({x[-1]} parameters too many).")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "LayerNormalization '{node}' has no bias; the plan counts one ({n} "
+            "parameters too many)."), node=imp.node_label(node), n=x[-1]))
     imp.emit("layernorm", node, {}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i))
 
@@ -694,8 +699,9 @@ def _map_gemm(imp, node, main, acts, facts):
         return imp.placeholder(node, main)
     trans_b = int(imp.attr(node, "transB", 0))
     if int(imp.attr(node, "transA", 0)):
-        imp.warnings.append(f"Gemm '{imp.node_label(node)}' transposes its input (transA); the "
-                            "plan reads it untransposed.")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Gemm '{node}' transposes its input (transA); the plan reads it "
+            "untransposed."), node=imp.node_label(node)))
     units = int(b[0] if trans_b else b[1])
     bias_t = node.input[2] if len(node.input) > 2 and node.input[2] else facts.get("bias")
     restored = not bias_t and _restore_bias(imp, node, units)
@@ -870,9 +876,10 @@ def _map_region(imp, node, main, acts, facts):
     elif kind == "layernorm":
         imp.emit("layernorm", node, {}, root, name=name, weights=weights)
         if len(weights) != 2:
-            imp.notes.append(f"A layer norm written out as operators ('{imp.node_label(node)}') "
-                             f"has {len(weights)} learned tensor(s); the plan counts a scale "
-                             "and a bias.")
+            imp.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "A layer norm written out as operators ('{node}') has {n} learned "
+                "tensor(s); the plan counts a scale and a bias."), node=imp.node_label(node),
+                n=len(weights)))
     elif weights and facts.get("written_out"):
         # x · rsqrt(mean(x²) + eps), then · weight: the product with the weight keeps the
         # normalised tensor (its own storage), besides what the norm keeps.
@@ -1020,8 +1027,9 @@ def _map_rnn(kind: str):
                   "bidirectional": direction == "bidirectional",
                   "return_sequences": returns_seq}
         if not (len(node.input) > 3 and node.input[3]):
-            imp.warnings.append(f"{node.op_type} '{imp.node_label(node)}' has no bias; the plan "
-                                "counts the biases PyTorch has.")
+            imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{op} '{node}' has no bias; the plan counts the biases PyTorch has."),
+                op=node.op_type, node=imp.node_label(node)))
         targets = [o for o in outs if o]
         dirs = 2 if params["bidirectional"] else 1
         if returns_seq and y:
