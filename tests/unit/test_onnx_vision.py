@@ -85,3 +85,21 @@ def test_cosine_attention_and_a_position_bias_mlp_on_constants(tmp_path):
     # per block: x (ReduceL2's input, and the Div's with the norm), the normalised q (the
     # product with the learned scale); the position bias costs nothing per sample
     assert saved_elements(r) == 2 * (32 + 2 + 32)
+
+
+def test_f_normalize_expand_as_is_a_view_not_a_full_size_tensor(tmp_path):
+    """F.normalize(x) = x / ‖x‖.clamp_min(eps).expand_as(x): the Div keeps x and the expanded
+    norm, whose storage is the small norm (measured on Swin-V2: 48 KiB, not 1.5 MiB)."""
+    h = helper
+    nodes = [h.make_node("ReduceL2", ["x", "last"], ["n"], name="/attn/ReduceL2", keepdims=1),
+             h.make_node("Clip", ["n", "eps"], ["nc"], name="/attn/Clip"),
+             h.make_node("Shape", ["x"], ["xs"], name="/attn/Shape"),
+             h.make_node("Expand", ["nc", "xs"], ["ne"], name="/attn/Expand"),
+             h.make_node("Div", ["x", "ne"], ["y"], name="/attn/Div")]
+    inits = [const("last", [-1], np.int64), const("eps", 1e-12)]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 6, 64, 32])], [tensor("y", None)], inits,
+                            opset=18))
+    assert r.report.complete and analyze(r.draft).output_shape == (6, 64, 32)
+    # x (ReduceL2 and the Div keep it, one storage) and the norm, 6×64×1; the clip keeps
+    # its input (the norm itself), not a 6×64×32 copy
+    assert saved_elements(r) == 6 * 64 * 32 + 6 * 64

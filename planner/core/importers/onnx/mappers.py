@@ -826,6 +826,8 @@ def _map_binary(imp, node, main, acts, facts):
     imp.emit("elementwise", node, params, main, weights=weights)
 
 
+_BROADCASTING = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Equal", "Less",
+                 "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or"}
 _PASS_THROUGH = ("Identity", "Cast", "Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten")
 MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched for the parameters behind it
 
@@ -1057,6 +1059,12 @@ def _map_view(imp, node, main, acts, facts):
             node.input[0] not in imp.acts:
         return _map_embedding(imp, node, main, acts, facts)
     src = node.input[0] if node.input and node.input[0] in imp.tensor_layer else main
+    if node.op_type == "Expand" and node.output and imp.consumers.get(node.output[0]) and all(
+            imp.nodes[u].op_type in _BROADCASTING for u in imp.consumers[node.output[0]]):
+        # expand_as before an element-wise op (F.normalize's denominator): a view of the small
+        # tensor, which the op broadcasts anyway; what it keeps is the small storage.
+        imp.alias(node, src)
+        return
     x = imp.per_sample(src)
     out = imp.per_sample(node.output[0])
     if node.op_type in ("Flatten", "Reshape", "Squeeze", "Unsqueeze", "Transpose") and \
