@@ -203,8 +203,8 @@ def cuda_kernels():
         masks.append(mask.numel())  # one byte each
         return out
 
-    def fused(*args, dropout_p=0.0, **kwargs):  # noqa: ARG001
-        return sdpa(*args, dropout_p=0.0, **kwargs)
+    def fused(query, key, value, attn_mask=None, dropout_p=0.0, *args, **kwargs):  # noqa: ARG001
+        return sdpa(query, key, value, attn_mask, 0.0, *args, **kwargs)
 
     F.dropout, F.scaled_dot_product_attention = native, fused
     try:
