@@ -18,14 +18,7 @@ from onnx_fixtures import build, const, save, tensor, weight  # noqa: E402
 from planner.core.importers.onnx import OnnxImportError, import_onnx  # noqa: E402
 from planner.i18n import Msg, message_of  # noqa: E402
 from planner.ui import i18n  # noqa: E402
-
-
-@pytest.fixture
-def zh_app(qapp):
-    translator = i18n.install_translator(qapp, "zh_CN")
-    assert translator is not None, "the zh_CN translation could not be loaded"
-    yield qapp
-    i18n.remove_translators(qapp)
+from test_i18n import zh_app  # noqa: E402, F401 - the zh_CN translator fixture
 
 
 def _warned_import(tmp_path):
@@ -39,7 +32,7 @@ def _warned_import(tmp_path):
     return import_onnx(save(model, tmp_path / "w.onnx"), batch=8)
 
 
-def test_import_warnings_notes_and_errors_are_translated(zh_app, tmp_path):
+def test_import_warnings_notes_and_errors_are_translated(zh_app, tmp_path):  # noqa: F811
     r = _warned_import(tmp_path)
     assert r.warnings and r.notes and r.incomplete
     for line in r.warnings + r.notes:

@@ -9,25 +9,15 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, const, save, tensor, weight  # noqa: E402
+from onnx_fixtures import (  # noqa: E402
+    build, const, import_saved, layer_kinds, saved_per_sample, tensor, weight)
 
-from planner.core.importers.onnx import import_onnx  # noqa: E402
-from planner.core.memory import Assumptions, estimate  # noqa: E402
-from planner.core.network import Setup, analyze  # noqa: E402
-
-
-def imp(tmp_path, model, name="m.onnx", **kw):
-    return import_onnx(save(model, tmp_path / name), **kw)
+from planner.core.network import analyze  # noqa: E402
 
 
-def kinds(result):
-    return [layer.kind for layer in result.draft.layers[1:]]
-
-
-def saved_elements(result, batch=2):
-    exact = Assumptions(allocator_block_bytes=1, allocator_segment_bytes=1)
-    est = estimate(analyze(result.draft), Setup(batch_size=batch, precision="fp32"), exact)
-    return est.saved_bytes // 4 // batch
+imp = import_saved
+kinds = layer_kinds
+saved_elements = saved_per_sample
 
 
 def test_a_position_bias_the_legacy_exporter_folded_is_named_in_a_warning(tmp_path):
