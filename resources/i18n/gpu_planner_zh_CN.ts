@@ -5772,7 +5772,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>This file was exported for inference (eval mode){what}. Training has them: the plan puts the batch norms back (parameters and what they keep for backward), but dropout layers the export removed are not planned. For a file that matches training, export with model.train() and torch.onnx.export(model, (x,), &apos;m.onnx&apos;, dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default exporter folds batch norms even in training mode).</source>
-        <translation>该文件是为推理导出的（eval 模式）{what}。训练时这些都存在：计划会把批归一化补回（参数以及它们为反向传播保留的张量），但导出时移除的 dropout 层不会计入计划。要得到与训练一致的文件，请使用 model.train() 并以 torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) 导出（默认导出器即使在训练模式下也会折叠批归一化）。</translation>
+        <translation>该文件是为推理导出的（eval 模式）{what}。训练时这些都存在：计划会把批归一化补回（参数以及它们为反向传播保留的张量），但导出时移除的 dropout 层不会计入计划。要得到与训练一致的文件，请使用 model.train() 并以 torch.onnx.export(model, (x,), &apos;m.onnx&apos;, dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) 导出（默认导出器即使在训练模式下也会折叠批归一化）。</translation>
     </message>
     <message>
         <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file (nor whether those convolutions had a bias of their own: the plan assumes not, the usual convolution + norm pair)</source>
@@ -5931,8 +5931,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{total} 个节点中有 {n} 个不在计划中（其输入无法计划），首先是：{first}。估算只覆盖网络的一部分。</translation>
     </message>
     <message>
+        <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what products with them keep for those parameters&apos; gradients (Swin-V2&apos;s scores times its logit scale). Export with do_constant_folding=False (dynamo=False) to count them.</source>
+        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+    </message>
+    <message>
         <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted. Export with do_constant_folding=False (dynamo=False) to count them.</source>
-        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+        <translation type="vanished">文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
     </message>
     <message>
         <source>{n} weight tensor(s) of the file ({values} values) belong to no layer of the plan: {names}.</source>

@@ -944,8 +944,10 @@ class Importer:
                 "core", "{n} constant(s) of the file ({values} values: {names}) were computed "
                 "when the file was exported (an expanded class token, a gathered position-bias "
                 "table, a mask, rotary sines); the plan takes them as constants, so learned "
-                "parameters they came from (if any) are not counted. Export with "
-                "do_constant_folding=False (dynamo=False) to count them."), n=len(derived),
+                "parameters they came from (if any) are not counted, nor what products with "
+                "them keep for those parameters' gradients (Swin-V2's scores times its logit "
+                "scale). Export with do_constant_folding=False (dynamo=False) to count them."),
+                n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))
         self.file_weights = file_weights
