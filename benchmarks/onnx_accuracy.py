@@ -5,8 +5,9 @@ Run it in the torch venv (see ``benchmarks/README.md``)::
     PYTHONPATH=. /work/torchvenv/bin/python benchmarks/onnx_accuracy.py \
         [--cache /work/onnx-cache] [--batches 2,8] [--networks resnet50,vit_b_16] [--modes ...]
 
-Every network (``weights=None``, 224×224, Inception-v3 299×299, exported with a batch of 1 as
-users do) is exported once per mode into the cache folder, and the files are reused:
+Every network (``weights=None``, 224×224, Inception-v3 299×299; the text models of
+``TEXT_NETWORKS`` with 128 token ids; exported with a batch of 1 as users do) is exported once per
+mode into the cache folder, and the files are reused:
 
 * ``dynamo_eval``: ``torch.onnx.export(model.eval(), (x,), f)``, all defaults (the default
   exporter; it folds batch norms into the convolutions and drops zero biases);
@@ -21,8 +22,8 @@ the network in train mode on the CPU at that batch:
 1. parameters: the plan's against ``sum(p.numel())``;
 2. saved-activation bytes: the plan's (fp32, allocator rounding off) against what autograd saves
    for backward (``torch.autograd.graph.saved_tensors_hooks``, unique storages, parameters
-   excluded: ``benchmarks/accuracy.py``'s ``torch_side``); CPU dropout keeps fp32 noise where
-   CUDA keeps a one-byte mask, so the pass band applies to the CUDA-like figure;
+   excluded: ``benchmarks/accuracy.py``'s ``torch_side``), with CUDA's kernels where the CPU's
+   differ (``cuda_kernels``: dropout keeps a one-byte mask, attention with dropout runs fused);
 3. the import time of each file.
 
 An export that fails in this torch is a row saying so. Eval exports remove dropout, which a
@@ -33,6 +34,8 @@ exit status is always 0: it prints figures; CI does not run it.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import statistics
 import sys
@@ -63,6 +66,11 @@ NETWORKS = (
     "swin_t", "swin_v2_t", "squeezenet1_0", "alexnet", "fcn_resnet50",
     "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "maxvit_t",
 )
+# Text models from another library (transformers), random weights, built from small configs:
+# token ids in, SEQUENCE tokens, the library's defaults otherwise (dropout 0.1, SDPA attention);
+# '_eager' variants use transformers' explicit softmax attention instead.
+TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny")
+SEQUENCE = 128
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
@@ -76,7 +84,41 @@ class _Out(torch.nn.Module):
         return self.m(x)["out"]
 
 
+class _Ids(torch.nn.Module):
+    """token ids → last hidden state (what a text model's ONNX file computes)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, ids):
+        return self.m(input_ids=ids).last_hidden_state
+
+
+def _text(name: str):
+    import transformers as tf  # noqa: PLC0415 - only the text rows need it
+
+    attn = "eager" if name.endswith("_eager") else "sdpa"
+    small = {"vocab_size": 1000, "attn_implementation": attn}
+    if name.startswith("bert"):
+        m = tf.BertModel(tf.BertConfig(hidden_size=128, num_hidden_layers=2,
+                                       num_attention_heads=4, intermediate_size=512, **small),
+                         add_pooling_layer=False)
+    elif name.startswith("gpt2"):
+        m = tf.GPT2Model(tf.GPT2Config(n_embd=128, n_layer=2, n_head=4, n_positions=512,
+                                       bos_token_id=0, eos_token_id=0, **small))
+    else:
+        m = tf.LlamaModel(tf.LlamaConfig(hidden_size=128, num_hidden_layers=2,
+                                         num_attention_heads=4, num_key_value_heads=2,
+                                         intermediate_size=344, bos_token_id=0,
+                                         eos_token_id=0, **small))
+    return _Ids(m)
+
+
 def build(name: str):
+    if name in TEXT_NETWORKS:
+        torch.manual_seed(0)
+        return _text(name), SEQUENCE
     if name in SEGMENTATION:
         m = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None,
                                                            aux_loss=False)
@@ -98,10 +140,16 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
         if not s.get("ok"):
             return None, s.get("error", "export failed")
     model, size = build(name)
-    x = torch.randn(1, 3, size, size)
+    x = example(name, 1, size)
+    names = {"input_names": ["input"], "output_names": ["out"],
+             "dynamic_axes": {"input": {0: "batch"}, "out": {0: "batch"}}}
+    if name in TEXT_NETWORKS:
+        names["dynamic_axes"] = {"input": {0: "batch", 1: "sequence"},
+                                 "out": {0: "batch", 1: "sequence"}}
     t = time.time()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
             warnings.simplefilter("ignore")
             if mode == "dynamo_eval":
                 torch.onnx.export(model.eval(), (x,), str(path))
@@ -111,9 +159,7 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
             elif mode == "legacy_train":
                 torch.onnx.export(model.train(), (x,), str(path), dynamo=False,
                                   do_constant_folding=False,
-                                  training=torch.onnx.TrainingMode.TRAINING,
-                                  input_names=["input"], output_names=["out"],
-                                  dynamic_axes={"input": {0: "batch"}, "out": {0: "batch"}})
+                                  training=torch.onnx.TrainingMode.TRAINING, **names)
             else:
                 torch.onnx.export(model.eval(), (x,), str(path), dynamo=False)
         status.write_text(json.dumps({"ok": True, "s": round(time.time() - t, 1)}))
@@ -127,11 +173,51 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
         return None, err
 
 
-def time_import(path: Path, batch: int, repeats: int = 1):
+def example(name: str, batch: int, size: int) -> torch.Tensor:
+    if name in TEXT_NETWORKS:
+        return torch.randint(0, 1000, (batch, size))
+    return torch.randn(batch, 3, size, size)
+
+
+@contextlib.contextmanager
+def cuda_kernels():
+    """Measure on the CPU what CUDA keeps where the two differ in kernels, not in the network.
+
+    * Dropout: the CPU multiplies by an fp32 noise tensor and keeps it; CUDA's fused kernel
+      (``native_dropout``, which also runs on the CPU) keeps a one-byte mask. Every dropout,
+      module or functional (attention probabilities), runs as ``native_dropout`` here.
+    * Scaled-dot-product attention with dropout: the CPU falls back to the math kernel, which
+      keeps the T×T probabilities, the noise and the dropped probabilities; CUDA's fused
+      kernels (flash, memory-efficient) apply dropout inside and keep q, k, v, the output and
+      a logsumexp, as the CPU's own fused kernel does without dropout. Run here without the
+      dropout (the same tensors are kept; only the values differ).
+    """
+    F = torch.nn.functional
+    masks: list[int] = []
+    dropout, sdpa = F.dropout, F.scaled_dot_product_attention
+
+    def native(input, p=0.5, training=True, inplace=False):  # noqa: A002, ARG001
+        if not training or p == 0.0:
+            return input
+        out, mask = torch.native_dropout(input, p, True)
+        masks.append(mask.numel())  # one byte each
+        return out
+
+    def fused(query, key, value, attn_mask=None, dropout_p=0.0, *args, **kwargs):  # noqa: ARG001
+        return sdpa(query, key, value, attn_mask, 0.0, *args, **kwargs)
+
+    F.dropout, F.scaled_dot_product_attention = native, fused
+    try:
+        yield masks
+    finally:
+        F.dropout, F.scaled_dot_product_attention = dropout, sdpa
+
+
+def time_import(path: Path, batch: int, repeats: int = 1, input_shape=None):
     times, result = [], None
     for _ in range(repeats):
         t = time.perf_counter()
-        result = import_onnx(path, batch=batch)
+        result = import_onnx(path, batch=batch, input_shape=input_shape)
         times.append(time.perf_counter() - t)
     return statistics.median(times), result
 
@@ -150,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
-    ap.add_argument("--networks", default=",".join(NETWORKS))
+    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)
@@ -188,27 +274,32 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for b in batches:
                 try:
-                    t_import, result = time_import(path, b)
+                    t_import, result = time_import(
+                        path, b, input_shape=(SEQUENCE,) if name in TEXT_NETWORKS else None)
                 except OnnxImportError as exc:
                     rows.append([name, mode, str(b), "-", "-", "-", "-", "-", "-", "-",
                                  f"import refused: {str(exc)[:70]}"])
                     misses.append(f"{name}/{mode}")
                     continue
+                if not analyze(result.draft).ok:
+                    rows.append([name, mode, str(b), "-", "-", "-", "-", "-", "-", "-",
+                                 "plan has problems (warned incomplete)"])
+                    misses.append(f"{name}/{mode}")
+                    continue
                 params, saved = planner_figures(result.draft, b)
                 if b not in measured:
                     model, size = build(name)
-                    x = torch.randn(b, 3, size, size)
-                    m = torch_side(model, x)
+                    with cuda_kernels() as masks:
+                        m = torch_side(model, example(name, b, size))
                     measured[b] = {"parameters": m["parameters"], "saved": m["saved"],
                                    "dropout_excess": m["dropout_excess"],
-                                   "dropout_masks": sum(
-                                       s["numel"] for s in m["storages"].values()
-                                       if s["owner_type"] == "Dropout")}
+                                   "dropout_masks": sum(masks)}
                     del model, m
                 meas = measured[b]
                 cuda_like = meas["saved"] - meas["dropout_excess"]
                 err_cuda = 100.0 * (saved - cuda_like) / cuda_like
-                eval_mode = result.report.eval_export
+                eval_mode = mode.endswith("_eval")
+                told = result.report.eval_export  # recognised (by its batch norms) and said
                 # An eval export has no dropout: compare with training less its masks too.
                 no_drop = cuda_like - meas["dropout_masks"]
                 err_nodrop = 100.0 * (saved - no_drop) / no_drop if eval_mode else err_cuda
@@ -219,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
                 if not result.report.complete:
                     verdict += ", warned incomplete"
                 elif eval_mode and not ok and abs(err_nodrop) <= TOLERANCE_PCT:
-                    verdict = "eval export: no dropout (warned)"
+                    verdict = "eval export: no dropout" + (
+                        " (warned)" if told else " (not said: no batch norm to tell it by)")
                 if not (ok and exact):
                     misses.append(f"{name}/{mode}/b{b}")
                 rows.append([

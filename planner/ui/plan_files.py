@@ -28,7 +28,7 @@ from planner.core.network import (
     save_plan,
 )
 from planner.core.parallel import Parallel
-from planner.ui.i18n import exc_text
+from planner.ui.i18n import exc_text, tr_msg
 from planner.ui.session import WindowSession, parallel_json
 
 log = logging.getLogger("planner.ui")
@@ -296,7 +296,7 @@ class PlanFiles(QObject):
             summary += "\n\n" + self.tr(
                 "It was exported for inference: the plan adds back the batch norms the "
                 "export folded away; dropout is not planned.")
-        lines = list(result.warnings) + list(result.notes)
+        lines = [tr_msg(line) for line in list(result.warnings) + list(result.notes)]
         counts = self.tr(
             "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
             "file: %4 values; parameters in the plan: %5.").replace(

@@ -5969,5 +5969,281 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <source>The largest batch whose estimated peak fits in {usable}: the card&apos;s {total} less the {reserve} its driver keeps (the driver reserve, an editable assumption)</source>
         <translation>估计峰值能放进 {usable} 的最大批量：显卡的 {total} 减去驱动保留的 {reserve}（驱动保留量，可编辑的假设）</translation>
     </message>
+    <message>
+        <source>Opening ONNX files needs the onnx package: pip install onnx</source>
+        <translation>打开 ONNX 文件需要 onnx 软件包：pip install onnx</translation>
+    </message>
+    <message>
+        <source>This file was exported for inference (eval mode){what}. Training has them: the plan puts the batch norms back (parameters and what they keep for backward), but dropout layers the export removed are not planned. For a file that matches training, export with model.train() and torch.onnx.export(model, (x,), &apos;m.onnx&apos;, dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default exporter folds batch norms even in training mode).</source>
+        <translation>该文件是为推理导出的（eval 模式）{what}。训练时这些都存在：计划会把批归一化补回（参数以及它们为反向传播保留的张量），但导出时移除的 dropout 层不会计入计划。要得到与训练一致的文件，请使用 model.train() 并以 torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) 导出（默认导出器即使在训练模式下也会折叠批归一化）。</translation>
+    </message>
+    <message>
+        <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file (nor whether those convolutions had a bias of their own: the plan assumes not, the usual convolution + norm pair)</source>
+        <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合）</translation>
+    </message>
+    <message>
+        <source>: its {n} batch norm(s) use running statistics; the plan counts what training keeps</source>
+        <translation>：其 {n} 个批归一化使用运行统计量；计划按训练时保留的内容计算</translation>
+    </message>
+    <message>
+        <source>{n} GELU block(s) written out as several operators were planned as one layer each (what PyTorch keeps for them).</source>
+        <translation>{n} 个由多个算子写成的 GELU 块各按一层计划（即 PyTorch 为其保留的内容）。</translation>
+    </message>
+    <message>
+        <source>{n} layer norm block(s) written out as several operators were planned as one layer each (what PyTorch keeps for them).</source>
+        <translation>{n} 个由多个算子写成的层归一化块各按一层计划（即 PyTorch 为其保留的内容）。</translation>
+    </message>
+    <message>
+        <source>{n} RMSNorm block(s) written out as several operators were planned as one norm each (what PyTorch keeps for them).</source>
+        <translation>{n} 个由多个算子写成的 RMSNorm 块各按一个归一化计划（即 PyTorch 为其保留的内容）。</translation>
+    </message>
+    <message>
+        <source>{n} scaled-dot-product attention block(s) were planned as PyTorch&apos;s fused kernel on CUDA (flash or memory-efficient: it keeps q, k, v, the output and a logsumexp per row, also with dropout). Where training runs the math kernel instead (attention weights returned, a CPU run with dropout), each also keeps its T×T probabilities: more memory than planned.</source>
+        <translation>{n} 个缩放点积注意力块按 PyTorch 在 CUDA 上的融合内核计划（flash 或 memory-efficient：保留 q、k、v、输出以及每行一个 logsumexp，带 dropout 时亦然）。若训练改用数学内核（返回注意力权重、在 CPU 上带 dropout 运行），每块还会保留其 T×T 概率矩阵：所需显存多于计划。</translation>
+    </message>
+    <message>
+        <source>{file}: {why}</source>
+        <translation>{file}：{why}</translation>
+    </message>
+    <message>
+        <source>the graph is nested too deeply to read</source>
+        <translation>计算图嵌套过深，无法读取</translation>
+    </message>
+    <message>
+        <source>the file is too large to read</source>
+        <translation>文件过大，无法读取</translation>
+    </message>
+    <message>
+        <source>cannot be read as an ONNX network ({why})</source>
+        <translation>无法作为 ONNX 网络读取（{why}）</translation>
+    </message>
+    <message>
+        <source>The exporter removed {n} bias vector(s) that were all zeros (an untrained network&apos;s); the plan counts them, as training has them.</source>
+        <translation>导出器移除了 {n} 个全零的偏置向量（未训练网络的）；计划会计入它们，因为训练时存在。</translation>
+    </message>
+    <message>
+        <source>node &apos;{node}&apos; reads &apos;{tensor}&apos;, which no node, input or initializer provides</source>
+        <translation>节点“{node}”读取“{tensor}”，但没有任何节点、输入或初始化器提供它</translation>
+    </message>
+    <message>
+        <source>the graph has a cycle (nodes {nodes} depend on each other)</source>
+        <translation>计算图有环（节点 {nodes} 互相依赖）</translation>
+    </message>
+    <message>
+        <source>batch size {batch} must be a whole number from 1 to {most}</source>
+        <translation>批大小 {batch} 必须是 1 到 {most} 之间的整数</translation>
+    </message>
+    <message>
+        <source>The file fixes the input shape in its reshapes, so it cannot be planned at {asked}: planned at {shape} as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes.</source>
+        <translation>该文件在其 reshape 中固定了输入形状，因此无法按 {asked} 计划：已按导出时的 {shape} 计划。请以动态形状导出（dynamic_shapes，或 dynamo=False 时的 dynamic_axes）以计划其他尺寸。</translation>
+    </message>
+    <message>
+        <source>initializer &apos;{name}&apos; has absurd dimensions {dims}</source>
+        <translation>初始化器“{name}”的维度不合理：{dims}</translation>
+    </message>
+    <message>
+        <source>the graph has no data input (every input is a weight)</source>
+        <translation>计算图没有数据输入（所有输入都是权重）</translation>
+    </message>
+    <message>
+        <source>the planner handles networks with one input; this graph has {n}: {names}</source>
+        <translation>规划器只处理单输入网络；此图有 {n} 个：{names}</translation>
+    </message>
+    <message>
+        <source>The graph has {n} inputs; the plan follows &apos;{primary}&apos; and takes {others} as given (masks, positions, token types): what is computed from them alone keeps nothing per sample.</source>
+        <translation>该图有 {n} 个输入；计划沿“{primary}”展开，并将 {others} 视为给定（掩码、位置、token 类型）：仅由它们计算出的内容不按样本保留任何张量。</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; has no shape (missing shapes: re-export with shapes)</source>
+        <translation>输入“{name}”没有形状（缺少形状：请带形状重新导出）</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; has {n} dimension(s); expected a batch dimension and 1 to 4 more</source>
+        <translation>输入“{name}”有 {n} 个维度；应为一个批维度加 1 到 4 个维度</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; fixes the batch at {batch}, outside 1 to {most}</source>
+        <translation>输入“{name}”将批大小固定为 {batch}，超出 1 到 {most} 的范围</translation>
+    </message>
+    <message>
+        <source>--input {asked} has {n} dimension(s); input &apos;{name}&apos; has {m} besides the batch ({shape})</source>
+        <translation>--input {asked} 有 {n} 个维度；输入“{name}”除批维度外有 {m} 个（{shape}）</translation>
+    </message>
+    <message>
+        <source>The file fixes input &apos;{name}&apos; at {shape}; planning {asked} as asked (shapes re-derived).</source>
+        <translation>文件将输入“{name}”固定为 {shape}；按要求计划 {asked}（形状已重新推导）。</translation>
+    </message>
+    <message>
+        <source>The sequence length of input &apos;{name}&apos; is not fixed in the file; planned at {n} tokens (set it with --input, e.g. --input 512).</source>
+        <translation>文件未固定输入“{name}”的序列长度；按 {n} 个 token 计划（可用 --input 设置，例如 --input 512）。</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; has a symbolic dimension besides the batch; the planner needs every dimension but the batch fixed (give it with --input)</source>
+        <translation>输入“{name}”除批维度外还有符号维度；规划器需要除批维度外的所有维度都是固定的（请用 --input 给出）</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; dimension {k} is {p}: absurd dimensions</source>
+        <translation>输入“{name}”的第 {k} 维为 {p}：维度不合理</translation>
+    </message>
+    <message>
+        <source>ONNX shape inference failed: {why}</source>
+        <translation>ONNX 形状推断失败：{why}</translation>
+    </message>
+    <message>
+        <source>Shape inference does not know &apos;{op}&apos; (node &apos;{node}&apos;): assumed to keep its input&apos;s shape.</source>
+        <translation>形状推断不认识“{op}”（节点“{node}”）：假定其保持输入的形状。</translation>
+    </message>
+    <message>
+        <source>ONNX shape inference leaves too many tensor shapes unknown (missing shapes)</source>
+        <translation>ONNX 形状推断后仍有过多张量形状未知（缺少形状）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;{name}&apos; has no shape (missing shapes)</source>
+        <translation>张量“{name}”没有形状（缺少形状）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;{name}&apos; has a dimension of {v}: absurd dimensions</source>
+        <translation>张量“{name}”有一个大小为 {v} 的维度：维度不合理</translation>
+    </message>
+    <message>
+        <source>input &apos;{name}&apos; needs 1 to 4 dimensions besides the batch, got {shape}</source>
+        <translation>输入“{name}”除批维度外需要 1 到 4 个维度，实际为 {shape}</translation>
+    </message>
+    <message>
+        <source>{op} &apos;{node}&apos; could not be mapped ({why}); counted as keeping its input.</source>
+        <translation>{op}“{node}”无法映射（{why}）；按保留其输入计算。</translation>
+    </message>
+    <message>
+        <source>no operator of the graph reads the input: nothing to plan</source>
+        <translation>计算图中没有算子读取输入：没有可计划的内容</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s shapes differ from the file&apos;s at {n} place(s), first: {where}. Layers there may need editing.</source>
+        <translation>计划的形状与文件中的形状有 {n} 处不同，首先是：{where}。这些位置的层可能需要编辑。</translation>
+    </message>
+    <message>
+        <source>The imported plan has problems to fix: {problems}.</source>
+        <translation>导入的计划有需要修正的问题：{problems}。</translation>
+    </message>
+    <message>
+        <source>Operators the planner does not understand, counted as keeping their input for backward (a guess; shapes kept as in the file): {ops}.</source>
+        <translation>规划器不理解的算子，按为反向传播保留其输入计算（推测；形状按文件保留）：{ops}。</translation>
+    </message>
+    <message>
+        <source>{n} of {total} nodes are not in the plan (their input could not be planned), first: {first}. The estimate covers only part of the network.</source>
+        <translation>{total} 个节点中有 {n} 个不在计划中（其输入无法计划），首先是：{first}。估算只覆盖网络的一部分。</translation>
+    </message>
+    <message>
+        <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what products with them keep for those parameters&apos; gradients (Swin-V2&apos;s scores times its logit scale). Export with do_constant_folding=False (dynamo=False) to count them.</source>
+        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file ({values} values) belong to no layer of the plan: {names}.</source>
+        <translation>文件中的 {n} 个权重张量（{values} 个值）不属于计划中的任何层：{names}。</translation>
+    </message>
+    <message>
+        <source>The plan counts {plan} parameters but its layers read {read} weight values of the file: {diff} more.</source>
+        <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：多 {diff} 个。</translation>
+    </message>
+    <message>
+        <source>The plan counts {plan} parameters but its layers read {read} weight values of the file: {diff} fewer.</source>
+        <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：少 {diff} 个。</translation>
+    </message>
+    <message>
+        <source>{n} parameters are counted once per layer although the file stores them once (the exporter merged identical weight tensors, as it does for untrained ones).</source>
+        <translation>有 {n} 个参数按每层各计一次，尽管文件只存储一次（导出器合并了相同的权重张量，未训练的网络常会如此）。</translation>
+    </message>
+    <message>
+        <source>The file fixes the batch size at {fixed}; planning for batch {batch} as asked (shapes re-derived).</source>
+        <translation>文件将批大小固定为 {fixed}；按要求以批大小 {batch} 计划（形状已重新推导）。</translation>
+    </message>
+    <message>
+        <source>The file fixes the batch size at 1 (the example it was exported with); the plan uses batch {batch}. Set the batch you train with.</source>
+        <translation>文件将批大小固定为 1（导出时使用的示例）；计划使用批大小 {batch}。请设置你训练时用的批大小。</translation>
+    </message>
+    <message>
+        <source>The model fixes the batch size at {fixed} (not a symbolic dimension); the plan uses it as given.</source>
+        <translation>模型将批大小固定为 {fixed}（不是符号维度）；计划按此使用。</translation>
+    </message>
+    <message>
+        <source>{op} &apos;{node}&apos; pads unevenly ({begins} before, {ends} after): the plan pads the rounded-up mean on both sides.</source>
+        <translation>{op}“{node}”填充不对称（前 {begins}，后 {ends}）：计划在两侧都按向上取整的平均值填充。</translation>
+    </message>
+    <message>
+        <source>node &apos;{node}&apos; has {n} pads for {dims} spatial dimensions</source>
+        <translation>节点“{node}”有 {n} 个填充值，对应 {dims} 个空间维度</translation>
+    </message>
+    <message>
+        <source>LayerNormalization &apos;{node}&apos; normalises from axis {axis}; the plan normalises the last dimension (parameters and statistics may differ).</source>
+        <translation>LayerNormalization“{node}”从第 {axis} 轴开始归一化；计划只归一化最后一维（参数和统计量可能不同）。</translation>
+    </message>
+    <message>
+        <source>LayerNormalization &apos;{node}&apos; has no bias; the plan counts one ({n} parameters too many).</source>
+        <translation>LayerNormalization“{node}”没有偏置；计划计入了一个（多出 {n} 个参数）。</translation>
+    </message>
+    <message>
+        <source>Gemm &apos;{node}&apos; transposes its input (transA); the plan reads it untransposed.</source>
+        <translation>Gemm“{node}”转置其输入（transA）；计划按未转置读取。</translation>
+    </message>
+    <message>
+        <source>A layer norm written out as operators (&apos;{node}&apos;) has {n} learned tensor(s); the plan counts a scale and a bias.</source>
+        <translation>一个由算子写成的层归一化（“{node}”）有 {n} 个可学习张量；计划计入一个缩放和一个偏置。</translation>
+    </message>
+    <message>
+        <source>{op} &apos;{node}&apos; has no bias; the plan counts the biases PyTorch has.</source>
+        <translation>{op}“{node}”没有偏置；计划按 PyTorch 拥有的偏置计算。</translation>
+    </message>
+    <message>
+        <source>the graph has more than {n} entries</source>
+        <translation>计算图的条目超过 {n} 个</translation>
+    </message>
+    <message>
+        <source>the graph has more than {n} nodes</source>
+        <translation>计算图的节点超过 {n} 个</translation>
+    </message>
+    <message>
+        <source>its graph is larger than {n} MiB without weights</source>
+        <translation>不计权重时其计算图大于 {n} MiB</translation>
+    </message>
+    <message>
+        <source>a field of {n} MiB</source>
+        <translation>一个 {n} MiB 的字段</translation>
+    </message>
+    <message>
+        <source>cannot be read ({why})</source>
+        <translation>无法读取（{why}）</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>is a folder, not an ONNX file</source>
+        <translation>是文件夹，不是 ONNX 文件</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>too large to plan: {why}</source>
+        <translation>过大，无法计划：{why}</translation>
+    </message>
+    <message>
+        <source>not an ONNX file, or a truncated one (it cannot be skimmed, and it is too large to read whole: {n} MiB)</source>
+        <translation>不是 ONNX 文件，或文件被截断（无法略读，且太大无法整体读取：{n} MiB）</translation>
+    </message>
+    <message>
+        <source>not an ONNX file, or a truncated one ({why})</source>
+        <translation>不是 ONNX 文件，或文件被截断（{why}）</translation>
+    </message>
+    <message>
+        <source>too large to plan: the graph has more than {n} nodes</source>
+        <translation>过大，无法计划：计算图的节点超过 {n} 个</translation>
+    </message>
+    <message>
+        <source>not an ONNX network (the file holds no graph nodes)</source>
+        <translation>不是 ONNX 网络（文件中没有计算图节点）</translation>
+    </message>
 </context>
 </TS>

@@ -46,6 +46,27 @@ def save(model: onnx.ModelProto, path: Path) -> Path:
     return path
 
 
+def import_saved(tmp_path: Path, model: onnx.ModelProto, name: str = "m.onnx", **kw):
+    """Save ``model`` under ``tmp_path`` and import it (``import_onnx`` keywords)."""
+    from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
+
+    return import_onnx(save(model, tmp_path / name), **kw)
+
+
+def layer_kinds(result) -> list[str]:
+    return [layer.kind for layer in result.draft.layers[1:]]
+
+
+def saved_per_sample(result, batch: int = 2) -> int:
+    """Elements kept for backward per sample (fp32 bytes / 4), allocator rounding off."""
+    from planner.core.memory import Assumptions, estimate  # noqa: PLC0415
+    from planner.core.network import Setup, analyze  # noqa: PLC0415
+
+    exact = Assumptions(allocator_block_bytes=1, allocator_segment_bytes=1)
+    est = estimate(analyze(result.draft), Setup(batch_size=batch, precision="fp32"), exact)
+    return est.saved_bytes // 4 // batch
+
+
 def single_op(op: str, in_shape: Sequence[Any], out_shape: Sequence[Any] | None = None,
               inits: Sequence[TensorProto] = (), extra_inputs: Sequence[str] = (),
               outputs: int = 1, opset: int = OPSET, **attrs) -> onnx.ModelProto:

@@ -178,13 +178,17 @@ def test_global_avgpool_feeding_a_convolution_keeps_its_c11_shape(tmp_path):
     assert analyze(result.draft).ok and result.report.complete
 
 
-def test_concat_of_one_tensor_is_skipped(tmp_path):
+def test_concat_of_one_tensor_is_a_copy_that_keeps_nothing(tmp_path):
+    # torch.cat([x]) (DenseNet's first layer of a block, a key/value cache's first update)
+    # makes a new tensor: what reads it keeps the copy, not x.
     nodes = [helper.make_node("Concat", ["x"], ["c"], name="/Concat", axis=1),
              helper.make_node("Relu", ["c"], ["y"], name="relu")]
     model = build(nodes, [tensor("x", ["N", *IMG])], [tensor("y", None)])
     result = imp(tmp_path, model)
-    assert [layer.kind for layer in body(result)] == ["activation"]
-    assert analyze(result.draft).ok
+    copy, relu = body(result)
+    assert copy.kind == "elementwise" and copy.params["keeps"] == "nothing"
+    assert relu.kind == "activation" and relu.source() in (None, copy.name)
+    assert analyze(result.draft).ok and result.report.complete
 
 
 def test_silu_is_fused(tmp_path):

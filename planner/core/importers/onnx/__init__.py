@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from planner.core.network import NetworkDraft, PlanFileError, Setup
+from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 __all__ = ["ImportReport", "ImportResult", "OnnxImportError", "import_onnx"]
 
-MISSING_ONNX = "Opening ONNX files needs the onnx package: pip install onnx"
+MISSING_ONNX = QT_TRANSLATE_NOOP(
+    "core", "Opening ONNX files needs the onnx package: pip install onnx")
 
 
 class OnnxImportError(PlanFileError):
@@ -76,7 +78,7 @@ def _onnx():
         import onnx.numpy_helper  # noqa: F401, PLC0415
         import onnx.shape_inference  # noqa: F401, PLC0415
     except ImportError:
-        raise OnnxImportError(MISSING_ONNX) from None
+        raise OnnxImportError(Msg(MISSING_ONNX)) from None
     return onnx
 
 
@@ -86,13 +88,40 @@ def _one_line(exc: BaseException) -> str:
     return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
-EVAL_EXPORT = (
-    "This file was exported for inference (eval mode){what}. Training has them: the plan puts "
-    "the batch norms back (parameters and what they keep for backward), but dropout layers the "
-    "export removed are not planned. For a file that matches training, export with "
+EVAL_EXPORT = QT_TRANSLATE_NOOP(
+    "core", "This file was exported for inference (eval mode){what}. Training has them: the "
+    "plan puts the batch norms back (parameters and what they keep for backward), but dropout "
+    "layers the export removed are not planned. For a file that matches training, export with "
     "model.train() and torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, "
     "do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default "
     "exporter folds batch norms even in training mode).")
+FOLDED_BN = QT_TRANSLATE_NOOP(
+    "core", ": {n} batch norm(s) were folded into the convolutions before them, so their "
+    "parameters and saved tensors are not in the file (nor whether those convolutions had a "
+    "bias of their own: the plan assumes not, the usual convolution + norm pair)")
+EVAL_BN = QT_TRANSLATE_NOOP(
+    "core", ": its {n} batch norm(s) use running statistics; the plan counts what training "
+    "keeps")
+FUSED = {
+    "gelu": QT_TRANSLATE_NOOP(
+        "core", "{n} GELU block(s) written out as several operators were planned as one layer "
+        "each (what PyTorch keeps for them)."),
+    "layernorm": QT_TRANSLATE_NOOP(
+        "core", "{n} layer norm block(s) written out as several operators were planned as one "
+        "layer each (what PyTorch keeps for them)."),
+    "rmsnorm": QT_TRANSLATE_NOOP(
+        "core", "{n} RMSNorm block(s) written out as several operators were planned as one "
+        "norm each (what PyTorch keeps for them)."),
+    "attention": QT_TRANSLATE_NOOP(
+        "core", "{n} scaled-dot-product attention block(s) were planned as PyTorch's fused "
+        "kernel on CUDA (flash or memory-efficient: it keeps q, k, v, the output and a "
+        "logsumexp per row, also with dropout). Where training runs the math kernel instead "
+        "(attention weights returned, a CPU run with dropout), each also keeps its "
+        "T×T probabilities: more memory than planned."),
+}
+
+
+_WHERE = QT_TRANSLATE_NOOP("core", "{file}: {why}")
 
 
 def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
@@ -110,39 +139,33 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     try:
         draft, setup = imp.run()
     except ImportFailure as exc:
-        raise OnnxImportError(f"{where}: {exc}") from None
+        raise OnnxImportError(Msg(_WHERE, file=where, why=message_of(exc))) from None
     except OnnxImportError:
         raise
     except RecursionError:
-        raise OnnxImportError(f"{where}: the graph is nested too deeply to read") from None
+        raise OnnxImportError(Msg(_WHERE, file=where, why=Msg(QT_TRANSLATE_NOOP(
+            "core", "the graph is nested too deeply to read")))) from None
     except MemoryError:
-        raise OnnxImportError(f"{where}: the file is too large to read") from None
+        raise OnnxImportError(Msg(_WHERE, file=where, why=Msg(QT_TRANSLATE_NOOP(
+            "core", "the file is too large to read")))) from None
     except Exception as exc:  # noqa: BLE001 - one error type leaves this module
-        raise OnnxImportError(f"{where}: cannot be read as an ONNX network ({_one_line(exc)})") \
+        raise OnnxImportError(Msg(_WHERE, file=where, why=Msg(QT_TRANSLATE_NOOP(
+            "core", "cannot be read as an ONNX network ({why})"), why=_one_line(exc)))) \
             from None
     warnings = list(imp.warnings)
     notes = list(imp.notes)
     eval_bn = getattr(imp, "eval_bn", 0)
     eval_export = bool(imp.restored_bn or eval_bn)
     if imp.restored_bn:
-        warnings.insert(0, EVAL_EXPORT.format(
-            what=f": {imp.restored_bn} batch norm(s) were folded into the convolutions before "
-                 "them, so their parameters and saved tensors are not in the file (nor whether "
-                 "those convolutions had a bias of their own: the plan assumes not, the usual "
-                 "convolution + norm pair)"))
+        warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn)))
     elif eval_bn:
-        warnings.insert(0, EVAL_EXPORT.format(
-            what=f": its {eval_bn} batch norm(s) use running statistics; the plan counts "
-                 "what training keeps"))
+        warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(EVAL_BN, n=eval_bn)))
     if imp.restored_bias:
-        warnings.append(
-            f"The exporter removed {imp.restored_bias} bias vector(s) that were all zeros (an "
-            "untrained network's); the plan counts them, as training has them.")
+        warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "The exporter removed {n} bias vector(s) that were all zeros (an untrained "
+            "network's); the plan counts them, as training has them."), n=imp.restored_bias))
     for kind, n in sorted(imp.fused_patterns.items()):
-        label = {"gelu": "GELU", "layernorm": "layer norm", "rmsnorm": "RMSNorm",
-                 "attention": "scaled-dot-product attention"}[kind]
-        notes.append(f"{n} {label} block(s) written out as several operators were planned as "
-                     "one layer each (what PyTorch keeps for them).")
+        notes.append(Msg(FUSED[kind], n=n))
     counts = imp.node_counts
     unknown = sorted({op for op, where_ in imp.unknown_ops.items() if where_})
     report = ImportReport(

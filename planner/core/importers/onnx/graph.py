@@ -11,6 +11,8 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
+
 
 class GraphError(Exception):
     """A graph that cannot be planned; the message says why (without the file name)."""
@@ -54,8 +56,9 @@ def topological(nodes: list, sources: set[str]) -> list:
             if p is None:
                 if name in sources:
                     continue
-                raise GraphError(f"node '{n.name or n.op_type}' reads '{name}', which no node, "
-                                 "input or initializer provides")
+                raise GraphError(Msg(QT_TRANSLATE_NOOP(
+                    "core", "node '{node}' reads '{tensor}', which no node, input or initializer "
+                    "provides"), node=n.name or n.op_type, tensor=name))
             deps.add(p)
         remaining[i] = len(deps)
         for p in deps:
@@ -72,6 +75,7 @@ def topological(nodes: list, sources: set[str]) -> list:
                 heapq.heappush(ready, u)
     if len(order) != len(nodes):
         stuck = [nodes[i].name or nodes[i].op_type for i, r in enumerate(remaining) if r]
-        raise GraphError("the graph has a cycle (nodes " + ", ".join(f"'{s}'" for s in stuck[:4])
-                         + (", ..." if len(stuck) > 4 else "") + " depend on each other)")
+        raise GraphError(Msg(QT_TRANSLATE_NOOP(
+            "core", "the graph has a cycle (nodes {nodes} depend on each other)"),
+            nodes=", ".join(f"'{s}'" for s in stuck[:4]) + (", ..." if len(stuck) > 4 else "")))
     return [nodes[i] for i in order]

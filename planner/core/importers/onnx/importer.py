@@ -29,6 +29,7 @@ from planner.core.importers.onnx.graph import GraphError, UniqueNames, topologic
 from planner.core.importers.onnx.reading import ReadError, read_model
 from planner.core.layers import _MAX_DIM, LayerSpec, numel, shape_str
 from planner.core.network import MAX_BATCH, NetworkDraft, Setup, analyze
+from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 DEFAULT_BATCH = 32
 DEFAULT_SEQUENCE = 128  # a token input whose length the file leaves open
@@ -111,12 +112,13 @@ class Importer:
         if self.batch_arg is not None and (
                 not isinstance(self.batch_arg, int) or isinstance(self.batch_arg, bool)
                 or not 1 <= self.batch_arg <= MAX_BATCH):
-            self.fail(f"batch size {self.batch_arg!r} must be a whole number from 1 to "
-                      f"{MAX_BATCH}")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "batch size {batch} must be a whole number from 1 to {most}"),
+                batch=repr(self.batch_arg), most=MAX_BATCH))
         try:
             model = read_model(self.onnx, self.path)
         except ReadError as exc:
-            self.fail(str(exc))
+            self.fail(message_of(exc))
         graph = model.graph
         self.dynamo = any(p.key.startswith("pkg.torch.onnx") for n in graph.node[:50]
                           for p in n.metadata_props)
@@ -129,7 +131,7 @@ class Importer:
         try:
             self.nodes = topological(list(graph.node), sources)
         except GraphError as exc:
-            self.fail(str(exc))
+            self.fail(message_of(exc))
         self.producer = {}
         self.consumers: dict[str, list[int]] = defaultdict(list)
         for k, node in enumerate(self.nodes):
@@ -153,11 +155,12 @@ class Importer:
             self.unknown_ops.clear()
             work = self._prepare(model)
             self._infer(work)
-            self.warnings.append(
-                f"The file fixes the input shape in its reshapes, so it cannot be planned at "
-                f"{shape_str(asked)}: planned at {shape_str(self.per_sample_raw(self.input_name, self.input_axis))} "
-                "as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes "
-                "with dynamo=False) to plan other sizes.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "The file fixes the input shape in its reshapes, so it cannot be planned "
+                "at {asked}: planned at {shape} as exported. Export it with a dynamic shape "
+                "(dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes."),
+                asked=shape_str(asked),
+                shape=shape_str(self.per_sample_raw(self.input_name, self.input_axis))))
             self.incomplete = True
         self._find_activations()
         self._batch_axes()
@@ -171,7 +174,7 @@ class Importer:
         try:
             setup = Setup(batch_size=batch_size)
         except ValueError as exc:
-            self.fail(str(exc))
+            self.fail(message_of(exc))
         return draft, setup
 
     # ---------------------------------------------------------------------- graph bookkeeping
@@ -184,7 +187,9 @@ class Importer:
             dims = tuple(int(d) for d in t.dims)
             if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
                     any(d > MAX_ELEMENTS for d in dims):
-                self.fail(f"initializer '{t.name}' has absurd dimensions {list(dims)}")
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "initializer '{name}' has absurd dimensions {dims}"),
+                    name=t.name, dims=str(list(dims))))
             self.init_dims[t.name] = dims
             self.init_type[t.name] = int(t.data_type)
             if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
@@ -217,7 +222,8 @@ class Importer:
         graph = model.graph
         inputs = [i for i in graph.input if i.name not in self.init_dims]
         if not inputs:
-            self.fail("the graph has no data input (every input is a weight)")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "the graph has no data input (every input is a weight)")))
         used = set(self.consumers)
         data = [i for i in inputs if i.name in used] or inputs
 
@@ -227,34 +233,39 @@ class Importer:
 
         floats = [i for i in data if is_float(i)]
         if len(floats) > 1:
-            self.fail("the planner handles networks with one input; this graph has "
-                      f"{len(floats)}: " + ", ".join(f"'{i.name}'" for i in floats[:5]))
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "the planner handles networks with one input; this graph has {n}: "
+                "{names}"), n=len(floats), names=", ".join(f"'{i.name}'" for i in floats[:5])))
         gathered = {n.input[1] for n in self.nodes if n.op_type == "Gather" and
                     len(n.input) > 1 and n.input[0] in self.init_dims}
         primary = floats[0] if floats else next((i for i in data if i.name in gathered),
                                                  data[0])
         self.side_inputs = [i.name for i in data if i is not primary]
         if self.side_inputs:
-            self.notes.append(
-                f"The graph has {len(self.side_inputs) + 1} inputs; the plan follows "
-                f"'{primary.name}' and takes " + ", ".join(f"'{n}'" for n in self.side_inputs)
-                + " as given (masks, positions, token types): what is computed from them alone "
-                "keeps nothing per sample.")
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "The graph has {n} inputs; the plan follows '{primary}' and takes "
+                "{others} as given (masks, positions, token types): what is computed from them "
+                "alone keeps nothing per sample."), n=len(self.side_inputs) + 1,
+                primary=primary.name, others=", ".join(f"'{n}'" for n in self.side_inputs)))
         vi = primary
         self.input_name = vi.name
         if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
-            self.fail(f"input '{vi.name}' has no shape (missing shapes: re-export with shapes)")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' has no shape (missing shapes: re-export with shapes)"),
+                name=vi.name))
         self.input_is_tokens = vi.type.tensor_type.elem_type in _INT_TYPES
         dims = vi.type.tensor_type.shape.dim
         if len(dims) < 2 and not (self.input_is_tokens and len(dims) == 1):
-            self.fail(f"input '{vi.name}' has {len(dims)} dimension(s); expected a batch "
-                      "dimension and 1 to 4 more")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' has {n} dimension(s); expected a batch dimension and 1 "
+                "to 4 more"), name=vi.name, n=len(dims)))
         symbolic = [k for k, d in enumerate(dims) if not d.HasField("dim_value")]
         axis = symbolic[0] if symbolic else 0
         self.fixed_batch = None if symbolic else int(dims[axis].dim_value)
         if self.fixed_batch is not None and not 1 <= self.fixed_batch <= MAX_BATCH:
-            self.fail(f"input '{vi.name}' fixes the batch at {self.fixed_batch}, outside 1 to "
-                      f"{MAX_BATCH}")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' fixes the batch at {batch}, outside 1 to {most}"),
+                name=vi.name, batch=self.fixed_batch, most=MAX_BATCH))
         per_sample = []
         for k, d in enumerate(dims):
             if k == axis:
@@ -262,28 +273,34 @@ class Importer:
             per_sample.append(int(d.dim_value) if d.HasField("dim_value") else None)
         if self.input_shape_arg is not None:
             if len(self.input_shape_arg) != len(per_sample):
-                self.fail(f"--input {shape_str(self.input_shape_arg)} has "
-                          f"{len(self.input_shape_arg)} dimension(s); input '{vi.name}' has "
-                          f"{len(per_sample)} besides the batch ({shape_str(per_sample)})")
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
+                    "besides the batch ({shape})"), asked=shape_str(self.input_shape_arg),
+                    n=len(self.input_shape_arg), name=vi.name, m=len(per_sample),
+                    shape=shape_str(per_sample)))
             if any(p is not None and p != a for p, a in zip(per_sample, self.input_shape_arg)):
-                self.notes.append(
-                    f"The file fixes input '{vi.name}' at {shape_str(per_sample)}; planning "
-                    f"{shape_str(self.input_shape_arg)} as asked (shapes re-derived).")
+                self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The file fixes input '{name}' at {shape}; planning {asked} as asked "
+                    "(shapes re-derived)."), name=vi.name, shape=shape_str(per_sample),
+                    asked=shape_str(self.input_shape_arg)))
             per_sample = list(self.input_shape_arg)
         for k, p in enumerate(per_sample):
             if p is None:
                 if self.input_is_tokens:
                     per_sample[k] = DEFAULT_SEQUENCE
-                    self.notes.append(
-                        f"The sequence length of input '{vi.name}' is not fixed in the file; "
-                        f"planned at {DEFAULT_SEQUENCE} tokens (set it with --input, e.g. "
-                        "--input 512).")
+                    self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                        "core", "The sequence length of input '{name}' is not fixed in the "
+                        "file; planned at {n} tokens (set it with --input, e.g. --input 512)."),
+                        name=vi.name, n=DEFAULT_SEQUENCE))
                 else:
-                    self.fail(f"input '{vi.name}' has a symbolic dimension besides the batch; "
-                              "the planner needs every dimension but the batch fixed (give it "
-                              "with --input)")
+                    self.fail(Msg(QT_TRANSLATE_NOOP(
+                        "core", "input '{name}' has a symbolic dimension besides the batch; the "
+                        "planner needs every dimension but the batch fixed (give it with "
+                        "--input)"), name=vi.name))
             elif not 1 <= p <= _MAX_DIM:
-                self.fail(f"input '{vi.name}' dimension {k + 1} is {p}: absurd dimensions")
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "input '{name}' dimension {k} is {p}: absurd dimensions"),
+                    name=vi.name, k=k + 1, p=p))
         self.batch_infer = self.fixed_batch or 1
         self.input_axis = axis
         work = onnx.ModelProto()
@@ -334,7 +351,8 @@ class Importer:
                 inferred = si.infer_shapes(work, check_type=False, strict_mode=False,
                                            data_prop=True)
             except Exception as exc:  # noqa: BLE001
-                self.fail(f"ONNX shape inference failed: {_one_line(exc)}")
+                self.fail(Msg(QT_TRANSLATE_NOOP("core", "ONNX shape inference failed: {why}"),
+                              why=_one_line(exc)))
             self.shapes = self._read_shapes(inferred.graph)
             self._full: dict[str, tuple[int, ...]] = {}
             self._per_sample: dict[str, tuple[int, ...] | None] = {}
@@ -371,16 +389,18 @@ class Importer:
                 break
             previous = len(self.shapes)
             self.unknown_ops[node.op_type]
-            self.warnings.append(
-                f"Shape inference does not know '{node.op_type}' (node "
-                f"'{node.name or out_names[0]}'): assumed to keep its input's shape.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Shape inference does not know '{op}' (node '{node}'): assumed to keep "
+                "its input's shape."), op=node.op_type, node=node.name or out_names[0]))
             src_vi = self._vi_by_name(inferred.graph, src)
             for o in out_names:
                 assumed.add(o)
                 vi = work.graph.value_info.add()
                 vi.CopyFrom(src_vi)
                 vi.name = o
-        self.fail("ONNX shape inference leaves too many tensor shapes unknown (missing shapes)")
+        self.fail(Msg(QT_TRANSLATE_NOOP(
+            "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
+            "shapes)")))
 
     def _consistent(self) -> bool:
         """Every reshape of an activation keeps its number of elements."""
@@ -440,7 +460,8 @@ class Importer:
             for vi in coll:
                 if vi.name == name:
                     return vi
-        raise ImportFailure(f"tensor '{name}' has no shape (missing shapes)")
+        raise ImportFailure(Msg(QT_TRANSLATE_NOOP(
+            "core", "tensor '{name}' has no shape (missing shapes)"), name=name))
 
     def _read_shapes(self, graph) -> dict[str, tuple]:
         out: dict[str, tuple] = {}
@@ -454,8 +475,9 @@ class Importer:
                     if d.HasField("dim_value"):
                         v = int(d.dim_value)
                         if v > _MAX_DIM and vi.name not in self.init_dims:
-                            self.fail(f"tensor '{vi.name}' has a dimension of {v}: absurd "
-                                      "dimensions")
+                            self.fail(Msg(QT_TRANSLATE_NOOP(
+                                "core", "tensor '{name}' has a dimension of {v}: absurd "
+                                "dimensions"), name=vi.name, v=v))
                         dims.append(v)
                     else:
                         dims.append(None)
@@ -494,8 +516,9 @@ class Importer:
                         self.acts.add(o)
         shape = self.per_sample_raw(self.input_name, self.input_axis)
         if shape is None or not 1 <= len(shape) <= 4:
-            self.fail(f"input '{self.input_name}' needs 1 to 4 dimensions besides the batch, "
-                      f"got {shape_str(shape)}")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
+                "{shape}"), name=self.input_name, shape=shape_str(shape)))
 
     def full_shape(self, name: str) -> tuple[int, ...] | None:
         full = self._full
@@ -795,8 +818,9 @@ class Importer:
             except ImportFailure:
                 raise
             except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
-                self.warnings.append(f"{node.op_type} '{self.node_label(node)}' could not be "
-                                     f"mapped ({_one_line(exc)}); counted as keeping its input.")
+                self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "{op} '{node}' could not be mapped ({why}); counted as keeping its "
+                    "input."), op=node.op_type, node=self.node_label(node), why=_one_line(exc)))
                 self.unknown_ops.setdefault(node.op_type, [])
                 self.placeholder(node, main)
             self.status.setdefault(k, "mapped")
@@ -808,7 +832,8 @@ class Importer:
     def _finish(self) -> NetworkDraft:
         layers = self.layers
         if len(layers) < 2:
-            self.fail("no operator of the graph reads the input: nothing to plan")
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "no operator of the graph reads the input: nothing to plan")))
         readers: dict[str, int] = defaultdict(int)
         for i, layer in enumerate(layers):
             if i == 0:
@@ -839,14 +864,17 @@ class Importer:
                              f"plan's layer '{name}')")
         if drift:
             self.incomplete = True
-            self.warnings.append(
-                f"The plan's shapes differ from the file's at {len(drift)} place(s), first: "
-                + "; ".join(drift[:3]) + ". Layers there may need editing.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "The plan's shapes differ from the file's at {n} place(s), first: "
+                "{where}. Layers there may need editing."), n=len(drift),
+                where="; ".join(drift[:3])))
         if not analysis.ok:
             self.incomplete = True
             shown = "; ".join(str(p) for p in analysis.problems[:3])
             more = f" (and {len(analysis.problems) - 3} more)" if len(analysis.problems) > 3 else ""
-            self.warnings.append(f"The imported plan has problems to fix: {shown}{more}.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "The imported plan has problems to fix: {problems}."),
+                problems=shown + more))
         self._account(analysis)
         return draft
 
@@ -861,19 +889,19 @@ class Importer:
             parts = [f"{op} ×{len(where)}" if len(where) != 1 else op
                      for op, where in sorted(self.unknown_ops.items()) if where]
             if parts:
-                self.warnings.append(
-                    "Operators the planner does not understand, counted as keeping their input "
-                    "for backward (a guess; shapes kept as in the file): " + ", ".join(parts)
-                    + ".")
+                self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "Operators the planner does not understand, counted as keeping "
+                    "their input for backward (a guess; shapes kept as in the file): {ops}."),
+                    ops=", ".join(parts)))
         dropped = [self.nodes[k] for k in range(len(self.nodes))
                    if self.status.get(k, "dropped") == "dropped"]
         if dropped:
             self.incomplete = True
             first = ", ".join(f"{n.op_type} '{self.node_label(n)}'" for n in dropped[:3])
-            self.warnings.append(
-                f"{len(dropped)} of {len(self.nodes)} nodes are not in the plan (their input "
-                f"could not be planned), first: {first}. The estimate covers only part of the "
-                "network.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} of {total} nodes are not in the plan (their input could not be "
+                "planned), first: {first}. The estimate covers only part of the network."),
+                n=len(dropped), total=len(self.nodes), first=first))
         # Weights: every learned float initializer the network reads is a layer's parameter.
         claimed: dict[str, int] = defaultdict(int)
         for _layer, init in self.claims:
@@ -900,38 +928,54 @@ class Importer:
         file_weights = sum(weights.values())
         claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
         shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
-        derived = sorted(t for t in seen if t in self.init_dims and self.is_derived(t))
+        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t))
+        if self.named_parameters and not self.dynamo:
+            # The legacy exporter's constant folding names what it computed from parameters
+            # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
+            derived.update(t for t in seen if t in self.init_dims and t.startswith("onnx::")
+                           and t not in claimed
+                           and self.init_type.get(t) in _FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
+        derived = sorted(derived)
+        self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)
-            self.warnings.append(
-                f"{len(derived)} constant(s) of the file ({n:,} values: "
-                + ", ".join(f"'{t}'" for t in derived[:3]) + (", ..." if len(derived) > 3
-                                                              else "")
-                + ") were computed when the file was exported (an expanded class token, a "
-                "gathered position table, a mask); the plan takes them as constants, so "
-                "parameters they came from are not counted.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} constant(s) of the file ({values} values: {names}) were computed "
+                "when the file was exported (an expanded class token, a gathered position-bias "
+                "table, a mask, rotary sines); the plan takes them as constants, so learned "
+                "parameters they came from (if any) are not counted, nor what products with "
+                "them keep for those parameters' gradients (Swin-V2's scores times its logit "
+                "scale). Export with do_constant_folding=False (dynamo=False) to count them."),
+                n=len(derived),
+                values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
+                + (", ..." if len(derived) > 3 else "")))
         self.file_weights = file_weights
         self.unclaimed = tuple(unclaimed)
         if unclaimed:
             self.incomplete = True
             n = sum(weights[w] for w in unclaimed)
             names = ", ".join(f"'{w}'" for w in unclaimed[:4])
-            self.warnings.append(
-                f"{len(unclaimed)} weight tensor(s) of the file ({n:,} values) belong to no "
-                f"layer of the plan: {names}{', ...' if len(unclaimed) > 4 else ''}.")
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file ({values} values) belong to no layer "
+                "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
+                names=names + (", ..." if len(unclaimed) > 4 else "")))
         plan = analysis.parameters
         expected = claimed_total + self.restored_bn_params
         if analysis.ok and plan != expected:
             self.incomplete = True
-            self.warnings.append(
-                f"The plan counts {plan:,} parameters but its layers read {expected:,} weight "
-                f"values of the file: {abs(plan - expected):,} "
-                f"{'more' if plan > expected else 'fewer'}.")
+            template = QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} more.") if plan > expected else QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} fewer.")
+            self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
+                                     diff=f"{abs(plan - expected):,}"))
         if shared:
-            self.notes.append(
-                f"{shared:,} parameters are counted once per layer although the file stores "
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
-                "untrained ones).")
+                "untrained ones)."), n=f"{shared:,}"))
 
     def _batch_size(self) -> int:
         fixed = self.fixed_batch
@@ -939,16 +983,19 @@ class Importer:
             return self.batch_arg or DEFAULT_BATCH
         if self.batch_arg is not None:
             if self.batch_arg != fixed:
-                self.notes.insert(0, f"The file fixes the batch size at {fixed}; planning for "
-                                     f"batch {self.batch_arg} as asked (shapes re-derived).")
+                self.notes.insert(0, Msg(QT_TRANSLATE_NOOP(
+                    "core", "The file fixes the batch size at {fixed}; planning for batch "
+                    "{batch} as asked (shapes re-derived)."), fixed=fixed, batch=self.batch_arg))
             return self.batch_arg
         if fixed == 1:
-            self.notes.insert(0, "The file fixes the batch size at 1 (the example it was "
-                                 f"exported with); the plan uses batch {DEFAULT_BATCH}. Set the "
-                                 "batch you train with.")
+            self.notes.insert(0, Msg(QT_TRANSLATE_NOOP(
+                "core", "The file fixes the batch size at 1 (the example it was exported "
+                "with); the plan uses batch {batch}. Set the batch you train with."),
+                batch=DEFAULT_BATCH))
             return DEFAULT_BATCH
-        self.notes.insert(0, f"The model fixes the batch size at {fixed} (not a symbolic "
-                             "dimension); the plan uses it as given.")
+        self.notes.insert(0, Msg(QT_TRANSLATE_NOOP(
+            "core", "The model fixes the batch size at {fixed} (not a symbolic dimension); the "
+            "plan uses it as given."), fixed=fixed))
         return fixed
 
 

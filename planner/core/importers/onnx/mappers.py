@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 # --------------------------------------------------------------------------------------------
 # Patterns
@@ -224,7 +225,10 @@ def _try_region(imp, anchor: int) -> None:
             if k != exit_node:
                 imp.skip.add(k)
         imp.fused[exit_node] = {"region": kind, "root": x, "weights": tuple(weights),
-                                "nodes": len(members)}
+                                "nodes": len(members),
+                                # torch.nn.RMSNorm's kernel, or the norm written out in Python
+                                # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
+                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
         return
 
 
@@ -261,7 +265,11 @@ def _try_attention(imp, k_soft: int) -> None:
     soft = nodes[k_soft]
     u = _only_consumer(imp, soft.output[0])
     chain = []
-    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 2:
+    guard = _nan_guard(imp, soft.output[0])
+    if guard is not None:  # the default exporter's softmax → IsNaN → Where(·, 0, softmax)
+        chain.extend(guard)
+        u = _only_consumer(imp, nodes[guard[-1]].output[0])
+    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 4:
         chain.append(u)
         u = _only_consumer(imp, nodes[u].output[0])
     if u is None or nodes[u].op_type != "MatMul":
@@ -319,7 +327,47 @@ def _try_attention(imp, k_soft: int) -> None:
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
-    imp.fused[u] = {"attention": (q, kt, pv.input[1])}
+    imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
+                                  _batched_view(imp, pv.input[1]))}
+
+
+def _batched_view(imp, tensor: str) -> str:
+    """``tensor``, or the tensor it is a reshape of where its own batch axis is lost (the
+    default exporter writes kᵀ as reshape → transpose → reshape, merging batch and heads)."""
+    if imp.batch_axis(tensor) is not None:
+        return tensor
+    full = imp.full_shape(tensor)
+    t = tensor
+    for _ in range(6):
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type not in ("Reshape", "Transpose", "Squeeze",
+                                                     "Unsqueeze", "Identity"):
+            break
+        t = imp.nodes[p].input[0]
+        shape = imp.full_shape(t)
+        # the same elements in as many dimensions, with the batch axis known
+        if imp.batch_axis(t) is not None and full is not None and shape is not None and \
+                len(shape) == len(full) and numel(shape) == numel(full):
+            return t
+    return tensor
+
+
+def _nan_guard(imp, probs: str) -> list[int] | None:
+    """[IsNaN, Where] when ``probs`` feeds only ``Where(IsNaN(probs), c, probs)`` (the default
+    exporter's decomposition of scaled_dot_product_attention zeroes fully masked rows so)."""
+    users = imp.consumers.get(probs, [])
+    if len(users) != 2:
+        return None
+    nodes = imp.nodes
+    isnan = next((u for u in users if nodes[u].op_type == "IsNaN"), None)
+    where = next((u for u in users if nodes[u].op_type == "Where"), None)
+    if isnan is None or where is None:
+        return None
+    w = nodes[where]
+    if len(w.input) != 3 or w.input[0] != nodes[isnan].output[0] or w.input[2] != probs or \
+            w.input[1] in imp.acts or _only_consumer(imp, nodes[isnan].output[0]) is None:
+        return None
+    return [isnan, where]
 
 
 def _same_value(imp, a, b) -> bool:
@@ -344,9 +392,10 @@ def _flat(value) -> list:
 
 def _norm_padding(begins: list[int], ends: list[int], imp, node, what: str):
     if begins != ends:
-        imp.warnings.append(
-            f"{what} '{imp.node_label(node)}' pads unevenly ({begins} before, {ends} after): "
-            "the plan pads the rounded-up mean on both sides.")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{op} '{node}' pads unevenly ({begins} before, {ends} after): the plan "
+            "pads the rounded-up mean on both sides."), op=what, node=imp.node_label(node),
+            begins=str(begins), ends=str(ends)))
         pads = [math.ceil((b + e) / 2) for b, e in zip(begins, ends)]
     else:
         pads = list(begins)
@@ -368,8 +417,9 @@ def _conv_padding(imp, node, dims: int, facts):
     else:
         pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
     if len(pads) != 2 * dims:
-        imp.fail(f"node '{imp.node_label(node)}' has {len(pads)} pads for {dims} spatial "
-                 "dimensions")
+        imp.fail(Msg(QT_TRANSLATE_NOOP(
+            "core", "node '{node}' has {n} pads for {dims} spatial dimensions"),
+            node=imp.node_label(node), n=len(pads), dims=dims))
     extra = facts.get("extra_pads")
     if extra and len(extra) == 2 * dims:
         pads = [a + b for a, b in zip(pads, extra)]
@@ -558,8 +608,10 @@ def _map_reduce(imp, node, main, acts, facts):
                 imp.emit("global_avgpool", node, {}, main)
                 return
     keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
-    if op in ("ReduceMax", "ReduceMin"):
-        keeps = "input"  # and the output, which is small
+    if op in ("ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
+        # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
+        # cosine attention) and logsumexp too; a sum of squares its input
+        keeps = "input"
     imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
 
 
@@ -583,13 +635,15 @@ def _map_layernorm(imp, node, main, acts, facts):
     axis = int(imp.attr(node, "axis", -1))
     rank = len(x) + 1
     if axis % rank != rank - 1:
-        imp.warnings.append(
-            f"LayerNormalization '{imp.node_label(node)}' normalises from axis {axis}; the plan "
-            "normalises the last dimension (parameters and statistics may differ).")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "LayerNormalization '{node}' normalises from axis {axis}; the plan "
+            "normalises the last dimension (parameters and statistics may differ)."),
+            node=imp.node_label(node), axis=axis))
         imp.incomplete = True
     if not (len(node.input) > 2 and node.input[2]):
-        imp.warnings.append(f"LayerNormalization '{imp.node_label(node)}' has no bias; the plan "
-                            f"counts one ({x[-1]} parameters too many).")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "LayerNormalization '{node}' has no bias; the plan counts one ({n} "
+            "parameters too many)."), node=imp.node_label(node), n=x[-1]))
     imp.emit("layernorm", node, {}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i))
 
@@ -645,8 +699,9 @@ def _map_gemm(imp, node, main, acts, facts):
         return imp.placeholder(node, main)
     trans_b = int(imp.attr(node, "transB", 0))
     if int(imp.attr(node, "transA", 0)):
-        imp.warnings.append(f"Gemm '{imp.node_label(node)}' transposes its input (transA); the "
-                            "plan reads it untransposed.")
+        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Gemm '{node}' transposes its input (transA); the plan reads it "
+            "untransposed."), node=imp.node_label(node)))
     units = int(b[0] if trans_b else b[1])
     bias_t = node.input[2] if len(node.input) > 2 and node.input[2] else facts.get("bias")
     restored = not bias_t and _restore_bias(imp, node, units)
@@ -751,6 +806,12 @@ def _map_binary(imp, node, main, acts, facts):
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
     learned = _learned(imp, other) if other else 0
+    weights: tuple[str, ...] = (other,) if learned else ()
+    if other and not learned:
+        # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
+        # logit scale, a bias with a zeroed part): those parameters are this layer's.
+        weights = _parameters_behind(imp, other)
+        learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
     if op in ("Mul", "Div"):
         keeps = "input" if learned else "nothing"
@@ -762,7 +823,49 @@ def _map_binary(imp, node, main, acts, facts):
               "other", "keeps": keeps, "parameters": learned}
     if out is not None and out != x:
         params["shape"] = out
-    imp.emit("elementwise", node, params, main, weights=(other,) if learned else ())
+    imp.emit("elementwise", node, params, main, weights=weights)
+
+
+_BROADCASTING = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Equal", "Less",
+                 "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or"}
+_PASS_THROUGH = ("Identity", "Cast", "Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten")
+MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched for the parameters behind it
+
+
+def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
+    """Learned initializers a constant (activation-free) subgraph computes ``tensor`` from,
+    not yet claimed by another layer; the data operand of a product (a coordinate table) is
+    not a parameter."""
+    walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
+    found: list[str] = []
+    data: set[str] = set()  # tensors a product reads as its data, not as its weight
+    stack, seen = [tensor], set()
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen or t in imp.acts:
+            continue
+        seen.add(t)
+        p = imp.producer.get(t)
+        if p is None or p in walked:
+            continue
+        walked.add(p)
+        node = imp.nodes[p]
+        passes = t in data and node.op_type in _PASS_THROUGH
+        for k, i in enumerate(node.input):
+            if not i or i in imp.acts:
+                continue
+            product = node.op_type in ("MatMul", "Gemm", "Conv")
+            if k == 0 and product or passes and k == 0:
+                data.add(i)
+            if i in imp.init_dims:
+                if i in data:
+                    imp.buffers.add(i)
+                elif i not in found and (imp.is_learned(i) or product and imp.is_weight(i)):
+                    # (a product's weight the legacy exporter renamed 'onnx::MatMul_N')
+                    found.append(i)
+            else:
+                stack.append(i)
+    return tuple(found)
 
 
 def _map_region(imp, node, main, acts, facts):
@@ -775,9 +878,21 @@ def _map_region(imp, node, main, acts, facts):
     elif kind == "layernorm":
         imp.emit("layernorm", node, {}, root, name=name, weights=weights)
         if len(weights) != 2:
-            imp.notes.append(f"A layer norm written out as operators ('{imp.node_label(node)}') "
-                             f"has {len(weights)} learned tensor(s); the plan counts a scale "
-                             "and a bias.")
+            imp.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "A layer norm written out as operators ('{node}') has {n} learned "
+                "tensor(s); the plan counts a scale and a bias."), node=imp.node_label(node),
+                n=len(weights)))
+    elif weights and facts.get("written_out"):
+        # x · rsqrt(mean(x²) + eps), then · weight: the product with the weight keeps the
+        # normalised tensor (its own storage), besides what the norm keeps.
+        norm = imp.emit("rmsnorm", node, {"affine": False}, root, out=[],
+                        name=imp.layer_name(node, "rmsnorm") if imp.module_scope(node) else None)
+        imp.tensor_layer["\0" + norm] = norm
+        imp.layer_out[norm] = imp.per_sample(root)
+        learned = sum(_learned(imp, w) for w in weights)
+        imp.emit("elementwise", node, {"op": "mul", "keeps": "input", "parameters": learned},
+                 "\0" + norm, name=imp.layer_name(node, "scale") if imp.module_scope(node)
+                 else None, weights=weights)
     else:
         imp.emit("rmsnorm", node, {"affine": bool(weights)}, root, name=name, weights=weights)
     imp.fused_patterns[kind] = imp.fused_patterns.get(kind, 0) + 1
@@ -790,6 +905,23 @@ def _map_attention_fused(imp, node, main, acts, facts):
             return imp.placeholder(node, main)
     qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
     k_layer = imp.tensor_layer[kt]
+    if qs is not None and ks is not None and vs is not None and len(qs) >= 2 and \
+            (len(ks) != len(qs) or len(vs) != len(qs)):
+        # k or v reached through reshapes that merge the batch with the heads (a key/value
+        # repeat for grouped heads): plan them in q's layout (views, the same elements).
+        lead, d = numel(qs[:-2]), qs[-1]
+        tk = numel(ks) // (lead * d) if numel(ks) % (lead * d) == 0 else 0
+        dv = numel(vs) // (lead * tk) if tk and numel(vs) % (lead * tk) == 0 else 0
+        if not dv:
+            return imp.placeholder(node, main)
+        ks, vs = _as_view(imp, kt, qs[:-2] + (tk, d)), qs[:-2] + (tk, dv)
+        k_layer = ks
+        v_layer = _as_view(imp, v, vs)
+        ks = imp.layer_out[ks]
+        imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
+                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        return None
     if qs is not None and ks is not None and len(ks) >= 2 and ks[-2] == qs[-1] and \
             (ks[-1] != qs[-1] or ks[-2] != ks[-1]):
         # kᵀ in the file: plan k itself (a view), as attention reads it.
@@ -802,6 +934,17 @@ def _map_attention_fused(imp, node, main, acts, facts):
     imp.emit("attention", node, {"from": (k_layer, imp.tensor_layer[v])}, q,
              name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+
+
+def _as_view(imp, tensor: str, shape: tuple[int, ...]) -> str:
+    """A view layer of ``tensor``'s layer with ``shape`` (or that layer when it has it)."""
+    src = imp.tensor_layer[tensor]
+    if imp.layer_out.get(src) == shape:
+        return src
+    name = imp.unique(f"{src}.view")
+    imp.layers.append(LayerSpec("view", name, {"shape": shape, "input": src}))
+    imp.layer_out[name] = shape
+    return name
 
 
 def _map_attention_op(imp, node, main, acts, facts):
@@ -823,7 +966,9 @@ def _map_concat(imp, node, main, acts, facts):
         return imp.placeholder(node, main)
     inputs = [i for i in node.input if i]
     if len(inputs) == 1:
-        imp.alias(node, inputs[0])
+        # torch.cat of one tensor (or of one and empty ones the exporter dropped, a key/value
+        # cache's first update) is a copy: a new storage, which a later layer may keep.
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing"}, inputs[0])
         return
     axis = int(imp.attr(node, "axis", 1)) % (len(out) + (1 if bax is not None else 0))
     ps_axis = axis - (1 if bax is not None and axis > bax else 0)
@@ -884,8 +1029,9 @@ def _map_rnn(kind: str):
                   "bidirectional": direction == "bidirectional",
                   "return_sequences": returns_seq}
         if not (len(node.input) > 3 and node.input[3]):
-            imp.warnings.append(f"{node.op_type} '{imp.node_label(node)}' has no bias; the plan "
-                                "counts the biases PyTorch has.")
+            imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{op} '{node}' has no bias; the plan counts the biases PyTorch has."),
+                op=node.op_type, node=imp.node_label(node)))
         targets = [o for o in outs if o]
         dirs = 2 if params["bidirectional"] else 1
         if returns_seq and y:
@@ -913,6 +1059,12 @@ def _map_view(imp, node, main, acts, facts):
             node.input[0] not in imp.acts:
         return _map_embedding(imp, node, main, acts, facts)
     src = node.input[0] if node.input and node.input[0] in imp.tensor_layer else main
+    if node.op_type == "Expand" and node.output and imp.consumers.get(node.output[0]) and all(
+            imp.nodes[u].op_type in _BROADCASTING for u in imp.consumers[node.output[0]]):
+        # expand_as before an element-wise op (F.normalize's denominator): a view of the small
+        # tensor, which the op broadcasts anyway; what it keeps is the small storage.
+        imp.alias(node, src)
+        return
     x = imp.per_sample(src)
     out = imp.per_sample(node.output[0])
     if node.op_type in ("Flatten", "Reshape", "Squeeze", "Unsqueeze", "Transpose") and \
@@ -992,6 +1144,9 @@ MAPPERS = {
     "ReduceMean": _map_reduce,
     "ReduceSum": _map_reduce,
     "ReduceMax": _map_reduce,
+    "ReduceL2": _map_reduce,
+    "ReduceLogSumExp": _map_reduce,
+    "ReduceSumSquare": _map_reduce,
     "ReduceMin": _map_reduce,
     "BatchNormalization": _map_batchnorm,
     "LayerNormalization": _map_layernorm,

@@ -17,6 +17,8 @@ from __future__ import annotations
 import mmap
 from pathlib import Path
 
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
+
 SKIP_DATA_BYTES = 64 * 1024  # the skim drops tensor data fields larger than this
 MAX_NODES = 1_000_000  # nodes (and other repeated graph fields) read from one graph
 MAX_GRAPH_BYTES = 512 * 1024 * 1024  # the graph's bytes besides skipped weight data
@@ -106,11 +108,13 @@ def _skim_graph(buf, start: int, end: int) -> bytes:
     for field, wt, s, e, v in _fields(buf, start, end):
         count += 1
         if count > MAX_NODES * 4:
-            raise _TooLarge(f"the graph has more than {MAX_NODES * 4:,} entries")
+            raise _TooLarge(Msg(QT_TRANSLATE_NOOP(
+                "core", "the graph has more than {n} entries"), n=f"{MAX_NODES * 4:,}"))
         if field == 1:
             nodes += 1
             if nodes > MAX_NODES:
-                raise _TooLarge(f"the graph has more than {MAX_NODES:,} nodes")
+                raise _TooLarge(Msg(QT_TRANSLATE_NOOP(
+                    "core", "the graph has more than {n} nodes"), n=f"{MAX_NODES:,}"))
         if field == 5 and wt == 2:  # initializer
             out += _sub(5, _skim_tensor(buf, v, e))
         elif field == 15 and wt == 2:  # sparse_initializer: values (1), indices (2), dims (3)
@@ -124,7 +128,9 @@ def _skim_graph(buf, start: int, end: int) -> bytes:
         else:
             out += buf[s:e]
         if len(out) > MAX_GRAPH_BYTES:
-            raise _TooLarge(f"its graph is larger than {MAX_GRAPH_BYTES >> 20} MiB without weights")
+            raise _TooLarge(Msg(QT_TRANSLATE_NOOP(
+                "core", "its graph is larger than {n} MiB without weights"),
+                                 n=MAX_GRAPH_BYTES >> 20))
     return bytes(out)
 
 
@@ -136,7 +142,8 @@ def skim_model(buf) -> bytes:
             out += _sub(7, _skim_graph(buf, v, e))
         else:
             if e - s > MAX_GRAPH_BYTES:
-                raise _TooLarge(f"a field of {(e - s) >> 20} MiB")
+                raise _TooLarge(Msg(QT_TRANSLATE_NOOP(
+                    "core", "a field of {n} MiB"), n=(e - s) >> 20))
             out += buf[s:e]
     return bytes(out)
 
@@ -147,18 +154,22 @@ def _one_line(exc: BaseException) -> str:
     return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
+def _unreadable(exc: BaseException) -> Msg:
+    return Msg(QT_TRANSLATE_NOOP("core", "cannot be read ({why})"), why=_one_line(exc))
+
+
 def read_model(onnx, path: Path):
     """The ModelProto of ``path`` without weight data; raises ReadError with the reason."""
     if not path.exists():
-        raise ReadError("no such file")
+        raise ReadError(Msg(QT_TRANSLATE_NOOP("core", "no such file")))
     if path.is_dir():
-        raise ReadError("is a folder, not an ONNX file")
+        raise ReadError(Msg(QT_TRANSLATE_NOOP("core", "is a folder, not an ONNX file")))
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise ReadError(f"cannot be read ({_one_line(exc)})") from None
+        raise ReadError(_unreadable(exc)) from None
     if size == 0:
-        raise ReadError("the file is empty")
+        raise ReadError(Msg(QT_TRANSLATE_NOOP("core", "the file is empty")))
     model = None
     try:
         with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
@@ -166,21 +177,28 @@ def read_model(onnx, path: Path):
         model = onnx.ModelProto()
         model.ParseFromString(skimmed)
     except _TooLarge as exc:
-        raise ReadError(f"too large to plan: {exc}") from None
+        raise ReadError(Msg(QT_TRANSLATE_NOOP(
+            "core", "too large to plan: {why}"), why=exc.args[0])) from None
     except OSError as exc:
-        raise ReadError(f"cannot be read ({_one_line(exc)})") from None
+        raise ReadError(_unreadable(exc)) from None
     except Exception:  # noqa: BLE001 - the skim failed; let onnx itself say what is wrong
         model = None
     if model is None:
         if size > MAX_GRAPH_BYTES:
-            raise ReadError("not an ONNX file, or a truncated one (it cannot be skimmed, and it "
-                            f"is too large to read whole: {size >> 20} MiB)")
+            raise ReadError(Msg(QT_TRANSLATE_NOOP(
+                "core", "not an ONNX file, or a truncated one (it cannot be skimmed, and it is too "
+                "large to read whole: {n} MiB)"), n=size >> 20))
         try:
             model = onnx.load(str(path), load_external_data=False)
         except Exception as exc:  # noqa: BLE001
-            raise ReadError(f"not an ONNX file, or a truncated one ({_one_line(exc)})") from None
+            raise ReadError(Msg(QT_TRANSLATE_NOOP(
+                "core", "not an ONNX file, or a truncated one ({why})"),
+                                why=_one_line(exc))) from None
         if len(model.graph.node) > MAX_NODES:
-            raise ReadError(f"too large to plan: the graph has more than {MAX_NODES:,} nodes")
+            raise ReadError(Msg(QT_TRANSLATE_NOOP(
+                "core", "too large to plan: the graph has more than {n} nodes"),
+                                n=f"{MAX_NODES:,}"))
     if not model.HasField("graph") or not model.graph.node:
-        raise ReadError("not an ONNX network (the file holds no graph nodes)")
+        raise ReadError(Msg(QT_TRANSLATE_NOOP(
+            "core", "not an ONNX network (the file holds no graph nodes)")))
     return model

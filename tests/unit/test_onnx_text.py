@@ -1,0 +1,128 @@
+"""Attention blocks of text models as both PyTorch exporters write them (onnx.helper graphs, no
+torch): the same network gives the same plan from either file, and what the plan keeps is what
+autograd keeps (measured with transformers' BERT and GPT-2 in benchmarks/onnx_accuracy.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import helper  # noqa: E402
+from onnx_fixtures import (  # noqa: E402
+    build, const, import_saved, layer_kinds, saved_per_sample, tensor, weight)
+
+from planner.core.network import analyze  # noqa: E402
+
+T, C, H = 64, 32, 4
+D = C // H
+
+
+imp = import_saved
+kinds = layer_kinds
+saved_elements = saved_per_sample
+
+
+def _heads(h, src, out, batch):
+    return [h.make_node("Reshape", [src, "heads"], [out + "_r"], name=f"view_{out}"),
+            h.make_node("Transpose", [out + "_r"], [out], name=f"transpose_{out}",
+                        perm=[0, 2, 1, 3])]
+
+
+def attention_net(dynamo: bool, cache_copy: bool = False, one_projection: bool = False):
+    """x (T×C) → q, k, v projections → heads → softmax attention → merge → output projection.
+
+    ``dynamo``: the default exporter's decomposition of scaled_dot_product_attention at batch
+    1 (kᵀ through reshape → transpose → reshape merging batch and heads, q and kᵀ scaled alike,
+    a mask added, softmax → IsNaN → Where). Otherwise the legacy exporter's (symbolic batch,
+    Transpose of k, the scale on both, softmax → MatMul), named after the function.
+    ``cache_copy``: k and v go through a one-input Concat (a key/value cache's first update).
+    ``one_projection``: q, k and v split from one projection (GPT-2's c_attn)."""
+    h = helper
+    batch = 1 if dynamo else "N"
+    sdpa = "/attn/scaled_dot_product_attention" if not dynamo else "node"
+    if one_projection:
+        nodes = [h.make_node("MatMul", ["x", "wqkv.weight"], ["qkv"], name="/c_attn/MatMul"),
+                 h.make_node("Split", ["qkv", "sizes"], ["q", "k", "v"], name="/attn/Split",
+                             axis=-1)]
+    else:
+        nodes = [h.make_node("MatMul", ["x", w], [p], name=f"/{p}/MatMul")
+                 for w, p in (("wq.weight", "q"), ("wk.weight", "k"), ("wv.weight", "v"))]
+    for p in ("q", "k", "v"):
+        nodes += _heads(h, p, p + "4", batch)
+    k4, v4 = "k4", "v4"
+    if cache_copy:
+        nodes += [h.make_node("Concat", ["k4"], ["kc"], name="/attn/Concat", axis=2),
+                  h.make_node("Concat", ["v4"], ["vc"], name="/attn/Concat_1", axis=2)]
+        k4, v4 = "kc", "vc"
+    if dynamo:
+        nodes += [
+            h.make_node("Reshape", [k4, "bh"], ["k3"], name=f"{sdpa}_k3"),
+            h.make_node("Transpose", ["k3"], ["k3t"], name=f"{sdpa}_k3t", perm=[0, 2, 1]),
+            h.make_node("Reshape", ["k3t", "bhdt"], ["kt"], name=f"{sdpa}_kt"),
+        ]
+    else:
+        nodes.append(h.make_node("Transpose", [k4], ["kt"], name=f"{sdpa}/Transpose",
+                                 perm=[0, 1, 3, 2]))
+    nodes += [
+        h.make_node("Mul", ["q4", "s"], ["qs"], name=f"{sdpa}/Mul"),
+        h.make_node("Mul", ["kt", "s"], ["kts"], name=f"{sdpa}/Mul_1"),
+        h.make_node("MatMul", ["qs", "kts"], ["sc"], name=f"{sdpa}/MatMul"),
+        h.make_node("Add", ["sc", "onnx::Add_9"], ["scm"], name=f"{sdpa}/Add"),
+        h.make_node("Softmax", ["scm"], ["p"], name=f"{sdpa}/Softmax", axis=-1),
+    ]
+    probs = "p"
+    if dynamo:
+        nodes += [h.make_node("IsNaN", ["p"], ["nan"], name=f"{sdpa}_isnan"),
+                  h.make_node("Where", ["nan", "zero", "p"], ["pz"], name=f"{sdpa}_where")]
+        probs = "pz"
+    nodes += [
+        h.make_node("MatMul", [probs, v4], ["o4"], name=f"{sdpa}/MatMul_1"),
+        h.make_node("Transpose", ["o4"], ["o4t"], name="/attn/Transpose_o", perm=[0, 2, 1, 3]),
+        h.make_node("Reshape", ["o4t", "merge"], ["o"], name="/attn/Reshape_o"),
+        h.make_node("MatMul", ["o", "wo.weight"], ["y"], name="/o/MatMul"),
+    ]
+    b = 1 if dynamo else 0
+    inits = [weight("wo.weight", (C, C)), const("s", D ** -0.25),
+             const("heads", [b, T, H, D], np.int64), const("merge", [b, T, C], np.int64),
+             const("onnx::Add_9", np.zeros((1, 1, 1, T)))]
+    if one_projection:
+        inits += [weight("wqkv.weight", (C, 3 * C)), const("sizes", [C, C, C], np.int64)]
+    else:
+        inits += [weight(f"w{p}.weight", (C, C)) for p in "qkv"]
+    if dynamo:
+        inits += [const("bh", [-1, T, D], np.int64), const("bhdt", [1, H, D, T], np.int64),
+                  const("zero", 0.0)]
+    return build(nodes, [tensor("x", [batch, T, C])], [tensor("y", None)], inits, opset=18)
+
+
+def test_both_exporters_plan_a_decomposed_sdpa_as_one_fused_attention(tmp_path):
+    legacy = imp(tmp_path, attention_net(dynamo=False), "legacy.onnx")
+    dynamo = imp(tmp_path, attention_net(dynamo=True), "dynamo.onnx", batch=32)
+    for r in (legacy, dynamo):
+        assert "attention" in kinds(r), kinds(r)
+        assert "softmax" not in kinds(r) and "matmul" not in kinds(r)
+        assert r.report.complete and analyze(r.draft).ok
+        assert analyze(r.draft).output_shape == (T, C)
+        assert any("attention" in n for n in r.notes)
+    # x (read by the three projections, one storage), q, k, v, the output (read by the output
+    # projection too), one logsumexp per head and query row: not the T×T probabilities.
+    want = T * C + 3 * T * C + T * C + H * T
+    assert saved_elements(legacy) == want
+    assert saved_elements(dynamo) == want
+
+
+def test_a_one_input_concat_is_a_copy_that_attention_keeps(tmp_path):
+    """GPT-2 copies k and v into its key/value cache in training too (torch.cat onto an empty
+    cache; the legacy exporter writes a one-input Concat): autograd keeps the copies besides
+    the q/k/v projection, which q (a view of it) keeps whole."""
+    plain = imp(tmp_path, attention_net(False, one_projection=True), "plain.onnx")
+    cached = imp(tmp_path, attention_net(False, cache_copy=True, one_projection=True),
+                 "cached.onnx")
+    assert kinds(cached).count("elementwise") == kinds(plain).count("elementwise") + 2
+    assert plain.report.complete and cached.report.complete
+    # x, the projection q, k and v are views of (3·T·C), output, logsumexp
+    assert saved_elements(plain) == T * C + 3 * T * C + T * C + H * T
+    # and the copies of k and v
+    assert saved_elements(cached) == saved_elements(plain) + 2 * T * C
