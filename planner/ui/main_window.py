@@ -362,6 +362,7 @@ class MainWindow(QMainWindow):
         pane.message.connect(self._on_pane_message)
         pane.assumptions_changed.connect(self._on_assumptions_changed)
         pane.card_activated.connect(self._on_card_activated)
+        self._wire_exports(pane.exporter)
         if self.detected_cards and hasattr(pane, "set_owned_cards"):
             pane.set_owned_cards(self.detected_cards)
         return pane
@@ -725,6 +726,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_as_action)
+        file_menu.addSeparator()
+        file_menu.addMenu(self.planner.exporter.menu)  # planner/ui/exporting.py
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         self._rebuild_recent_menu()
@@ -1124,6 +1127,31 @@ class MainWindow(QMainWindow):
 
     def _remember_folder(self, path: str | Path) -> None:
         self._settings.setValue("files/last_folder", str(Path(path).resolve().parent))
+
+    def _wire_exports(self, exporter) -> None:
+        """The Planner's exports start in the last folder and say what limits the figures:
+        an ONNX import that did not cover the model, cards from the simulated source."""
+        def imported():
+            r = self.import_result
+            return r if r is not None and r.draft.name == self.document.draft.name else None
+
+        def notes():
+            out, r = [], imported()
+            if r is not None and r.incomplete:
+                out.append(self.tr("INCOMPLETE IMPORT: the plan does not cover the whole model; "
+                                   "memory and speed figures are too low"))
+            elif r is not None and r.warnings:
+                out.append(self.tr("Imported with %n approximation(s) (see the import "
+                                   "warnings)", "", len(r.warnings)))
+            if self.detected_cards and getattr(self, "detected_simulated", False):
+                out.append(self.tr("Your cards (★) come from the SIMULATED source, not a real "
+                                   "GPU"))
+            return out
+
+        exporter.notes = notes
+        exporter.incomplete = lambda: bool(imported() is not None and imported().incomplete)
+        exporter.last_folder = self.last_folder
+        exporter.remember_folder = self._remember_folder
 
     def save_as(self) -> bool:
         suggested = str(Path(self.last_folder()) / (self._file_stem() + ".json"))

@@ -458,6 +458,15 @@ class PlannerPane(QWidget):
         if self._catalog is None:
             self.tabs.setTabEnabled(self._fit_tab, False)
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        # Exports (File ▸ Export, Ctrl+E, the Export button, each view's context menu)
+        from planner.ui.exporting import PlanExporter  # noqa: PLC0415
+
+        self.exporter = PlanExporter(self)
+        self.tabs.setCornerWidget(self.exporter.button, Qt.Corner.TopRightCorner)
+        self.exporter.attach(self.breakdown, "breakdown")
+        self.exporter.attach(self.chart, "layer_chart")
+        self.exporter.attach(self.step_chart, "step_chart")
+        self.exporter.attach(self.estimate_view, "layers")
         return panel
 
     def _read_only_view(self, model) -> QTableView:
@@ -534,6 +543,7 @@ class PlannerPane(QWidget):
             view.format_bytes = self.format_bytes
             self._scaling_holder.layout().addWidget(view)
             self._scaling_view = view
+            self.exporter.attach(view.plot, "scaling_chart")
             cat = self._effective_catalog()
             if cat is not None:
                 view.set_catalog(cat, self._preferred_card())
@@ -548,6 +558,9 @@ class PlannerPane(QWidget):
             self.fit_view = FitView(self._effective_catalog(), self._fit_holder)
             self.fit_view.setObjectName("fit_view")
             self.fit_view.card_activated.connect(self.card_activated)
+            self.exporter.attach(self.fit_view.table, "fit")
+            self.exporter.attach(self.fit_view.speed_chart, "fit_chart")
+            self.exporter.attach(self.fit_view.memory_chart, "fit_memory_chart")
             self._fit_holder.layout().addWidget(self.fit_view)
             self._fit_dirty = True
         if self.fit_view is not None and self._fit_dirty:
