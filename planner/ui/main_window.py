@@ -346,6 +346,12 @@ class MainWindow(QMainWindow):
             tab = 0
         if 0 < tab < self.tabs.count():
             self.tabs.setCurrentIndex(tab)
+        try:  # and the Planner's own result tab (chart, tables, fit, several GPUs)
+            result_tab = int(settings.value("window/result_tab", 0))
+        except (TypeError, ValueError):
+            result_tab = 0
+        if 0 < result_tab < self.planner.tabs.count():
+            self.planner.tabs.setCurrentIndex(result_tab)
 
     # ------------------------------------------------------------------------------------------
     # The panes
@@ -363,6 +369,7 @@ class MainWindow(QMainWindow):
         pane.assumptions_changed.connect(self._on_assumptions_changed)
         pane.card_activated.connect(self._on_card_activated)
         self._wire_exports(pane.exporter)
+        pane.view_built.connect(self._restore_splitters)  # the fit view's, when it is built
         if self.detected_cards and hasattr(pane, "set_owned_cards"):
             pane.set_owned_cards(self.detected_cards)
         return pane
@@ -607,7 +614,8 @@ class MainWindow(QMainWindow):
 
     def _save_splitters(self) -> None:
         roots = {"planner": self.planner, "monitor": self.monitor,
-                 "catalog": self.catalog_pane, "advisor": self.advisor}
+                 "catalog": self.catalog_pane, "advisor": self.advisor,
+                 "fit": self.planner.fit_view}
         for key, root in roots.items():
             if root is None:
                 continue
@@ -1302,6 +1310,7 @@ class MainWindow(QMainWindow):
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         s.setValue("window/tab", self.tabs.currentIndex())
+        s.setValue("window/result_tab", self.planner.tabs.currentIndex())
         self._save_splitters()
         s.setValue("planner/memory_gib", self.planner.memory_spin.value())
         par = self.document.parallel

@@ -104,6 +104,7 @@ class PlannerPane(QWidget):
     card_activated = Signal(str)  # a card was double-clicked in the fit view
     assumptions_changed = Signal(object)  # the user edited the assumptions (to persist them)
     message = Signal(str)  # a transient message (a rejected edit)
+    view_built = Signal(str, object)  # a view built on first show ("fit", "scaling"): its layout
 
     def __init__(self, document: PlanDocument, parent: QWidget | None = None, *,
                  memory_gib: float = 24.0, catalog=None):
@@ -517,6 +518,8 @@ class PlannerPane(QWidget):
         self._catalog = catalog
         self.tabs.setTabEnabled(self._fit_tab, catalog is not None)
         self._push_catalog()
+        if self.tabs.currentIndex() == self._fit_tab:  # e.g. restored as the last tab shown
+            self._refresh_current_tab()
 
     def set_owned_cards(self, names) -> None:
         """Catalog names of the cards this computer has (from the monitor): highlighted as the
@@ -561,6 +564,7 @@ class PlannerPane(QWidget):
             self.exporter.attach(self.fit_view.table, "fit")
             self.exporter.attach(self.fit_view.speed_chart, "fit_chart")
             self.exporter.attach(self.fit_view.memory_chart, "fit_memory_chart")
+            self.view_built.emit("fit", self.fit_view)
             self._fit_holder.layout().addWidget(self.fit_view)
             self._fit_dirty = True
         if self.fit_view is not None and self._fit_dirty:
