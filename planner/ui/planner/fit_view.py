@@ -33,7 +33,6 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QSpinBox,
@@ -59,6 +58,7 @@ from planner.core.network import Analysis, InvalidDraft, Setup
 from planner.core.speed import ERROR_BAND, speed_notes
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.flow import FlowLayout, group
 from planner.ui.tables import HeaderTableModel, row_table
 from planner.ui.plotstyle import style_plot
 
@@ -365,7 +365,7 @@ class FitScatter(pg.PlotWidget):
     def __init__(self, y_label: str, parent: QWidget | None = None):
         super().__init__(parent, background=None,
                          axisItems={"bottom": PriceAxis(orientation="bottom")})
-        item, text = style_plot(self, min_height=150)
+        item, text = style_plot(self, min_height=110)
         self._label_color = text.name()
         item.setLabel("bottom", self.tr("price (USD, log scale)"), color=self._label_color)
         item.setLabel("left", y_label, color=self._label_color)
@@ -558,30 +558,24 @@ class FitView(QWidget):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(chars)
-        bar = QHBoxLayout()  # what to show
+        # The filters wrap onto more lines in a narrow pane (1024 px, or Chinese) instead of
+        # making the view wider than its pane.
+        self.filter_bar = QWidget()
+        bar = FlowLayout(self.filter_bar, h_spacing=12, v_spacing=4)
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.fits_only_check)
-        bar2 = QHBoxLayout()  # how to measure it, and what is shown
-        bar2.setContentsMargins(0, 0, 0, 0)
-        for layout_, label, w in (
-                (bar, self.tr("Budget:"), self.budget_spin),
-                (bar, self.tr("Architecture:"), self.architecture_combo),
-                (bar, self.tr("Segment:"), self.segment_combo),
-                (bar2, self.tr("Relative to:"), self.reference_combo),
-                (bar2, self.tr("Prices as of:"), self.as_of_combo)):
+        for label, w in ((self.tr("Budget:"), self.budget_spin),
+                         (self.tr("Architecture:"), self.architecture_combo),
+                         (self.tr("Segment:"), self.segment_combo),
+                         (self.tr("Relative to:"), self.reference_combo),
+                         (self.tr("Prices as of:"), self.as_of_combo)):
             lab = QLabel(label)
             lab.setBuddy(w)
-            if layout_.count():
-                layout_.addSpacing(6)
-            layout_.addWidget(lab)
-            layout_.addWidget(w)
-        bar.addStretch(1)
+            bar.addWidget(group(self.filter_bar, lab, w))
 
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        bar2.addSpacing(12)
-        bar2.addWidget(self.summary_label, 1)
 
         # ---- table ---------------------------------------------------------------------
         self.table = row_table(self.proxy)
@@ -608,6 +602,8 @@ class FitView(QWidget):
         charts = QSplitter(Qt.Orientation.Horizontal)
         self.speed_title = QLabel()
         self.memory_title = QLabel()
+        for title in (self.speed_title, self.memory_title):
+            title.setWordWrap(True)  # never wider than half the pane
         for title, chart in ((self.speed_title, self.speed_chart),
                              (self.memory_title, self.memory_chart)):
             box = QWidget()
@@ -628,6 +624,7 @@ class FitView(QWidget):
         content.setStretchFactor(1, 1)
         content.setSizes([640, 300])
         content.setChildrenCollapsible(False)
+        content.setCollapsible(1, True)  # drag the charts away for the whole height
         self.splitter = content
 
         # ---- empty state ---------------------------------------------------------------
@@ -643,8 +640,8 @@ class FitView(QWidget):
         self.stack.addWidget(self.empty_label)
 
         layout = QVBoxLayout(self)
-        layout.addLayout(bar)
-        layout.addLayout(bar2)
+        layout.addWidget(self.filter_bar)
+        layout.addWidget(self.summary_label)
         layout.addWidget(self.stack, 1)
 
         self._fill_combos()

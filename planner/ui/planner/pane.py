@@ -175,8 +175,9 @@ class PlannerPane(QWidget):
         splitter.addWidget(self._build_results())
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 4)
-        # The results side gets the room the fit view's filters need (~780 px at 1400 px).
-        splitter.setSizes([600, 800])
+        # The results side gets the room the fit view and a two-column breakdown need (about
+        # 730 px at 1024 px, 1000 at 1400); the editor keeps the rest.
+        splitter.setSizes([400, 1000])
         root.addWidget(splitter, 1)
         self.splitter = splitter
 
@@ -565,7 +566,14 @@ class PlannerPane(QWidget):
             self.exporter.attach(self.fit_view.speed_chart, "fit_chart")
             self.exporter.attach(self.fit_view.memory_chart, "fit_memory_chart")
             self.view_built.emit("fit", self.fit_view)
-            self._fit_holder.layout().addWidget(self.fit_view)
+            # In a scroll area: on a small screen (1024×700) the view scrolls instead of
+            # pushing the window taller than the screen.
+            scroll = QScrollArea(self._fit_holder)
+            scroll.setObjectName("fit_scroll")
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setWidget(self.fit_view)
+            self._fit_holder.layout().addWidget(scroll)
             self._fit_dirty = True
         if self.fit_view is not None and self._fit_dirty:
             self._fit_dirty = False
