@@ -175,11 +175,22 @@ class PlannerPane(QWidget):
         splitter.addWidget(self._build_results())
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 4)
-        # The results side gets the room the fit view and a two-column breakdown need (about
-        # 730 px at 1024 px, 1000 at 1400); the editor keeps the rest.
-        splitter.setSizes([400, 1000])
+        # Sized from the width at the first show (``showEvent``) unless a saved layout was
+        # restored: the results side gets what a two-column breakdown and the fit table need.
+        self._initial_split = [400, 1000]
+        splitter.setSizes(self._initial_split)
         root.addWidget(splitter, 1)
         self.splitter = splitter
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._initial_split is not None:
+            if self.splitter.sizes() == self._initial_split:  # no saved layout restored
+                total = max(self.splitter.width(), self.width() - 12)
+                results = max(730, int(total * 0.6))
+                editor = max(260, total - results)
+                self.splitter.setSizes([editor, total - editor])
+            self._initial_split = None
 
     def _build_setup_bar(self, memory_gib: float) -> QWidget:
         box = QGroupBox(self.tr("How it runs"), self)
