@@ -2121,7 +2121,9 @@ reasons</source>
     </message>
     <message numerus="yes">
         <source>Imported with %n approximation(s) (see the import warnings)</source>
-        <translation><numerusform>导入时有 %n 处近似（见导入警告）</numerusform></translation>
+        <translation>
+            <numerusform>导入时有 %n 处近似（见导入警告）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Your cards (★) come from the SIMULATED source, not a real GPU</source>
@@ -5463,6 +5465,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <source>activation only</source>
+        <translation>仅激活</translation>
+    </message>
+    <message>
+        <source>activation + error</source>
+        <translation>激活 + 误差</translation>
+    </message>
+    <message>
+        <source>the article took the output side as input − kernel ({taken} instead of {actual})</source>
+        <translation>文章把输出边长取为输入 − 卷积核（{taken}，而不是 {actual}）</translation>
     </message>
     <message>
         <source>fraction of the datasheet FP32 rate large convolutions reach</source>
