@@ -25,7 +25,7 @@ from planner.core.network import (
     NetworkDraft,
     PlanFileError,
     Setup,
-    load_plan,
+    load_plan_file,
 )
 from planner.core.presets import list_presets, load_preset
 from planner import safeio
@@ -84,9 +84,11 @@ def text(what: str = "value"):
 
 
 def load_source(source: str, *, batch: int | None = None, input_shape=None,
-                imported: list | None = None) -> tuple[NetworkDraft, Setup]:
+                imported: list | None = None,
+                parallel: list | None = None) -> tuple[NetworkDraft, Setup]:
     """A plan file, ``preset:NAME`` or an ONNX file (planned at ``batch`` and
-    ``input_shape`` when given; its ImportResult is appended to ``imported``)."""
+    ``input_shape`` when given; its ImportResult is appended to ``imported``; a plan file's
+    saved several-GPU setup, a dict, to ``parallel``)."""
     try:
         if source.startswith("preset:"):
             return load_preset(source.split(":", 1)[1])
@@ -99,7 +101,10 @@ def load_source(source: str, *, batch: int | None = None, input_shape=None,
             if imported is not None:
                 imported.append(result)
             return result.draft, result.setup
-        return load_plan(source)
+        draft, setup, saved = load_plan_file(source)
+        if parallel is not None and saved is not None:
+            parallel.append(saved)
+        return draft, setup
     except PlanFileError as exc:
         raise UsageError(str(exc)) from None
 
@@ -146,11 +151,15 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("train", "infer"))
     p.add_argument("--conv-algorithm", dest="conv_algorithm",
                    choices=("typical", "implicit_gemm", "im2col", "fft", "winograd"))
-    p.add_argument("--gpus", type=int, default=1, metavar="N",
-                   help="GPUs per node (data parallel; --batch is per GPU)")
-    p.add_argument("--nodes", type=int, default=1, metavar="M", help="machines")
+    # Unset flags take the plan file's saved setup (GPUs, nodes, strategy), else 1 GPU, DDP.
+    p.add_argument("--gpus", type=int, default=None, metavar="N",
+                   help="GPUs per node (data parallel; --batch is per GPU; default: the "
+                        "plan file's, else 1)")
+    p.add_argument("--nodes", type=int, default=None, metavar="M",
+                   help="machines (default: the plan file's, else 1)")
     p.add_argument("--strategy", choices=("ddp", "zero1", "zero2", "zero3", "fsdp"),
-                   default="ddp", help="how weights, gradients and optimizer state are shared")
+                   default=None, help="how weights, gradients and optimizer state are shared "
+                                      "(default: the plan file's, else ddp)")
     p.add_argument("--checkpointing", action="store_true", default=None,
                    help="gradient checkpointing (√n segments, forward recomputed)")
     p.add_argument("--accumulation", type=int, metavar="N",
@@ -212,8 +221,12 @@ def load_assumptions(path: str | None, base: Assumptions | None = None) -> Assum
 def resolve_parallel(args):
     from planner.core.parallel import Parallel  # noqa: PLC0415
 
+    saved = getattr(args, "plan_parallel", None) or {}
+    gpus = args.gpus if args.gpus is not None else saved.get("gpus", 1)
+    nodes = args.nodes if args.nodes is not None else saved.get("nodes", 1)
+    strategy = args.strategy if args.strategy is not None else saved.get("strategy", "ddp")
     try:
-        return Parallel(args.gpus, args.nodes, args.strategy)
+        return Parallel(gpus, nodes, strategy)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -227,9 +240,11 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
     imported: list = []
+    saved_parallel: list = []
     draft, setup = load_source(args.source, batch=args.batch if onnx_file else None,
-                               input_shape=shape, imported=imported)
+                               input_shape=shape, imported=imported, parallel=saved_parallel)
     args.import_result = imported[0] if imported else None
+    args.plan_parallel = saved_parallel[0] if saved_parallel else None
     values = setup.to_json()
     if args.batch is not None:
         values["batch_size"] = args.batch

@@ -252,6 +252,9 @@ class Advice:
     options: tuple[tuple[str, float, float, bool], ...] = field(default=())  # name, cost, speed
     owned: tuple[tuple[str, float], ...] = ()  # (owned card, samples/s on the workload)
     workload: str = ""  # the network the speeds are measured on
+    # With the user's plan: what it needs on a card (its estimated peak, CUDA context
+    # included); a card qualifies when this fits its usable memory. None: the profile's GB.
+    needed_bytes: int | None = None
 
     def to_json(self) -> dict:
         return {"as_of": self.as_of, "profile": self.profile.key,
@@ -597,8 +600,14 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     owned_points = tuple(
         (s.name, speed.get(s.name) or iteration_time(work, s, setup.precision, a).samples_per_s)
         for s, _ in owned_specs)
+    if inputs.plan is not None:
+        # One rule, said where the advice is read: the plan's peak decides, not the profile.
+        notes.insert(0, Msg(QT_TRANSLATE_NOOP(
+            "core", "Memory: a card qualifies when your plan's estimated peak ({peak}) fits "
+                    "its usable memory (its memory less the driver's reserve); the profile's "
+                    "{memory:g} GB is not used."), peak=_gb(peak), memory=prof.memory_gib))
     return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart, owned_points,
-                  draft.name)
+                  draft.name, needed_bytes=peak if inputs.plan is not None else None)
 
 
 # A sentence of 1 to 10 phrases: literal templates, so each can be translated (lupdate), with

@@ -49,7 +49,7 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     class_bytes,
     class_codes,
 )
-from planner.i18n import QT_TRANSLATE_NOOP
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 MIB = 1024**2
 
@@ -1028,7 +1028,8 @@ def classic_rows(analysis: Analysis, batch: int, precision: str) -> tuple[Classi
             continue
         out = info.out_shape
         if info.kind == "input":
-            rows.append(ClassicRow(info.name, numel(out) * batch * bpe, None, "activation only"))
+            rows.append(ClassicRow(info.name, numel(out) * batch * bpe, None,
+                                   QT_TRANSLATE_NOOP("core", "activation only")))
             if len(out) == 3:
                 article_side[info.name] = out[1:]
             prev = info
@@ -1038,7 +1039,7 @@ def classic_rows(analysis: Analysis, batch: int, precision: str) -> tuple[Classi
             continue
         nbytes = 2 * numel(out) * batch * bpe
         article = None
-        note = "activation + error"
+        note = QT_TRANSLATE_NOOP("core", "activation + error")
         spec = analysis.draft.layers[info.index]
         if (info.kind == "conv2d" and prev is not None and prev.name in article_side
                 and spec.params.get("padding") == "valid"
@@ -1050,8 +1051,10 @@ def classic_rows(analysis: Analysis, batch: int, precision: str) -> tuple[Classi
             article_side[info.name] = side
             article = 2 * out[0] * side[0] * side[1] * batch * bpe
             if article != nbytes:
-                note = (f"the article took the output side as input − kernel "
-                        f"({side[0]}×{side[1]} instead of {out[1]}×{out[2]})")
+                note = Msg(QT_TRANSLATE_NOOP(
+                    "core", "the article took the output side as input − kernel ({taken} "
+                            "instead of {actual})"), taken=f"{side[0]}×{side[1]}",
+                    actual=f"{out[1]}×{out[2]}")
             else:
                 article = None
         rows.append(ClassicRow(info.name, nbytes, article, note))

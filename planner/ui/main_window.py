@@ -172,6 +172,9 @@ class MainWindow(QMainWindow):
         tab = session.tab()
         if 0 < tab < self.tabs.count():
             self.tabs.setCurrentIndex(tab)
+        result_tab = session.result_tab()  # and the Planner's own result tab
+        if 0 < result_tab < self.planner.tabs.count():
+            self.planner.tabs.setCurrentIndex(result_tab)
 
     # ------------------------------------------------------------------------------------------
     # The panes
@@ -188,6 +191,8 @@ class MainWindow(QMainWindow):
         pane.message.connect(self._on_pane_message)
         pane.assumptions_changed.connect(self._on_assumptions_changed)
         pane.card_activated.connect(self._on_card_activated)
+        self._wire_exports(pane.exporter)
+        pane.view_built.connect(self._restore_splitters)  # the fit view's, when it is built
         if self.detected_cards and hasattr(pane, "set_owned_cards"):
             pane.set_owned_cards(self.detected_cards)
         return pane
@@ -419,7 +424,8 @@ class MainWindow(QMainWindow):
 
     def _save_splitters(self) -> None:
         roots = {"planner": self.planner, "monitor": self.monitor,
-                 "catalog": self.catalog_pane, "advisor": self.advisor}
+                 "catalog": self.catalog_pane, "advisor": self.advisor,
+                 "fit": self.planner.fit_view}
         for key, root in roots.items():
             if root is None:
                 continue
@@ -539,6 +545,8 @@ class MainWindow(QMainWindow):
                 "-",
                 ("save_action", self.tr("&Save"), files.save, (SK.Save,), ""),
                 ("save_as_action", self.tr("Save &As…"), files.save_as, (SK.SaveAs,), ""),
+                "-",
+                pane.exporter.menu,  # planner/ui/exporting.py
                 "-",
                 ("quit_action", self.tr("&Quit"), self.close, (SK.Quit,), ""),
             )),
@@ -731,6 +739,31 @@ class MainWindow(QMainWindow):
         if index is not None:
             self.tabs.setCurrentIndex(int(index))
 
+    def _wire_exports(self, exporter) -> None:
+        """The Planner's exports start in the last folder and say what limits the figures:
+        an ONNX import that did not cover the model, cards from the simulated source."""
+        def imported():
+            r = self.files.import_result
+            return r if r is not None and r.draft.name == self.document.draft.name else None
+
+        def notes():
+            out, r = [], imported()
+            if r is not None and r.incomplete:
+                out.append(self.tr("INCOMPLETE IMPORT: the plan does not cover the whole model; "
+                                   "memory and speed figures are too low"))
+            elif r is not None and r.warnings:
+                out.append(self.tr("Imported with %n approximation(s) (see the import "
+                                   "warnings)", "", len(r.warnings)))
+            if self.detected_cards and getattr(self, "detected_simulated", False):
+                out.append(self.tr("Your cards (★) come from the SIMULATED source, not a real "
+                                   "GPU"))
+            return out
+
+        exporter.notes = notes
+        exporter.incomplete = lambda: bool(imported() is not None and imported().incomplete)
+        exporter.last_folder = self.files.last_folder
+        exporter.remember_folder = self.files.remember_folder
+
     # ------------------------------------------------------------------------------------------
     # File menu
     # ------------------------------------------------------------------------------------------
@@ -824,7 +857,8 @@ class MainWindow(QMainWindow):
         self._welcome_timer.stop()
         self._welcome_pending = False
         session = self.session
-        session.save_window(self.saveGeometry(), self.saveState(), self.tabs.currentIndex())
+        session.save_window(self.saveGeometry(), self.saveState(), self.tabs.currentIndex(),
+                            self.planner.tabs.currentIndex())
         self._save_splitters()
         session.set_memory_gib(self.planner.memory_gib())
         session.set_parallel(self.document.parallel)

@@ -28,7 +28,7 @@ from planner.core.network import (
     save_plan,
 )
 from planner.core.parallel import Parallel
-from planner.ui.i18n import exc_text, tr_msg
+from planner.ui.i18n import exc_text
 from planner.ui.session import WindowSession, parallel_json
 
 log = logging.getLogger("planner.ui")
@@ -277,38 +277,17 @@ class PlanFiles(QObject):
 
     def _show_import_warnings(self, name: str, result) -> None:
         """An incomplete import says so where it cannot be missed (a warning box, and the
-        status bar until the next message); the importer's own words are the details."""
-        report = result.report
-        if result.incomplete:
-            title = self.tr("%1 was only partly read").replace("%1", name)
-            summary = self.tr(
-                "The plan does not cover the whole model: memory and speed figures are too "
-                "low. %1 of %2 operations could not be planned.").replace(
-                "%1", str(report.not_understood)).replace("%2", str(report.nodes))
-            self.message.emit(
-                self.tr("Incomplete import of %1: the figures are too low").replace("%1", name),
-                0)
-        else:
-            title = self.tr("Opened %1 with warnings").replace("%1", name)
-            summary = self.tr("The whole model was read, with assumptions to check.")
-            self.message.emit(self.tr("Opened %1 with warnings").replace("%1", name), 15000)
-        if report.eval_export:
-            summary += "\n\n" + self.tr(
-                "It was exported for inference: the plan adds back the batch norms the "
-                "export folded away; dropout is not planned.")
-        lines = [tr_msg(line) for line in list(result.warnings) + list(result.notes)]
-        counts = self.tr(
-            "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
-            "file: %4 values; parameters in the plan: %5.").replace(
-            "%1", str(report.mapped)).replace("%2", str(report.folded)).replace(
-            "%3", str(report.not_understood)).replace("%4", f"{report.file_weights:,}").replace(
-            "%5", f"{report.plan_parameters:,}")
-        details = "\n\n".join(["• " + line for line in lines] + [counts])
+        status bar until the next message): what was approximated in plain words, the
+        importer's own lines (node names) behind Show Details (planner/ui/import_summary.py)."""
+        from planner.ui.import_summary import describe_import  # noqa: PLC0415
+
+        box = describe_import(name, result)
+        self.message.emit(box.status, 0 if result.incomplete else 15000)
         show = getattr(self.prompts, "import_warnings", None)
         if callable(show):
-            show(title, summary, details, result.incomplete)
+            show(box.title, box.summary, box.details, result.incomplete)
         else:
-            self._window.notify(title, summary + "\n\n" + details)
+            self._window.notify(box.title, box.summary + "\n\n" + box.details)
 
     # ---- saving --------------------------------------------------------------------------
     def save(self) -> bool:

@@ -29,6 +29,7 @@ MAX_RECENT = 10
 GEOMETRY = "window/geometry"
 STATE = "window/state"
 TAB = "window/tab"
+RESULT_TAB = "window/result_tab"  # the Planner's own tab (chart, tables, fit, several GPUs)
 SPLITTER = "layout/{pane}/splitter{index}"
 MEMORY_GIB = "planner/memory_gib"
 ASSUMPTIONS = "planner/assumptions"
@@ -74,10 +75,18 @@ class WindowSession:
         except (TypeError, ValueError):
             return 0
 
-    def save_window(self, geometry: QByteArray, state: QByteArray, tab: int) -> None:
+    def result_tab(self) -> int:
+        try:
+            return int(self.store.value(RESULT_TAB, 0))
+        except (TypeError, ValueError):
+            return 0
+
+    def save_window(self, geometry: QByteArray, state: QByteArray, tab: int,
+                    result_tab: int = 0) -> None:
         self.store.setValue(GEOMETRY, geometry)
         self.store.setValue(STATE, state)
         self.store.setValue(TAB, int(tab))
+        self.store.setValue(RESULT_TAB, int(result_tab))
 
     def splitter(self, pane: str, index: int) -> QByteArray | None:
         value = self.store.value(SPLITTER.format(pane=pane, index=index))

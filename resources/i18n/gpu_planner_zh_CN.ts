@@ -192,6 +192,18 @@
         <translation>用规划器中的网络（按其批量大小和精度）来判断能否装下和速度，而不是用该场景的参考工作负载。</translation>
     </message>
     <message>
+        <source>its estimated peak</source>
+        <translation>它的估计峰值</translation>
+    </message>
+    <message>
+        <source>Using your plan: a card qualifies when the plan&apos;s peak (%1, CUDA context included) fits its usable memory; the %2 GB above is not used.</source>
+        <translation>使用你的计划：计划的峰值（%1，含 CUDA 上下文）装得进显卡的可用显存，该卡才符合条件；上面的 %2 GB 不使用。</translation>
+    </message>
+    <message>
+        <source>A card qualifies when it has at least this much memory.</source>
+        <translation>显存至少有这么多的显卡才符合条件。</translation>
+    </message>
+    <message>
         <source>Running cost and renting</source>
         <translation>运行成本与租用</translation>
     </message>
@@ -238,6 +250,10 @@
     <message>
         <source>Rent (per GPU-hour)</source>
         <translation>租用（每 GPU 小时）</translation>
+    </message>
+    <message>
+        <source>With your plan, its own peak and speed replace the profile&apos;s memory and workload.</source>
+        <translation>使用你的计划时，以计划自己的峰值和速度代替方案的显存和工作负载。</translation>
     </message>
     <message>
         <source>Your rate: $%1 per GPU-hour.</source>
@@ -1595,6 +1611,73 @@ reasons</source>
     </message>
 </context>
 <context>
+    <name>ImportSummary</name>
+    <message>
+        <source>Part of the network could not be planned at all: memory and speed are too low by what that part needs.</source>
+        <translation>网络有一部分完全无法规划：内存和速度偏低，差的就是这部分所需。</translation>
+    </message>
+    <message>
+        <source>Operations the planner does not know were counted as passing their input through unchanged: what they keep for backward is a guess, so memory may be somewhat low around them.</source>
+        <translation>规划器不认识的运算按原样传递输入计算：它们为反向传播保留的内容是猜测，因此这些位置的内存可能略低。</translation>
+    </message>
+    <message>
+        <source>The imported plan has errors: no estimate until they are fixed in the layer table.</source>
+        <translation>导入的计划有错误：在层表中修正之前没有估算。</translation>
+    </message>
+    <message>
+        <source>The file was saved for inference: the plan puts the batch norms back for training, but dropout is missing, so training memory is a little higher than shown.</source>
+        <translation>该文件是为推理保存的：计划为训练补回了批归一化，但缺少 dropout，因此训练内存比显示的略高。</translation>
+    </message>
+    <message>
+        <source>The file fixes its shapes, or the plan&apos;s shapes differ from the file&apos;s in places: check the layers whose output shape looks wrong.</source>
+        <translation>文件固定了形状，或计划的形状在某些位置与文件不同：请检查输出形状看起来不对的层。</translation>
+    </message>
+    <message>
+        <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
+        <translation>文件的权重与计划的参数不完全一致：权重、梯度和优化器内存可能相差这个差值。</translation>
+    </message>
+    <message>
+        <source>Bias vectors were counted as PyTorch has them in training: the parameter count may differ slightly from the file&apos;s (a negligible amount of memory).</source>
+        <translation>偏置向量按 PyTorch 训练时的情况计算：参数数量可能与文件略有不同（内存可忽略不计）。</translation>
+    </message>
+    <message>
+        <source>A few layers were planned in a simpler equivalent form (even padding, untransposed input, normalising the last dimension): memory is the same or within a fraction of a percent.</source>
+        <translation>少数层以更简单的等价形式规划（对称填充、不转置输入、对最后一维归一化）：内存相同或相差不到百分之一。</translation>
+    </message>
+    <message>
+        <source>%1 was only partly read</source>
+        <translation>%1 只读取了一部分</translation>
+    </message>
+    <message>
+        <source>The plan does not cover the whole model: memory and speed figures are too low. %1 of %2 operations could not be planned.</source>
+        <translation>计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
+    </message>
+    <message>
+        <source>Incomplete import of %1: the figures are too low</source>
+        <translation>%1 导入不完整：数字偏低</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings</source>
+        <translation>已打开 %1（有警告）</translation>
+    </message>
+    <message>
+        <source>The whole model was read. Some parts were approximated; the estimate holds within what each point below says.</source>
+        <translation>已读取整个模型。部分内容做了近似；估算的可靠程度见下面各条说明。</translation>
+    </message>
+    <message>
+        <source>%n other approximation(s): see the details.</source>
+        <translation>另有 %n 处近似：见详细信息。</translation>
+    </message>
+    <message>
+        <source>Show Details… lists each point with the operations it concerns.</source>
+        <translation>“显示详细信息…”列出每一条及其涉及的运算。</translation>
+    </message>
+    <message>
+        <source>Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the file: %4 values; parameters in the plan: %5.</source>
+        <translation>运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
+    </message>
+</context>
+<context>
     <name>LayerChart</name>
     <message>
         <source>kept for backward (MiB)</source>
@@ -1907,6 +1990,20 @@ reasons</source>
     <message>
         <source>Cannot save preferences</source>
         <translation>无法保存首选项</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE IMPORT: the plan does not cover the whole model; memory and speed figures are too low</source>
+        <translation>导入不完整：计划没有覆盖整个模型；内存和速度数字偏低</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported with %n approximation(s) (see the import warnings)</source>
+        <translation>
+            <numerusform>导入时有 %n 处近似（见导入警告）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your cards (★) come from the SIMULATED source, not a real GPU</source>
+        <translation>你的显卡（★）来自模拟数据源，不是真实 GPU</translation>
     </message>
     <message>
         <source>Language changed. The Monitor tab keeps its running session and switches at the next start.</source>
@@ -2692,6 +2789,177 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
 </context>
 <context>
+    <name>PlanExporter</name>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>通信缓冲区</translation>
+    </message>
+    <message>
+        <source>Gathered weights (ZeRO-3 / FSDP)</source>
+        <translation>聚集的权重（ZeRO-3 / FSDP）</translation>
+    </message>
+    <message>
+        <source>There is no estimate to export: the plan is empty or has errors.</source>
+        <translation>没有可导出的估算：计划为空或有错误。</translation>
+    </message>
+    <message>
+        <source>Peak (sum of the terms)</source>
+        <translation>峰值（各项之和）</translation>
+    </message>
+    <message>
+        <source>Tensors at the peak (torch.cuda.max_memory_allocated)</source>
+        <translation>峰值时的张量（torch.cuda.max_memory_allocated）</translation>
+    </message>
+    <message>
+        <source>Allocator holds (max_memory_reserved, simulated)</source>
+        <translation>分配器占用（max_memory_reserved，模拟）</translation>
+    </message>
+    <message>
+        <source>nvidia-smi shows (reserved + context)</source>
+        <translation>nvidia-smi 显示（保留 + 上下文）</translation>
+    </message>
+    <message>
+        <source>There are no layers to export: the plan is empty or has errors.</source>
+        <translation>没有可导出的层：计划为空或有错误。</translation>
+    </message>
+    <message>
+        <source>There are no cards to export: the plan is empty or has errors, or the filters hide every card.</source>
+        <translation>没有可导出的显卡：计划为空或有错误，或筛选条件隐藏了所有显卡。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cards (the table&apos;s filters)</source>
+        <translation>%2 块显卡中的 %1 块（表格的筛选条件）</translation>
+    </message>
+    <message>
+        <source>Export as .csv or .json, not “%1”</source>
+        <translation>请导出为 .csv 或 .json，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>Export a chart as .png or .svg, not “%1”</source>
+        <translation>请将图表导出为 .png 或 .svg，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>the file was not written</source>
+        <translation>文件没有写入</translation>
+    </message>
+    <message>
+        <source>Memory &amp;Breakdown (CSV/JSON)…</source>
+        <translation>内存构成(&amp;B)（CSV/JSON）…</translation>
+    </message>
+    <message>
+        <source>&amp;Per-layer Table (CSV/JSON)…</source>
+        <translation>逐层表格(&amp;P)（CSV/JSON）…</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Table (CSV/JSON)…</source>
+        <translation>适配表(&amp;F)（CSV/JSON）…</translation>
+    </message>
+    <message>
+        <source>Per-layer &amp;Chart (PNG/SVG)…</source>
+        <translation>逐层图表(&amp;C)（PNG/SVG）…</translation>
+    </message>
+    <message>
+        <source>Memory over the &amp;Step Chart (PNG/SVG)…</source>
+        <translation>训练步骤内存曲线(&amp;S)（PNG/SVG）…</translation>
+    </message>
+    <message>
+        <source>Several &amp;GPUs Chart (PNG/SVG)…</source>
+        <translation>多块 GPU 图表(&amp;G)（PNG/SVG）…</translation>
+    </message>
+    <message>
+        <source>Fit Chart: Samples/s against &amp;Price (PNG/SVG)…</source>
+        <translation>适配图：样本/秒与价格(&amp;P)（PNG/SVG）…</translation>
+    </message>
+    <message>
+        <source>Fit Chart: &amp;Memory against Price (PNG/SVG)…</source>
+        <translation>适配图：显存与价格(&amp;M)（PNG/SVG）…</translation>
+    </message>
+    <message>
+        <source>Memory per layer</source>
+        <translation>每层内存</translation>
+    </message>
+    <message>
+        <source>Memory over the training step</source>
+        <translation>训练步骤内的内存</translation>
+    </message>
+    <message>
+        <source>Speed-up on several GPUs</source>
+        <translation>多块 GPU 的加速比</translation>
+    </message>
+    <message>
+        <source>Samples/s against price</source>
+        <translation>样本/秒与价格</translation>
+    </message>
+    <message>
+        <source>Memory against price</source>
+        <translation>显存与价格</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Current View…</source>
+        <translation>导出当前视图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export what the result tab shows: a table as CSV or JSON, a chart as PNG or SVG</source>
+        <translation>导出结果标签页显示的内容：表格导出为 CSV 或 JSON，图表导出为 PNG 或 SVG</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>There is no catalog to fit the plan to.</source>
+        <translation>没有可用于适配计划的显卡目录。</translation>
+    </message>
+    <message>
+        <source>There is no estimate to draw: the plan is empty or has errors.</source>
+        <translation>没有可绘制的估算：计划为空或有错误。</translation>
+    </message>
+    <message>
+        <source>No scaling curve to export.</source>
+        <translation>没有可导出的扩展曲线。</translation>
+    </message>
+    <message>
+        <source>No card with a price is shown: nothing to draw.</source>
+        <translation>没有显示带价格的显卡：没有可绘制的内容。</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出%1</translation>
+    </message>
+    <message>
+        <source>%1 saved to %2</source>
+        <translation>%1 已保存到 %2</translation>
+    </message>
+    <message>
+        <source>%n row(s) saved to %1</source>
+        <translation>%n 行已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>PlanFiles</name>
     <message>
         <source>Cannot load preset</source>
@@ -2735,31 +3003,31 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>%1 was only partly read</source>
-        <translation>%1 只读取了一部分</translation>
+        <translation type="vanished">%1 只读取了一部分</translation>
     </message>
     <message>
         <source>The plan does not cover the whole model: memory and speed figures are too low. %1 of %2 operations could not be planned.</source>
-        <translation>计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
+        <translation type="vanished">计划没有覆盖整个模型：内存和速度数字偏低。%2 个运算中有 %1 个无法规划。</translation>
     </message>
     <message>
         <source>Incomplete import of %1: the figures are too low</source>
-        <translation>%1 导入不完整：数字偏低</translation>
+        <translation type="vanished">%1 导入不完整：数字偏低</translation>
     </message>
     <message>
         <source>Opened %1 with warnings</source>
-        <translation>已打开 %1（有警告）</translation>
+        <translation type="vanished">已打开 %1（有警告）</translation>
     </message>
     <message>
         <source>The whole model was read, with assumptions to check.</source>
-        <translation>整个模型已读取，但有需要核对的假设。</translation>
+        <translation type="vanished">整个模型已读取，但有需要核对的假设。</translation>
     </message>
     <message>
         <source>It was exported for inference: the plan adds back the batch norms the export folded away; dropout is not planned.</source>
-        <translation>该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
+        <translation type="vanished">该文件是按推理模式导出的：计划补回了导出时折叠掉的批归一化层；未规划 dropout。</translation>
     </message>
     <message>
         <source>Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the file: %4 values; parameters in the plan: %5.</source>
-        <translation>运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
+        <translation type="vanished">运算：%1 个已规划，%2 个并入其他层，%3 个无法理解。文件中的权重：%4 个值；计划中的参数：%5。</translation>
     </message>
     <message>
         <source>Cannot save plan</source>
@@ -3154,6 +3422,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
 </context>
 <context>
     <name>RecommendationCard</name>
+    <message>
+        <source>↳ %1 (with pick %2)</source>
+        <translation>↳ %1（配合第 %2 项）</translation>
+    </message>
     <message>
         <source>Price source: %1</source>
         <translation>价格来源：%1</translation>
@@ -4254,6 +4526,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>多 GPU：两张卡训练这个网络约为一张卡的 {speedup:.1f} 倍（原文：四张卡在多数框架中约 2.5–3 倍，在优化过的研究代码中约 3.6–3.8 倍；密集网络的加速要小得多）——也可以同时跑两个实验。</translation>
     </message>
     <message>
+        <source>Memory: a card qualifies when your plan&apos;s estimated peak ({peak}) fits its usable memory (its memory less the driver&apos;s reserve); the profile&apos;s {memory:g} GB is not used.</source>
+        <translation>显存：你的计划的估计峰值（{peak}）装得进显卡的可用显存（显存减去驱动保留）时，该卡才符合条件；不使用方案的 {memory:g} GB。</translation>
+    </message>
+    <message>
         <source>{speedup:.1f}× your {card} (±{band} %)</source>
         <translation>是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
     </message>
@@ -5310,6 +5586,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>深度卷积（MobileNet、EfficientNet）在任何精度下都受内存带宽限制（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运（在 EfficientNet-B0 上拟合）</translation>
     </message>
     <message>
+        <source>activation only</source>
+        <translation>仅激活</translation>
+    </message>
+    <message>
+        <source>activation + error</source>
+        <translation>激活 + 误差</translation>
+    </message>
+    <message>
+        <source>the article took the output side as input − kernel ({taken} instead of {actual})</source>
+        <translation>文章把输出边长取为输入 − 卷积核（{taken}，而不是 {actual}）</translation>
+    </message>
+    <message>
         <source>depthwise convolutions (MobileNet, EfficientNet) have no reduction for tensor cores: they reach this fraction of the FP32 CUDA-core rate in any precision (fitted on EfficientNet-B0)</source>
         <translation type="vanished">深度卷积（MobileNet、EfficientNet）没有可交给张量核心的归约：无论何种精度，它们都只达到 FP32 CUDA 核心速率的这一比例（按 EfficientNet-B0 拟合）</translation>
     </message>
@@ -5975,7 +6263,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>This file was exported for inference (eval mode){what}. Training has them: the plan puts the batch norms back (parameters and what they keep for backward), but dropout layers the export removed are not planned. For a file that matches training, export with model.train() and torch.onnx.export(model, (x,), &apos;m.onnx&apos;, dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default exporter folds batch norms even in training mode).</source>
-        <translation>该文件是为推理导出的（eval 模式）{what}。训练时这些都存在：计划会把批归一化补回（参数以及它们为反向传播保留的张量），但导出时移除的 dropout 层不会计入计划。要得到与训练一致的文件，请使用 model.train() 并以 torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) 导出（默认导出器即使在训练模式下也会折叠批归一化）。</translation>
+        <translation>该文件是为推理导出的（eval 模式）{what}。训练时这些都存在：计划会把批归一化补回（参数以及它们为反向传播保留的张量），但导出时移除的 dropout 层不会计入计划。要得到与训练一致的文件，请使用 model.train() 并以 torch.onnx.export(model, (x,), &apos;m.onnx&apos;, dynamo=False, do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) 导出（默认导出器即使在训练模式下也会折叠批归一化）。</translation>
     </message>
     <message>
         <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file (nor whether those convolutions had a bias of their own: the plan assumes not, the usual convolution + norm pair)</source>

@@ -346,3 +346,71 @@ def test_rent_controls_use_dated_rental_prices_unless_you_type_a_rate(pane, qtbo
     pane.cloud_spin.setValue(0)
     settle(qtbot, pane)
     assert "No dated rental price is known as of 2020-06" in pane.rent_info_label.text()
+
+
+def test_with_my_plan_the_plans_peak_decides_and_the_pane_says_so(pane, qtbot):
+    """Issue 17: with "Use my plan" the pane said "Memory needed 12.0 GB" while the plan's
+    peak decided. Now the GB is greyed out and the rule names the plan's peak."""
+    pane.set_profile("dl-competitions")
+    pane.memory_spin.setValue(12)
+    settle(qtbot, pane)
+    assert pane.memory_spin.isEnabled()
+    assert "at least this much memory" in pane.memory_rule_label.text()
+    assert pane.advice.needed_bytes is None
+    pane.set_plan(compute_plan(*load_preset("resnet50")))
+    pane.use_plan_check.setChecked(True)
+    settle(qtbot, pane)
+    need = pane.advice.needed_bytes
+    assert need and need > 0
+    assert not pane.memory_spin.isEnabled()
+    rule = pane.memory_rule_label.text()
+    assert f"{need / 2**30:.1f} GiB" in rule and "12 GB above is not used" in rule
+    assert "its own peak" in pane.profile_assumptions.text()
+    assert "not used" in pane.notes_label.text()
+    catalog = load_catalog()
+    buys = [r for r in recs(pane) if r.action == "buy"]
+    assert buys
+    from planner.core.memory import Assumptions
+    reserve = Assumptions().driver_reserved_bytes
+    for r in buys:  # each pick holds the plan's peak, whatever the profile's 12 GB says
+        assert r.fits
+        assert catalog.by_name(r.card).usable_memory_bytes(reserve) >= need
+    pane.use_plan_check.setChecked(False)
+    settle(qtbot, pane)
+    assert pane.memory_spin.isEnabled() and pane.advice.needed_bytes is None
+
+
+def test_a_sell_is_not_ranked_among_the_buys(pane, qtbot):
+    """Issue 17: SELL appeared as rank 6 among the BUYs. It goes right under the pick it pays
+    towards, without a rank; the options are numbered 1, 2, 3… with no gap."""
+    pane.set_profile("dl-competitions")
+    pane.set_as_of("2026-11")
+    pane.add_owned_card("RTX 3060", "used")
+    settle(qtbot, pane)
+    assert any(r.action == "sell" for r in recs(pane))
+    cards = pane.recommendations.cards()
+    badges = [c.badge.text() for c in cards]
+    assert badges[0] == "BUY" and badges[1] == "SELL"
+    assert cards[1].rank is None and "with pick 1" in cards[1].title.text()
+    ranks = [c.rank for c in cards if c.recommendation.action != "sell"]
+    assert ranks == list(range(1, len(ranks) + 1))
+    assert all(c.title.text().startswith(f"{c.rank}. ") for c in cards if c.rank)
+
+
+def test_every_recommended_option_is_labelled_or_named_on_hover(pane, qtbot):
+    """Issue 17: only one point of the options chart had a label."""
+    pane.set_profile("dl-competitions")
+    pane.add_owned_card("GTX 1070", "used")
+    settle(qtbot, pane)
+    recommended = [r.card for r in recs(pane) if r.action == "buy"]
+    assert len(recommended) >= 3
+    chart = pane.chart
+    assert chart.labelled_names() == recommended
+    shown_labels = chart.label_texts()
+    assert len(shown_labels) >= 3
+    rects = [lab.mapRectToScene(lab.boundingRect()) for lab in chart._labels
+             if lab.isVisible()]
+    for i, a in enumerate(rects):  # legible: no label over another
+        assert not any(a.intersects(b) for b in rects[i + 1:])
+    for name, _cost, _speed in chart.points():  # and every point is named on hover
+        assert name in chart.tip_of(name)

@@ -228,3 +228,61 @@ def test_tooltips_give_the_note_and_the_support_reason(view):
     assert "CUDA 13" in support.data(Qt.ItemDataRole.ToolTipRole)
     kepler = view.model.index(view.model.row_of("GeForce GTX 680"), COL_SUPPORT)
     assert kepler.data() == "unsupported"
+
+
+def test_in_the_planner_at_1400x900_the_table_takes_the_room_and_shows_the_prices(
+        qtbot, planner_home, tmp_path):
+    """Issue 17: about six rows showed and the price column was off to the right."""
+    from planner.ui.main_window import build_main_window
+    from planner.ui.services import Services
+
+    from gui_prompts import ScriptedPrompts
+
+    w = build_main_window(Services(prompts=ScriptedPrompts(), settings_path=tmp_path / "s.ini",
+                                   start_preset="resnet50", catalog_loader=load_catalog))
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    w.load_catalog()
+    pane = w.planner
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    view = pane.ensure_fit_view()
+    qtbot.waitUntil(lambda: view.table.viewport().height() > 100)
+    table = view.table
+    last = table.rowAt(table.viewport().height() - 2)
+    assert last + 1 >= 9, f"only {last + 1} rows on screen"
+    assert table.height() > view.charts.height()
+    from planner.ui.planner.fit_view import COL_PRICE_NEW
+    x = table.columnViewportPosition(COL_PRICE_NEW)
+    assert 0 <= x and x + table.columnWidth(COL_PRICE_NEW) <= table.viewport().width()
+    w.document.undo_stack.setClean()
+
+
+@pytest.mark.parametrize("width", [260, 420, 700, 1200])
+def test_price_axis_labels_never_overlap(view, width):
+
+    chart = view.speed_chart
+    axis = chart.getPlotItem().getAxis("bottom")
+    lo, hi = chart.getPlotItem().getViewBox().viewRange()[0]
+    levels = axis.tickValues(lo, hi, width)
+    values = [v for _spacing, vs in levels for v in vs]
+    assert len(values) >= 2
+    labels = axis.tickStrings(values, 1, 1)
+    assert labels[0].startswith("$")
+    fm = axis.fontMetrics()
+    px = [(v - lo) / (hi - lo) * width for v in values]
+    for (a, la), (b, lb) in zip(zip(px, labels), list(zip(px, labels))[1:]):
+        assert b - a >= (fm.horizontalAdvance(la) + fm.horizontalAdvance(lb)) / 2, labels
+
+
+def test_yours_is_in_the_legend_only_with_a_card_of_yours(view, qtbot, planner_home, resnet50):
+    assert "yours" not in view.speed_chart.legend_names()
+    assert {"fits", "does not fit"} <= set(view.speed_chart.legend_names())
+    set_owned_cards([OwnedCard("GeForce GTX 1080 Ti", "used")])
+    v = FitView(load_catalog())
+    qtbot.addWidget(v)
+    v.set_plan(resnet50)
+    assert "yours" in v.speed_chart.legend_names()
+    v.fits_only_check.setChecked(True)  # ResNet-50 at batch 64 does not fit on 11 GB
+    v.budget_spin.setValue(100)
+    assert "yours" not in v.speed_chart.legend_names()

@@ -451,3 +451,31 @@ def test_advisor_errors_are_translated(zh_app):
     text = exc_text(info.value)
     assert "no-such-profile" in text and "没有名为" in text
     assert str(info.value).startswith("no profile named")  # the CLI keeps its English
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_fit_tab_at_1024x700_keeps_the_window_on_screen_and_shows_rows(
+        zh_app, qtbot, planner_home, tmp_path, language):
+    """Issue 17: at 1024×700 (Chinese) the Fit tab showed no rows, and opening it made the
+    window taller than the screen. Now the window's minimum stays under 1024×700, the view
+    scrolls and the table shows rows."""
+    if language == "en":
+        i18n.remove_translators(zh_app)
+    w = _window(qtbot, tmp_path, language, preset="resnet50")
+    w.resize(1024, 700)
+    w.load_catalog()
+    pane = w.planner
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    view = pane.ensure_fit_view()
+    qtbot.waitUntil(lambda: view.isVisible() and view.table.viewport().height() > 60)
+    hint = w.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 700, hint
+    assert (w.width(), w.height()) == (1024, 700)
+    table = view.table
+    rows = table.rowAt(table.viewport().height() - 2) + 1
+    assert rows >= 5, f"{rows} rows at 1024×700 ({language})"
+    w.document.undo_stack.setClean()
+    w.close()
+    if w.monitor is not None:
+        w.monitor.shutdown()

@@ -402,3 +402,27 @@ def test_fit_view_follows_the_gpu_count(make_window, qtbot):
     four = {r.card.name: r.samples_per_s for r in fit.rows}
     assert four["GeForce RTX 4090"] > 2.5 * one["GeForce RTX 4090"]
     assert "4 GPUs of that card" in fit.summary_label.text()
+
+
+def test_the_fit_views_splitter_and_the_result_tab_are_restored(make_window, qtbot):
+    """Issue 17: window size, splitters and the last tab are kept between starts, also the
+    fit view's (built only when its tab is first shown) and the Planner's result tab."""
+    w = make_window()
+    wait_catalog(qtbot, w)
+    pane = w.planner
+    pane.tabs.setCurrentIndex(pane._fit_tab)
+    fit = pane.ensure_fit_view()
+    qtbot.waitUntil(lambda: fit.splitter.sizes()[0] > 50)
+    a, b = fit.splitter.sizes()
+    fit.splitter.setSizes([a - 80, b + 80])
+    moved = fit.splitter.sizes()[1] / sum(fit.splitter.sizes())
+    assert w.close()
+    w2 = make_window()
+    assert w2.planner.tabs.currentIndex() == w2.planner._fit_tab
+    wait_catalog(qtbot, w2)
+    fit2 = w2.planner.fit_view
+    assert fit2 is not None
+    qtbot.waitUntil(fit2.isVisible)
+    qtbot.waitUntil(lambda: fit2.splitter.sizes()[0] > 50)
+    share = fit2.splitter.sizes()[1] / sum(fit2.splitter.sizes())
+    assert share == pytest.approx(moved, abs=0.05)

@@ -86,3 +86,42 @@ def test_the_warning_box_renders_with_details_on_demand(qtbot, tmp_path):
     assert "MysteryOp" in box.detailedText() and "too low" in box.text()
     box.grab().save(str(tmp_path / "import-warning.png"))
     box.close()
+
+
+def test_the_box_says_in_plain_words_what_was_approximated_without_node_paths(window,
+                                                                              tmp_path):
+    """Issue 17: the box was a wall of node paths and jargon. The summary names each kind of
+    approximation and what it does to the estimate; node names only in the details."""
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], name="/features/stem/Conv",
+                              kernel_shape=[3, 3], pads=[0, 0, 1, 1]),
+             helper.make_node("MysteryOp", ["c1"], ["y"], name="/features/odd/MysteryOp",
+                              domain="vendor.ops")]
+    model = fx.build(nodes, [fx.tensor("x", ["N", 3, 16, 16])], [fx.tensor("y", None)],
+                     [fx.weight("w1", (4, 3, 3, 3))])
+    model.opset_import.append(helper.make_opsetid("vendor.ops", 1))
+    path = fx.save(model, tmp_path / "odd.onnx")
+    assert window.files.import_onnx(path)
+    title, summary, details, _incomplete = window.prompts.imports[-1]
+    assert "/features" not in summary and "MysteryOp" not in summary
+    assert "core's rule" not in summary
+    assert "does not know" in summary and "memory may be somewhat low" in summary
+    assert "padding" in summary
+    assert "Show Details" in summary
+    assert "/features/stem/Conv" in details and "MysteryOp" in details
+
+
+def test_every_kind_of_importer_line_gets_a_plain_sentence():
+    from planner.ui.import_summary import classify
+
+    lines = [
+        "Conv '/a/b' pads unevenly (0 before, 1 after): the plan pads the rounded-up mean.",
+        "Operators the planner does not understand, counted as keeping their input: Foo.",
+        "3 of 9 nodes are not in the plan (their input could not be planned), first: x.",
+        "This file was exported for inference (eval mode): 4 batch norm(s) were folded.",
+        "2 weight tensor(s) of the file (10 values) belong to no layer of the plan: a, b.",
+        "Gemm '/fc' has no bias; the plan counts the biases PyTorch has.",
+        "Something entirely new the importer says.",
+    ]
+    kinds, other = classify(lines)
+    assert kinds == ["missing", "unknown", "eval", "weights", "bias", "layout"]
+    assert other == 1

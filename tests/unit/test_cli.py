@@ -187,3 +187,32 @@ def test_bad_assumptions_file_names_the_field(tmp_path, capsys, content, needle)
         code, out, err = call(capsys, *cmd, "--assumptions", str(f))
         assert code == 2 and out == ""
         assert needle in err and err.count("\n") == 1
+
+
+def test_estimate_and_fit_use_the_plan_files_parallel_setup_unless_flags_override(
+        capsys, tmp_path):
+    """A plan saved on 4 GPUs × 2 nodes with ZeRO-3 is estimated that way (per GPU, global
+    batch 8 × the batch); --gpus/--nodes/--strategy override the saved values one by one."""
+    from planner.core.network import save_plan
+    from planner.core.presets import load_preset
+
+    draft, setup = load_preset("resnet50")
+    path = tmp_path / "eight.json"
+    save_plan(path, draft, setup, {"gpus": 4, "nodes": 2, "strategy": "zero3"})
+    code, out, _ = call(capsys, "estimate", str(path), "--json")
+    assert code == 0
+    par = json.loads(out)["parallel"]
+    assert (par["gpus"], par["nodes"], par["strategy"]) == (4, 2, "zero3")
+    assert par["global_batch"] == 8 * setup.batch_size
+    code, out, _ = call(capsys, "estimate", str(path), "--json", "--strategy", "ddp")
+    par = json.loads(out)["parallel"]
+    assert (par["gpus"], par["nodes"], par["strategy"]) == (4, 2, "ddp")
+    code, out, _ = call(capsys, "estimate", str(path), "--json", "--gpus", "1", "--nodes", "1")
+    assert "parallel" not in json.loads(out)
+    code, out, _ = call(capsys, "fit", str(path))
+    assert code == 0 and "8 GPUs of each card (zero3)" in out
+    # A file from before the setup was saved: one GPU, DDP.
+    old = tmp_path / "old.json"
+    save_plan(old, draft, setup)
+    code, out, _ = call(capsys, "estimate", str(old), "--json")
+    assert code == 0 and "parallel" not in json.loads(out)

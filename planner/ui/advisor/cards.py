@@ -30,9 +30,11 @@ def _wrapped(text: str = "") -> QLabel:
 class RecommendationCard(QFrame):
     """One recommendation. ``badge``, ``title``, ``reason`` and ``facts`` are its labels."""
 
-    def __init__(self, rank: int, rec: Recommendation, parent: QWidget | None = None):
+    def __init__(self, rank: int | None, rec: Recommendation, parent: QWidget | None = None,
+                 *, goes_with: int | None = None):
         super().__init__(parent)
         self.recommendation = rec
+        self.rank = rank
         self.setObjectName("recommendation_card")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
@@ -48,7 +50,13 @@ class RecommendationCard(QFrame):
         self.badge.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.badge.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         head.addWidget(self.badge)
-        self.title = QLabel(f"{rank}. {rec.card}")
+        # A SELL is not an option to rank: it is what to do with the card the pick replaces,
+        # so it has no number and says which pick it goes with.
+        if rank is None:
+            self.title = QLabel(self.tr("↳ %1 (with pick %2)").replace("%1", rec.card).replace(
+                "%2", str(goes_with)) if goes_with else f"↳ {rec.card}")
+        else:
+            self.title = QLabel(f"{rank}. {rec.card}")
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
@@ -125,7 +133,22 @@ class RecommendationList(QWidget):
         for card in self._cards:
             self._box.removeWidget(card)
             card.deleteLater()
-        self._cards = [RecommendationCard(i + 1, r, self) for i, r in enumerate(recs)]
+        self._cards = []
+        sells = [r for r in recs if r.action == "sell"]
+        rank = 0
+        first_buy = None
+        for r in recs:
+            if r.action == "sell":
+                continue
+            rank += 1
+            self._cards.append(RecommendationCard(rank, r, self))
+            if r.action == "buy" and first_buy is None:
+                first_buy = rank
+                # the sale that pays towards this pick comes right under it
+                self._cards.extend(RecommendationCard(None, s, self, goes_with=rank)
+                                   for s in sells)
+        if first_buy is None:
+            self._cards.extend(RecommendationCard(None, s, self) for s in sells)
         for card in self._cards:
             self._box.addWidget(card)
 

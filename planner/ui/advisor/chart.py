@@ -4,7 +4,9 @@ x is the net cost in USD (the price, less what the replaced card fetches used); 
 second on the plan or the profile's reference workload. Recommended options are drawn larger and
 in colour, the others grey; the cards the user owns are stars at a net cost of 0 (keeping them
 costs nothing) with a dashed line at the fastest one's speed, so "above the line" reads "faster
-than what I have". Hovering a point names it.
+than what I have". Every recommended option is labelled with its name where the label does
+not run into another (tried on four sides of the point; the rest are named on hover, as every
+other point is).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
@@ -51,9 +53,8 @@ class OptionsChart(pg.PlotWidget):
         self._owned_label = pg.TextItem(anchor=(1, 1), color=OWNED)
         self._owned_label.setVisible(False)
         item.addItem(self._owned_label, ignoreBounds=True)
-        self._best_label = pg.TextItem(anchor=(0, 1), color=RECOMMENDED)
-        self._best_label.setVisible(False)
-        item.addItem(self._best_label, ignoreBounds=True)
+        self._labels: list[pg.TextItem] = []  # one per recommended option, in rank order
+        item.getViewBox().sigResized.connect(self._place_labels)
         self._points: list[tuple[str, float, float]] = []
         self._owned_points: list[tuple[str, float, float]] = []
 
@@ -99,16 +100,56 @@ class OptionsChart(pg.PlotWidget):
             # The owned card's name sits at the right end of its line, clear of the points
             # near a net cost of 0 (everything plotted is faster, so above the line).
             self._owned_label.setPos(right, self._owned_line.value())
-        first = next((p for p in self._points if rec and p[0] == rec[0]), None)
-        if first is not None:
-            # Label the top pick on the side away from the nearer edge so it is never cut off.
-            right_half = bool(xs) and first[1] > (min(xs) + max(xs)) / 2
-            self._best_label.setAnchor((1.05, 1) if right_half else (-0.05, 1))
-            self._best_label.setText(first[0])
-            self._best_label.setPos(first[1], first[2])
-            self._best_label.setVisible(True)
-        else:
-            self._best_label.setVisible(False)
+        item = self.getPlotItem()
+        for label in self._labels:
+            item.removeItem(label)
+        self._labels = []
+        at = {p[0]: p for p in self._points}
+        for name in dict.fromkeys(rec):
+            if name in at:
+                label = pg.TextItem(name, anchor=(0, 1), color=RECOMMENDED)
+                label.point = at[name]
+                item.addItem(label, ignoreBounds=True)
+                self._labels.append(label)
+        self._place_labels()
+
+    _ANCHORS = ((-0.05, 1.0), (1.05, 1.0), (-0.05, 0.0), (1.05, 0.0))
+
+    def _place_labels(self, *_args) -> None:
+        """Put each label beside its point where it overlaps no label placed before it (and
+        stays inside the plot); hide it when no side is free (hover still names it)."""
+        vb = self.getPlotItem().getViewBox()
+        vb.updateMatrix()
+        bounds = vb.sceneBoundingRect()
+        placed: list[QRectF] = []
+        for label in self._labels:
+            _name, x, y = label.point
+            label.setPos(x, y)
+            label.setVisible(True)
+            label.updateTransform(force=True)
+            shown = False
+            for anchor in self._ANCHORS:
+                label.setAnchor(anchor)
+                rect = label.mapRectToScene(label.boundingRect())
+                if bounds.contains(rect) and not any(rect.intersects(r) for r in placed):
+                    placed.append(rect)
+                    shown = True
+                    break
+            label.setVisible(shown)
+
+    def label_texts(self) -> list[str]:
+        """The names written next to their points (the others are named on hover)."""
+        return [lab.toPlainText() for lab in self._labels if lab.isVisible()]
+
+    def labelled_names(self) -> list[str]:
+        return [lab.toPlainText() for lab in self._labels]
+
+    def tip_of(self, name: str) -> str:
+        """What hovering the point of ``name`` shows."""
+        for name_, x, y in self._points:
+            if name_ == name:
+                return _tip(x, y, name)
+        return ""
 
     # ------------------------------------------------------------------ for tests and callers
     def points(self) -> list[tuple[str, float, float]]:

@@ -57,6 +57,7 @@ from planner.core.advisor import (
 )
 from planner.core.catalog import Catalog, CatalogError, OwnedCard, set_owned_cards
 from planner.core.memory import Assumptions
+from planner.units import GIB
 from planner.ui.monthedit import MonthEdit
 from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
@@ -169,6 +170,7 @@ class AdvisorPane(QWidget):
         self._build_ui()
         self._owned_model.set_cards(self._known_owned(catalog.owned), ())
         self._on_profile_changed()
+        self._update_memory_rule()
 
     # ------------------------------------------------------------------------------------------
     # Construction
@@ -262,6 +264,13 @@ class AdvisorPane(QWidget):
         self.memory_spin.setToolTip(self.tr("The memory the work needs (without a plan). With "
                                             "your plan, its own estimated peak is used."))
         form.addRow(self.tr("Memory needed"), self.memory_spin)
+        # What decides the memory, said next to the figure: the profile's GB, or (with "Use
+        # my plan") the plan's estimated peak, and then the GB above is greyed out.
+        self.memory_rule_label = QLabel()
+        self.memory_rule_label.setObjectName("memory_rule")
+        self.memory_rule_label.setWordWrap(True)
+        self.memory_rule_label.setStyleSheet("color: palette(dark);")
+        form.addRow(self.memory_rule_label)
         self.budget_spin = QDoubleSpinBox()
         self.budget_spin.setRange(0, 1_000_000)
         self.budget_spin.setDecimals(0)
@@ -377,8 +386,32 @@ class AdvisorPane(QWidget):
                                                "its batch size and precision instead of the "
                                                "profile's reference workload."))
         self.use_plan_check.toggled.connect(self._schedule)
+        self.use_plan_check.toggled.connect(self._update_memory_rule)
         form.addRow(self.use_plan_check)
         return group
+
+    def plan_used(self) -> bool:
+        return self._plan is not None and self.use_plan_check.isChecked()
+
+    @Slot()
+    def _update_memory_rule(self, *_args) -> None:
+        """The memory rule in words: a card qualifies when it has the profile's GB, or, with
+        the plan, when the plan's estimated peak fits its usable memory."""
+        if not hasattr(self, "memory_rule_label"):
+            return
+        used = self.plan_used()
+        self.memory_spin.setEnabled(not used)
+        self._update_profile_text()
+        if used:
+            need = getattr(self._advice, "needed_bytes", None) if self._advice else None
+            peak = f"{need / GIB:.1f} GiB" if need else self.tr("its estimated peak")
+            self.memory_rule_label.setText(self.tr(
+                "Using your plan: a card qualifies when the plan's peak (%1, CUDA context "
+                "included) fits its usable memory; the %2 GB above is not used.").replace(
+                "%1", peak).replace("%2", f"{self.memory_spin.value():g}"))
+        else:
+            self.memory_rule_label.setText(self.tr(
+                "A card qualifies when it has at least this much memory."))
 
     def _build_running_group(self) -> QGroupBox:
         group = QGroupBox(self.tr("Running cost and renting"))
@@ -514,6 +547,7 @@ class AdvisorPane(QWidget):
         self.use_plan_check.setEnabled(self._plan is not None)
         self.use_plan_check.setText(self.tr("Use my plan (%1)").replace("%1", name) if name
                                     else self.tr("Use my plan (none drafted)"))
+        self._update_memory_rule()
         if self.use_plan_check.isChecked() or self._plan is None:
             self._schedule()
 
@@ -690,6 +724,9 @@ class AdvisorPane(QWidget):
         text = self.tr("Assumes: %1.").replace("%1", tr_msg(current.assumptions_text()))
         if modified:
             text += " " + self.tr("(Changed from the profile.)")
+        if self.plan_used():
+            text += " " + self.tr("With your plan, its own peak and speed replace the "
+                                  "profile's memory and workload.")
         self.profile_assumptions.setText(text)
         self.reset_profile_button.setEnabled(modified)
 
@@ -775,6 +812,7 @@ class AdvisorPane(QWidget):
         self.error_label.setVisible(True)
         self.notes_label.setText("")
         self.chart.set_options((), (), ())
+        self._update_memory_rule()
         self.status_changed.emit(message)
         self.advice_changed.emit(None)
 
@@ -784,6 +822,7 @@ class AdvisorPane(QWidget):
         self.heading.setText(self.tr("%1 — prices as of %2").replace(
             "%1", tr_core(advice.profile.title)).replace("%2", advice.as_of))
         self.recommendations.set_recommendations(advice.recommendations)
+        self._update_memory_rule()
         notes = [tr_msg(n) for n in advice.notes]
         unknown = getattr(self, "_unknown_detected", [])
         if unknown:

@@ -109,12 +109,20 @@ class BreakdownBar(QWidget):
     _BAR_H = 30
 
     def _legend_columns(self, width: int) -> int:
-        """Two legend columns when every label fits in half the width, else one."""
+        """Two legend columns when every line (its label and its own amount) fits in half the
+        width, else one."""
         fm = QFontMetrics(self.font())
-        label_w = max(fm.horizontalAdvance(tr_core(PARALLEL_LABELS[t]))
-                      for t in self._term_names())
-        amount_w = fm.horizontalAdvance("9999.9 MiB  (100%)")
-        needed = 18 + label_w + 16 + amount_w + 12
+        values = self._values()
+        total = max(sum(values.values()), 1)
+        mode = self._estimate.setup.mode if self._estimate is not None else "train"
+        needed = 0
+        for t in self._term_names():
+            label = tr_core(term_label(t, mode) if t in TERM_LABELS else PARALLEL_LABELS[t])
+            value = values.get(t, 0)
+            amount = (f"{self.format_bytes(value)}  ({100 * value / total:.0f}%)" if value
+                      else f"{self.format_bytes(0)}  (—)") if values else "9999.9 MiB  (100%)"
+            needed = max(needed, 18 + fm.horizontalAdvance(label) + 16
+                         + fm.horizontalAdvance(amount) + 12)
         return 2 if 2 * needed <= width - 2 * self._MARGIN else 1
 
     def hasHeightForWidth(self) -> bool:

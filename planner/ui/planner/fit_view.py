@@ -33,7 +33,6 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QSpinBox,
@@ -60,6 +59,7 @@ from planner.core.speed import ERROR_BAND, speed_notes
 from planner.i18n import message_of
 from planner.units import format_bytes
 from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.flow import FlowLayout, group
 from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel, row_table
 from planner.ui.plotstyle import style_plot
 
@@ -106,6 +106,42 @@ def _tr(text: str) -> str:
 
 def _price_tip(point: PricePoint | None) -> str | None:
     return f"{tr_msg(describe_price(point))}\n{point.source}" if point else None
+
+
+class PriceAxis(pg.AxisItem):
+    """A log-price axis (the data are log10 USD) whose labels never run into each other: of
+    the 1-2-5 ticks it labels every one there is room for, else 1-5, else the decades."""
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph's name)
+        lo, hi = sorted((minVal, maxVal))
+        shown = [v for v in _PRICE_TICKS if lo <= math.log10(v) <= hi]
+        if not shown or size <= 0:
+            return []
+        fm = self.fontMetrics() if hasattr(self, "fontMetrics") else None
+        width = max((self._label_width(v, fm) for v in shown), default=40) + 10
+        px_per_decade = size / max(hi - lo, 1e-9)
+        for keep in ((1, 2, 5), (1, 5), (1,)):
+            picked = [v for v in shown if int(str(v)[0]) in keep]
+            logs = [math.log10(v) for v in picked]
+            gaps = [(b - a) * px_per_decade for a, b in zip(logs, logs[1:])]
+            if picked and (not gaps or min(gaps) >= width):
+                return [(1.0, logs)]
+        return [(1.0, [math.log10(v) for v in shown if str(v)[0] == "1"][::2] or
+                 [math.log10(shown[0])])]
+
+    def _label_width(self, v: int, fm) -> int:
+        text = f"${v:,}"
+        if fm is None:
+            return 7 * len(text)
+        return fm.horizontalAdvance(text)
+
+    def fontMetrics(self):  # noqa: N802
+        from PySide6.QtGui import QFontMetrics  # noqa: PLC0415
+
+        return QFontMetrics(self.style.get("tickFont") or QFont())
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        return [f"${round(10 ** v):,}" for v in values]
 
 
 # --------------------------------------------------------------------------------- the model
@@ -312,15 +348,14 @@ class FitScatter(pg.PlotWidget):
     HOVER_PX = 12.0
 
     def __init__(self, y_label: str, parent: QWidget | None = None):
-        super().__init__(parent, background=None)
-        item, text = style_plot(self, min_height=200)
+        super().__init__(parent, background=None,
+                         axisItems={"bottom": PriceAxis(orientation="bottom")})
+        item, text = style_plot(self, min_height=110)
         self._label_color = text.name()
         item.setLabel("bottom", self.tr("price (USD, log scale)"), color=self._label_color)
         item.setLabel("left", y_label, color=self._label_color)
-        # log price axis: the data are log10(USD), the ticks read in dollars
-        ticks = [(math.log10(v), f"${v:,}") for v in _PRICE_TICKS]
-        item.getAxis("bottom").setTicks([ticks, []])
-        self._legend = item.addLegend(offset=(8, 8), labelTextColor=text,
+        self._legend = item.addLegend(offset=(8, 8), labelTextColor=text, labelTextSize="8pt",
+                                      verticalSpacing=-6,
                                       brush=pg.mkBrush(self.palette().color(
                                           self.palette().ColorRole.Base)))
         self._fit_item = pg.ScatterPlotItem(size=8, pen=pg.mkPen(None),
@@ -334,6 +369,8 @@ class FitScatter(pg.PlotWidget):
                                               name=self.tr("yours"))
         for it in (self._nofit_item, self._fit_item, self._owned_item):
             item.addItem(it)
+        self._legend.removeItem(self._owned_item)  # listed only while a card of yours is shown
+        self._owned_in_legend = False
         self._highlight = pg.ScatterPlotItem(size=14, pen=pg.mkPen(30, 80, 200, width=2),
                                              brush=pg.mkBrush(None), symbol="o")
         item.addItem(self._highlight, ignoreBounds=True)
@@ -353,6 +390,9 @@ class FitScatter(pg.PlotWidget):
     @property
     def names(self) -> list[str]:
         return list(self._names)
+
+    def legend_names(self) -> list[str]:
+        return [label.text for _sample, label in self._legend.items]
 
     @property
     def hovered_name(self) -> str | None:
@@ -377,6 +417,13 @@ class FitScatter(pg.PlotWidget):
             idx = groups[key]
             it.setData(x=self._xy[idx, 0] if idx else [], y=self._xy[idx, 1] if idx else [],
                        data=[self._names[i] for i in idx])
+        owned = bool(groups["owned"])
+        if owned != self._owned_in_legend:
+            if owned:
+                self._legend.addItem(self._owned_item, self.tr("yours"))
+            else:
+                self._legend.removeItem(self._owned_item)
+            self._owned_in_legend = owned
         self._clear_hover()
         item = self.getPlotItem()
         if len(self._xy):
@@ -494,30 +541,24 @@ class FitView(QWidget):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(chars)
-        bar = QHBoxLayout()  # what to show
+        # The filters wrap onto more lines in a narrow pane (1024 px, or Chinese) instead of
+        # making the view wider than its pane.
+        self.filter_bar = QWidget()
+        bar = FlowLayout(self.filter_bar, h_spacing=12, v_spacing=4)
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.fits_only_check)
-        bar2 = QHBoxLayout()  # how to measure it, and what is shown
-        bar2.setContentsMargins(0, 0, 0, 0)
-        for layout_, label, w in (
-                (bar, self.tr("Budget:"), self.budget_spin),
-                (bar, self.tr("Architecture:"), self.architecture_combo),
-                (bar, self.tr("Segment:"), self.segment_combo),
-                (bar2, self.tr("Relative to:"), self.reference_combo),
-                (bar2, self.tr("Prices as of:"), self.as_of_combo)):
+        for label, w in ((self.tr("Budget:"), self.budget_spin),
+                         (self.tr("Architecture:"), self.architecture_combo),
+                         (self.tr("Segment:"), self.segment_combo),
+                         (self.tr("Relative to:"), self.reference_combo),
+                         (self.tr("Prices as of:"), self.as_of_combo)):
             lab = QLabel(label)
             lab.setBuddy(w)
-            if layout_.count():
-                layout_.addSpacing(6)
-            layout_.addWidget(lab)
-            layout_.addWidget(w)
-        bar.addStretch(1)
+            bar.addWidget(group(self.filter_bar, lab, w))
 
         self.summary_label = QLabel()
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        bar2.addSpacing(12)
-        bar2.addWidget(self.summary_label, 1)
 
         # ---- table ---------------------------------------------------------------------
         self.table = row_table(self.proxy)
@@ -528,6 +569,12 @@ class FitView(QWidget):
         header.setStretchLastSection(True)
         header.setHighlightSections(False)
         self.table.sortByColumn(COL_SAMPLES, Qt.SortOrder.DescendingOrder)
+        # What decides comes first, so the prices are on screen in a half-width pane (the
+        # model's column numbers stay; only the order on screen changes).
+        for visual, col in enumerate((COL_CARD, COL_FITS, COL_MAX_BATCH, COL_SAMPLES,
+                                      COL_PRICE_NEW, COL_PRICE_USED, COL_PER_USD, COL_MEMORY,
+                                      COL_HEADROOM, COL_TIME, COL_RELATIVE, COL_SUPPORT)):
+            header.moveSection(header.visualIndex(col), visual)
         self.table.doubleClicked.connect(self._on_double_clicked)
 
         # ---- charts --------------------------------------------------------------------
@@ -538,6 +585,8 @@ class FitView(QWidget):
         charts = QSplitter(Qt.Orientation.Horizontal)
         self.speed_title = QLabel()
         self.memory_title = QLabel()
+        for title in (self.speed_title, self.memory_title):
+            title.setWordWrap(True)  # never wider than half the pane
         for title, chart in ((self.speed_title, self.speed_chart),
                              (self.memory_title, self.memory_chart)):
             box = QWidget()
@@ -549,11 +598,16 @@ class FitView(QWidget):
         self.charts = charts  # the two charts, side by side
 
         content = QSplitter(Qt.Orientation.Vertical)
+        content.setObjectName("fit_splitter")
+        charts.setObjectName("fit_charts_splitter")
         content.addWidget(self.table)
         content.addWidget(charts)
-        content.setStretchFactor(0, 3)
-        content.setStretchFactor(1, 2)
+        # the table takes the room (about two thirds); drag the handle for bigger charts
+        content.setStretchFactor(0, 2)
+        content.setStretchFactor(1, 1)
+        content.setSizes([640, 300])
         content.setChildrenCollapsible(False)
+        content.setCollapsible(1, True)  # drag the charts away for the whole height
         self.splitter = content
 
         # ---- empty state ---------------------------------------------------------------
@@ -569,8 +623,8 @@ class FitView(QWidget):
         self.stack.addWidget(self.empty_label)
 
         layout = QVBoxLayout(self)
-        layout.addLayout(bar)
-        layout.addLayout(bar2)
+        layout.addWidget(self.filter_bar)
+        layout.addWidget(self.summary_label)
         layout.addWidget(self.stack, 1)
 
         self._fill_combos()

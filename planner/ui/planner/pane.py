@@ -105,6 +105,7 @@ class PlannerPane(QWidget):
     card_activated = Signal(str)  # a card was double-clicked in the fit view
     assumptions_changed = Signal(object)  # the user edited the assumptions (to persist them)
     message = Signal(str)  # a transient message (a rejected edit)
+    view_built = Signal(str, object)  # a view built on first show ("fit", "scaling"): its layout
 
     def __init__(self, document: PlanDocument, parent: QWidget | None = None, *,
                  memory_gib: float = 24.0, catalog=None):
@@ -175,10 +176,22 @@ class PlannerPane(QWidget):
         splitter.addWidget(self._build_results())
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 4)
-        # The results side gets the room the fit view's filters need (~780 px at 1400 px).
-        splitter.setSizes([600, 800])
+        # Sized from the width at the first show (``showEvent``) unless a saved layout was
+        # restored: the results side gets what a two-column breakdown and the fit table need.
+        self._initial_split = [400, 1000]
+        splitter.setSizes(self._initial_split)
         root.addWidget(splitter, 1)
         self.splitter = splitter
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._initial_split is not None:
+            if self.splitter.sizes() == self._initial_split:  # no saved layout restored
+                total = max(self.splitter.width(), self.width() - 12)
+                results = max(730, int(total * 0.6))
+                editor = max(260, total - results)
+                self.splitter.setSizes([editor, total - editor])
+            self._initial_split = None
 
     def _build_setup_bar(self, memory_gib: float) -> QWidget:
         box = QGroupBox(self.tr("How it runs"), self)
@@ -459,6 +472,15 @@ class PlannerPane(QWidget):
         if self._catalog is None:
             self.tabs.setTabEnabled(self._fit_tab, False)
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        # Exports (File ▸ Export, Ctrl+E, the Export button, each view's context menu)
+        from planner.ui.exporting import PlanExporter  # noqa: PLC0415
+
+        self.exporter = PlanExporter(self)
+        self.tabs.setCornerWidget(self.exporter.button, Qt.Corner.TopRightCorner)
+        self.exporter.attach(self.breakdown, "breakdown")
+        self.exporter.attach(self.chart, "layer_chart")
+        self.exporter.attach(self.step_chart, "step_chart")
+        self.exporter.attach(self.estimate_view, "layers")
         return panel
 
     def _read_only_view(self, model) -> QTableView:
@@ -518,6 +540,8 @@ class PlannerPane(QWidget):
         self._catalog = catalog
         self.tabs.setTabEnabled(self._fit_tab, catalog is not None)
         self._push_catalog()
+        if self.tabs.currentIndex() == self._fit_tab:  # e.g. restored as the last tab shown
+            self._refresh_current_tab()
 
     def set_owned_cards(self, names) -> None:
         """Catalog names of the cards this computer has (from the monitor): highlighted as the
@@ -544,6 +568,7 @@ class PlannerPane(QWidget):
             view.format_bytes = self.format_bytes
             self._scaling_holder.layout().addWidget(view)
             self._scaling_view = view
+            self.exporter.attach(view.plot, "scaling_chart")
             cat = self._effective_catalog()
             if cat is not None:
                 view.set_catalog(cat, self._preferred_card())
@@ -558,7 +583,18 @@ class PlannerPane(QWidget):
             self.fit_view = FitView(self._effective_catalog(), self._fit_holder)
             self.fit_view.setObjectName("fit_view")
             self.fit_view.card_activated.connect(self.card_activated)
-            self._fit_holder.layout().addWidget(self.fit_view)
+            self.exporter.attach(self.fit_view.table, "fit")
+            self.exporter.attach(self.fit_view.speed_chart, "fit_chart")
+            self.exporter.attach(self.fit_view.memory_chart, "fit_memory_chart")
+            self.view_built.emit("fit", self.fit_view)
+            # In a scroll area: on a small screen (1024×700) the view scrolls instead of
+            # pushing the window taller than the screen.
+            scroll = QScrollArea(self._fit_holder)
+            scroll.setObjectName("fit_scroll")
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setWidget(self.fit_view)
+            self._fit_holder.layout().addWidget(scroll)
             self._fit_dirty = True
         if self.fit_view is not None and self._fit_dirty:
             self._fit_dirty = False

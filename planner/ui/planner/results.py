@@ -113,7 +113,8 @@ class ClassicTableModel(_RowsModel):
             article = (f"{r.article_bytes / 1024**2:,.0f} MiB" if r.article_bytes is not None
                        else "—")
             rows.append((_cell(r.name), _cell(mib, r.bytes, f"{r.bytes:,} B"),
-                         _cell(article, r.article_bytes or 0), _cell(r.note, None, r.note)))
+                         _cell(article, r.article_bytes or 0),
+                         _cell(tr_msg(r.note), None, tr_msg(r.note))))
         self.set_rows(rows, stale=stale)
 
 

@@ -1,0 +1,119 @@
+"""What an ONNX import approximated, in plain words, for the import-warning box.
+
+The importer's warnings name nodes and tensors ("Conv '/layer1/conv/Conv' pads unevenly…"):
+right for the details, a wall for a first read. ``describe_import`` sorts them into a few kinds
+and says for each, without node paths, what was approximated and what it does to the estimate;
+the importer's own lines, the notes and the counts stay behind "Show Details…".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+
+from planner.i18n import QT_TRANSLATE_NOOP
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ImportSummary", text)
+
+
+# (pattern over the importer's English line, plain sentence: what was approximated and what
+# it means for the estimate). The first match wins; a line nothing matches is counted in "other".
+KINDS = (
+    ("missing", re.compile(r"are not in the plan|covers only part", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "Part of the network could not be planned at all: memory and speed "
+                         "are too low by what that part needs.")),
+    ("unknown", re.compile(r"does not understand|could not be mapped|does not know", re.I),
+     QT_TRANSLATE_NOOP(
+         "ImportSummary", "Operations the planner does not know were counted as passing their "
+                          "input through unchanged: what they keep for backward is a guess, so "
+                          "memory may be somewhat low around them.")),
+    ("problems", re.compile(r"problems to fix", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The imported plan has errors: no estimate until they are fixed in "
+                         "the layer table.")),
+    ("eval", re.compile(r"exported for inference", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file was saved for inference: the plan puts the batch norms back "
+                         "for training, but dropout is missing, so training memory is a little "
+                         "higher than shown.")),
+    ("shape", re.compile(r"fixes the input shape|shapes differ", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file fixes its shapes, or the plan's shapes differ from the "
+                         "file's in places: check the layers whose output shape looks wrong.")),
+    ("weights", re.compile(r"belong to no layer|parameters but its layers read|constant\(s\)",
+                           re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file's weights and the plan's parameters do not match exactly: "
+                         "the weight, gradient and optimizer memory may be off by that "
+                         "difference.")),
+    ("bias", re.compile(r"bias", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "Bias vectors were counted as PyTorch has them in training: the "
+                         "parameter count may differ slightly from the file's (a negligible "
+                         "amount of memory).")),
+    ("layout", re.compile(r"pads unevenly|transposes|normalises from axis", re.I),
+     QT_TRANSLATE_NOOP(
+         "ImportSummary", "A few layers were planned in a simpler equivalent form (even "
+                          "padding, untransposed input, normalising the last dimension): "
+                          "memory is the same or within a fraction of a percent.")),
+)
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    title: str
+    summary: str  # plain words: what was approximated and what it means
+    details: str  # the importer's own lines, notes and the counts
+    status: str  # one line for the status bar
+    kinds: tuple[str, ...]  # which KINDS were found (for tests)
+
+
+def classify(warnings) -> tuple[list[str], int]:
+    """The KINDS keys found in ``warnings`` (in KINDS order) and how many lines matched none."""
+    found: set[str] = set()
+    other = 0
+    for line in warnings:
+        for key, pattern, _text in KINDS:
+            if pattern.search(line):
+                found.add(key)
+                break
+        else:
+            other += 1
+    return [key for key, _p, _t in KINDS if key in found], other
+
+
+def describe_import(name: str, result) -> ImportSummary:
+    """The box for an import with warnings (``result``: an onnx ImportResult)."""
+    report = result.report
+    if result.incomplete:
+        title = _tr("%1 was only partly read").replace("%1", name)
+        head = _tr("The plan does not cover the whole model: memory and speed figures are too "
+                   "low. %1 of %2 operations could not be planned.").replace(
+            "%1", str(report.not_understood)).replace("%2", str(report.nodes))
+        status = _tr("Incomplete import of %1: the figures are too low").replace("%1", name)
+    else:
+        title = _tr("Opened %1 with warnings").replace("%1", name)
+        head = _tr("The whole model was read. Some parts were approximated; the estimate "
+                   "holds within what each point below says.")
+        status = _tr("Opened %1 with warnings").replace("%1", name)
+    kinds, other = classify(result.warnings)
+    texts = {key: text for key, _p, text in KINDS}
+    bullets = [f"• {_tr(texts[k])}" for k in kinds]
+    if other:
+        bullets.append("• " + QCoreApplication.translate(
+            "ImportSummary", "%n other approximation(s): see the details.", "", other))
+    summary = head + ("\n\n" + "\n".join(bullets) if bullets else "")
+    summary += "\n\n" + _tr("Show Details… lists each point with the operations it concerns.")
+    from planner.ui.i18n import tr_msg  # noqa: PLC0415
+
+    lines = [tr_msg(line) for line in list(result.warnings) + list(result.notes)]
+    counts = _tr(
+        "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
+        "file: %4 values; parameters in the plan: %5.").replace(
+        "%1", str(report.mapped)).replace("%2", str(report.folded)).replace(
+        "%3", str(report.not_understood)).replace("%4", f"{report.file_weights:,}").replace(
+        "%5", f"{report.plan_parameters:,}")
+    details = "\n\n".join(["• " + line for line in lines] + [counts])
+    return ImportSummary(title, summary, details, status, tuple(kinds))
+
+
+__all__ = ["describe_import", "classify", "ImportSummary", "KINDS"]
