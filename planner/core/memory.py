@@ -988,7 +988,9 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         bytes_bwd.tolist() if train else zeros,
         per_layer_ws.tolist(),
     )
-    # LayerEstimate(*row) for every row, without a Python call per layer.
+    # LayerEstimate(*row) for every row, without a Python call per layer (12 columns above).
+    if len(LayerEstimate._fields) != 12:
+        raise RuntimeError("LayerEstimate changed: update the columns estimate() builds")
     layers = tuple(map(partial(tuple.__new__, LayerEstimate), columns))
     return MemoryEstimate(
         setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),

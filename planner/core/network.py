@@ -330,6 +330,9 @@ class InvalidDraft(ValueError):
 # LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
 _new_info = partial(tuple.__new__, LayerInfo)
 _elements = itemgetter(1)  # a SavedTensor's elements
+if len(LayerInfo._fields) != 11 or len(Storage._fields) != 4:
+    raise RuntimeError("LayerInfo or Storage changed: update the rows analyze() builds "
+                       "with _new_info and _new_storage")  # pragma: no cover
 _new_storage = partial(tuple.__new__, Storage)
 
 
