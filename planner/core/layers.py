@@ -1446,7 +1446,10 @@ class LayerSpec:
         merged = rule.defaults() if rule else {}
         merged.update(self.params)
         object.__setattr__(self, "params", merged)
-        key = (self.kind, self.name, _freeze(merged))
+        self._derive(_freeze(merged))
+
+    def _derive(self, frozen: tuple) -> None:
+        key = (self.kind, self.name, frozen)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
         # What the layer computes depends on its kind and parameters, not on its name nor on
@@ -1456,13 +1459,13 @@ class LayerSpec:
         object.__setattr__(self, "_value_key", (self.kind, tuple(
             p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
-        object.__setattr__(self, "_source", merged.get("input") or None)
+        object.__setattr__(self, "_source", self.params.get("input") or None)
         object.__setattr__(self, "_refs", self._compute_refs())
 
     def __reduce__(self):
-        # Pickled as what it is made of, built again where it is loaded: the cached hash of
-        # a str differs from one process to the next (an import runs in a child process).
-        return (LayerSpec, (self.kind, self.name, dict(self.params)))
+        # Pickled as what it is made of; its hash is worked out again where it is loaded (a
+        # str's hash differs from one process to the next: an import runs in a child process).
+        return (_restore_spec, (self.kind, self.name, self.params, self._key[2]))
 
     def __eq__(self, other):
         return self is other or (isinstance(other, LayerSpec) and self._key == other._key)
@@ -1504,6 +1507,16 @@ class LayerSpec:
                 continue  # reads the previous layer, the usual case
             out[k] = list(v) if isinstance(v, tuple) else v
         return out
+
+
+def _restore_spec(kind: str, name: str, params: dict, frozen: tuple) -> LayerSpec:
+    """A pickled LayerSpec (its params already merged with the defaults and frozen)."""
+    spec = object.__new__(LayerSpec)
+    object.__setattr__(spec, "kind", kind)
+    object.__setattr__(spec, "name", name)
+    object.__setattr__(spec, "params", params)
+    spec._derive(frozen)
+    return spec
 
 
 def _freeze(v):

@@ -107,11 +107,11 @@ def window(qtbot, planner_home, tmp_path):
         w.shutdown()
 
 
-def _open(qtbot, w, path: Path) -> tuple[bool, float, float]:
+def _open(qtbot, w, path: Path, timeout_ms: int = 20_000) -> tuple[bool, float, float]:
     w.prompts.open_answer = str(path)
     w.document.undo_stack.setClean()
     with StallMeter() as meter:
-        with qtbot.waitSignal(w.files.open_finished, timeout=20_000) as blocker:
+        with qtbot.waitSignal(w.files.open_finished, timeout=timeout_ms) as blocker:
             w.open_action.trigger()
     return blocker.args[1], meter.worst_busy, meter.worst
 
@@ -155,7 +155,9 @@ def test_every_file_case_opens_without_freezing_the_window(window, qtbot):
 def test_slow_onnx_files_open_without_freezing_the_window(window, qtbot, name):
     w = window()
     _warm(qtbot, w)
-    opened, worst, wall = _open(qtbot, w, ONNX[name][0])
+    # the stall is measured here; how long the import takes, by the CLI corpus (a loaded CI
+    # machine may take far longer than 20 s to start the import process and import)
+    opened, worst, wall = _open(qtbot, w, ONNX[name][0], timeout_ms=120_000)
     print(f"{name}: longest stall {worst * 1000:.0f} ms busy, {wall * 1000:.0f} ms wall")
     assert worst < MAX_STALL_S, f"{worst * 1000:.0f} ms"
 

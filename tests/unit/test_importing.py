@@ -58,9 +58,12 @@ def test_an_import_in_the_child_equals_one_made_here_and_hashes_alike(tmp_path, 
 def test_a_layer_spec_pickles_as_its_parts():
     import pickle
 
-    spec = LayerSpec("conv2d", "c1", {"filters": 8, "kernel": (3, 3)})
-    again = pickle.loads(pickle.dumps(spec))
-    assert again == spec and hash(again) == hash(spec) and again.params == spec.params
+    for spec in (LayerSpec("conv2d", "c1", {"filters": 8, "kernel": (3, 3)}),
+                 LayerSpec("add", "a1", {"from": "c1", "input": "x"})):
+        again = pickle.loads(pickle.dumps(spec))
+        assert again == spec and hash(again) == hash(spec) and again.params == spec.params
+        assert again.source() == spec.source() and again.refs() == spec.refs()
+        assert again._value_key == spec._value_key
 
 
 def test_the_importers_own_error_comes_back_as_it_was(tmp_path):
