@@ -35,6 +35,16 @@ def _alarm(signum, frame):  # noqa: ARG001
 
 
 def peak_rss_bytes() -> int:
+    """This interpreter's own peak. On Linux ru_maxrss survives exec, so a runner started from
+    a large pytest process (the whole suite, ~1 GiB by the time these tests run) would report
+    its parent's size; VmHWM is the high-water mark of this process's own memory."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
 
 
