@@ -45,6 +45,7 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     build_step,
     build_step_fast,
     checkpoint_segments,
+    has_frozen,
 )
 from planner.i18n import QT_TRANSLATE_NOOP
 
@@ -778,7 +779,10 @@ def _step(p: _Prepared, setup: Setup) -> StepEvents:
     hit = p.grouped.get(key)
     if hit is None:
         prec = setup.precision
-        if prec not in MIXED_PRECISIONS and not setup.checkpointing:
+        frozen = p.grouped.get("frozen")
+        if frozen is None:
+            frozen = p.grouped["frozen"] = has_frozen(p.analysis)
+        if prec not in MIXED_PRECISIONS and not setup.checkpointing and not frozen:
             hit = build_step_fast(
                 p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
                 STATE_BYTES[prec],

@@ -469,6 +469,8 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     try:
         params = _checked_params(layer)
         result = RULES[layer.kind].apply(params, list(in_shapes))
+        if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
+            result = result._replace(frozen_parameters=result.parameters)
         if numel(result.out_shape) <= 0:
             raise LayerError(
                 Msg(

@@ -148,6 +148,19 @@ def _bytes_per(storage_class: str, width: int) -> int:
     return 4  # F32, F32_FIXED
 
 
+def _trainable(r) -> int:
+    """Parameters that get a gradient and optimizer state (all but a frozen base's)."""
+    return r.parameters - r.frozen_parameters
+
+
+def has_frozen(analysis: Analysis) -> bool:
+    """True when some layer has frozen or quantised weights (build_step_fast does not cover
+    them)."""
+    return any(info.result is not None and (info.result.frozen_parameters
+                                            or info.result.quantized_elements)
+               for info in analysis.layers)
+
+
 def checkpoint_segments(n_layers: int) -> int:
     """Layers per segment under sequential checkpointing: √n, as checkpoint_sequential."""
     return max(1, int(round(n_layers ** 0.5)))
@@ -199,7 +212,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         ins = (index[src] if src else i - 1,) + tuple(index[r] for r in spec._refs)
         inputs[i] = ins
         if train:
-            needs_grad[i] = infos[i].result.parameters > 0 or any(needs_grad[j] for j in ins)
+            needs_grad[i] = _trainable(infos[i].result) > 0 or any(needs_grad[j] for j in ins)
 
     seg = checkpoint_segments(n) if (train and checkpointing) else 0
     n_segments = -(-n // seg) if seg else 0
@@ -339,8 +352,8 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                 if needs_grad[j] and j not in gbuf and g is not None:
                     gbuf[j] = g
             return
-        if r.parameters:
-            grad = r.parameters * param_bytes
+        if _trainable(r):
+            grad = _trainable(r) * param_bytes
             if accumulation > 1:
                 tensor(at, 0, grad, C_TRANSIENT, k)
             else:
@@ -392,7 +405,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         opt_point = len(p_layer)
         p_layer.append(-1)
         p_phase.append(OPTIMIZER)
-        total_params = sum(info.result.parameters for info in infos)
+        total_params = sum(_trainable(info.result) for info in infos)
         temps = OPTIMIZER_TEMPORARIES.get(optimizer, 0)
         if temps and total_params:
             tensor(opt_point, 0, temps * total_params * state_bytes, C_TRANSIENT, -1)
@@ -444,11 +457,13 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
     # Persistent tensors: weights (one per layer with parameters), optimizer state, and the
     # gradients of the previous micro-batch under accumulation.
     for info in infos:
-        params = info.result.parameters
-        if not params:
+        r = info.result
+        params = _trainable(r)
+        if not r.parameters:
             continue
-        tensor(0, 0, params * param_bytes, C_WEIGHTS, info.index, free=last_point)
-        if train:
+        tensor(0, 0, (r.parameters - r.quantized_elements) * param_bytes + r.quantized_bytes,
+               C_WEIGHTS, info.index, free=last_point)
+        if train and params:
             for _ in range(optimizer_states):
                 tensor(0, 0, params * state_bytes, C_OPT, info.index, free=last_point)
             if accumulation > 1:
