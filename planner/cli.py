@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import math
 import sys
 from dataclasses import replace
@@ -85,12 +86,20 @@ def text(what: str = "value"):
 
 
 def load_source(source: str, *, batch: int | None = None, input_shape=None,
-                imported: list | None = None) -> tuple[NetworkDraft, Setup]:
+                imported: list | None = None,
+                seq_len: int | None = None) -> tuple[NetworkDraft, Setup]:
     """A plan file, ``preset:NAME`` or an ONNX file (planned at ``batch`` and
     ``input_shape`` when given; its ImportResult is appended to ``imported``)."""
     try:
         if source.startswith("preset:"):
             return load_preset(source.split(":", 1)[1])
+        if os.path.isdir(source):  # a Hugging Face model folder (config.json, safetensors)
+            from planner.core.importers.hf_folder import import_model_folder  # noqa: PLC0415
+
+            result = import_model_folder(source, seq_len=seq_len, batch=batch)
+            if imported is not None:
+                imported.append(result)
+            return result.draft, result.setup
         if source.lower().endswith(".onnx"):
             from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
 
@@ -103,6 +112,14 @@ def load_source(source: str, *, batch: int | None = None, input_shape=None,
         return load_plan(source)
     except PlanFileError as exc:
         raise UsageError(str(exc)) from None
+
+
+from planner.cli_finetune import (  # noqa: E402 (transformer options, kept in their module)
+    add_finetune_options,
+    apply_finetune_options,
+    finetune_json,
+    print_finetune,
+)
 
 
 def _check_input_file(path: str, limit: int) -> None:
@@ -124,8 +141,8 @@ def report_import(args, out: dict | None = None) -> None:
         return
     lines = list(result.warnings)
     if result.incomplete:
-        lines.insert(0, "INCOMPLETE: the plan does not cover the whole ONNX file; the figures "
-                        "below are a lower bound for what it covers.")
+        lines.insert(0, "INCOMPLETE: the plan does not cover the whole imported model; the "
+                        "figures below are not exact for it.")
     for line in lines + list(result.notes):
         print(f"warning: {line}" if line in lines else f"note: {line}", file=sys.stderr)
     if out is not None:
@@ -156,6 +173,7 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
                    help="gradient checkpointing (√n segments, forward recomputed)")
     p.add_argument("--accumulation", type=int, metavar="N",
                    help="micro-batches per optimizer step (gradient accumulation)")
+    add_finetune_options(p)
     add_assumptions_option(p)
 
 
@@ -228,8 +246,10 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
     imported: list = []
-    draft, setup = load_source(args.source, batch=args.batch if onnx_file else None,
-                               input_shape=shape, imported=imported)
+    folder = os.path.isdir(args.source)
+    draft, setup = load_source(args.source, batch=args.batch if (onnx_file or folder) else None,
+                               input_shape=shape, imported=imported,
+                               seq_len=getattr(args, "seq_len", None))
     args.import_result = imported[0] if imported else None
     values = setup.to_json()
     if args.batch is not None:
@@ -247,6 +267,7 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
             draft = draft.with_input_shape(shape)
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    draft = apply_finetune_options(args, draft)
     assumptions = load_assumptions(getattr(args, "assumptions", None))
     if getattr(args, "conv_algorithm", None):
         assumptions = replace(assumptions, conv_algorithm=args.conv_algorithm)
@@ -280,11 +301,15 @@ def _cmd_estimate(args) -> int:
                                "global_batch": setup.batch_size * parallel.world,
                                "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
         report_import(args, out)
+        ft = finetune_json(args, draft, setup, est)
+        out.setdefault("warnings", []).extend(ft.pop("warnings", []))
+        out.update(ft)
         print(json.dumps(out))
         return 0
     report_import(args)
     print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, "
           f"batch {setup.batch_size}, {setup.precision}, {setup.optimizer}, {setup.mode}")
+    print_finetune(args, draft, setup, est)
     result = getattr(args, "import_result", None)
     if result is not None and result.incomplete:
         print("  INCOMPLETE: the plan covers only part of the ONNX file (warnings on stderr)")

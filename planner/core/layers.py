@@ -144,6 +144,10 @@ class LayerResult(NamedTuple):
     frozen_parameters: int = 0
     quantized_elements: int = 0
     quantized_bytes: int = 0
+    # Elements of a weight this layer shares with another (an LM head tied to the embedding):
+    # not its parameters, but its backward makes a gradient of that size, added into the
+    # shared weight's at the end of backward.
+    tied_elements: int = 0
 
 
 def numel(shape: Shape) -> int:
@@ -551,6 +555,7 @@ def _fc(params, ins):
         frozen_parameters=params_n if frozen else 0,
         quantized_elements=own_weights if quant != "none" else 0,
         quantized_bytes=q_bytes,
+        tied_elements=weights if tied and not frozen else 0,
     )
 
 
@@ -1119,6 +1124,13 @@ def _refs_needed(ins: list[Shape], count: int) -> None:
 def _view(params, ins):
     x = ins[0]
     out = tuple(int(v) for v in params["shape"]) if params.get("shape") else x
+    parts = int(params.get("split") or 0)
+    if parts:  # one of `parts` equal slices of the last dimension (GPT-2's q, k, v)
+        if x[-1] % parts:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "split {parts} does not divide the last dimension {last}"),
+                parts=parts, last=x[-1]))
+        out = x[:-1] + (x[-1] // parts,)
     if numel(out) > numel(x):  # fewer elements: a slice, which keeps the whole storage alive
         raise LayerError(
             Msg(
@@ -1432,7 +1444,9 @@ MODERN_RULES = (
     LayerRule(
         "view",
         QT_TRANSLATE_NOOP("core", "View / reshape"),
-        (_OUT_SHAPE,),
+        (_OUT_SHAPE, _p("split", "int", 0, QT_TRANSLATE_NOOP(
+            "core", "One of this many equal slices of the last dimension (0 = no split)."),
+            minimum=0)),
         _view,
         QT_TRANSLATE_NOOP(
             "core",
@@ -1646,7 +1660,7 @@ KINDS: tuple[str, ...] = tuple(RULES)
 # so files of networks that do not use them read as before.
 OMIT_AT_DEFAULT = frozenset({"tied", "frozen", "lora_rank", "quant", "positions",
                              "max_positions", "token_types", "rotary_dim", "heads", "kv_heads",
-                             "causal", "implementation", "dropout", "repeat_kv"})
+                             "causal", "implementation", "dropout", "repeat_kv", "split"})
 
 
 # What the window shows beside each parameter's editor (the JSON key with spaces, translated).
@@ -1696,6 +1710,7 @@ PARAM_LABELS: dict[str, str] = {
     "repeat_kv": QT_TRANSLATE_NOOP("core", "repeat kv"),
     "patch": QT_TRANSLATE_NOOP("core", "patch"),
     "class_token": QT_TRANSLATE_NOOP("core", "class token"),
+    "split": QT_TRANSLATE_NOOP("core", "split"),
 }
 
 

@@ -503,7 +503,7 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 MAX_ELEMENTS = 1 << 36
 MAX_NAME_CHARS = 1000  # a layer's or a plan's name from a file
 MAX_TOTAL_ELEMENTS = 1 << 38
-MAX_FLOPS = 1 << 42
+MAX_FLOPS = 1 << 50  # ×MAX_BATCH can pass int64: the estimate then multiplies in Python ints
 _BOUNDED = (
     (0, QT_TRANSLATE_NOOP("core", "output elements"), MAX_ELEMENTS),
     (1, QT_TRANSLATE_NOOP("core", "input elements"), MAX_ELEMENTS),

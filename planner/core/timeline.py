@@ -100,6 +100,9 @@ class StepEvents:
     kept: np.ndarray  # True where autograd keeps it for a layer's backward
     exact_ints: bool  # True when int64 could overflow: sums are done with Python ints
     _cache: dict = field(default_factory=dict, repr=False)
+    # Per layer, whether its output needs a gradient (training; None: every layer after the
+    # input does). A layer that needs none keeps nothing for backward (a frozen start).
+    needs_grad: tuple[bool, ...] | None = None
 
     @property
     def n_points(self) -> int:
@@ -157,7 +160,8 @@ def has_frozen(analysis: Analysis) -> bool:
     """True when some layer has frozen or quantised weights (build_step_fast does not cover
     them)."""
     return any(info.result is not None and (info.result.frozen_parameters
-                                            or info.result.quantized_elements)
+                                            or info.result.quantized_elements
+                                            or info.result.tied_elements)
                for info in analysis.layers)
 
 
@@ -347,6 +351,8 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         g = gbuf.get(k)
         if g is not None:
             t_free[g] = max(t_free[g], at)
+        if r.tied_elements:  # the shared weight's second gradient, added in at the end
+            tensor(at, 0, r.tied_elements * param_bytes, C_TRANSIENT, k, free=-3)
         if r.flops_bwd == 0 and r.parameters == 0:  # hands its output's gradient on
             for j in inputs[k]:
                 if needs_grad[j] and j not in gbuf and g is not None:
@@ -454,6 +460,8 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
     for t in range(len(t_free)):
         if t_free[t] == -2:
             t_free[t] = last_point
+        elif t_free[t] == -3:
+            t_free[t] = end_of_backward
     # Persistent tensors: weights (one per layer with parameters), optimizer state, and the
     # gradients of the previous micro-batch under accumulation.
     for info in infos:
@@ -484,6 +492,10 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         owner=np.array(t_owner, dtype=np.int64),
         kept=np.array(t_kept, dtype=bool),
         exact_ints=exact,
+        # (set where weights are frozen: a draft without parameters keeps its rules' tensors
+        # in the per-layer figures, as before)
+        needs_grad=tuple(needs_grad) if train and not all(needs_grad[1:]) and
+        has_frozen(analysis) else None,
     )
 
 

@@ -40,6 +40,7 @@ class TransformerConfig:
     max_positions: int = 2048
     seq_len: int = 512
     mlp: str = "swiglu"
+    gate_act: str = "silu"  # the gated MLP's activation (Gemma: gelu, i.e. GeGLU)
     norm: str = "rmsnorm"
     rmsnorm_impl: str = "eager"  # Hugging Face's LlamaRMSNorm
     positions: str = "rotary"
@@ -75,6 +76,8 @@ class TransformerConfig:
                                                        "must divide the hidden size"))
         if self.mlp not in MLPS:
             bad("mlp", self.mlp, QT_TRANSLATE_NOOP("core", "not swiglu, gelu or gelu_new"))
+        if self.gate_act not in ("silu", "gelu"):
+            bad("gate_act", self.gate_act, QT_TRANSLATE_NOOP("core", "not silu or gelu"))
         if self.norm not in NORMS:
             bad("norm", self.norm, QT_TRANSLATE_NOOP("core", "not rmsnorm or layernorm"))
         if self.positions not in POSITIONS:
@@ -157,9 +160,9 @@ def _attention_block(b: _Builder, c: TransformerConfig, pre: str, x: str) -> str
            "repeat_kv": c.attention == "eager"}
     if c.family == "gpt2":  # one fused projection, split into three views
         qkv = b.add("fc", f"{pre}.c_attn", units=3 * c.hidden, bias=True, input=x)
-        q = b.add("view", f"{pre}.q", shape=(c.seq_len, c.hidden), input=qkv)
-        k = b.add("view", f"{pre}.k", shape=(c.seq_len, c.hidden), input=qkv)
-        v = b.add("view", f"{pre}.v", shape=(c.seq_len, c.hidden), input=qkv)
+        q = b.add("view", f"{pre}.q", split=3, input=qkv)
+        k = b.add("view", f"{pre}.k", split=3, input=qkv)
+        v = b.add("view", f"{pre}.v", split=3, input=qkv)
         b.add("attention", f"{pre}.attn", input=q, **{"from": (k, v)}, **att)
         return b.add("fc", f"{pre}.c_proj", units=c.hidden, bias=True)
     names = {"decoder": ("q_proj", "k_proj", "v_proj", "o_proj"),
@@ -180,7 +183,7 @@ def _attention_block(b: _Builder, c: TransformerConfig, pre: str, x: str) -> str
 def _mlp(b: _Builder, c: TransformerConfig, pre: str, x: str) -> str:
     if c.mlp == "swiglu":
         gate = b.add("fc", f"{pre}.gate_proj", units=c.intermediate, bias=c.mlp_bias, input=x)
-        act = b.add("activation", f"{pre}.act", function="silu")
+        act = b.add("activation", f"{pre}.act", function=c.gate_act)
         up = b.add("fc", f"{pre}.up_proj", units=c.intermediate, bias=c.mlp_bias, input=x)
         b.add("elementwise", f"{pre}.mul", op="mul", keeps="inputs", input=act,
               **{"from": (up,)})
@@ -258,3 +261,68 @@ def tokens_per_step(draft: NetworkDraft, batch: int, accumulation: int = 1) -> i
             draft.layers[1].kind != "embedding":
         return None
     return batch * accumulation * int(shape[0])
+
+
+# The shipped transformer presets: published hyper-parameters (the sources are named in each
+# preset's description), a default sequence length and batch (sequences).
+PRESETS: dict[str, tuple[TransformerConfig, str, str, dict[str, Any]]] = {
+    "vit_b16": (
+        TransformerConfig(family="vit", layers=12, hidden=768, heads=12, intermediate=3072,
+                          vocab=1, seq_len=197, mlp="gelu", norm="layernorm",
+                          positions="learned", labels=1000),
+        QT_TRANSLATE_NOOP("core", "ViT-B/16"),
+        QT_TRANSLATE_NOOP("core", "ViT-Base, 16×16 patches, 224×224×3, 1000 classes: 12 layers, "
+                                  "hidden 768, MLP 3072, 12 heads (Dosovitskiy et al. 2021, "
+                                  "Table 1; google/vit-base-patch16-224)."),
+        {"batch_size": 64, "precision": "mixed_bf16", "optimizer": "adamw"}),
+    "bert_base": (
+        TransformerConfig(family="bert", layers=12, hidden=768, heads=12, intermediate=3072,
+                          vocab=30522, max_positions=512, seq_len=128, mlp="gelu",
+                          norm="layernorm", positions="learned", tied=True, token_types=2,
+                          attention_dropout=0.1, dropout=0.1),
+        QT_TRANSLATE_NOOP("core", "BERT-base"),
+        QT_TRANSLATE_NOOP("core", "BERT-base with its masked-LM head, 128-token sequences: 12 "
+                                  "layers, hidden 768, 12 heads, vocabulary 30,522, 512 "
+                                  "positions (Devlin et al. 2019; bert-base-uncased)."),
+        {"batch_size": 32, "precision": "mixed_bf16", "optimizer": "adamw"}),
+    "gpt2": (
+        TransformerConfig(family="gpt2", layers=12, hidden=768, heads=12, intermediate=3072,
+                          vocab=50257, max_positions=1024, seq_len=1024, mlp="gelu_new",
+                          norm="layernorm", positions="learned", tied=True,
+                          attention_dropout=0.1, dropout=0.1),
+        QT_TRANSLATE_NOOP("core", "GPT-2 (124M)"),
+        QT_TRANSLATE_NOOP("core", "GPT-2 small, 1024-token sequences: 12 layers, hidden 768, 12 "
+                                  "heads, vocabulary 50,257, LM head tied (Radford et al. "
+                                  "2019; openai-community/gpt2 config)."),
+        {"batch_size": 8, "precision": "mixed_bf16", "optimizer": "adamw"}),
+    "llama_1b": (
+        TransformerConfig(family="decoder", layers=16, hidden=2048, heads=32, kv_heads=8,
+                          head_dim=64, intermediate=8192, vocab=128256,
+                          max_positions=131072, seq_len=2048, tied=True),
+        QT_TRANSLATE_NOOP("core", "Llama-shaped 1B"),
+        QT_TRANSLATE_NOOP("core", "Llama 3.2 1B's shape, 2048-token sequences: 16 layers, hidden "
+                                  "2048, 32 heads with 8 key/value heads, SwiGLU 8192, "
+                                  "vocabulary 128,256, tied head (meta-llama/Llama-3.2-1B "
+                                  "config.json)."),
+        {"batch_size": 4, "precision": "bf16", "optimizer": "adamw"}),
+    "llama_8b": (
+        TransformerConfig(family="decoder", layers=32, hidden=4096, heads=32, kv_heads=8,
+                          intermediate=14336, vocab=128256, max_positions=131072,
+                          seq_len=2048),
+        QT_TRANSLATE_NOOP("core", "Llama-shaped 8B"),
+        QT_TRANSLATE_NOOP("core", "Llama 3.1 8B's shape, 2048-token sequences: 32 layers, hidden "
+                                  "4096, 32 heads with 8 key/value heads, SwiGLU 14336, "
+                                  "vocabulary 128,256 (Llama 3 paper, Table 3; "
+                                  "meta-llama/Llama-3.1-8B config.json)."),
+        {"batch_size": 1, "precision": "bf16", "optimizer": "adamw"}),
+    "llama_70b": (
+        TransformerConfig(family="decoder", layers=80, hidden=8192, heads=64, kv_heads=8,
+                          intermediate=28672, vocab=128256, max_positions=131072,
+                          seq_len=2048),
+        QT_TRANSLATE_NOOP("core", "Llama-shaped 70B"),
+        QT_TRANSLATE_NOOP("core", "Llama 3.1 70B's shape, 2048-token sequences: 80 layers, "
+                                  "hidden 8192, 64 heads with 8 key/value heads, SwiGLU 28672, "
+                                  "vocabulary 128,256 (Llama 3 paper, Table 3; "
+                                  "meta-llama/Llama-3.1-70B config.json)."),
+        {"batch_size": 1, "precision": "bf16", "optimizer": "adamw"}),
+}
