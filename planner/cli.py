@@ -118,7 +118,9 @@ from planner.cli_finetune import (  # noqa: E402 (transformer options, kept in t
     add_finetune_options,
     apply_finetune_options,
     finetune_json,
+    fit_row_json,
     print_finetune,
+    sequence_tokens,
 )
 
 
@@ -367,9 +369,12 @@ def _cmd_fit(args) -> int:
         rows = [r for r in rows if r.fits]
     for notice in catalog.notices:
         print(f"gpu-planner: {clean(notice)}", file=sys.stderr)
+    tokens = sequence_tokens(draft)
     if args.json:
-        print(json.dumps([r.to_json() for r in rows]))
+        print(json.dumps([fit_row_json(r, tokens) for r in rows]))
         return 0
+    if tokens:
+        print(f"  Tokens per sample: {tokens:,} (tokens/s = samples/s × {tokens:,})")
     ref = args.reference or "GTX 1080"
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"

@@ -137,3 +137,17 @@ def print_finetune(args, draft: NetworkDraft, setup: Setup, est) -> None:
               f"({sv['kv_bits']}-bit) {format_bytes(sv['kv_cache_bytes'])}, activations "
               f"{format_bytes(sv['activation_bytes'])} (a guess), total "
               f"{format_bytes(sv['total_bytes'])}")
+
+
+def sequence_tokens(draft: NetworkDraft) -> int | None:
+    """Tokens per sample of a draft whose input is token ids (None for others)."""
+    return tokens_per_step(draft, 1)
+
+
+def fit_row_json(row, tokens: int | None) -> dict[str, Any]:
+    from planner.core.speed import tokens_per_s  # noqa: PLC0415
+
+    out = row.to_json()
+    if tokens:
+        out["tokens_per_s"] = tokens_per_s(row.speed, tokens)
+    return out
