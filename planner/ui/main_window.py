@@ -713,6 +713,10 @@ class MainWindow(QMainWindow):
         self.new_action = self._action(self.tr("&New"), self._on_new_triggered, SK.New)
         self.open_action = self._action(self.tr("&Open…"), self._on_open_triggered, SK.Open)
         self.open_action.setToolTip(self.tr("Open a plan (.json) or an ONNX model (.onnx)"))
+        self.open_folder_action = self._action(self.tr("Open &Model Folder…"),
+                                               self._on_open_folder_triggered)
+        self.open_folder_action.setToolTip(self.tr(
+            "Open a Hugging Face model folder (config.json, safetensors headers; no weights)"))
         self.recent_menu = file_menu.addMenu(self.tr("Open &Recent"))
         self.recent_menu.aboutToShow.connect(self._on_recent_about_to_show)
         self.save_action = self._action(self.tr("&Save"), self._on_save_triggered, SK.Save)
@@ -722,6 +726,7 @@ class MainWindow(QMainWindow):
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         file_menu.insertAction(self.recent_menu.menuAction(), self.new_action)
         file_menu.insertAction(self.recent_menu.menuAction(), self.open_action)
+        file_menu.insertAction(self.recent_menu.menuAction(), self.open_folder_action)
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_as_action)
@@ -1208,6 +1213,13 @@ class MainWindow(QMainWindow):
         if path:
             self._remember_folder(path)
             self.open_file_in_background(path)
+
+    @Slot()
+    def _on_open_folder_triggered(self) -> None:
+        if self.maybe_save():
+            from planner.ui.model_folder import choose_and_open
+
+            choose_and_open(self)
 
     @Slot()
     def _on_recent_triggered(self) -> None:

@@ -1825,6 +1825,14 @@ reasons</source>
         <translation>打开方案（.json）或 ONNX 模型（.onnx）</translation>
     </message>
     <message>
+        <source>Open &amp;Model Folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder (config.json, safetensors headers; no weights)</source>
+        <translation>打开 Hugging Face 模型文件夹（config.json、safetensors 文件头；不读取权重）</translation>
+    </message>
+    <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -2043,6 +2051,45 @@ The details were written to %2.</source>
         <translation>出错了：%1
 
 详细信息已写入 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFolder</name>
+    <message>
+        <source>Open model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation>无法打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Parameters in the plan: %1; in the safetensors headers: %2.</source>
+        <translation>方案中的参数：%1；safetensors 文件头中的参数：%2。</translation>
+    </message>
+    <message>
+        <source>no safetensors files</source>
+        <translation>没有 safetensors 文件</translation>
+    </message>
+    <message>
+        <source>%1 was only partly read</source>
+        <translation>%1 只读取了一部分</translation>
+    </message>
+    <message>
+        <source>The plan does not match the model folder exactly: check the figures.</source>
+        <translation>方案与模型文件夹不完全一致：请核对数字。</translation>
+    </message>
+    <message>
+        <source>Incomplete import of %1: the figures are not exact</source>
+        <translation>%1 导入不完整：数字不精确</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings</source>
+        <translation>已打开 %1（有警告）</translation>
+    </message>
+    <message>
+        <source>Opened %1 as a new plan (%2)</source>
+        <translation>已将 %1 打开为新方案（%2）</translation>
     </message>
 </context>
 <context>
@@ -4460,11 +4507,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>quant &apos;{quant}&apos; needs a frozen layer (quantised weights get no gradient)</source>
-        <translation>量化 '{quant}' 需要冻结的层（量化权重没有梯度）</translation>
+        <translation>量化 &apos;{quant}&apos; 需要冻结的层（量化权重没有梯度）</translation>
     </message>
     <message>
         <source>quant &apos;{quant}&apos; cannot apply to a tied weight (it is the embedding&apos;s)</source>
-        <translation>量化 '{quant}' 不能用于绑定的权重（它属于词嵌入）</translation>
+        <translation>量化 &apos;{quant}&apos; 不能用于绑定的权重（它属于词嵌入）</translation>
     </message>
     <message>
         <source>needs the layer named in &apos;from&apos;</source>
@@ -4720,7 +4767,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Attention of q (this input) with k and v (&apos;from&apos;): SDPA keeps q, k, v, the output and a logsumexp per row; eager keeps q, k, v and the softmax.</source>
-        <translation>q（本输入）与 k、v（'from'）的注意力：SDPA 保留 q、k、v、输出和每行一个 logsumexp；eager 保留 q、k、v 和 softmax。</translation>
+        <translation>q（本输入）与 k、v（&apos;from&apos;）的注意力：SDPA 保留 q、k、v、输出和每行一个 logsumexp；eager 保留 q、k、v 和 softmax。</translation>
     </message>
     <message>
         <source>Rotary positions</source>
@@ -6024,7 +6071,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>LoRA quant &apos;{quant}&apos; is not none, nf4, nf4_dq or int8</source>
-        <translation>LoRA 量化 '{quant}' 不是 none、nf4、nf4_dq 或 int8</translation>
+        <translation>LoRA 量化 &apos;{quant}&apos; 不是 none、nf4、nf4_dq 或 int8</translation>
     </message>
     <message>
         <source>LoRA targets {targets} match no linear layer of the draft</source>
@@ -6048,23 +6095,23 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>the field &apos;{name}&apos; is missing</source>
-        <translation>缺少字段 '{name}'</translation>
+        <translation>缺少字段 &apos;{name}&apos;</translation>
     </message>
     <message>
         <source>the field &apos;{name}&apos; must be true or false, not {value}</source>
-        <translation>字段 '{name}' 必须是 true 或 false，而不是 {value}</translation>
+        <translation>字段 &apos;{name}&apos; 必须是 true 或 false，而不是 {value}</translation>
     </message>
     <message>
         <source>the field &apos;{name}&apos; must be a whole number, not {value}</source>
-        <translation>字段 '{name}' 必须是整数，而不是 {value}</translation>
+        <translation>字段 &apos;{name}&apos; 必须是整数，而不是 {value}</translation>
     </message>
     <message>
         <source>the field &apos;hidden_act&apos; = {value} is not understood</source>
-        <translation>无法理解字段 'hidden_act' = {value}</translation>
+        <translation>无法理解字段 &apos;hidden_act&apos; = {value}</translation>
     </message>
     <message>
         <source>the field &apos;activation_function&apos; = {value} is not understood</source>
-        <translation>无法理解字段 'activation_function' = {value}</translation>
+        <translation>无法理解字段 &apos;activation_function&apos; = {value}</translation>
     </message>
     <message>
         <source>shorter than a safetensors header</source>
@@ -6116,11 +6163,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>the field &apos;model_type&apos; is missing</source>
-        <translation>缺少字段 'model_type'</translation>
+        <translation>缺少字段 &apos;model_type&apos;</translation>
     </message>
     <message>
         <source>model_type &apos;{model_type}&apos; is not one the planner knows ({known})</source>
-        <translation>规划器不认识 model_type '{model_type}'（已知：{known}）</translation>
+        <translation>规划器不认识 model_type &apos;{model_type}&apos;（已知：{known}）</translation>
     </message>
     <message>
         <source>{problem}</source>
