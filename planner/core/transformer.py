@@ -217,6 +217,7 @@ def build_draft(c: TransformerConfig, name: str = "transformer",
             b.add("layernorm", "embeddings.LayerNorm")
         _dropout(b, c.dropout, "embeddings.dropout")
     x = b.last
+    first = len(b.layers)
     for i in range(c.layers):
         pre = f"layers.{i}"
         if c.family == "bert":  # post-norm: LN(x + dropout(attn(x)))
@@ -238,6 +239,10 @@ def build_draft(c: TransformerConfig, name: str = "transformer",
         _mlp(b, c, f"{pre}.mlp", n2)
         _dropout(b, c.dropout, f"{pre}.mlp_dropout")
         x = b.add("add", f"{pre}.mlp_residual", **{"from": h})
+    length = (len(b.layers) - first) // c.layers
+    from planner.core.repeat import Repeat  # noqa: PLC0415
+
+    repeats = (Repeat("layers", first, length, c.layers),)
     if c.family == "vit":
         b.add("layernorm", "layernorm")
         b.add("view", "cls_token", shape=(c.hidden,))  # sequence_output[:, 0]: a view
@@ -250,7 +255,7 @@ def build_draft(c: TransformerConfig, name: str = "transformer",
     else:
         _norm(b, c, "norm")
         b.add("fc", "lm_head", units=c.vocab, bias=False, tied=c.tied)
-    return NetworkDraft(name, tuple(b.layers), description)
+    return NetworkDraft(name, tuple(b.layers), description, repeats)
 
 
 def tokens_per_step(draft: NetworkDraft, batch: int, accumulation: int = 1) -> int | None:

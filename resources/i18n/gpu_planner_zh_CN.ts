@@ -5702,6 +5702,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{where}：&apos;layers&apos; 必须是非空列表</translation>
     </message>
     <message>
+        <source>{at}.name: a repeated block needs a name</source>
+        <translation>{at}.name：重复块需要名称</translation>
+    </message>
+    <message>
+        <source>{at}.layers: a repeated block needs a non-empty list of layers</source>
+        <translation>{at}.layers：重复块需要非空的层列表</translation>
+    </message>
+    <message>
+        <source>{at}: a repeated block cannot come first (the input does)</source>
+        <translation>{at}：重复块不能放在最前面（最前面是输入层）</translation>
+    </message>
+    <message>
+        <source>{at}.layers: a repeated block cannot hold an input</source>
+        <translation>{at}.layers：重复块不能包含输入层</translation>
+    </message>
+    <message>
+        <source>{at}.times: {problem}</source>
+        <translation>{at}.times：{problem}</translation>
+    </message>
+    <message>
         <source>{at}: expected an object</source>
         <translation>{at}：应为对象</translation>
     </message>
@@ -6280,6 +6300,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Llama 3.1 70B&apos;s shape, 2048-token sequences: 80 layers, hidden 8192, 64 heads with 8 key/value heads, SwiGLU 28672, vocabulary 128,256 (Llama 3 paper, Table 3; meta-llama/Llama-3.1-70B config.json).</source>
         <translation>Llama 3.1 70B 的结构，2048 词元序列：80 层，隐藏维 8192，64 个头、8 个键/值头，SwiGLU 28672，词表 128,256（Llama 3 论文表 3；meta-llama/Llama-3.1-70B config.json）。</translation>
+    </message>
+    <message>
+        <source>times must be a whole number from 1 to {limit}, not {times!r}</source>
+        <translation>times 必须是 1 到 {limit} 的整数，而不是 {times!r}</translation>
+    </message>
+    <message>
+        <source>a repeated block needs layers</source>
+        <translation>重复块需要层</translation>
     </message>
 </context>
 </TS>

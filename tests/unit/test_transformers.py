@@ -426,3 +426,63 @@ def test_cli_estimates_a_model_folder_with_lora(tmp_path, capsys):
     assert out["finetune"]["trainable_parameters"] == 2 * (4 * (64 + 64) + 4 * (64 + 32))
     assert out["serving"]["kv_cache_bytes"] == kv_cache_bytes(2, 2, 16, 128, 1)
     assert any("no safetensors" in n for n in out["notes"])
+
+
+# ------------------------------------------------------------------------ repeated blocks
+
+
+def test_a_repeated_block_is_saved_once_and_read_back(tmp_path):
+    from planner.core.network import load_plan, plan_to_json, save_plan
+    from planner.core.presets import load_preset
+
+    d, s = load_preset("llama_8b")
+    assert d.repeats and d.repeats[0].times == 32
+    data = plan_to_json(d, s)
+    assert data["schema_version"] == 2
+    blocks = [raw for raw in data["layers"] if raw["type"] == "repeat"]
+    assert len(blocks) == 1 and blocks[0]["times"] == 32
+    assert len(data["layers"]) < 10  # input, embedding, the block, norm, head
+    save_plan(tmp_path / "p.json", d, s)
+    back, _ = load_plan(tmp_path / "p.json")
+    assert back == d and analyze(back).parameters == 8_030_261_248
+
+
+def test_a_change_to_the_block_changes_every_copy():
+    from planner.core.presets import load_preset
+
+    d, _ = load_preset("llama_1b")
+    i = next(k for k, x in enumerate(d.layers) if x.kind == "attention")
+    # the attention of copy 3, changed there
+    j = i + 3 * d.repeats[0].length
+    d2 = d.replace_layer(j, d.layers[j].replace(implementation="eager"))
+    atts = [x for x in d2.layers if x.kind == "attention"]
+    assert len(atts) == 16 and all(x.get("implementation") == "eager" for x in atts)
+    assert d2.repeats == d.repeats
+    assert analyze(d2).ok
+    # A structural edit inside one copy makes the block plain layers again (still right).
+    d3 = d.remove_layer(j)
+    assert d3.repeats == ()
+    # An edit before the block moves it.
+    d4 = d.insert_layer(1, LayerSpec("dropout", "drop", {"p": 0.1}))
+    assert d4.repeats[0].first == d.repeats[0].first + 1
+
+
+def test_plans_without_blocks_keep_schema_one_and_bad_blocks_are_named():
+    from planner.core.network import PlanFileError, plan_from_json, plan_to_json
+
+    d = NetworkDraft("x", (LayerSpec("input", "i", {"shape": (4,)}),
+                           LayerSpec("fc", "f", {"units": 2})))
+    assert plan_to_json(d, Setup())["schema_version"] == 1
+    body = [{"type": "fc", "name": "a", "units": 4}, {"type": "add", "name": "r",
+                                                       "from": "@input"}]
+    good = {"schema_version": 2, "layers": [{"type": "input", "name": "i", "shape": [4]},
+                                            {"type": "repeat", "name": "blk", "times": 3,
+                                             "layers": body}]}
+    draft, _ = plan_from_json(good)
+    assert [x.name for x in draft.layers][-2:] == ["blk.2.a", "blk.2.r"]
+    assert draft.layers[-1].get("from") == "blk.1.r" and draft.layers[2].get("from") == "i"
+    with pytest.raises(PlanFileError, match=r"layers\[1\]\.times"):
+        plan_from_json({**good, "layers": [good["layers"][0], {**good["layers"][1],
+                                                                "times": 0}]})
+    with pytest.raises(PlanFileError, match="cannot come first"):
+        plan_from_json({**good, "layers": [good["layers"][1]]})
