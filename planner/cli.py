@@ -431,7 +431,7 @@ def _cmd_advise(args) -> int:
         import dataclasses  # noqa: PLC0415
 
         shown = dataclasses.replace(shown, budget_usd=args.budget)
-    print(f"  assumes: {shown.assumptions_text()}")
+    print(f"  assumes: {shown.assumptions_text(advice.as_of)}")
     for i, r in enumerate(advice.recommendations, 1):  # names from the plan and the overrides
         print(f"  {i}. {r.action.upper():<5} {clean(r.reason)}")
     for note in advice.notes:

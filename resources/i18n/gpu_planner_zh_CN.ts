@@ -3970,6 +3970,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>不限</translation>
     </message>
     <message>
+        <source>judged on {workload} (the profile&apos;s workload since {since}), its memory need planned on each card; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only)</source>
+        <translation>按 {workload} 评估（该配置自 {since} 年起的工作负载），显存需求在每块显卡上规划得出；预算 {budget}；价格权重 {weight:g}（1 = 每美元速度，0 = 只看速度）</translation>
+    </message>
+    <message>
         <source>needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only); speed measured on {workload} at batch {batch}</source>
         <translation>需要 {memory:g} GB 显存；预算 {budget}；价格权重 {weight:g}（1 = 每美元的速度，0 = 只看速度）；速度按 {workload}、批量大小 {batch} 测算</translation>
     </message>
@@ -4072,6 +4076,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>your {name}</source>
         <translation>你的 {name}</translation>
+    </message>
+    <message>
+        <source>{workload} (the profile&apos;s workload since {since})</source>
+        <translation>{workload}（该配置自 {since} 年起的工作负载）</translation>
     </message>
     <message>
         <source>{name} (the profile&apos;s reference workload)</source>
@@ -6308,6 +6316,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>a repeated block needs layers</source>
         <translation>重复块需要层</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tuning of a Llama-shaped 8B model (4-bit base, rank 16, 2048-token context, bf16)</source>
+        <translation>Llama 结构 8B 模型的 QLoRA 微调（4 位基座，秩 16，2048 词元上下文，bf16）</translation>
+    </message>
+    <message>
+        <source>ViT-B/16 at batch 64 (224×224, mixed bf16)</source>
+        <translation>ViT-B/16，批量 64（224×224，混合 bf16）</translation>
+    </message>
+    <message>
+        <source>full fine-tuning of a Llama-shaped 1B model (2048-token context, bf16)</source>
+        <translation>Llama 结构 1B 模型的全参数微调（2048 词元上下文，bf16）</translation>
     </message>
 </context>
 </TS>
