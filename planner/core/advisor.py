@@ -74,9 +74,8 @@ class Profile:
         era = era_workload(self.key, as_of) if as_of else None
         if era is not None:
             return Msg(QT_TRANSLATE_NOOP(
-                "core", "judged on {workload} (the profile's workload since {since}), its "
-                        "memory need planned on each card; budget {budget}; price weight "
-                        "{weight:g} (1 = speed per dollar, 0 = speed only)"),
+                "core", "judged on {workload} (since {since}), memory planned on each card; "
+                        "budget {budget}; price weight {weight:g}"),
                 workload=Msg(era.title), since=era.since[:4], budget=budget,
                 weight=self.price_weight)
         return Msg(QT_TRANSLATE_NOOP(

@@ -3971,7 +3971,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>judged on {workload} (the profile&apos;s workload since {since}), its memory need planned on each card; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only)</source>
-        <translation>按 {workload} 评估（该配置自 {since} 年起的工作负载），显存需求在每块显卡上规划得出；预算 {budget}；价格权重 {weight:g}（1 = 每美元速度，0 = 只看速度）</translation>
+        <translation type="vanished">按 {workload} 评估（该配置自 {since} 年起的工作负载），显存需求在每块显卡上规划得出；预算 {budget}；价格权重 {weight:g}（1 = 每美元速度，0 = 只看速度）</translation>
+    </message>
+    <message>
+        <source>judged on {workload} (since {since}), memory planned on each card; budget {budget}; price weight {weight:g}</source>
+        <translation>按 {workload} 评估（自 {since} 年起），显存在每块显卡上规划；预算 {budget}；价格权重 {weight:g}</translation>
     </message>
     <message>
         <source>needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only); speed measured on {workload} at batch {batch}</source>
@@ -6271,7 +6275,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>BERT-base</source>
-        <translation>BERT-base</translation>
+        <translation>BERT 基础模型</translation>
     </message>
     <message>
         <source>BERT-base with its masked-LM head, 128-token sequences: 12 layers, hidden 768, 12 heads, vocabulary 30,522, 512 positions (Devlin et al. 2019; bert-base-uncased).</source>
