@@ -123,7 +123,7 @@ class LMLoss(torch.nn.Module):
 def lora_model(model, name):
     from peft import LoraConfig, get_peft_model
 
-    targets = {"gpt2": ["c_attn"], "bert": ["query", "value"], "vit": ["query", "value"],
+    targets = {"gpt2": ["c_attn"], "bert": ["query", "value"], "vit": ["q_proj", "v_proj"],
                "llama-small": ["q_proj", "v_proj"]}[name]
     cfg = LoraConfig(r=8, lora_alpha=16, lora_dropout=0.0, target_modules=targets)
     inner = get_peft_model(model.inner, cfg)

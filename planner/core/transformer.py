@@ -167,7 +167,8 @@ def _attention_block(b: _Builder, c: TransformerConfig, pre: str, x: str) -> str
         return b.add("fc", f"{pre}.c_proj", units=c.hidden, bias=True)
     names = {"decoder": ("q_proj", "k_proj", "v_proj", "o_proj"),
              "bert": ("query", "key", "value", "dense"),
-             "vit": ("query", "key", "value", "dense")}[c.family]
+             # transformers 5 names ViT's projections like a decoder's
+             "vit": ("q_proj", "k_proj", "v_proj", "o_proj")}[c.family]
     bias = c.qkv_bias or c.family in ("bert", "vit")
     q = b.add("fc", f"{pre}.{names[0]}", units=d, bias=bias, input=x)
     k = b.add("fc", f"{pre}.{names[1]}", units=kv, bias=bias, input=x)
