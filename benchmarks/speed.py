@@ -101,6 +101,33 @@ def main() -> None:
         print(f"{label:<18} median {statistics.median(wall):6.2f} ms   "
               f"p90 {wall[int(0.9 * len(wall))]:6.2f} ms   CPU-time median "
               f"{statistics.median(cpu):6.2f} ms   target < 5 ms")
+    transformer_cases()
+
+
+def transformer_cases() -> None:
+    """The Llama-shaped 8B preset (516 layers): one edit (the attention dropout of layer 0),
+    full fine-tuning in bf16 and LoRA (frozen weights: the general replay of the step)."""
+    from planner.core.finetune import LoraSetup, apply_lora  # noqa: PLC0415
+    from planner.core.presets import load_preset  # noqa: PLC0415
+
+    base, _ = load_preset("llama_8b")
+    setup = Setup(1, "bf16", "adamw")
+    assumptions = Assumptions()
+    at = next(i for i, x in enumerate(base.layers) if x.kind == "attention")
+    for label, draft in (("llama 8B, full", base),
+                         ("llama 8B, LoRA", apply_lora(base, LoraSetup(16)))):
+        full_reestimate(draft, setup, assumptions)
+
+        def edit(i, draft=draft):
+            d = draft.replace_layer(at, draft.layers[at].replace(dropout=0.01 * (i % 7)))
+            full_reestimate(d, setup, assumptions)
+
+        wall, cpu = timeit(edit, 60)
+        wall.sort()
+        print(f"{label:<18} median {statistics.median(wall):6.2f} ms   "
+              f"p90 {wall[int(0.9 * len(wall))]:6.2f} ms   CPU-time median "
+              f"{statistics.median(cpu):6.2f} ms   target < 5 ms "
+              f"({len(draft.layers)} layers, after one edit)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import math
 import sys
 from dataclasses import replace
@@ -85,13 +86,21 @@ def text(what: str = "value"):
 
 def load_source(source: str, *, batch: int | None = None, input_shape=None,
                 imported: list | None = None,
-                parallel: list | None = None) -> tuple[NetworkDraft, Setup]:
+                parallel: list | None = None,
+                seq_len: int | None = None) -> tuple[NetworkDraft, Setup]:
     """A plan file, ``preset:NAME`` or an ONNX file (planned at ``batch`` and
     ``input_shape`` when given; its ImportResult is appended to ``imported``; a plan file's
     saved several-GPU setup, a dict, to ``parallel``)."""
     try:
         if source.startswith("preset:"):
             return load_preset(source.split(":", 1)[1])
+        if os.path.isdir(source):  # a Hugging Face model folder (config.json, safetensors)
+            from planner.core.importers.hf_folder import import_model_folder  # noqa: PLC0415
+
+            result = import_model_folder(source, seq_len=seq_len, batch=batch)
+            if imported is not None:
+                imported.append(result)
+            return result.draft, result.setup
         if source.lower().endswith(".onnx"):
             from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
 
@@ -107,6 +116,16 @@ def load_source(source: str, *, batch: int | None = None, input_shape=None,
         return draft, setup
     except PlanFileError as exc:
         raise UsageError(str(exc)) from None
+
+
+from planner.cli_finetune import (  # noqa: E402 (transformer options, kept in their module)
+    add_finetune_options,
+    apply_finetune_options,
+    finetune_json,
+    fit_row_json,
+    print_finetune,
+    sequence_tokens,
+)
 
 
 def _check_input_file(path: str, limit: int) -> None:
@@ -128,8 +147,8 @@ def report_import(args, out: dict | None = None) -> None:
         return
     lines = list(result.warnings)
     if result.incomplete:
-        lines.insert(0, "INCOMPLETE: the plan does not cover the whole ONNX file; the figures "
-                        "below are a lower bound for what it covers.")
+        lines.insert(0, "INCOMPLETE: the plan does not cover the whole imported model; the "
+                        "figures below are not exact for it.")
     for line in lines + list(result.notes):
         print(f"warning: {line}" if line in lines else f"note: {line}", file=sys.stderr)
     if out is not None:
@@ -164,6 +183,7 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
                    help="gradient checkpointing (√n segments, forward recomputed)")
     p.add_argument("--accumulation", type=int, metavar="N",
                    help="micro-batches per optimizer step (gradient accumulation)")
+    add_finetune_options(p)
     add_assumptions_option(p)
 
 
@@ -241,8 +261,10 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
             raise UsageError(str(exc)) from None
     imported: list = []
     saved_parallel: list = []
-    draft, setup = load_source(args.source, batch=args.batch if onnx_file else None,
-                               input_shape=shape, imported=imported, parallel=saved_parallel)
+    folder = os.path.isdir(args.source)
+    draft, setup = load_source(args.source, batch=args.batch if (onnx_file or folder) else None,
+                               input_shape=shape, imported=imported, parallel=saved_parallel,
+                               seq_len=getattr(args, "seq_len", None))
     args.import_result = imported[0] if imported else None
     args.plan_parallel = saved_parallel[0] if saved_parallel else None
     values = setup.to_json()
@@ -261,6 +283,7 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
             draft = draft.with_input_shape(shape)
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    draft = apply_finetune_options(args, draft)
     assumptions = load_assumptions(getattr(args, "assumptions", None))
     if getattr(args, "conv_algorithm", None):
         assumptions = replace(assumptions, conv_algorithm=args.conv_algorithm)
@@ -304,11 +327,15 @@ def _cmd_estimate(args) -> int:
                                "global_batch": setup.batch_size * parallel.world,
                                "per_gpu_bytes": dict(per_gpu.terms(), peak=per_gpu.peak)}
         report_import(args, out)
+        ft = finetune_json(args, draft, setup, est)
+        out.setdefault("warnings", []).extend(ft.pop("warnings", []))
+        out.update(ft)
         print(json.dumps(out))
         return 0
     report_import(args)
     print(f"{clean(draft.name, max_len=120)}: {format_count(est.parameters)} parameters, "
           f"batch {setup.batch_size}, {setup.precision}, {setup.optimizer}, {setup.mode}")
+    print_finetune(args, draft, setup, est)
     result = getattr(args, "import_result", None)
     if result is not None and result.incomplete:
         print("  INCOMPLETE: the plan covers only part of the ONNX file (warnings on stderr)")
@@ -364,9 +391,12 @@ def _cmd_fit(args) -> int:
         rows = [r for r in rows if r.fits]
     for notice in catalog.notices:
         print(f"gpu-planner: {clean(notice)}", file=sys.stderr)
+    tokens = sequence_tokens(draft)
     if args.json:
-        print(json.dumps([r.to_json() for r in rows]))
+        print(json.dumps([fit_row_json(r, tokens) for r in rows]))
         return 0
+    if tokens:
+        print(f"  Tokens per sample: {tokens:,} (tokens/s = samples/s × {tokens:,})")
     ref = args.reference or "GTX 1080"
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
@@ -426,7 +456,7 @@ def _cmd_advise(args) -> int:
         import dataclasses  # noqa: PLC0415
 
         shown = dataclasses.replace(shown, budget_usd=args.budget)
-    print(f"  assumes: {shown.assumptions_text()}")
+    print(f"  assumes: {shown.assumptions_text(advice.as_of)}")
     for i, r in enumerate(advice.recommendations, 1):  # names from the plan and the overrides
         print(f"  {i}. {r.action.upper():<5} {clean(r.reason)}")
     for note in advice.notes:

@@ -41,6 +41,7 @@ from planner.core.network import Setup
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling
 from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
+from planner.core.eras import era_workload
 from planner.core.speed import ERROR_BAND, best_precision, iteration_time, workload
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
@@ -66,9 +67,18 @@ class Profile:
     start_cheap: bool = False  # the article's start-cheap, sell-and-upgrade path
     article: str = ""  # what the article recommended (2017 revision)
 
-    def assumptions_text(self) -> str:
+    def assumptions_text(self, as_of: str | None = None) -> str:
+        """What the profile assumes; as of a date from which it has an era's workload
+        (planner.core.eras), that workload, whose planned peak is the memory need."""
         budget = (f"${self.budget_usd:,.0f}" if self.budget_usd
                   else Msg(QT_TRANSLATE_NOOP("core", "no limit")))
+        era = era_workload(self.key, as_of) if as_of else None
+        if era is not None:
+            return Msg(QT_TRANSLATE_NOOP(
+                "core", "judged on {workload} (since {since}), memory planned on each card; "
+                        "budget {budget}; price weight {weight:g}"),
+                workload=Msg(era.title), since=era.since[:4], budget=budget,
+                weight=self.price_weight)
         return Msg(QT_TRANSLATE_NOOP(
             "core", "needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed "
                     "per dollar, 0 = speed only); speed measured on {workload} at batch "
@@ -258,7 +268,8 @@ class Advice:
 
     def to_json(self) -> dict:
         return {"as_of": self.as_of, "profile": self.profile.key,
-                "profile_assumptions": self.profile.assumptions_text(),
+                "profile_assumptions": self.profile.assumptions_text(self.as_of),
+                "workload": self.workload,
                 "recommendations": [r.to_json() for r in self.recommendations],
                 "notes": list(self.notes)}
 
@@ -341,16 +352,24 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
     notes: list[str] = []
 
-    # The workload: the user's plan, or the profile's reference network.
+    # The workload: the user's plan, the profile's workload of the era (planned on every
+    # card: planner.core.eras), or the profile's reference network (the article's).
+    era = era_workload(prof.key, as_of) if inputs.plan is None else None
+    planned = inputs.plan is not None or era is not None
     plan = inputs.plan
-    if plan is None:
+    if plan is not None:
+        label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=plan.draft.name)
+    elif era is not None:
+        plan = compute_plan(*era.build(), a)
+        label = Msg(QT_TRANSLATE_NOOP("core", "{workload} (the profile's workload since "
+                                              "{since})"), workload=Msg(era.title),
+                    since=era.since[:4])
+    else:
         draft, setup = load_preset(prof.workload)
         setup = replace(setup, batch_size=prof.workload_batch, precision="mixed")
         plan = compute_plan(draft, setup, a)
         label = Msg(QT_TRANSLATE_NOOP("core", "{name} (the profile's reference workload)"),
                     name=draft.name)
-    else:
-        label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=plan.draft.name)
     draft, setup, analysis = plan.draft, plan.setup, plan.analysis
     if plan.estimate is None:
         if plan.problems:
@@ -367,7 +386,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
     # The profile's reference workload runs in the precision each card runs well (fp16 mixed
     # precision on tensor cores, fp32 where FP16 is slow); the user's plan in its own.
-    precision_of = {c.name: best_precision(c) if inputs.plan is None else setup.precision
+    precision_of = {c.name: best_precision(c) if not planned else setup.precision
                     for c in cards}
     setups = {p: replace(setup, precision=p) for p in set(precision_of.values())}
     works = {p: work if p == setup.precision else workload(analysis, s)
@@ -382,7 +401,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         est = iteration_time(works[precision_of[c.name]], c, precision_of[c.name], a)
         speed[c.name] = est.samples_per_s
         notes_of[c.name] = est.note
-        if inputs.plan is not None:
+        if planned:
             fits[c.name] = peak <= use
         else:
             need = prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
@@ -405,7 +424,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
     owned_speed = speed.get(best_owned[0].name) if best_owned else None
     if best_owned and best_owned[0].name not in speed:
-        p = best_precision(best_owned[0]) if inputs.plan is None else setup.precision
+        p = best_precision(best_owned[0]) if not planned else setup.precision
         owned_work = works.get(p) or workload(analysis, replace(setup, precision=p))
         owned_speed = iteration_time(owned_work, best_owned[0], p, a).samples_per_s
 
@@ -517,7 +536,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     recs: list[Recommendation] = []
     if best_owned is not None:
         spec, own = best_owned
-        if not fits.get(spec.name, False) and inputs.plan is not None:
+        if not fits.get(spec.name, False) and planned:
             notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "Your {card} does not fit {label} at batch {batch} (peak {peak})."),
                 card=spec.name, label=label, batch=setup.batch_size, peak=_gb(peak)))
@@ -573,7 +592,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                         "{card}."), date=as_of, card=best_owned[0].name))
     elif not eligible:
         need = (Msg(QT_TRANSLATE_NOOP("core", "{peak} for {label}"), peak=_gb(peak),
-                    label=label) if inputs.plan is not None else f"{prof.memory_gib:g} GB")
+                    label=label) if planned else f"{prof.memory_gib:g} GB")
         if budget is not None:
             notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "No card priced as of {date} has {need} within {budget}."),

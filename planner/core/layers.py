@@ -69,7 +69,10 @@ def _p(name, type_, default, help_, **kw) -> ParamSpec:
 
 
 ACTIVATIONS = ("relu", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "relu6", "hardswish",
-               "hardsigmoid")
+               "hardsigmoid", "gelu_new")
+# Hugging Face's NewGELUActivation (GPT-2's "gelu_new"): 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+# written as separate ops, which keep x (pow), the tanh output, 0.5·x and 1 + tanh.
+_COMPOSITE_KEEPS = {"gelu_new": 3}
 # Functions whose backward needs the output (so in-place is free) vs the input.
 _KEEPS_OUTPUT = {"relu", "sigmoid", "tanh"}
 # leaky_relu_ keeps its result; the others below need their original input, so in place they
@@ -136,6 +139,16 @@ class LayerResult(NamedTuple):
     # such kernels run one after another (an LSTM's time steps): the speed model's utilisation.
     parallel_elements: int = 0
     sequential_steps: int = 1
+    # Fine-tuning: parameters that get no gradient and no optimizer state (a frozen base), and
+    # of the parameters those stored in a quantised format (elements, and their bytes with the
+    # quantisation constants); the rest are stored in the training precision.
+    frozen_parameters: int = 0
+    quantized_elements: int = 0
+    quantized_bytes: int = 0
+    # Elements of a weight this layer shares with another (an LM head tied to the embedding):
+    # not its parameters, but its backward makes a gradient of that size, added into the
+    # shared weight's at the end of backward.
+    tied_elements: int = 0
 
 
 numel: Callable[[Shape], int] = math.prod  # elements of a shape (1 for a scalar's ())
@@ -146,7 +159,9 @@ _new_result = partial(tuple.__new__, LayerResult)
 _new_saved = partial(tuple.__new__, SavedTensor)
 _NO_WORKSPACE = LayerResult._field_defaults["workspace"]
 if LayerResult._fields[8:] != ("weight_elements", "note", "parallel_elements",
-                               "sequential_steps") or len(SavedTensor._fields) != 3:
+                               "sequential_steps", "frozen_parameters", "quantized_elements",
+                               "quantized_bytes", "tied_elements") \
+        or len(SavedTensor._fields) != 3:
     raise RuntimeError("LayerResult or SavedTensor changed: update the rows _new_result and "
                        "_new_saved are given")  # pragma: no cover
 
@@ -322,8 +337,9 @@ def _conv(dims: int):
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
             ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
-        return _new_result((out, params_n, fwd, 2 * fwd, (_new_saved(("input", math.prod(x), ACT)),),
-                            False, False, ws, params_n, "", 0, 1))
+        return _new_result((out, params_n, fwd, 2 * fwd,
+                            (_new_saved(("input", math.prod(x), ACT)),),
+                            False, False, ws, params_n, "", 0, 1, 0, 0, 0, 0))
 
     return rule
 
@@ -436,7 +452,7 @@ def _batchnorm(params, ins):
     c, n = x[0], numel(x)
     saved = (_new_saved(("input", n, ACT)), _new_saved(("own", 2 * c, F32_FIXED)))
     return _new_result((x, 2 * c, 4 * n, 8 * n, saved, False, False, _NO_WORKSPACE, 2 * c, "",
-                        0, 1))
+                        0, 1, 0, 0, 0, 0))
 
 
 def _layernorm(params, ins):
@@ -466,13 +482,17 @@ def _activation(params, ins):
         )
     inplace = bool(params["inplace"])
     n = numel(x)
+    if fn in _COMPOSITE_KEEPS:
+        extra = tuple(SavedTensor("own", n) for _ in range(_COMPOSITE_KEEPS[fn]))
+        return LayerResult(out_shape=x, flops_fwd=10 * n, flops_bwd=10 * n,
+                           saved=(SavedTensor("input", n),) + extra)
     if inplace:
         source = "output" if fn in _INPLACE_KEEPS_OUTPUT else "own"
     else:
         source = "output" if fn in _KEEPS_OUTPUT else "input"
     cost = _ACTIVATION_COST[fn]
     return _new_result((x, 0, cost * n, cost * n, (_new_saved((source, n, ACT)),), inplace,
-                        False, _NO_WORKSPACE, 0, "", 0, 1))
+                        False, _NO_WORKSPACE, 0, "", 0, 1, 0, 0, 0, 0))
 
 
 _ACTIVATION_COST = {  # FLOPs per element
@@ -512,16 +532,74 @@ def _fc(params, ins):
     fin = x[-1]
     rows = numel(x) // fin
     weights = fin * units
-    params_n = weights + (units if params["bias"] else 0)
+    bias = units if params["bias"] else 0
+    tied = bool(params.get("tied"))
+    own_weights = 0 if tied else weights  # a tied weight is the embedding's
+    params_n = own_weights + bias
     fwd = 2 * rows * weights + (rows * units if params["bias"] else 0)
+    rank = int(params.get("lora_rank") or 0)
+    frozen = bool(params.get("frozen")) or rank > 0  # LoRA freezes the base layer
+    quant = params.get("quant") or "none"
+    if quant != "none" and not frozen:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP(
+            "core", "quant '{quant}' needs a frozen layer (quantised weights get no gradient)"),
+            quant=quant))
+    if quant != "none" and tied:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP(
+            "core", "quant '{quant}' cannot apply to a tied weight (it is the embedding's)"),
+            quant=quant))
+    # A frozen linear layer's backward needs only its weight for the input's gradient; the
+    # adapters (lora_A) need the layer's input and lora_B the rank-r intermediate.
+    saved: tuple[SavedTensor, ...]
+    if not frozen:
+        saved = (SavedTensor("input", numel(x)),)
+    elif rank:
+        saved = (SavedTensor("input", numel(x)), SavedTensor("own", rows * rank))
+    else:
+        saved = ()
+    adapters = rank * (fin + units)
+    fwd += 2 * rows * adapters
+    q_bytes = quantized_bytes(own_weights, quant) if quant != "none" else 0
     return LayerResult(
         out_shape=x[:-1] + (units,),
-        parameters=params_n,
+        parameters=params_n + adapters,
         flops_fwd=fwd,
-        flops_bwd=2 * fwd,
-        saved=(SavedTensor("input", numel(x)),),
-        weight_elements=params_n,
+        flops_bwd=2 * fwd if not frozen else fwd + 4 * rows * adapters,
+        saved=saved,
+        weight_elements=weights + bias + adapters,
+        frozen_parameters=params_n if frozen else 0,
+        quantized_elements=own_weights if quant != "none" else 0,
+        quantized_bytes=q_bytes,
+        tied_elements=weights if tied and not frozen else 0,
     )
+
+
+# Quantised weight formats of frozen layers (bitsandbytes): bytes of n weights with their
+# quantisation constants.
+#   int8     LLM.int8 (Linear8bitLt): one byte a weight and one fp32 scale per output row; the
+#            rows are not known here, so one scale per 4096 weights is taken (a row of a 4096-
+#            wide layer).
+#   nf4      4-bit NormalFloat (Linear4bit, Dettmers et al. 2023, "QLoRA"): half a byte a
+#            weight and one fp32 absmax per block of 64 weights.
+#   nf4_dq   nf4 with double quantisation: the absmax values themselves quantised to 8 bits in
+#            blocks of 256, with one fp32 constant per such block (QLoRA §3: 0.127 bits a
+#            weight instead of 0.5).
+QUANT_FORMATS = ("none", "int8", "nf4", "nf4_dq")
+NF4_BLOCK = 64
+NF4_DQ_BLOCK = 256
+INT8_ROW = 4096
+
+
+def quantized_bytes(n: int, quant: str) -> int:
+    """Bytes of ``n`` weights stored as ``quant`` (see QUANT_FORMATS), constants included."""
+    if quant == "int8":
+        return n + 4 * -(-n // INT8_ROW)
+    blocks = -(-n // NF4_BLOCK)
+    if quant == "nf4":
+        return -(-n // 2) + 4 * blocks
+    if quant == "nf4_dq":
+        return -(-n // 2) + blocks + 4 * -(-blocks // NF4_DQ_BLOCK)
+    return 0
 
 
 def _add(params, ins):
@@ -885,6 +963,19 @@ RULES: dict[str, LayerRule] = {
                     True,
                     QT_TRANSLATE_NOOP("core", "Whether the layer has a bias vector."),
                 ),
+                _p("tied", "bool", False, QT_TRANSLATE_NOOP(
+                    "core", "The weight is the token embedding's (an LM head tied to it): no "
+                            "parameters of its own.")),
+                _p("frozen", "bool", False, QT_TRANSLATE_NOOP(
+                    "core", "Frozen weights: no gradient, no optimizer state; keeps nothing for "
+                            "backward (its input's gradient needs only the weight).")),
+                _p("lora_rank", "int", 0, QT_TRANSLATE_NOOP(
+                    "core", "LoRA adapters of this rank on a frozen base (0 = none): they keep "
+                            "the layer's input and a rank-wide intermediate."), minimum=0),
+                _p("quant", "choice", "none", QT_TRANSLATE_NOOP(
+                    "core", "Stored format of frozen weights: none, int8 (LLM.int8), nf4 "
+                            "(QLoRA's 4-bit NormalFloat, fp32 absmax per 64), nf4_dq (with "
+                            "double quantisation)."), choices=("none", "int8", "nf4", "nf4_dq")),
             ),
             _fc,
             QT_TRANSLATE_NOOP(
@@ -1048,6 +1139,13 @@ def _refs_needed(ins: list[Shape], count: int) -> None:
 def _view(params, ins):
     x = ins[0]
     out = tuple(int(v) for v in params["shape"]) if params.get("shape") else x
+    parts = int(params.get("split") or 0)
+    if parts:  # one of `parts` equal slices of the last dimension (GPT-2's q, k, v)
+        if x[-1] % parts:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "split {parts} does not divide the last dimension {last}"),
+                parts=parts, last=x[-1]))
+        out = x[:-1] + (x[-1] // parts,)
     if numel(out) > numel(x):  # fewer elements: a slice, which keeps the whole storage alive
         raise LayerError(
             Msg(
@@ -1111,12 +1209,17 @@ def _rmsnorm(params, ins):
     x = ins[0]
     last, n = x[-1], numel(x)
     weights = last if params["affine"] else 0
+    saved = (SavedTensor("input", n), SavedTensor("own", n // last, F32))
+    if params.get("implementation") == "eager" and weights and not params.get("frozen"):
+        # Hugging Face's LlamaRMSNorm: x·rsqrt(mean(x²)+ε) then weight·(that): the product
+        # keeps the normalised tensor for the weight's gradient (not when it is frozen).
+        saved += (SavedTensor("own", n),)
     return LayerResult(
         out_shape=x,
         parameters=weights,
         flops_fwd=4 * n,
         flops_bwd=6 * n,
-        saved=(SavedTensor("input", n), SavedTensor("own", n // last, F32)),
+        saved=saved,
         weight_elements=weights,
     )
 
@@ -1125,45 +1228,151 @@ def _embedding(params, ins):
     x = ins[0]
     num, dim = int(params["num"]), int(params["dim"])
     out = x + (dim,)
+    positions = params.get("positions") or "none"
+    max_pos = int(params.get("max_positions") or 0)
+    seq = x[-1] if x else 1
+    learned = num * dim + int(params.get("token_types") or 0) * dim
+    saved = [SavedTensor("input", numel(x))]
+    if positions == "learned":
+        if max_pos < seq:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "max_positions {max_pos} is shorter than the {seq}-token sequence"),
+                max_pos=max_pos, seq=seq))
+        learned += max_pos * dim
+    elif positions == "rotary":
+        rot = int(params.get("rotary_dim") or 0)
+        if rot < 2 or rot % 2:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "rotary_dim {rot} must be an even number of at least 2 (the head "
+                        "size)"), rot=rot))
+        # The cos and sin tables (one sequence, shared by every layer and every sample),
+        # kept by the rotations' products in every attention layer.
+        saved.append(SavedTensor("own", 2 * seq * rot, F32_FIXED))
     return LayerResult(
         out_shape=out,
-        parameters=num * dim,
+        parameters=learned,
         flops_fwd=numel(out),
         flops_bwd=numel(out),
-        saved=(SavedTensor("input", numel(x)),),
+        saved=tuple(saved),
         weight_elements=numel(out),
     )
+
+
+ATTENTION_IMPLEMENTATIONS = ("sdpa_flash", "sdpa_mem_efficient", "eager")
+MEM_EFFICIENT_LSE_ALIGN = 32  # PyTorch's memory-efficient kernel pads its logsumexp rows to 32
 
 
 def _attention(params, ins):
     _refs_needed(ins, 3)
     q, k, v = ins[0], ins[1], ins[2]
-    if len(q) < 2 or len(k) != len(q) or len(v) != len(q) or k[-1] != q[-1] or \
-            k[-2] != v[-2]:
-        raise LayerError(
-            Msg(
-                QT_TRANSLATE_NOOP(
-                    "core", "q {shape}, k {shape2} and v {shape3} do not fit together"
-                ),
-                shape=shape_str(q),
-                shape2=shape_str(k),
-                shape3=shape_str(v),
-            )
-        )
-    out = q[:-1] + (v[-1],)
-    rows = numel(q) // q[-1]
-    fwd = 2 * rows * k[-2] * (q[-1] + v[-1]) + 5 * rows * k[-2]
+    heads = int(params.get("heads") or 0)
+    impl = params.get("implementation") or "sdpa_flash"
+    p_drop = float(params.get("dropout") or 0.0)
+    if not 0.0 <= p_drop < 1.0:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP(
+            "core", "dropout {p} must be at least 0 and below 1"), p=p_drop))
+    bad = Msg(QT_TRANSLATE_NOOP("core", "q {shape}, k {shape2} and v {shape3} do not fit "
+                                        "together"),
+              shape=shape_str(q), shape2=shape_str(k), shape3=shape_str(v))
+    if heads == 0:  # the shapes carry the heads: q (…, T, d), k (…, S, d), v (…, S, dv)
+        if len(q) < 2 or len(k) != len(q) or len(v) != len(q) or k[-1] != q[-1] or \
+                k[-2] != v[-2]:
+            raise LayerError(bad)
+        out = q[:-1] + (v[-1],)
+        t_q, t_k, hd, hdv = q[-2], k[-2], q[-1], v[-1]
+        groups = numel(q) // (t_q * hd)
+        kv_groups = groups
+    else:  # sequences of features: q (T, heads·d), k (S, kv_heads·d), v (S, kv_heads·dv)
+        kv_heads = int(params.get("kv_heads") or 0) or heads
+        if len(q) != 2 or len(k) != 2 or len(v) != 2 or k[0] != v[0]:
+            raise LayerError(bad)
+        if q[1] % heads:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "heads {heads} do not divide q's {features} features"),
+                heads=heads, features=q[1]))
+        if heads % kv_heads:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "kv_heads {kv_heads} do not divide heads {heads}"),
+                kv_heads=kv_heads, heads=heads))
+        hd = q[1] // heads
+        if k[1] != kv_heads * hd or v[1] % kv_heads:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "k {shape2} and v {shape3} do not hold kv_heads {kv_heads} of head "
+                        "size {hd}"), shape2=shape_str(k), shape3=shape_str(v),
+                kv_heads=kv_heads, hd=hd))
+        hdv = v[1] // kv_heads
+        t_q, t_k = q[0], k[0]
+        groups, kv_groups = heads, kv_heads
+        out = (t_q, heads * hdv)
+    rows = groups * t_q
+    scores = rows * t_k
+    causal = bool(params.get("causal"))
+    if causal and t_q != t_k:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP(
+            "core", "causal attention needs as many keys as queries, not {t_k} and {t_q}"),
+            t_k=t_k, t_q=t_q))
+    fwd = 2 * scores * (hd + hdv) + 5 * scores
+    saved = [SavedTensor("input", numel(q))]
+    # Grouped-query attention: k and v repeated to every head (Hugging Face's repeat_kv, a
+    # copy) unless the kernel reads the groups itself.
+    if kv_groups < groups and params.get("repeat_kv", True):
+        saved += [SavedTensor("own", groups * t_k * hd), SavedTensor("own", groups * t_k * hdv)]
+    else:
+        saved += [SavedTensor("input:1", numel(k)), SavedTensor("input:2", numel(v))]
+    if impl == "eager":
+        # softmax(q·kᵀ) in fp32 (Hugging Face upcasts), kept by the softmax; dropout keeps a
+        # one-byte mask and the dropped probabilities (p·v keeps them).
+        saved.append(SavedTensor("own", scores, F32))
+        if p_drop > 0:
+            saved += [SavedTensor("own", scores, MASK), SavedTensor("own", scores)]
+    else:
+        # Flash and memory-efficient kernels keep the output and one fp32 logsumexp per query
+        # row (padded to 32 rows by the memory-efficient one); dropout is replayed from the
+        # random seed, not kept.
+        lse_t = t_q if impl == "sdpa_flash" else -(-t_q // MEM_EFFICIENT_LSE_ALIGN) * \
+            MEM_EFFICIENT_LSE_ALIGN
+        saved += [SavedTensor("output", numel(out)), SavedTensor("own", groups * lse_t, F32)]
+        if causal:  # the fused kernels skip the masked half
+            fwd //= 2
     return LayerResult(
         out_shape=out,
         flops_fwd=fwd,
         flops_bwd=int(2.5 * fwd),
-        saved=(
-            SavedTensor("input", numel(q)),
-            SavedTensor("input:1", numel(k)),
-            SavedTensor("input:2", numel(v)),
-            SavedTensor("output", numel(out)),
-            SavedTensor("own", rows, F32),
-        ),
+        saved=tuple(saved),
+    )
+
+
+def _rotary(params, ins):
+    x = ins[0]
+    n = numel(x)
+    # q·cos + rotate_half(q)·sin: the products keep the cos and sin tables (counted once, by
+    # the embedding that makes them), nothing per sample here.
+    return LayerResult(out_shape=x, flops_fwd=4 * n, flops_bwd=3 * n)
+
+
+def _patch_embed(params, ins):
+    x = ins[0]
+    if len(x) != 3:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "needs a C×H×W image, got {shape}"),
+                             shape=shape_str(x)))
+    c, h, w = x
+    p = int(params["patch"])
+    dim = int(params["dim"])
+    if h % p or w % p:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP(
+            "core", "patch {p} does not divide the {h}×{w} image"), p=p, h=h, w=w))
+    n = (h // p) * (w // p)
+    cls = 1 if params["class_token"] else 0
+    tokens = n + cls
+    parameters = c * p * p * dim + dim + cls * dim + (tokens * dim if params["positions"] else 0)
+    fwd = 2 * n * c * p * p * dim + 2 * tokens * dim
+    return LayerResult(
+        out_shape=(tokens, dim),
+        parameters=parameters,
+        flops_fwd=fwd,
+        flops_bwd=2 * fwd,
+        saved=(SavedTensor("input", numel(x)),),  # the convolution's input; cat and add: none
+        weight_elements=parameters,
     )
 
 
@@ -1250,7 +1459,9 @@ MODERN_RULES = (
     LayerRule(
         "view",
         QT_TRANSLATE_NOOP("core", "View / reshape"),
-        (_OUT_SHAPE,),
+        (_OUT_SHAPE, _p("split", "int", 0, QT_TRANSLATE_NOOP(
+            "core", "One of this many equal slices of the last dimension (0 = no split)."),
+            minimum=0)),
         _view,
         QT_TRANSLATE_NOOP(
             "core",
@@ -1284,6 +1495,10 @@ MODERN_RULES = (
                 True,
                 QT_TRANSLATE_NOOP("core", "Whether it has a learned scale per feature."),
             ),
+            _p("implementation", "choice", "fused", QT_TRANSLATE_NOOP(
+                "core", "fused (torch.nn.RMSNorm: keeps its input and 1/RMS) or eager "
+                        "(Hugging Face's LlamaRMSNorm: also keeps the normalised tensor)."),
+               choices=("fused", "eager")),
         ),
         _rmsnorm,
         QT_TRANSLATE_NOOP(
@@ -1297,6 +1512,17 @@ MODERN_RULES = (
             _p("num", "int", 30522, QT_TRANSLATE_NOOP("core", "Rows of the table (vocabulary)."),
                minimum=1),
             _p("dim", "int", 768, QT_TRANSLATE_NOOP("core", "Features per row."), minimum=1),
+            _p("positions", "choice", "none", QT_TRANSLATE_NOOP(
+                "core", "Positions: none, learned (a table of max_positions rows added) or "
+                        "rotary (cos/sin tables applied to q and k by rotary layers)."),
+               choices=("none", "learned", "rotary")),
+            _p("max_positions", "int", 0, QT_TRANSLATE_NOOP(
+                "core", "Rows of the learned position table."), minimum=0),
+            _p("token_types", "int", 0, QT_TRANSLATE_NOOP(
+                "core", "Rows of a token-type (segment) table added (BERT: 2)."), minimum=0),
+            _p("rotary_dim", "int", 0, QT_TRANSLATE_NOOP(
+                "core", "Features rotated per head (rotary positions: the head size)."),
+               minimum=0),
         ),
         _embedding,
         QT_TRANSLATE_NOOP(
@@ -1305,14 +1531,60 @@ MODERN_RULES = (
     ),
     LayerRule(
         "attention",
-        QT_TRANSLATE_NOOP("core", "Attention (fused)"),
-        (_FROM_REFS,),
+        QT_TRANSLATE_NOOP("core", "Attention"),
+        (
+            _FROM_REFS,
+            _p("heads", "int", 0, QT_TRANSLATE_NOOP(
+                "core", "Query heads; q, k and v are then T×(heads·head size) (0 = the shapes "
+                        "carry the heads)."), minimum=0),
+            _p("kv_heads", "int", 0, QT_TRANSLATE_NOOP(
+                "core", "Key/value heads (grouped-query attention; 0 = as many as heads)."),
+               minimum=0),
+            _p("causal", "bool", False, QT_TRANSLATE_NOOP(
+                "core", "Each token attends only to earlier ones (decoders).")),
+            _p("implementation", "choice", "sdpa_flash", QT_TRANSLATE_NOOP(
+                "core", "sdpa_flash / sdpa_mem_efficient (PyTorch SDPA kernels: keep q, k, v, "
+                        "the output and a logsumexp) or eager (keeps the T×T softmax)."),
+               choices=ATTENTION_IMPLEMENTATIONS),
+            _p("dropout", "float", 0.0, QT_TRANSLATE_NOOP(
+                "core", "Attention dropout probability (eager keeps a mask)."),
+               minimum=0.0, maximum=0.99),
+            _p("repeat_kv", "bool", True, QT_TRANSLATE_NOOP(
+                "core", "With fewer kv_heads: k and v are copied to every head first "
+                        "(Hugging Face's repeat_kv) rather than read by group.")),
+        ),
         _attention,
         QT_TRANSLATE_NOOP(
             "core",
-            "Scaled dot-product attention of q (this input), k and v ('from'); keeps q, k, v, "
-            "the output and a logsumexp per row.",
+            "Attention of q (this input) with k and v ('from'): SDPA keeps q, k, v, the output "
+            "and a logsumexp per row; eager keeps q, k, v and the softmax.",
         ),
+    ),
+    LayerRule(
+        "rotary",
+        QT_TRANSLATE_NOOP("core", "Rotary positions"),
+        (),
+        _rotary,
+        QT_TRANSLATE_NOOP(
+            "core", "Rotates q or k by position (RoPE); the cos/sin tables are counted once, "
+                    "by the embedding."),
+    ),
+    LayerRule(
+        "patch_embed",
+        QT_TRANSLATE_NOOP("core", "Patch embedding"),
+        (
+            _p("patch", "int", 16, QT_TRANSLATE_NOOP("core", "Patch side in pixels."),
+               minimum=1),
+            _p("dim", "int", 768, QT_TRANSLATE_NOOP("core", "Features per token."), minimum=1),
+            _p("class_token", "bool", True, QT_TRANSLATE_NOOP(
+                "core", "Prepend a learned class token.")),
+            _p("positions", "bool", True, QT_TRANSLATE_NOOP(
+                "core", "Add learned position embeddings (one per token).")),
+        ),
+        _patch_embed,
+        QT_TRANSLATE_NOOP(
+            "core", "ViT's patch embedding: a patch×patch convolution to tokens, a class "
+                    "token and position embeddings; keeps the image."),
     ),
     LayerRule(
         "einsum",
@@ -1376,11 +1648,24 @@ INPUT_PARAM = _p(
     ),
     optional=True,
 )
+# Kinds with learned tensors that fine-tuning may freeze (fc has its own 'frozen': freezing
+# it changes what it keeps).
+FROZEN_PARAM = _p(
+    "frozen",
+    "bool",
+    False,
+    QT_TRANSLATE_NOOP("core", "Frozen weights: no gradient, no optimizer state."),
+)
+FREEZABLE_KINDS = frozenset({"conv2d", "conv3d", "batchnorm", "layernorm", "rmsnorm", "lstm",
+                             "gru", "conv_transpose2d", "conv_transpose3d", "embedding",
+                             "patch_embed", "elementwise"})
 RULES = {
     kind: (
         rule
         if kind == "input"
-        else LayerRule(rule.kind, rule.label, rule.params + (INPUT_PARAM,), rule.apply, rule.help)
+        else LayerRule(rule.kind, rule.label,
+                       rule.params + ((FROZEN_PARAM,) if kind in FREEZABLE_KINDS else ())
+                       + (INPUT_PARAM,), rule.apply, rule.help)
     )
     for kind, rule in RULES.items()
 }
@@ -1392,6 +1677,11 @@ WIRING_PARAMS: dict[str, frozenset[str]] = {
     kind: frozenset(p.name for p in rule.params if p.type in ("ref", "refs"))
     for kind, rule in RULES.items()
 }
+# Parameters added for transformers and fine-tuning: left out of a plan file at their default,
+# so files of networks that do not use them read as before.
+OMIT_AT_DEFAULT = frozenset({"tied", "frozen", "lora_rank", "quant", "positions",
+                             "max_positions", "token_types", "rotary_dim", "heads", "kv_heads",
+                             "causal", "implementation", "dropout", "repeat_kv", "split"})
 
 
 # What the window shows beside each parameter's editor (the JSON key with spaces, translated).
@@ -1425,6 +1715,23 @@ PARAM_LABELS: dict[str, str] = {
     "dim": QT_TRANSLATE_NOOP("core", "features"),
     "op": QT_TRANSLATE_NOOP("core", "operation"),
     "parameters": QT_TRANSLATE_NOOP("core", "parameters"),
+    "tied": QT_TRANSLATE_NOOP("core", "tied"),
+    "frozen": QT_TRANSLATE_NOOP("core", "frozen"),
+    "lora_rank": QT_TRANSLATE_NOOP("core", "LoRA rank"),
+    "quant": QT_TRANSLATE_NOOP("core", "quantised"),
+    "positions": QT_TRANSLATE_NOOP("core", "positions"),
+    "max_positions": QT_TRANSLATE_NOOP("core", "max positions"),
+    "token_types": QT_TRANSLATE_NOOP("core", "token types"),
+    "rotary_dim": QT_TRANSLATE_NOOP("core", "rotary size"),
+    "heads": QT_TRANSLATE_NOOP("core", "heads"),
+    "kv_heads": QT_TRANSLATE_NOOP("core", "kv heads"),
+    "causal": QT_TRANSLATE_NOOP("core", "causal"),
+    "implementation": QT_TRANSLATE_NOOP("core", "implementation"),
+    "dropout": QT_TRANSLATE_NOOP("core", "dropout"),
+    "repeat_kv": QT_TRANSLATE_NOOP("core", "repeat kv"),
+    "patch": QT_TRANSLATE_NOOP("core", "patch"),
+    "class_token": QT_TRANSLATE_NOOP("core", "class token"),
+    "split": QT_TRANSLATE_NOOP("core", "split"),
 }
 
 
@@ -1502,9 +1809,14 @@ class LayerSpec:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "name": self.name}
+        rule = RULES.get(self.kind)
         for k, v in self.params.items():
             if k == "input" and not v:
                 continue  # reads the previous layer, the usual case
+            if k in OMIT_AT_DEFAULT and rule is not None:
+                spec = rule.param(k)
+                if spec is not None and v == spec.default:
+                    continue
             out[k] = list(v) if isinstance(v, tuple) else v
         return out
 

@@ -48,6 +48,7 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     checkpoint_segments,
     class_bytes,
     class_codes,
+    has_frozen,
 )
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -709,7 +710,10 @@ def _step(p: _Prepared, setup: Setup) -> StepEvents:
     hit = p.grouped.get(key)
     if hit is None:
         prec = setup.precision
-        if prec not in MIXED_PRECISIONS and not setup.checkpointing:
+        frozen = p.grouped.get("frozen")
+        if frozen is None:
+            frozen = p.grouped["frozen"] = has_frozen(p.analysis)
+        if prec not in MIXED_PRECISIONS and not setup.checkpointing and not frozen:
             hit = build_step_fast(
                 p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
                 STATE_BYTES[prec],
@@ -964,6 +968,8 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     if train and len(p.saved_elems):
         per_tensor = np.where(p.saved_fixed, 1, batch)
         saved = ex(p.saved_elems) * per_tensor * _bpe(p.saved_class, prec)
+        if ev.needs_grad is not None:  # layers that need no gradient keep nothing
+            saved = saved * _kept_by_grad(analysis, ev.needs_grad)
         np.add.at(per_layer_act, p.saved_owner, saved)
     wsl = _workspace(p, batch, prec, a)
     per_layer_ws = np.zeros(n, dtype=np.int64)
@@ -982,8 +988,8 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         range(n), names, kinds, shapes, p.param_counts.tolist(),
         per_layer_act.tolist() if train else zeros,
         out_bytes.tolist(),
-        (p.flops_fwd * batch).tolist(),
-        (p.flops_bwd * batch).tolist() if train else zeros,
+        (_flops(p.flops_fwd) * batch).tolist(),
+        (_flops(p.flops_bwd) * batch).tolist() if train else zeros,
         bytes_fwd.tolist(),
         bytes_bwd.tolist() if train else zeros,
         per_layer_ws.tolist(),
@@ -1000,6 +1006,32 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
         point_allocated=total, events=ev,
     )
+
+
+def _kept_by_grad(analysis: Analysis, needs_grad: tuple[bool, ...]) -> np.ndarray:
+    """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
+    kept: set[int] = set()
+    outs = {info.name: info.output_storage for info in analysis.layers}
+    draft_layers = analysis.draft.layers
+    for info in analysis.layers:
+        if not needs_grad[info.index] or info.result is None or info.index == 0:
+            continue
+        spec = draft_layers[info.index]
+        prev = draft_layers[info.index - 1].name
+        ins = [outs[spec._source or prev]] + [outs[r] for r in spec._refs]
+        kept.update(info.saved_storages)
+        for t in info.result.saved:
+            if t.source == "output":
+                kept.add(info.output_storage)
+            elif t.source != "own":
+                kept.add(ins[0 if t.source == "input" else int(t.source.split(":")[1])])
+    return np.array([1 if sid in kept else 0 for sid in analysis.saved], dtype=np.int64)
+
+
+def _flops(arr: np.ndarray) -> np.ndarray:
+    """FLOPs per sample, as Python ints where a batch could take them past int64 (a large
+    vocabulary's head at a long context)."""
+    return arr.astype(object) if len(arr) and int(arr.max()) * MAX_BATCH >= INT64_LIMIT else arr
 
 
 def max_batch(draft: NetworkDraft | Analysis, setup: Setup, memory_bytes: int,

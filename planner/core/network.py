@@ -36,7 +36,7 @@ from planner import safeio
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 from planner.safeio import clean
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: repeated blocks ("type": "repeat"); a plan without one is still 1
 # How PyTorch users run a training step (the names are stable: plan files and the CLI use them).
 #   fp32         PyTorch's defaults: fp32 tensors; cuDNN convolutions in TF32 on Ampere and newer
 #                (torch.backends.cudnn.allow_tf32 is True), matmuls in strict fp32
@@ -172,28 +172,52 @@ class NetworkDraft:
     name: str
     layers: tuple[LayerSpec, ...]
     description: str = ""
+    # Repeated blocks (planner.core.repeat.Repeat): the layers stay expanded; a change to one
+    # copy is made to every copy, and a plan file holds the block once.
+    repeats: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "layers", tuple(self.layers))
+        object.__setattr__(self, "repeats", tuple(self.repeats))
 
     # Edits return new drafts (the UI's undo stack keeps the old ones).
     def with_layers(self, layers: Iterable[LayerSpec]) -> "NetworkDraft":
-        return replace(self, layers=tuple(layers))
+        layers = tuple(layers)
+        if self.repeats:  # a block whose copies no longer line up is plain layers again
+            from planner.core.repeat import lines_up  # noqa: PLC0415
+
+            kept = tuple(r for r in self.repeats if lines_up(layers, r))
+            return replace(self, layers=layers, repeats=kept)
+        return replace(self, layers=layers)
 
     def replace_layer(self, index: int, layer: LayerSpec) -> "NetworkDraft":
         layers = list(self.layers)
+        for rep in self.repeats:
+            if rep.copy_of(index) is not None:
+                from planner.core.repeat import apply_to_copies  # noqa: PLC0415
+
+                every = apply_to_copies(layers, rep, index, layer)
+                if every is not None:  # the copies stay alike and in place
+                    return replace(self, layers=tuple(every))
         layers[index] = layer
         return self.with_layers(layers)
 
     def insert_layer(self, index: int, layer: LayerSpec) -> "NetworkDraft":
         layers = list(self.layers)
         layers.insert(index, layer)
-        return self.with_layers(layers)
+        return self._shifted(index, 1).with_layers(layers)
 
     def remove_layer(self, index: int) -> "NetworkDraft":
         layers = list(self.layers)
         del layers[index]
-        return self.with_layers(layers)
+        return self._shifted(index, -1).with_layers(layers)
+
+    def _shifted(self, index: int, delta: int) -> "NetworkDraft":
+        """Blocks after ``index`` move with an insertion or removal before them."""
+        if not self.repeats:
+            return self
+        return replace(self, repeats=tuple(r._replace(first=r.first + delta)
+                                           if r.first > index else r for r in self.repeats))
 
     def move_layer(self, index: int, to: int) -> "NetworkDraft":
         layers = list(self.layers)
@@ -230,8 +254,31 @@ class NetworkDraft:
         return {
             "name": self.name,
             "description": self.description,
-            "layers": [layer.to_json() for layer in self.layers],
+            "layers": self._layers_json(),
         }
+
+    def _layers_json(self) -> list[dict[str, Any]]:
+        if not self.repeats:
+            return [layer.to_json() for layer in self.layers]
+        from planner.core.repeat import collapse  # noqa: PLC0415
+
+        starts = {}
+        for rep in self.repeats:
+            body = collapse(self.layers, rep)
+            if body is not None:
+                starts[rep.first] = (rep, body)
+        out: list[dict[str, Any]] = []
+        i = 0
+        while i < len(self.layers):
+            if i in starts:
+                rep, body = starts[i]
+                out.append({"type": "repeat", "name": rep.name, "times": rep.times,
+                            "layers": [layer.to_json() for layer in body]})
+                i += rep.length * rep.times
+                continue
+            out.append(self.layers[i].to_json())
+            i += 1
+        return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -530,6 +577,8 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                 _PARAMS.clear()
             _PARAMS[key[0]] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
+        if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
+            result = result._replace(frozen_parameters=result.parameters)
         out_n = numel(result.out_shape)
         if out_n <= 0:
             raise LayerError(
@@ -569,7 +618,7 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 MAX_ELEMENTS = 1 << 36
 MAX_NAME_CHARS = 1000  # a layer's or a plan's name from a file
 MAX_TOTAL_ELEMENTS = 1 << 38
-MAX_FLOPS = 1 << 42
+MAX_FLOPS = 1 << 50  # ×MAX_BATCH can pass int64: the estimate then multiplies in Python ints
 _BOUNDED = (
     (0, QT_TRANSLATE_NOOP("core", "output elements"), MAX_ELEMENTS),
     (1, QT_TRANSLATE_NOOP("core", "input elements"), MAX_ELEMENTS),
@@ -648,66 +697,103 @@ def draft_from_json(data: Any, *, where: str = "plan") -> NetworkDraft:
                 QT_TRANSLATE_NOOP("core", "{where}: 'layers' must be a non-empty list"), where=where
             )
         )
-    layers = []
+    layers: list[LayerSpec] = []
+    repeats = []
     for i, raw in enumerate(raw_layers):
         at = f"{where}: layers[{i}]"
-        if not isinstance(raw, dict):
-            raise PlanFileError(Msg(QT_TRANSLATE_NOOP("core", "{at}: expected an object"), at=at))
-        kind = raw.get("type")
-        if kind not in RULES:
-            raise PlanFileError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "{at}.type: unknown layer type {kind!r}"),
-                    at=at,
-                    kind=clean(kind, max_len=60) if isinstance(kind, str) else kind,
-                )
-            )
-        name = raw.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise PlanFileError(
-                Msg(QT_TRANSLATE_NOOP("core", "{at}.name: every layer needs a name"), at=at)
-            )
-        if len(name) > MAX_NAME_CHARS:  # a name is shown in tables, charts and terminals
-            raise PlanFileError(
-                Msg(QT_TRANSLATE_NOOP("core", "{at}.name: longer than {limit} characters"),
-                    at=at, limit=MAX_NAME_CHARS)
-            )
-        rule = RULES[kind]
-        params = {}
-        for key, value in raw.items():
-            if key in ("type", "name"):
-                continue
-            spec = rule.param(key)
-            if spec is None:
-                raise PlanFileError(
-                    Msg(
-                        QT_TRANSLATE_NOOP(
-                            "core", "{at}.{key}: '{kind}' layers have no parameter '{key}'"
-                        ),
-                        at=at,
-                        key=key,
-                        kind=kind,
-                    )
-                )
-            try:
-                params[key] = coerce_param(spec, value)
-            except LayerError as exc:
-                raise PlanFileError(
-                    Msg(
-                        QT_TRANSLATE_NOOP("core", "{at}.{key}: {problem}"),
-                        at=at,
-                        key=key,
-                        problem=message_of(exc),
-                    )
-                ) from None
-        layers.append(LayerSpec(kind, name.strip(), params))
+        if isinstance(raw, dict) and raw.get("type") == "repeat":
+            rep, copies = _repeat_from_json(raw, at, layers)
+            repeats.append(rep)
+            layers += copies
+            continue
+        layers.append(_layer_from_json(raw, at))
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
         raise PlanFileError(
             Msg(QT_TRANSLATE_NOOP("core", "{where}: name must be text"), where=where)
         )
     desc = data.get("description", "")
-    return NetworkDraft(name or "untitled", tuple(layers), desc if isinstance(desc, str) else "")
+    return NetworkDraft(name or "untitled", tuple(layers), desc if isinstance(desc, str) else "",
+                        tuple(repeats))
+
+
+def _repeat_from_json(raw: dict, at: str, before: list[LayerSpec]):
+    """A repeated block of a plan file: its Repeat record and its expanded copies."""
+    from planner.core.repeat import Repeat, RepeatError, expand  # noqa: PLC0415
+
+    name, times, body_raw = raw.get("name"), raw.get("times"), raw.get("layers")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_CHARS:
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+            "core", "{at}.name: a repeated block needs a name"), at=at))
+    if not isinstance(body_raw, list) or not body_raw:
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+            "core", "{at}.layers: a repeated block needs a non-empty list of layers"), at=at))
+    if not before:
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+            "core", "{at}: a repeated block cannot come first (the input does)"), at=at))
+    body = [_layer_from_json(r, f"{at}.layers[{j}]") for j, r in enumerate(body_raw)]
+    if any(layer.kind == "input" for layer in body):
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP(
+            "core", "{at}.layers: a repeated block cannot hold an input"), at=at))
+    try:
+        copies = expand(name.strip(), times, body, before[-1].name)
+    except RepeatError as exc:
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP("core", "{at}.times: {problem}"), at=at,
+                                problem=message_of(exc))) from None
+    return Repeat(name.strip(), len(before), len(body), times), copies
+
+
+def _layer_from_json(raw: Any, at: str) -> LayerSpec:
+    if not isinstance(raw, dict):
+        raise PlanFileError(Msg(QT_TRANSLATE_NOOP("core", "{at}: expected an object"), at=at))
+    kind = raw.get("type")
+    if kind not in RULES:
+        raise PlanFileError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{at}.type: unknown layer type {kind!r}"),
+                at=at,
+                kind=clean(kind, max_len=60) if isinstance(kind, str) else kind,
+            )
+        )
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{at}.name: every layer needs a name"), at=at)
+        )
+    if len(name) > MAX_NAME_CHARS:  # a name is shown in tables, charts and terminals
+        raise PlanFileError(
+            Msg(QT_TRANSLATE_NOOP("core", "{at}.name: longer than {limit} characters"),
+                at=at, limit=MAX_NAME_CHARS)
+        )
+    rule = RULES[kind]
+    params = {}
+    for key, value in raw.items():
+        if key in ("type", "name"):
+            continue
+        spec = rule.param(key)
+        if spec is None:
+            raise PlanFileError(
+                Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "{at}.{key}: '{kind}' layers have no parameter '{key}'"
+                    ),
+                    at=at,
+                    key=key,
+                    kind=kind,
+                )
+            )
+        try:
+            params[key] = coerce_param(spec, value)
+        except LayerError as exc:
+            raise PlanFileError(
+                Msg(
+                    QT_TRANSLATE_NOOP("core", "{at}.{key}: {problem}"),
+                    at=at,
+                    key=key,
+                    problem=message_of(exc),
+                )
+            ) from None
+    return LayerSpec(kind, name.strip(), params)
 
 
 def setup_from_json(data: Any, *, where: str = "plan", default: Setup | None = None) -> Setup:
@@ -745,8 +831,10 @@ def plan_to_json(draft: NetworkDraft, setup: Setup,
                  parallel: dict[str, Any] | None = None) -> dict[str, Any]:
     """The plan file's JSON; ``parallel`` ({"gpus", "nodes", "strategy"}: the several-GPU
     setup) is written when given. Files without it (older ones) mean one GPU, DDP."""
-    data = {"schema_version": SCHEMA_VERSION}
+    data: dict[str, Any] = {"schema_version": 1}
     data.update(draft.to_json())
+    if any(raw.get("type") == "repeat" for raw in data["layers"]):
+        data["schema_version"] = SCHEMA_VERSION  # older apps cannot read repeated blocks
     data["setup"] = setup.to_json()
     if parallel is not None:
         data["parallel"] = {"gpus": int(parallel["gpus"]), "nodes": int(parallel["nodes"]),

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from planner.core.network import NetworkDraft, PlanFileError, PresetInfo, Setup, load_plan
+from planner.core.transformer import PRESETS as TRANSFORMER_PRESETS
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.paths import data_path
 
@@ -15,12 +16,17 @@ ORDER = ("seed-example", "seed-reduced", "alexnet", "vgg16", "resnet18", "resnet
          "mobilenet_v2", "lstm-128", "lstm-1024", "plankton", "video",
          # The networks of the speed calibration (benchmarks/speed_accuracy.py).
          "resnet152", "resnext101_32x4d", "resnext101_32x8d", "inception_v3",
-         "efficientnet_b0", "efficientnet_b4")
+         "efficientnet_b0", "efficientnet_b4",
+         # Transformers (planner.core.transformer.PRESETS; tools/make_transformer_presets.py).
+         "vit_b16", "bert_base", "gpt2", "llama_1b", "llama_8b", "llama_70b")
 
 
 # The shipped presets' titles and descriptions, exactly as in their files, so that the window
 # can show them translated (a test keeps this list and the files in step).
 TRANSLATABLE = (
+    # The transformer presets' titles and descriptions (planner.core.transformer.PRESETS).
+    *(text for _config, title, desc, _setup in TRANSFORMER_PRESETS.values()
+      for text in (title, desc)),
     QT_TRANSLATE_NOOP("core", "Seed article example"),
     QT_TRANSLATE_NOOP("core", "The article's worked example: batch 128, 250×250×3 inputs, "
                               "unpadded 3×3 convolutions with 32, 64 and 96 filters."),

@@ -78,6 +78,10 @@ class CardLike(Protocol):
 CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY = range(6)
 _CONV_KINDS = ("conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d")
 _GEMM_KINDS = ("fc", "lstm", "gru")
+# Transformer kinds that run as matrix products (attention's kernels, products of two
+# activations) or as a convolution (ViT's patch embedding); not calibrated yet.
+_TRANSFORMER_GEMM_KINDS = ("attention", "matmul", "einsum")
+_TRANSFORMER_CONV_KINDS = ("patch_embed",)
 # Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
 # Not "concat": the one branching network measured (Inception-v3) runs 1.6× slower than
 # predicted (benchmarks/speed_accuracy.py), so networks that concatenate branches get no band.
@@ -350,8 +354,10 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     for i, info in enumerate(analysis.layers):
         if info.kind in _CONV_KINDS:
             kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
-        elif info.kind in _GEMM_KINDS:
+        elif info.kind in _GEMM_KINDS or info.kind in _TRANSFORMER_GEMM_KINDS:
             kind[i] = GEMM
+        elif info.kind in _TRANSFORMER_CONV_KINDS:
+            kind[i] = CONV
     train = setup.mode == "train"
     fwd_repeats = 2 if (train and setup.checkpointing) else 1
     flops_fwd = p.flops_fwd.astype(np.float64) * b
@@ -374,7 +380,10 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         accumulate = extra * 3 * p.out_numel.astype(np.float64) * b * abpe
         nbytes = nbytes + accumulate
         launches = launches + 2 * steps + extra
-        params = float(p.param_counts.sum())
+        # Frozen weights (LoRA's base) get no optimizer step.
+        trainable = [info.result.parameters - info.result.frozen_parameters
+                     for info in analysis.layers]
+        params = float(sum(trainable))
         states = OPTIMIZER_STATES[setup.optimizer]
         master = MASTER_BYTES[prec]
         # Weights (and the fp32 master copy) read and written, gradients read, each state
@@ -383,7 +392,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
                      + (2 * abpe if prec == "mixed" else 0))
         opt_bytes = params * per_param
         # foreach optimizers: a few kernels per group of tensors; one per tensor is the bound.
-        opt_launches = float((p.param_counts > 0).sum())
+        opt_launches = float(sum(1 for t in trainable if t > 0))
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
     # The input layer does no work.
@@ -486,6 +495,14 @@ def iteration_times(w: Workload, cards, precision: str,
 def iteration_time(w: Workload, card: CardLike, precision: str,
                    a: Assumptions | None = None) -> SpeedEstimate:
     return iteration_times(w, [card], precision, a)[0]
+
+
+def tokens_per_s(estimate: SpeedEstimate, tokens_per_sample: int | None) -> float | None:
+    """Training or inference throughput in tokens per second for a draft whose samples are
+    sequences of ``tokens_per_sample`` tokens (None for others)."""
+    if not tokens_per_sample:
+        return None
+    return estimate.samples_per_s * tokens_per_sample
 
 
 def speed_notes(estimate: SpeedEstimate) -> list[str]:

@@ -101,6 +101,9 @@ class StepEvents:
     kept: np.ndarray  # True where autograd keeps it for a layer's backward
     exact_ints: bool  # True when int64 could overflow: sums are done with Python ints
     _cache: dict = field(default_factory=dict, repr=False)
+    # Per layer, whether its output needs a gradient (training; None: every layer after the
+    # input does). A layer that needs none keeps nothing for backward (a frozen start).
+    needs_grad: tuple[bool, ...] | None = None
 
     @property
     def n_points(self) -> int:
@@ -151,6 +154,20 @@ def _bytes_per(storage_class: str, width: int) -> int:
     if storage_class == MASK:
         return 1
     return 4  # F32, F32_FIXED
+
+
+def _trainable(r) -> int:
+    """Parameters that get a gradient and optimizer state (all but a frozen base's)."""
+    return r.parameters - r.frozen_parameters
+
+
+def has_frozen(analysis: Analysis) -> bool:
+    """True when some layer has frozen or quantised weights (build_step_fast does not cover
+    them)."""
+    return any(info.result is not None and (info.result.frozen_parameters
+                                            or info.result.quantized_elements
+                                            or info.result.tied_elements)
+               for info in analysis.layers)
 
 
 def checkpoint_segments(n_layers: int) -> int:
@@ -204,7 +221,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         ins = (index[src] if src else i - 1,) + tuple(index[r] for r in spec._refs)
         inputs[i] = ins
         if train:
-            needs_grad[i] = infos[i].result.parameters > 0 or any(needs_grad[j] for j in ins)
+            needs_grad[i] = _trainable(infos[i].result) > 0 or any(needs_grad[j] for j in ins)
 
     seg = checkpoint_segments(n) if (train and checkpointing) else 0
     n_segments = -(-n // seg) if seg else 0
@@ -339,13 +356,15 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         g = gbuf.get(k)
         if g is not None:
             t_free[g] = max(t_free[g], at)
+        if r.tied_elements:  # the shared weight's second gradient, added in at the end
+            tensor(at, 0, r.tied_elements * param_bytes, C_TRANSIENT, k, free=-3)
         if r.flops_bwd == 0 and r.parameters == 0:  # hands its output's gradient on
             for j in inputs[k]:
                 if needs_grad[j] and j not in gbuf and g is not None:
                     gbuf[j] = g
             return
-        if r.parameters:
-            grad = r.parameters * param_bytes
+        if _trainable(r):
+            grad = _trainable(r) * param_bytes
             if accumulation > 1:
                 tensor(at, 0, grad, C_TRANSIENT, k)
             else:
@@ -397,7 +416,7 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         opt_point = len(p_layer)
         p_layer.append(-1)
         p_phase.append(OPTIMIZER)
-        total_params = sum(info.result.parameters for info in infos)
+        total_params = sum(_trainable(info.result) for info in infos)
         temps = OPTIMIZER_TEMPORARIES.get(optimizer, 0)
         if temps and total_params:
             tensor(opt_point, 0, temps * total_params * state_bytes, C_TRANSIENT, -1)
@@ -446,14 +465,18 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
     for t in range(len(t_free)):
         if t_free[t] == -2:
             t_free[t] = last_point
+        elif t_free[t] == -3:
+            t_free[t] = end_of_backward
     # Persistent tensors: weights (one per layer with parameters), optimizer state, and the
     # gradients of the previous micro-batch under accumulation.
     for info in infos:
-        params = info.result.parameters
-        if not params:
+        r = info.result
+        params = _trainable(r)
+        if not r.parameters:
             continue
-        tensor(0, 0, params * param_bytes, C_WEIGHTS, info.index, free=last_point)
-        if train:
+        tensor(0, 0, (r.parameters - r.quantized_elements) * param_bytes + r.quantized_bytes,
+               C_WEIGHTS, info.index, free=last_point)
+        if train and params:
             for _ in range(optimizer_states):
                 tensor(0, 0, params * state_bytes, C_OPT, info.index, free=last_point)
             if accumulation > 1:
@@ -474,6 +497,10 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
         owner=np.array(t_owner, dtype=np.int64),
         kept=np.array(t_kept, dtype=bool),
         exact_ints=exact,
+        # (set where weights are frozen: a draft without parameters keeps its rules' tensors
+        # in the per-layer figures, as before)
+        needs_grad=tuple(needs_grad) if train and not all(needs_grad[1:]) and
+        has_frozen(analysis) else None,
     )
 
 

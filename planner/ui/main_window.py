@@ -541,6 +541,10 @@ class MainWindow(QMainWindow):
                 ("new_action", self.tr("&New"), self._on_new_triggered, (SK.New,), ""),
                 ("open_action", self.tr("&Open…"), self._on_open_triggered, (SK.Open,),
                  self.tr("Open a plan (.json) or an ONNX model (.onnx)")),
+                ("open_folder_action", self.tr("Open &Model Folder…"),
+                 self._on_open_folder_triggered, (),
+                 self.tr("Open a Hugging Face model folder (config.json, safetensors headers; "
+                         "no weights)")),
                 "recent",
                 "-",
                 ("save_action", self.tr("&Save"), files.save, (SK.Save,), ""),
@@ -790,6 +794,13 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_open_triggered(self) -> None:
         self.files.ask_and_open()
+
+    @Slot()
+    def _on_open_folder_triggered(self) -> None:
+        if self.files.maybe_save():
+            from planner.ui.model_folder import choose_and_open
+
+            choose_and_open(self)
 
     @Slot()
     def _on_recent_triggered(self) -> None:

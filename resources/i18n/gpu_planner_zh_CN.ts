@@ -1940,6 +1940,14 @@ reasons</source>
         <translation>首选项(&amp;P)…</translation>
     </message>
     <message>
+        <source>Open &amp;Model Folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder (config.json, safetensors headers; no weights)</source>
+        <translation>打开 Hugging Face 模型文件夹（config.json、safetensors 文件头；不读取权重）</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2172,6 +2180,45 @@ The details were written to %2.</source>
     <message>
         <source>Plan files (*.json)</source>
         <translation>方案文件 (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFolder</name>
+    <message>
+        <source>Open model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation>无法打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Parameters in the plan: %1; in the safetensors headers: %2.</source>
+        <translation>方案中的参数：%1；safetensors 文件头中的参数：%2。</translation>
+    </message>
+    <message>
+        <source>no safetensors files</source>
+        <translation>没有 safetensors 文件</translation>
+    </message>
+    <message>
+        <source>%1 was only partly read</source>
+        <translation>%1 只读取了一部分</translation>
+    </message>
+    <message>
+        <source>The plan does not match the model folder exactly: check the figures.</source>
+        <translation>方案与模型文件夹不完全一致：请核对数字。</translation>
+    </message>
+    <message>
+        <source>Incomplete import of %1: the figures are not exact</source>
+        <translation>%1 导入不完整：数字不精确</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings</source>
+        <translation>已打开 %1（有警告）</translation>
+    </message>
+    <message>
+        <source>Opened %1 as a new plan (%2)</source>
+        <translation>已将 %1 打开为新方案（%2）</translation>
     </message>
 </context>
 <context>
@@ -4330,6 +4377,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>不限</translation>
     </message>
     <message>
+        <source>judged on {workload} (since {since}), memory planned on each card; budget {budget}; price weight {weight:g}</source>
+        <translation>按 {workload} 评估（自 {since} 年起），显存在每块显卡上规划；预算 {budget}；价格权重 {weight:g}</translation>
+    </message>
+    <message>
         <source>needs {memory:g} GB; budget {budget}; price weight {weight:g} (1 = speed per dollar, 0 = speed only); speed measured on {workload} at batch {batch}</source>
         <translation>需要 {memory:g} GB 显存；预算 {budget}；价格权重 {weight:g}（1 = 每美元的速度，0 = 只看速度）；速度按 {workload}、批量大小 {batch} 测算</translation>
     </message>
@@ -4452,6 +4503,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>your {name}</source>
         <translation>你的 {name}</translation>
+    </message>
+    <message>
+        <source>{workload} (the profile&apos;s workload since {since})</source>
+        <translation>{workload}（该配置自 {since} 年起的工作负载）</translation>
     </message>
     <message>
         <source>{name} (the profile&apos;s reference workload)</source>
@@ -4906,6 +4961,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>dropout 概率 {p} 必须不小于 0 且小于 1</translation>
     </message>
     <message>
+        <source>quant &apos;{quant}&apos; needs a frozen layer (quantised weights get no gradient)</source>
+        <translation>量化 '{quant}' 需要冻结的层（量化权重没有梯度）</translation>
+    </message>
+    <message>
+        <source>quant &apos;{quant}&apos; cannot apply to a tied weight (it is the embedding&apos;s)</source>
+        <translation>量化 '{quant}' 不能用于绑定的权重（它属于词嵌入）</translation>
+    </message>
+    <message>
         <source>needs the layer named in &apos;from&apos;</source>
         <translation>需要在 &apos;from&apos; 中指定的层</translation>
     </message>
@@ -5066,6 +5129,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>输出特征数。</translation>
     </message>
     <message>
+        <source>The weight is the token embedding&apos;s (an LM head tied to it): no parameters of its own.</source>
+        <translation>权重即词嵌入的权重（与之绑定的语言模型头）：自身没有参数。</translation>
+    </message>
+    <message>
+        <source>Frozen weights: no gradient, no optimizer state; keeps nothing for backward (its input&apos;s gradient needs only the weight).</source>
+        <translation>冻结权重：无梯度、无优化器状态；反向传播不保留任何张量（输入的梯度只需要权重）。</translation>
+    </message>
+    <message>
+        <source>LoRA adapters of this rank on a frozen base (0 = none): they keep the layer&apos;s input and a rank-wide intermediate.</source>
+        <translation>在冻结基座上加此秩的 LoRA 适配器（0 = 无）：保留该层的输入和一个秩宽度的中间张量。</translation>
+    </message>
+    <message>
+        <source>Stored format of frozen weights: none, int8 (LLM.int8), nf4 (QLoRA&apos;s 4-bit NormalFloat, fp32 absmax per 64), nf4_dq (with double quantisation).</source>
+        <translation>冻结权重的存储格式：none、int8（LLM.int8）、nf4（QLoRA 的 4 位 NormalFloat，每 64 个一个 fp32 absmax）、nf4_dq（带双重量化）。</translation>
+    </message>
+    <message>
         <source>Dense / linear layer over the last dimension; keeps its input.</source>
         <translation>在最后一个维度上的全连接（线性）层；保留其输入。</translation>
     </message>
@@ -5112,6 +5191,70 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>LSTM</source>
         <translation>LSTM</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Query heads; q, k and v are then T×(heads·head size) (0 = the shapes carry the heads).</source>
+        <translation>查询头数；此时 q、k、v 为 T×(头数·头大小)（0 = 由形状携带头）。</translation>
+    </message>
+    <message>
+        <source>Key/value heads (grouped-query attention; 0 = as many as heads).</source>
+        <translation>键/值头数（分组查询注意力；0 = 与头数相同）。</translation>
+    </message>
+    <message>
+        <source>Each token attends only to earlier ones (decoders).</source>
+        <translation>每个词元只关注之前的词元（解码器）。</translation>
+    </message>
+    <message>
+        <source>sdpa_flash / sdpa_mem_efficient (PyTorch SDPA kernels: keep q, k, v, the output and a logsumexp) or eager (keeps the T×T softmax).</source>
+        <translation>sdpa_flash / sdpa_mem_efficient（PyTorch SDPA 内核：保留 q、k、v、输出和 logsumexp）或 eager（保留 T×T 的 softmax）。</translation>
+    </message>
+    <message>
+        <source>Attention dropout probability (eager keeps a mask).</source>
+        <translation>注意力 dropout 概率（eager 保留掩码）。</translation>
+    </message>
+    <message>
+        <source>With fewer kv_heads: k and v are copied to every head first (Hugging Face&apos;s repeat_kv) rather than read by group.</source>
+        <translation>kv_heads 较少时：先把 k 和 v 复制到每个头（Hugging Face 的 repeat_kv），而不是按组读取。</translation>
+    </message>
+    <message>
+        <source>Attention of q (this input) with k and v (&apos;from&apos;): SDPA keeps q, k, v, the output and a logsumexp per row; eager keeps q, k, v and the softmax.</source>
+        <translation>q（本输入）与 k、v（'from'）的注意力：SDPA 保留 q、k、v、输出和每行一个 logsumexp；eager 保留 q、k、v 和 softmax。</translation>
+    </message>
+    <message>
+        <source>Rotary positions</source>
+        <translation>旋转位置编码</translation>
+    </message>
+    <message>
+        <source>Rotates q or k by position (RoPE); the cos/sin tables are counted once, by the embedding.</source>
+        <translation>按位置旋转 q 或 k（RoPE）；cos/sin 表由嵌入层计一次。</translation>
+    </message>
+    <message>
+        <source>Patch embedding</source>
+        <translation>图块嵌入</translation>
+    </message>
+    <message>
+        <source>Patch side in pixels.</source>
+        <translation>图块边长（像素）。</translation>
+    </message>
+    <message>
+        <source>Features per token.</source>
+        <translation>每个词元的特征数。</translation>
+    </message>
+    <message>
+        <source>Prepend a learned class token.</source>
+        <translation>在前面加一个可学习的类别词元。</translation>
+    </message>
+    <message>
+        <source>Add learned position embeddings (one per token).</source>
+        <translation>加上可学习的位置嵌入（每个词元一个）。</translation>
+    </message>
+    <message>
+        <source>ViT&apos;s patch embedding: a patch×patch convolution to tokens, a class token and position embeddings; keeps the image.</source>
+        <translation>ViT 的图块嵌入：patch×patch 卷积得到词元，加类别词元和位置嵌入；保留图像。</translation>
     </message>
     <message>
         <source>Hidden units.</source>
@@ -5182,6 +5325,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>需要在 &apos;from&apos; 中指定 {n} 个层</translation>
     </message>
     <message>
+        <source>split {parts} does not divide the last dimension {last}</source>
+        <translation>切分数 {parts} 不能整除最后一维 {last}</translation>
+    </message>
+    <message>
         <source>cannot view {shape} as the larger {shape2}</source>
         <translation>无法把 {shape} 视为更大的 {shape2}</translation>
     </message>
@@ -5194,8 +5341,44 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>无法将 {shape} 与 {shape2} 相乘</translation>
     </message>
     <message>
+        <source>max_positions {max_pos} is shorter than the {seq}-token sequence</source>
+        <translation>max_positions {max_pos} 短于 {seq} 个词元的序列</translation>
+    </message>
+    <message>
+        <source>rotary_dim {rot} must be an even number of at least 2 (the head size)</source>
+        <translation>rotary_dim {rot} 必须是至少为 2 的偶数（头大小）</translation>
+    </message>
+    <message>
+        <source>dropout {p} must be at least 0 and below 1</source>
+        <translation>dropout {p} 必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
         <source>q {shape}, k {shape2} and v {shape3} do not fit together</source>
         <translation>q {shape}、k {shape2} 与 v {shape3} 的形状不匹配</translation>
+    </message>
+    <message>
+        <source>heads {heads} do not divide q&apos;s {features} features</source>
+        <translation>头数 {heads} 不能整除 q 的 {features} 个特征</translation>
+    </message>
+    <message>
+        <source>kv_heads {kv_heads} do not divide heads {heads}</source>
+        <translation>kv_heads {kv_heads} 不能整除头数 {heads}</translation>
+    </message>
+    <message>
+        <source>k {shape2} and v {shape3} do not hold kv_heads {kv_heads} of head size {hd}</source>
+        <translation>k {shape2} 和 v {shape3} 不是 {kv_heads} 个大小为 {hd} 的键/值头</translation>
+    </message>
+    <message>
+        <source>causal attention needs as many keys as queries, not {t_k} and {t_q}</source>
+        <translation>因果注意力需要键与查询一样多，而不是 {t_k} 和 {t_q}</translation>
+    </message>
+    <message>
+        <source>needs a C×H×W image, got {shape}</source>
+        <translation>需要 C×H×W 图像，得到 {shape}</translation>
+    </message>
+    <message>
+        <source>patch {p} does not divide the {h}×{w} image</source>
+        <translation>图块 {p} 不能整除 {h}×{w} 的图像</translation>
     </message>
     <message>
         <source>cannot broadcast {shape} with {shape2}</source>
@@ -5208,6 +5391,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>View / reshape</source>
         <translation>视图 / 变形</translation>
+    </message>
+    <message>
+        <source>One of this many equal slices of the last dimension (0 = no split).</source>
+        <translation>最后一维等分成这么多份中的一份（0 = 不切分）。</translation>
     </message>
     <message>
         <source>Reshape, permute, slice or select: a view of its input&apos;s storage (free, keeps nothing).</source>
@@ -5238,6 +5425,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>是否每个特征有一个可学习的缩放。</translation>
     </message>
     <message>
+        <source>fused (torch.nn.RMSNorm: keeps its input and 1/RMS) or eager (Hugging Face&apos;s LlamaRMSNorm: also keeps the normalised tensor).</source>
+        <translation>fused（torch.nn.RMSNorm：保留输入和 1/RMS）或 eager（Hugging Face 的 LlamaRMSNorm：还保留归一化后的张量）。</translation>
+    </message>
+    <message>
         <source>RMS normalisation over the last dimension; keeps its input and 1/RMS per row.</source>
         <translation>在最后一维上做均方根归一化；保留输入和每行的均方根倒数。</translation>
     </message>
@@ -5254,16 +5445,32 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>每行的特征数。</translation>
     </message>
     <message>
+        <source>Positions: none, learned (a table of max_positions rows added) or rotary (cos/sin tables applied to q and k by rotary layers).</source>
+        <translation>位置：none、learned（加上 max_positions 行的表）或 rotary（由旋转层把 cos/sin 表作用于 q 和 k）。</translation>
+    </message>
+    <message>
+        <source>Rows of the learned position table.</source>
+        <translation>可学习位置表的行数。</translation>
+    </message>
+    <message>
+        <source>Rows of a token-type (segment) table added (BERT: 2).</source>
+        <translation>加上的词元类型（段）表的行数（BERT：2）。</translation>
+    </message>
+    <message>
+        <source>Features rotated per head (rotary positions: the head size).</source>
+        <translation>每个头旋转的特征数（旋转位置：头大小）。</translation>
+    </message>
+    <message>
         <source>Looks up token ids in a learned table; keeps the ids for backward.</source>
         <translation>在可学习的表中查找词元 id；为反向传播保留这些 id。</translation>
     </message>
     <message>
         <source>Attention (fused)</source>
-        <translation>注意力（融合）</translation>
+        <translation type="vanished">注意力（融合）</translation>
     </message>
     <message>
         <source>Scaled dot-product attention of q (this input), k and v (&apos;from&apos;); keeps q, k, v, the output and a logsumexp per row.</source>
-        <translation>q（本层输入）、k 和 v（&apos;from&apos;）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
+        <translation type="vanished">q（本层输入）、k 和 v（&apos;from&apos;）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
     </message>
     <message>
         <source>Einsum</source>
@@ -5304,6 +5511,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Read this earlier layer&apos;s output instead of the previous layer&apos;s (branches).</source>
         <translation>读取这个更早的层的输出，而不是前一层的输出（分支）。</translation>
+    </message>
+    <message>
+        <source>Frozen weights: no gradient, no optimizer state.</source>
+        <translation>冻结权重：无梯度、无优化器状态。</translation>
     </message>
     <message>
         <source>shape</source>
@@ -5416,6 +5627,74 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>operation</source>
         <translation>运算</translation>
+    </message>
+    <message>
+        <source>tied</source>
+        <translation>绑定</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>quantised</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>max positions</source>
+        <translation>最大位置数</translation>
+    </message>
+    <message>
+        <source>token types</source>
+        <translation>词元类型数</translation>
+    </message>
+    <message>
+        <source>rotary size</source>
+        <translation>旋转维数</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>kv heads</source>
+        <translation>键值头数</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>implementation</source>
+        <translation>实现</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>dropout</translation>
+    </message>
+    <message>
+        <source>repeat kv</source>
+        <translation>复制 kv</translation>
+    </message>
+    <message>
+        <source>patch</source>
+        <translation>图块</translation>
+    </message>
+    <message>
+        <source>class token</source>
+        <translation>类别词元</translation>
+    </message>
+    <message>
+        <source>split</source>
+        <translation>切分</translation>
     </message>
     <message>
         <source>{what} must be a number, not {text!r}</source>
@@ -5892,6 +6171,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{where}: &apos;layers&apos; must be a non-empty list</source>
         <translation>{where}：&apos;layers&apos; 必须是非空列表</translation>
+    </message>
+    <message>
+        <source>{at}.name: a repeated block needs a name</source>
+        <translation>{at}.name：重复块需要名称</translation>
+    </message>
+    <message>
+        <source>{at}.layers: a repeated block needs a non-empty list of layers</source>
+        <translation>{at}.layers：重复块需要非空的层列表</translation>
+    </message>
+    <message>
+        <source>{at}: a repeated block cannot come first (the input does)</source>
+        <translation>{at}：重复块不能放在最前面（最前面是输入层）</translation>
+    </message>
+    <message>
+        <source>{at}.layers: a repeated block cannot hold an input</source>
+        <translation>{at}.layers：重复块不能包含输入层</translation>
+    </message>
+    <message>
+        <source>{at}.times: {problem}</source>
+        <translation>{at}.times：{problem}</translation>
     </message>
     <message>
         <source>{at}: expected an object</source>
@@ -6532,6 +6831,270 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>not an ONNX network (the file holds no graph nodes)</source>
         <translation>不是 ONNX 网络（文件中没有计算图节点）</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tuning of a Llama-shaped 8B model (4-bit base, rank 16, 2048-token context, bf16)</source>
+        <translation>Llama 结构 8B 模型的 QLoRA 微调（4 位基座，秩 16，2048 词元上下文，bf16）</translation>
+    </message>
+    <message>
+        <source>ViT-B/16 at batch 64 (224×224, mixed bf16)</source>
+        <translation>ViT-B/16，批量 64（224×224，混合 bf16）</translation>
+    </message>
+    <message>
+        <source>full fine-tuning of a Llama-shaped 1B model (2048-token context, bf16)</source>
+        <translation>Llama 结构 1B 模型的全参数微调（2048 词元上下文，bf16）</translation>
+    </message>
+    <message>
+        <source>optimizer_8bit_block must be a whole number of at least 1</source>
+        <translation>optimizer_8bit_block 必须是不小于 1 的整数</translation>
+    </message>
+    <message>
+        <source>serving_memory_fraction must be above 0 and at most 1</source>
+        <translation>serving_memory_fraction 必须大于 0 且不大于 1</translation>
+    </message>
+    <message>
+        <source>serving_activation_factor must be between 0 and 100</source>
+        <translation>serving_activation_factor 必须在 0 到 100 之间</translation>
+    </message>
+    <message>
+        <source>values per fp32 scale of bitsandbytes&apos; 8-bit optimizer state (block-wise quantisation, Dettmers et al. 2022)</source>
+        <translation>bitsandbytes 8 位优化器状态中每个 fp32 缩放因子对应的值数（分块量化，Dettmers 等 2022）</translation>
+    </message>
+    <message>
+        <source>share of a card&apos;s memory a server gives weights and KV cache (vLLM&apos;s gpu_memory_utilization default 0.9)</source>
+        <translation>推理服务分给权重和 KV 缓存的显存比例（vLLM 的 gpu_memory_utilization 默认 0.9）</translation>
+    </message>
+    <message>
+        <source>activations of one serving step as a multiple of hidden × tokens (a guess; the MLP&apos;s intermediate dominates)</source>
+        <translation>一次推理步的激活，按 隐藏维 × 词元数 的倍数计（估计值；MLP 的中间层占主导）</translation>
+    </message>
+    <message>
+        <source>LoRA rank must be a whole number from 1 to 4096, not {rank!r}</source>
+        <translation>LoRA 秩必须是 1 到 4096 的整数，而不是 {rank!r}</translation>
+    </message>
+    <message>
+        <source>LoRA targets must name at least one projection</source>
+        <translation>LoRA 目标必须至少指定一个投影层</translation>
+    </message>
+    <message>
+        <source>LoRA quant &apos;{quant}&apos; is not none, nf4, nf4_dq or int8</source>
+        <translation>LoRA 量化 '{quant}' 不是 none、nf4、nf4_dq 或 int8</translation>
+    </message>
+    <message>
+        <source>LoRA targets {targets} match no linear layer of the draft</source>
+        <translation>LoRA 目标 {targets} 没有匹配草图中的任何线性层</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from 1 to 16777216, not {v!r}</source>
+        <translation>{name} 必须是 1 到 16777216 的整数，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>weight and KV bits must be 16, 8 or 4, not {w} and {k}</source>
+        <translation>权重和 KV 位数必须是 16、8 或 4，而不是 {w} 和 {k}</translation>
+    </message>
+    <message>
+        <source>the draft has no attention layer: there is no KV cache to plan</source>
+        <translation>草图没有注意力层：没有 KV 缓存可规划</translation>
+    </message>
+    <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <source>the field &apos;{name}&apos; is missing</source>
+        <translation>缺少字段 '{name}'</translation>
+    </message>
+    <message>
+        <source>the field &apos;{name}&apos; must be true or false, not {value}</source>
+        <translation>字段 '{name}' 必须是 true 或 false，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>the field &apos;{name}&apos; must be a whole number, not {value}</source>
+        <translation>字段 '{name}' 必须是整数，而不是 {value}</translation>
+    </message>
+    <message>
+        <source>the field &apos;hidden_act&apos; = {value} is not understood</source>
+        <translation>无法理解字段 'hidden_act' = {value}</translation>
+    </message>
+    <message>
+        <source>the field &apos;activation_function&apos; = {value} is not understood</source>
+        <translation>无法理解字段 'activation_function' = {value}</translation>
+    </message>
+    <message>
+        <source>shorter than a safetensors header</source>
+        <translation>短于 safetensors 文件头</translation>
+    </message>
+    <message>
+        <source>header length {length} is not between 2 and {limit} bytes</source>
+        <translation>文件头长度 {length} 不在 2 到 {limit} 字节之间</translation>
+    </message>
+    <message>
+        <source>cannot be read ({problem})</source>
+        <translation>无法读取（{problem}）</translation>
+    </message>
+    <message>
+        <source>the header is cut short</source>
+        <translation>文件头被截断</translation>
+    </message>
+    <message>
+        <source>the header is not valid JSON ({problem})</source>
+        <translation>文件头不是有效的 JSON（{problem}）</translation>
+    </message>
+    <message>
+        <source>the header is not a JSON object</source>
+        <translation>文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>more than {limit} safetensors files</source>
+        <translation>safetensors 文件超过 {limit} 个</translation>
+    </message>
+    <message>
+        <source>the tensor&apos;s shape is not valid</source>
+        <translation>张量的形状无效</translation>
+    </message>
+    <message>
+        <source>is not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>has no config.json</source>
+        <translation>没有 config.json</translation>
+    </message>
+    <message>
+        <source>not valid JSON (line {lineno}: {msg})</source>
+        <translation>不是有效的 JSON（第 {lineno} 行：{msg}）</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the field &apos;model_type&apos; is missing</source>
+        <translation>缺少字段 'model_type'</translation>
+    </message>
+    <message>
+        <source>model_type &apos;{model_type}&apos; is not one the planner knows ({known})</source>
+        <translation>规划器不认识 model_type '{model_type}'（已知：{known}）</translation>
+    </message>
+    <message>
+        <source>{problem}</source>
+        <translation>{problem}</translation>
+    </message>
+    <message>
+        <source>the plan built from it is not valid: {problem}</source>
+        <translation>由此构建的方案无效：{problem}</translation>
+    </message>
+    <message>
+        <source>times must be a whole number from 1 to {limit}, not {times!r}</source>
+        <translation>times 必须是 1 到 {limit} 的整数，而不是 {times!r}</translation>
+    </message>
+    <message>
+        <source>a repeated block needs layers</source>
+        <translation>重复块需要层</translation>
+    </message>
+    <message>
+        <source>{field} = {value!r}: {why}</source>
+        <translation>{field} = {value!r}：{why}</translation>
+    </message>
+    <message>
+        <source>not a known family</source>
+        <translation>不是已知的模型族</translation>
+    </message>
+    <message>
+        <source>must be a whole number of at least 1</source>
+        <translation>必须是不小于 1 的整数</translation>
+    </message>
+    <message>
+        <source>more than 1024 layers</source>
+        <translation>超过 1024 层</translation>
+    </message>
+    <message>
+        <source>must divide the heads</source>
+        <translation>必须整除头数</translation>
+    </message>
+    <message>
+        <source>must divide the hidden size</source>
+        <translation>必须整除隐藏维</translation>
+    </message>
+    <message>
+        <source>not swiglu, gelu or gelu_new</source>
+        <translation>不是 swiglu、gelu 或 gelu_new</translation>
+    </message>
+    <message>
+        <source>not silu or gelu</source>
+        <translation>不是 silu 或 gelu</translation>
+    </message>
+    <message>
+        <source>not rmsnorm or layernorm</source>
+        <translation>不是 rmsnorm 或 layernorm</translation>
+    </message>
+    <message>
+        <source>not rotary or learned</source>
+        <translation>不是 rotary 或 learned</translation>
+    </message>
+    <message>
+        <source>not sdpa_flash, sdpa_mem_efficient or eager</source>
+        <translation>不是 sdpa_flash、sdpa_mem_efficient 或 eager</translation>
+    </message>
+    <message>
+        <source>must be at least 0 and below 1</source>
+        <translation>必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>longer than max_positions (the learned position table)</source>
+        <translation>长于 max_positions（可学习位置表）</translation>
+    </message>
+    <message>
+        <source>unknown field(s): {names}</source>
+        <translation>未知字段：{names}</translation>
+    </message>
+    <message>
+        <source>ViT-B/16</source>
+        <translation>ViT-B/16</translation>
+    </message>
+    <message>
+        <source>ViT-Base, 16×16 patches, 224×224×3, 1000 classes: 12 layers, hidden 768, MLP 3072, 12 heads (Dosovitskiy et al. 2021, Table 1; google/vit-base-patch16-224).</source>
+        <translation>ViT-Base，16×16 图块，224×224×3，1000 类：12 层，隐藏维 768，MLP 3072，12 个头（Dosovitskiy 等 2021，表 1；google/vit-base-patch16-224）。</translation>
+    </message>
+    <message>
+        <source>BERT-base</source>
+        <translation>BERT 基础模型</translation>
+    </message>
+    <message>
+        <source>BERT-base with its masked-LM head, 128-token sequences: 12 layers, hidden 768, 12 heads, vocabulary 30,522, 512 positions (Devlin et al. 2019; bert-base-uncased).</source>
+        <translation>带掩码语言模型头的 BERT-base，128 词元序列：12 层，隐藏维 768，12 个头，词表 30,522，512 个位置（Devlin 等 2019；bert-base-uncased）。</translation>
+    </message>
+    <message>
+        <source>GPT-2 (124M)</source>
+        <translation>GPT-2（124M）</translation>
+    </message>
+    <message>
+        <source>GPT-2 small, 1024-token sequences: 12 layers, hidden 768, 12 heads, vocabulary 50,257, LM head tied (Radford et al. 2019; openai-community/gpt2 config).</source>
+        <translation>GPT-2 small，1024 词元序列：12 层，隐藏维 768，12 个头，词表 50,257，语言模型头绑定（Radford 等 2019；openai-community/gpt2 配置）。</translation>
+    </message>
+    <message>
+        <source>Llama-shaped 1B</source>
+        <translation>Llama 结构 1B</translation>
+    </message>
+    <message>
+        <source>Llama 3.2 1B&apos;s shape, 2048-token sequences: 16 layers, hidden 2048, 32 heads with 8 key/value heads, SwiGLU 8192, vocabulary 128,256, tied head (meta-llama/Llama-3.2-1B config.json).</source>
+        <translation>Llama 3.2 1B 的结构，2048 词元序列：16 层，隐藏维 2048，32 个头、8 个键/值头，SwiGLU 8192，词表 128,256，头绑定（meta-llama/Llama-3.2-1B config.json）。</translation>
+    </message>
+    <message>
+        <source>Llama-shaped 8B</source>
+        <translation>Llama 结构 8B</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B&apos;s shape, 2048-token sequences: 32 layers, hidden 4096, 32 heads with 8 key/value heads, SwiGLU 14336, vocabulary 128,256 (Llama 3 paper, Table 3; meta-llama/Llama-3.1-8B config.json).</source>
+        <translation>Llama 3.1 8B 的结构，2048 词元序列：32 层，隐藏维 4096，32 个头、8 个键/值头，SwiGLU 14336，词表 128,256（Llama 3 论文表 3；meta-llama/Llama-3.1-8B config.json）。</translation>
+    </message>
+    <message>
+        <source>Llama-shaped 70B</source>
+        <translation>Llama 结构 70B</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 70B&apos;s shape, 2048-token sequences: 80 layers, hidden 8192, 64 heads with 8 key/value heads, SwiGLU 28672, vocabulary 128,256 (Llama 3 paper, Table 3; meta-llama/Llama-3.1-70B config.json).</source>
+        <translation>Llama 3.1 70B 的结构，2048 词元序列：80 层，隐藏维 8192，64 个头、8 个键/值头，SwiGLU 28672，词表 128,256（Llama 3 论文表 3；meta-llama/Llama-3.1-70B config.json）。</translation>
     </message>
 </context>
 </TS>

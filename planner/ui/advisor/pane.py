@@ -375,6 +375,8 @@ class AdvisorPane(QWidget):
                                            "cards on sale and their software support as they "
                                            "were then (back to 2012)."))
         self.as_of_edit.dateChanged.connect(self._schedule)
+        # the profile's workload depends on the date (planner.core.eras)
+        self.as_of_edit.dateChanged.connect(self._on_as_of_changed)
         row.addWidget(self.as_of_edit, 1)
         self.this_month_button = QPushButton(self.tr("This month"))
         self.this_month_button.clicked.connect(self._on_this_month)
@@ -717,16 +719,28 @@ class AdvisorPane(QWidget):
             self.price_weight_spin.setValue(p.price_weight)
             self.several_check.setChecked(p.several_gpus)
 
+    @Slot()
+    def _on_as_of_changed(self) -> None:
+        if hasattr(self, "profile_assumptions"):
+            self._update_profile_text()
+
     def _update_profile_text(self) -> None:
         base = get_profile(self.profile_combo.currentData())
         current = self.profile()
         modified = current != base
-        text = self.tr("Assumes: %1.").replace("%1", tr_msg(current.assumptions_text()))
+        text = self.tr("Assumes: %1.").replace("%1", tr_msg(current.assumptions_text(
+            self.as_of())))
         if modified:
             text += " " + self.tr("(Changed from the profile.)")
         if self.plan_used():
             text += " " + self.tr("With your plan, its own peak and speed replace the "
                                   "profile's memory and workload.")
+        from planner.core.eras import era_workload  # noqa: PLC0415
+
+        # From the era of a planned workload (or with the user's plan) the memory need is its
+        # peak, not this figure.
+        self.memory_spin.setEnabled(not self.plan_used()
+                                    and era_workload(base.key, self.as_of()) is None)
         self.profile_assumptions.setText(text)
         self.reset_profile_button.setEnabled(modified)
 
@@ -874,10 +888,17 @@ class AdvisorPane(QWidget):
         from planner.core.network import analyze  # noqa: PLC0415
         from planner.core.speed import best_precision, iteration_time, workload  # noqa: PLC0415
 
+        from planner.core.eras import era_workload  # noqa: PLC0415
+
+        era = era_workload(inputs.profile.key, inputs.as_of) \
+            if inputs.plan is None and inputs.as_of else None
         try:
             if inputs.plan is not None:
                 draft, setup, analysis = (inputs.plan.draft, inputs.plan.setup,
                                           inputs.plan.analysis)
+            elif era is not None:  # the profile's workload of the era, in its own precision
+                draft, setup = era.build()
+                analysis = analyze(draft)
             else:
                 draft, setup = _reference_workload(inputs.profile.workload)
                 setup = replace(setup, batch_size=inputs.profile.workload_batch,
@@ -890,7 +911,8 @@ class AdvisorPane(QWidget):
             for o in inputs.owned:
                 spec = self._catalog.by_name(o.name)
                 if spec is not None:
-                    p = setup.precision if inputs.plan is not None else best_precision(spec)
+                    p = (setup.precision if inputs.plan is not None or era is not None
+                         else best_precision(spec))
                     if p not in works:
                         works[p] = workload(analysis, replace(setup, precision=p))
                     out.append((spec.name, iteration_time(works[p], spec, p,
