@@ -334,28 +334,23 @@ class _Option:
     checked: bool = True  # the speed calibration checked every kind of layer of the network
 
 
-def advise(catalog: Catalog, inputs: AdvisorInputs,
-           assumptions: Assumptions | None = None,
-           advisor: AdvisorAssumptions | None = None) -> Advice:
-    a = assumptions or Assumptions()
-    adv = advisor or AdvisorAssumptions()
-    prof = inputs.profile
+def _checked_month(inputs: AdvisorInputs) -> str:
+    """The as-of month (this month when none), after checking the inputs' simple fields."""
     as_of = inputs.as_of or this_month()
     if not _MONTH.match(as_of):
         raise AdvisorError(Msg(QT_TRANSLATE_NOOP(
             "core", "as-of must be a month YYYY-MM, not '{as_of}'"), as_of=as_of))
     if inputs.price_basis not in ("new", "used", "both"):
         raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "price basis must be new, used or both")))
-    budget = inputs.budget_usd if inputs.budget_usd is not None else prof.budget_usd
-    if budget is not None and budget < 0:
-        raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "budget must be a positive amount")))
-    several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
-    notes: list[str] = []
+    return as_of
 
-    # The workload: the user's plan, the profile's workload of the era (planned on every
-    # card: planner.core.eras), or the profile's reference network (the article's).
+
+def _workload(inputs: AdvisorInputs, as_of: str, a: Assumptions) -> tuple[PlanResult, Msg, bool]:
+    """What the advice is judged on, computed: the user's plan, the profile's workload of the
+    era (planned on every card: planner.core.eras), or the profile's reference network (the
+    article's); its label; and whether it is planned (its own peak decides the fit)."""
+    prof = inputs.profile
     era = era_workload(prof.key, as_of) if inputs.plan is None else None
-    planned = inputs.plan is not None or era is not None
     plan = inputs.plan
     if plan is not None:
         label = Msg(QT_TRANSLATE_NOOP("core", "your {name}"), name=plan.draft.name)
@@ -370,7 +365,6 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         plan = compute_plan(draft, setup, a)
         label = Msg(QT_TRANSLATE_NOOP("core", "{name} (the profile's reference workload)"),
                     name=draft.name)
-    draft, setup, analysis = plan.draft, plan.setup, plan.analysis
     if plan.estimate is None:
         if plan.problems:
             raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has errors: {why}"),
@@ -379,37 +373,54 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
             raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has errors: {why}"),
                                    why=plan.failure))
         raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "the plan has no layers")))
-    peak = plan.estimate.peak
-    work = plan.workload
+    return plan, label, inputs.plan is not None or era is not None
 
-    cards = [c for c in catalog if c.release is None or c.release <= as_of]
+
+@dataclass
+class _CardMeasures:
+    """Each card's speed on the workload, the precision it runs it in, whether it fits and
+    the largest batch that does."""
+
+    precision_of: dict[str, str]
+    works: dict
+    speed: dict[str, float]
+    notes_of: dict[str, str]
+    fits: dict[str, bool]
+    mbatch: dict[str, int]
+
+
+def _measure_cards(cards: list[GpuSpec], plan: PlanResult, planned: bool, prof: Profile,
+                   a: Assumptions) -> _CardMeasures:
+    setup, analysis = plan.setup, plan.analysis
     usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
     # The profile's reference workload runs in the precision each card runs well (fp16 mixed
-    # precision on tensor cores, fp32 where FP16 is slow); the user's plan in its own.
+    # precision on tensor cores, fp32 where FP16 is slow); a planned workload in its own.
     precision_of = {c.name: best_precision(c) if not planned else setup.precision
                     for c in cards}
     setups = {p: replace(setup, precision=p) for p in set(precision_of.values())}
-    works = {p: work if p == setup.precision else workload(analysis, s)
+    works = {p: plan.workload if p == setup.precision else workload(analysis, s)
              for p, s in setups.items()}
     batches_by = {p: max_batch_many(analysis, s, usable, a) for p, s in setups.items()}
     batches = [batches_by[precision_of[c.name]][i] for i, c in enumerate(cards)]
-    speed = {}
-    notes_of = {}
-    fits = {}
-    mbatch = {}
+    m = _CardMeasures(precision_of, works, {}, {}, {}, {})
+    peak = plan.estimate.peak
     for c, use, mb in zip(cards, usable, batches):
         est = iteration_time(works[precision_of[c.name]], c, precision_of[c.name], a)
-        speed[c.name] = est.samples_per_s
-        notes_of[c.name] = est.note
+        m.speed[c.name] = est.samples_per_s
+        m.notes_of[c.name] = est.note
         if planned:
-            fits[c.name] = peak <= use
+            m.fits[c.name] = peak <= use
         else:
             need = prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
-            fits[c.name] = c.fast_memory_bytes >= need
-        mbatch[c.name] = int(mb)
+            m.fits[c.name] = c.fast_memory_bytes >= need
+        m.mbatch[c.name] = int(mb)
+    return m
 
-    # What the user owns.
-    owned_specs: list[tuple[GpuSpec, OwnedCard]] = []
+
+def _owned_specs(catalog: Catalog, inputs: AdvisorInputs) -> list[tuple[GpuSpec, OwnedCard]]:
+    """The user's cards, each found in the catalog (an unknown name is an error that offers
+    the closest names)."""
+    out: list[tuple[GpuSpec, OwnedCard]] = []
     for o in inputs.owned:
         spec = catalog.by_name(o.name)
         if spec is None:
@@ -420,7 +431,36 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
                     names=", ".join(close)))
             raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "unknown card '{name}'"),
                                    name=o.name))
-        owned_specs.append((spec, o))
+        out.append((spec, o))
+    return out
+
+
+def advise(catalog: Catalog, inputs: AdvisorInputs,
+           assumptions: Assumptions | None = None,
+           advisor: AdvisorAssumptions | None = None) -> Advice:
+    a = assumptions or Assumptions()
+    adv = advisor or AdvisorAssumptions()
+    prof = inputs.profile
+    as_of = _checked_month(inputs)
+    budget = inputs.budget_usd if inputs.budget_usd is not None else prof.budget_usd
+    if budget is not None and budget < 0:
+        raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "budget must be a positive amount")))
+    several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
+    notes: list[str] = []
+
+    plan, label, planned = _workload(inputs, as_of, a)
+    draft, setup, analysis = plan.draft, plan.setup, plan.analysis
+    peak = plan.estimate.peak
+    work = plan.workload
+
+    cards = [c for c in catalog if c.release is None or c.release <= as_of]
+    measures = _measure_cards(cards, plan, planned, prof, a)
+    precision_of, works = measures.precision_of, measures.works
+    speed, notes_of, fits, mbatch = (measures.speed, measures.notes_of, measures.fits,
+                                     measures.mbatch)
+
+    # What the user owns.
+    owned_specs = _owned_specs(catalog, inputs)
     best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
     owned_speed = speed.get(best_owned[0].name) if best_owned else None
     if best_owned and best_owned[0].name not in speed:
