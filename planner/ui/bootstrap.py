@@ -20,7 +20,7 @@ from planner import paths
 from planner.core.network import NetworkDraft, PlanFileError, load_plan_file
 from planner.core.parallel import Parallel
 from planner.safeio import set_aside
-from planner.ui.i18n import exc_text
+from planner.ui.i18n import arg, exc_text
 from planner.ui.plan_files import default_input
 from planner.ui.prompts import DialogPrompts
 from planner.ui.services import Services
@@ -123,11 +123,9 @@ def _autosave_unreadable(prompts, autosave: Path, exc: BaseException) -> None:
         aside = set_aside(autosave)
     except OSError as move_exc:
         log.warning("autosave %s could not be set aside: %s", autosave, move_exc)
-        where = QApplication.translate("MainWindow", "It was left at %1.").replace(
-            "%1", str(autosave))
+        where = arg(QApplication.translate("MainWindow", "It was left at %1."), str(autosave))
     else:
-        where = QApplication.translate("MainWindow", "It was kept as %1.").replace(
-            "%1", str(aside))
+        where = arg(QApplication.translate("MainWindow", "It was kept as %1."), str(aside))
     prompts.error(QApplication.translate("MainWindow", "Cannot restore"),
                   f"{exc_text(exc)}\n\n{where}")
 
@@ -155,10 +153,10 @@ def make_excepthook(*, show_dialog: bool = True):
         try:
             box = QMessageBox(QMessageBox.Icon.Critical,
                               QApplication.translate("MainWindow", "Unexpected error"),
-                              QApplication.translate(
-                                  "MainWindow", "Something went wrong: %1\n\nThe details were "
-                                  "written to %2.").replace("%1", str(exc)).replace(
-                                  "%2", str(log_path)))
+                              arg(QApplication.translate(
+                                      "MainWindow", "Something went wrong: %1\n\nThe details were "
+                                      "written to %2."),
+                                  str(exc), str(log_path)))
             box.setDetailedText(text)
             box.exec()
         finally:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QTo
 
 from planner.core.memory import TERMS, term_label
 from planner.i18n import QT_TRANSLATE_NOOP
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import arg, tr_core
 
 TABLE_FILTERS = QT_TRANSLATE_NOOP("PlanExporter", "CSV (*.csv);;JSON (*.json)")
 CHART_FILTERS = QT_TRANSLATE_NOOP("PlanExporter",
@@ -156,8 +156,7 @@ def fit_rows_table(rows: Sequence, total: int | None = None) -> Table:
                      else None), r.support, bool(r.owned), r.note))
     notes = ()
     if total is not None and total != len(rows):
-        notes = (_tr("%1 of %2 cards (the table's filters)").replace(
-            "%1", str(len(rows))).replace("%2", str(total)),)
+        notes = (arg(_tr("%1 of %2 cards (the table's filters)"), str(len(rows)), str(total)),)
     return Table("fit", columns, tuple(out), notes)
 
 
@@ -174,7 +173,7 @@ def write_table(path: str | Path, table: Table, meta: ExportMeta) -> int:
                         encoding="utf-8")
         return len(table.rows)
     if path.suffix.lower() != ".csv":
-        raise ValueError(_tr("Export as .csv or .json, not “%1”").replace("%1", path.suffix))
+        raise ValueError(arg(_tr("Export as .csv or .json, not “%1”"), path.suffix))
     with open(path, "w", newline="", encoding="utf-8") as fh:
         fh.write(f"# plan: {meta.plan}\n# exported: {meta.exported}\n# table: {table.name}\n")
         if meta.setup:
@@ -203,8 +202,7 @@ def export_chart(plot, path: str | Path, title: str, legend: Sequence[tuple[Any,
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in CHART_SUFFIXES:
-        raise ValueError(_tr("Export a chart as .png or .svg, not “%1”").replace(
-            "%1", path.suffix))
+        raise ValueError(arg(_tr("Export a chart as .png or .svg, not “%1”"), path.suffix))
     item = plot.getPlotItem()
     old_title = item.titleLabel.text if item.titleLabel.isVisible() else None
     old_opts = dict(item.titleLabel.opts)
@@ -471,7 +469,7 @@ class PlanExporter(QObject):
             self._say(_tr("Nothing to export"), str(exc))
             return None
         if path is None:
-            path = self._ask(_tr("Export %1").replace("%1", what), kind)
+            path = self._ask(arg(_tr("Export %1"), what), kind)
             if path is None:
                 return None
         path = Path(path)
@@ -480,14 +478,15 @@ class PlanExporter(QObject):
                 title = _tr(CHART_TITLES[key])
                 meta = self.meta()
                 export_chart(plot, path, meta.title(title), legend)
-                done = _tr("%1 saved to %2").replace("%1", title).replace("%2", str(path))
+                done = arg(_tr("%1 saved to %2"), title, str(path))
             else:
                 n = write_table(path, table, self.meta())
-                done = QApplication.translate("PlanExporter", "%n row(s) saved to %1", "",
-                                              n).replace("%1", str(path))
+                done = arg(QApplication.translate("PlanExporter", "%n row(s) saved to %1", "",
+                                                  n),
+                           str(path))
         except (OSError, ValueError) as exc:
-            self._say(_tr("Export failed"), _tr("Could not write %1: %2").replace(
-                "%1", str(path)).replace("%2", str(exc)))
+            self._say(_tr("Export failed"), arg(_tr("Could not write %1: %2"),
+                                                str(path), str(exc)))
             return None
         self.remember_folder(str(path))
         self.last_path = path

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -198,6 +199,21 @@ def tr_msg(msg: Any) -> str:
         return template.format(**{k: _tr_arg(v) for k, v in msg.args.items()})
     except (KeyError, IndexError, ValueError):
         return str(msg)
+
+
+_PLACEHOLDER = re.compile(r"%(\d)")
+
+
+def arg(text: str, *values: Any) -> str:
+    """Qt's placeholders filled: ``arg(self.tr("%1 of %2 cards"), 3, 40)``. The one way ui
+    code puts values into a translated text (a translator may reorder %1…%9). Filled in one
+    pass, so a value that itself holds "%2" stays as it is; a placeholder without a value
+    stays visible."""
+    def fill(m: re.Match) -> str:
+        i = int(m.group(1))
+        return str(values[i - 1]) if 0 < i <= len(values) else m.group(0)
+
+    return _PLACEHOLDER.sub(fill, text)
 
 
 def exc_text(exc: BaseException) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 
+from planner.ui.i18n import arg
 from planner.i18n import QT_TRANSLATE_NOOP
 
 
@@ -85,16 +86,16 @@ def describe_import(name: str, result) -> ImportSummary:
     """The box for an import with warnings (``result``: an onnx ImportResult)."""
     report = result.report
     if result.incomplete:
-        title = _tr("%1 was only partly read").replace("%1", name)
-        head = _tr("The plan does not cover the whole model: memory and speed figures are too "
-                   "low. %1 of %2 operations could not be planned.").replace(
-            "%1", str(report.not_understood)).replace("%2", str(report.nodes))
-        status = _tr("Incomplete import of %1: the figures are too low").replace("%1", name)
+        title = arg(_tr("%1 was only partly read"), name)
+        head = arg(_tr("The plan does not cover the whole model: memory and speed figures are too "
+                       "low. %1 of %2 operations could not be planned."),
+                   str(report.not_understood), str(report.nodes))
+        status = arg(_tr("Incomplete import of %1: the figures are too low"), name)
     else:
-        title = _tr("Opened %1 with warnings").replace("%1", name)
+        title = arg(_tr("Opened %1 with warnings"), name)
         head = _tr("The whole model was read. Some parts were approximated; the estimate "
                    "holds within what each point below says.")
-        status = _tr("Opened %1 with warnings").replace("%1", name)
+        status = arg(_tr("Opened %1 with warnings"), name)
     kinds, other = classify(result.warnings)
     texts = {key: text for key, _p, text in KINDS}
     bullets = [f"• {_tr(texts[k])}" for k in kinds]
@@ -106,12 +107,11 @@ def describe_import(name: str, result) -> ImportSummary:
     from planner.ui.i18n import tr_msg  # noqa: PLC0415
 
     lines = [tr_msg(line) for line in list(result.warnings) + list(result.notes)]
-    counts = _tr(
-        "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
-        "file: %4 values; parameters in the plan: %5.").replace(
-        "%1", str(report.mapped)).replace("%2", str(report.folded)).replace(
-        "%3", str(report.not_understood)).replace("%4", f"{report.file_weights:,}").replace(
-        "%5", f"{report.plan_parameters:,}")
+    counts = arg(_tr(
+            "Operations: %1 planned, %2 folded into others, %3 not understood. Weights in the "
+            "file: %4 values; parameters in the plan: %5."),
+                 str(report.mapped), str(report.folded), str(report.not_understood),
+                 f"{report.file_weights:,}", f"{report.plan_parameters:,}")
     details = "\n\n".join(["• " + line for line in lines] + [counts])
     return ImportSummary(title, summary, details, status, tuple(kinds))
 

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from planner.core.memory import Assumptions
 from planner.ui.bootstrap import APP_TITLE, apply_currency, build_main_window, install_translator
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import arg, tr_core
 from planner.ui.plan_files import PlanFiles
 from planner.ui.prompts import DialogPrompts
 from planner.ui.services import Prompts, Services
@@ -336,10 +336,9 @@ class MainWindow(QMainWindow):
             return
         doc = self.document
         peak = doc.peak_per_gpu
-        label = self.tr("%1, batch %2").replace("%1", doc.draft.name).replace(
-            "%2", str(doc.setup.batch_size))
+        label = arg(self.tr("%1, batch %2"), doc.draft.name, str(doc.setup.batch_size))
         if doc.parallel.world > 1:
-            label += self.tr(" (per GPU of %1)").replace("%1", str(doc.parallel.world))
+            label += arg(self.tr(" (per GPU of %1)"), str(doc.parallel.world))
         monitor.set_predicted_peak(peak, label)
 
     @Slot()
@@ -639,7 +638,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _update_title(self) -> None:
-        self.setWindowTitle(self.tr("%1[*] — GPU Planner").replace("%1", self.plan_title()))
+        self.setWindowTitle(arg(self.tr("%1[*] — GPU Planner"), self.plan_title()))
         self.setWindowModified(self.document.modified)
 
     @Slot(bool)
@@ -838,15 +837,14 @@ class MainWindow(QMainWindow):
 
         licences = "".join(f"<tr><td>{name}</td><td>&nbsp;&nbsp;{lic}</td></tr>"
                            for name, lic in LICENCES)
-        return self.tr(
+        return arg(self.tr(
             "<b>GPU Planner</b> %1<p>Plan the memory a network needs to train on an NVIDIA GPU, "
             "layer by layer; see how it fits and runs on every card, what to buy or sell, and "
             "what your cards do live.</p>"
             "<p>Its reasoning follows Tim Dettmers' article “Which GPU(s) to Get for Deep "
             "Learning” (2016 and 2017 revisions, read in its Chinese translation). Memory is "
             "shown in MiB/GiB as nvidia-smi shows it.</p>"
-            "<p><b>Licences</b></p><table>%2</table>").replace("%1", __version__).replace(
-            "%2", licences)
+            "<p><b>Licences</b></p><table>%2</table>"), __version__, licences)
 
     @Slot()
     def _on_about_triggered(self) -> None:

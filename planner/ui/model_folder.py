@@ -10,6 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog
 
+from planner.ui.i18n import arg
+
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ModelFolder", text)
@@ -43,20 +45,20 @@ def open_model_folder(window, path: str | os.PathLike) -> bool:
     window.files.import_result = None  # not an ONNX import: its report is shown here
     name = Path(path).name
     report = result.report
-    counts = _tr("Parameters in the plan: %1; in the safetensors headers: %2.").replace(
-        "%1", f"{report.plan_parameters:,}").replace(
-        "%2", f"{report.checkpoint_parameters:,}" if report.checkpoint_parameters is not None
+    counts = arg(_tr("Parameters in the plan: %1; in the safetensors headers: %2."),
+                 f"{report.plan_parameters:,}",
+                 f"{report.checkpoint_parameters:,}" if report.checkpoint_parameters is not None
         else _tr("no safetensors files"))
     lines = ["• " + line for line in list(result.warnings) + list(result.notes)] + [counts]
     if result.incomplete:
-        window.notify(_tr("%1 was only partly read").replace("%1", name),
+        window.notify(arg(_tr("%1 was only partly read"), name),
                       _tr("The plan does not match the model folder exactly: check the "
                           "figures.") + "\n\n" + "\n\n".join(lines))
         window.statusBar().showMessage(
-            _tr("Incomplete import of %1: the figures are not exact").replace("%1", name))
+            arg(_tr("Incomplete import of %1: the figures are not exact"), name))
     elif result.warnings:
-        window.notify(_tr("Opened %1 with warnings").replace("%1", name), "\n\n".join(lines))
+        window.notify(arg(_tr("Opened %1 with warnings"), name), "\n\n".join(lines))
     else:
-        window.statusBar().showMessage(_tr("Opened %1 as a new plan (%2)").replace(
-            "%1", name).replace("%2", counts), 10000)
+        window.statusBar().showMessage(arg(_tr("Opened %1 as a new plan (%2)"), name, counts),
+        10000)
     return True

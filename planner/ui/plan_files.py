@@ -28,7 +28,7 @@ from planner.core.network import (
     save_plan,
 )
 from planner.core.parallel import Parallel
-from planner.ui.i18n import exc_text
+from planner.ui.i18n import arg, exc_text
 from planner.ui.session import WindowSession, parallel_json
 
 log = logging.getLogger("planner.ui")
@@ -159,7 +159,7 @@ class PlanFiles(QObject):
                            prepared=ready[1] if ready and ready[0] is draft else None)
         self._apply_plan_parallel(parallel)
         self._add_recent(Path(path))
-        self.message.emit(self.tr("Opened %1").replace("%1", str(path)), 5000)
+        self.message.emit(arg(self.tr("Opened %1"), str(path)), 5000)
         return True
 
     def _apply_plan_parallel(self, parallel: dict | None) -> None:
@@ -167,8 +167,8 @@ class PlanFiles(QObject):
         try:
             par = Parallel(**parallel) if parallel else Parallel()
         except (TypeError, ValueError) as exc:
-            self.message.emit(self.tr("The file's multi-GPU setup was not used: %1")
-                              .replace("%1", str(exc)), 10000)
+            self.message.emit(arg(self.tr("The file's multi-GPU setup was not used: %1"),
+                                  str(exc)), 10000)
             par = Parallel()
         self.document.set_parallel(par)
 
@@ -189,7 +189,7 @@ class PlanFiles(QObject):
         if result.warnings or result.incomplete:
             self._show_import_warnings(name, result)
         else:
-            self.message.emit(self.tr("Opened %1 as a new plan").replace("%1", name), 5000)
+            self.message.emit(arg(self.tr("Opened %1 as a new plan"), name), 5000)
         return True
 
     def open_in_background(self, path: str | os.PathLike) -> None:
@@ -244,7 +244,7 @@ class PlanFiles(QObject):
                     prepare(draft, setup)
                 return draft, setup
         job = BackgroundOpen(self._window, work,
-                             self.tr("Opening %1…").replace("%1", Path(path).name),
+                             arg(self.tr("Opening %1…"), Path(path).name),
                              self.tr("Cancel"), on_cancel=child.cancel if child else None)
         self._opening = job
 
@@ -260,14 +260,14 @@ class PlanFiles(QObject):
                 ok = self.open_file(path, replay)
             except Exception as err:  # noqa: BLE001 - any failure is a message, not a crash
                 log.warning("opening %s: %s", path, err, exc_info=True)
-                self.prompts.error(self.tr("Cannot open %1").replace("%1", Path(path).name),
+                self.prompts.error(arg(self.tr("Cannot open %1"), Path(path).name),
                                    exc_text(err) or type(err).__name__)
                 ok = False
             self.open_finished.emit(path, ok)
 
         def cancelled() -> None:
             self._opening = None
-            self.message.emit(self.tr("Opening %1 cancelled").replace("%1", Path(path).name),
+            self.message.emit(arg(self.tr("Opening %1 cancelled"), Path(path).name),
                               5000)
             self.open_finished.emit(path, False)
 
@@ -308,13 +308,12 @@ class PlanFiles(QObject):
             save_plan(path, doc.draft, doc.setup, parallel_json(doc.parallel))
         except OSError as exc:
             self.prompts.error(self.tr("Cannot save plan"),
-                               self.tr("%1: %2").replace("%1", str(path)).replace(
-                                   "%2", exc.strerror or str(exc)))
+                               arg(self.tr("%1: %2"), str(path), exc.strerror or str(exc)))
             return False
         doc.mark_saved(path)
         self._add_recent(path)
         self.discard_autosave()
-        self.message.emit(self.tr("Saved %1").replace("%1", str(path)), 5000)
+        self.message.emit(arg(self.tr("Saved %1"), str(path)), 5000)
         self.file_saved.emit(str(path))
         return True
 
@@ -334,8 +333,7 @@ class PlanFiles(QObject):
             save_plan(path, self.document.draft, self.document.setup,
                       parallel_json(self.document.parallel))
         except OSError as exc:
-            self.message.emit(self.tr("Autosave failed: %1").replace(
-                "%1", exc.strerror or str(exc)), 8000)
+            self.message.emit(arg(self.tr("Autosave failed: %1"), exc.strerror or str(exc)), 8000)
             return
         self.autosaved.emit(str(path))
 

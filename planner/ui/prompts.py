@@ -8,6 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
+from planner.ui.i18n import arg
+
 def _tr(text: str) -> str:
     return QApplication.translate("MainWindow", text)
 
@@ -30,7 +32,7 @@ class DialogPrompts:
     def save_changes(self, plan_name: str) -> str:
         answer = QMessageBox.warning(
             self.parent, _tr("Unsaved changes"),
-            _tr("Save the changes to “%1” before closing it?").replace("%1", plan_name),
+            arg(_tr("Save the changes to “%1” before closing it?"), plan_name),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         return {QMessageBox.StandardButton.Save: "save",

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from planner.core.network import OPTIMIZERS, PRECISION_LABELS, PRECISIONS
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import arg, tr_core
 from planner.settings import (
     CURRENCIES,
     DEFAULTS,
@@ -69,7 +69,7 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self._build_planner(), self.tr("Planner defaults"))
         self.tabs.addTab(self._build_money(), self.tr("Money"))
 
-        self.where = QLabel(self.tr("Stored in %1").replace("%1", str(settings_path())), self)
+        self.where = QLabel(arg(self.tr("Stored in %1"), str(settings_path())), self)
         self.where.setWordWrap(True)
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.where.setToolTip(self.tr("A readable JSON file; window layout and recent files "
@@ -151,9 +151,9 @@ class SettingsDialog(QDialog):
         self.interval_spin.setSingleStep(0.1)
         self.interval_spin.setSuffix(self.tr(" s"))
         self.interval_spin.setToolTip(
-            self.tr("Seconds between two readings of the cards (%1–%2 s). Shorter shows "
-                    "brief spikes; longer costs less.").replace("%1", f"{lo:g}")
-            .replace("%2", f"{hi:g}"))
+            arg(self.tr("Seconds between two readings of the cards (%1–%2 s). Shorter shows "
+                        "brief spikes; longer costs less."),
+                f"{lo:g}", f"{hi:g}"))
         self.memory_alert_spin = self._int_spin(
             page, "memory_alert_pct", self.tr(" %"),
             self.tr("Warn when a card's memory in use reaches this share of its total "
@@ -177,8 +177,8 @@ class SettingsDialog(QDialog):
         form = self._form(page)
         self.batch_spin = self._int_spin(
             page, "default_batch", "",
-            self.tr("The batch size a new plan starts with (1–%1)")
-            .replace("%1", f"{int(RANGES['default_batch'][1]):,}"))
+            arg(self.tr("The batch size a new plan starts with (1–%1)"),
+                f"{int(RANGES['default_batch'][1]):,}"))
         self.batch_spin.setGroupSeparatorShown(True)
         self.precision_combo = self._combo(
             page, [(tr_core(PRECISION_LABELS[p]), p) for p in PRECISIONS],
@@ -374,12 +374,13 @@ def notice_text(notice: SettingsNotice | str | None) -> str | None:
     if not isinstance(notice, SettingsNotice):
         return str(notice)
     if notice.backup_path is not None:
-        return _tr("Your settings file was damaged, so the default settings are in use. "
-                   "The old file was kept as %1.").replace("%1", str(notice.backup_path))
+        return arg(_tr("Your settings file was damaged, so the default settings are in use. "
+                       "The old file was kept as %1."),
+                   str(notice.backup_path))
     if notice.reset_fields:
         names = ", ".join(field_label(n) for n in notice.reset_fields)
-        return _tr("Some settings were not valid and are back to their defaults: %1.").replace(
-            "%1", names)
+        return arg(_tr("Some settings were not valid and are back to their defaults: %1."),
+                   names)
     return str(notice)
 
 

@@ -12,6 +12,7 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
+from planner.ui.i18n import arg
 from planner import paths
 
 NO_DRIVER = "No NVIDIA driver found — planning and advice still work"
@@ -28,11 +29,13 @@ def welcome_text(cards: list[str], source: str) -> str:
              _tr("<p>Draft a network and see the memory it needs to train, how it fits and runs "
                  "on every NVIDIA card, what to buy or sell, and what your cards do live.</p>")]
     if source == "simulated":
-        found = _tr("<p><b>Simulated cards</b> are shown in the Monitor (demo mode): "
-                    "%1.</p>").replace("%1", escape(", ".join(cards)) or "—")
+        found = arg(_tr("<p><b>Simulated cards</b> are shown in the Monitor (demo mode): "
+                        "%1.</p>"),
+                    escape(", ".join(cards)) or "—")
     elif cards:
-        found = _tr("<p><b>Found on this computer:</b> %1. They count as your cards in the fit "
-                    "table and the Advisor.</p>").replace("%1", escape(", ".join(cards)))
+        found = arg(_tr("<p><b>Found on this computer:</b> %1. They count as your cards in the fit "
+                        "table and the Advisor.</p>"),
+                    escape(", ".join(cards)))
     else:
         found = "<p><b>" + _tr(NO_DRIVER) + ".</b> " + _tr(
             "The Monitor can show a simulated demo instead.") + "</p>"

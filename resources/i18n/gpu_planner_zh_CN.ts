@@ -990,8 +990,12 @@ support</source>
         <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>Server URL: %1</source>
+        <translation>服务器 URL：%1</translation>
+    </message>
+    <message>
         <source>Server URL: {problem}</source>
-        <translation>服务器 URL：{problem}</translation>
+        <translation type="vanished">服务器 URL：{problem}</translation>
     </message>
 </context>
 <context>
@@ -1547,6 +1551,18 @@ reasons</source>
         <translation>显卡所在的机器（显卡按主机分组）</translation>
     </message>
     <message>
+        <source>peak bandwidth %1 GB/s</source>
+        <translation>峰值带宽 %1 GB/s</translation>
+    </message>
+    <message>
+        <source>estimate: %1% busy × %2 GB/s peak</source>
+        <translation>估计：繁忙 %1% × 峰值 %2 GB/s</translation>
+    </message>
+    <message>
+        <source>limit %1 W</source>
+        <translation>上限 %1 W</translation>
+    </message>
+    <message>
         <source>ok, or lost when the card stopped answering</source>
         <translation type="vanished">正常；显卡停止响应时为“丢失”</translation>
     </message>
@@ -1564,7 +1580,7 @@ reasons</source>
     </message>
     <message>
         <source>peak bandwidth {bw:.0f} GB/s</source>
-        <translation>峰值带宽 {bw:.0f} GB/s</translation>
+        <translation type="vanished">峰值带宽 {bw:.0f} GB/s</translation>
     </message>
     <message>
         <source>waiting</source>
@@ -1588,7 +1604,7 @@ reasons</source>
     </message>
     <message>
         <source>estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak</source>
-        <translation>估计：繁忙 {busy:.0f}% × 峰值 {peak:.0f} GB/s</translation>
+        <translation type="vanished">估计：繁忙 {busy:.0f}% × 峰值 {peak:.0f} GB/s</translation>
     </message>
     <message>
         <source>measured (GPM)</source>
@@ -1596,7 +1612,7 @@ reasons</source>
     </message>
     <message>
         <source>limit {w:.0f} W</source>
-        <translation>上限 {w:.0f} W</translation>
+        <translation type="vanished">上限 {w:.0f} W</translation>
     </message>
     <message>
         <source>none</source>
@@ -2359,12 +2375,156 @@ The details were written to %2.</source>
         <translation>所选显卡上的进程</translation>
     </message>
     <message>
+        <source>Cluster %1: no telemetry</source>
+        <translation>集群 %1：没有遥测数据</translation>
+    </message>
+    <message>
+        <source>Cluster %1: connecting…</source>
+        <translation>集群 %1：正在连接…</translation>
+    </message>
+    <message>
+        <source>Cluster (Prometheus, dcgm-exporter) · %1 · %2 host(s) · %3 card(s)</source>
+        <translation>集群（Prometheus，dcgm-exporter）· %1 · %2 台主机 · %3 块显卡</translation>
+    </message>
+    <message>
+        <source>Simulated source — no GPU is read; %1 simulated card(s)</source>
+        <translation>模拟数据源 — 未读取任何 GPU；%1 块模拟显卡</translation>
+    </message>
+    <message>
+        <source>Live (NVML) · driver %1 · CUDA %2 · %3 card(s)</source>
+        <translation>实时（NVML）· 驱动 %1 · CUDA %2 · %3 块显卡</translation>
+    </message>
+    <message>
+        <source>Recording stopped: %1</source>
+        <translation>录制已停止：%1</translation>
+    </message>
+    <message>
+        <source>The recording %1 goes on when samples arrive again</source>
+        <translation>采样恢复后，录制 %1 会继续</translation>
+    </message>
+    <message>
+        <source>● Recording: %1</source>
+        <translation>● 正在录制：%1</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Watching the cluster at %1</source>
+        <translation>正在监视位于 %1 的集群</translation>
+    </message>
+    <message>
+        <source>Seconds between samples (%1–%2)</source>
+        <translation>两次采样之间的秒数（%1–%2）</translation>
+    </message>
+    <message>
+        <source>The cluster cannot be watched: %1.
+
+“Local cards” shows this computer&apos;s cards again.</source>
+        <translation>无法监视集群：%1。
+
+“本机显卡”会重新显示本机的显卡。</translation>
+    </message>
+    <message>
+        <source>Telemetry: %1</source>
+        <translation>遥测：%1</translation>
+    </message>
+    <message>
+        <source>%1 is marked lost (%2); the other cards go on</source>
+        <translation>%1 已标记为丢失（%2）；其他显卡继续</translation>
+    </message>
+    <message>
+        <source>GPU %1 stopped answering and is marked lost; the other cards go on</source>
+        <translation>GPU %1 停止响应，已标记为丢失；其他显卡继续</translation>
+    </message>
+    <message>
+        <source>process %1 (%2) on GPU %3 ended</source>
+        <translation>GPU %3 上的进程 %1（%2）已结束</translation>
+    </message>
+    <message>
+        <source>Alert: %1</source>
+        <translation>报警：%1</translation>
+    </message>
+    <message>
+        <source>GPU %1: memory in use %2% (alert at %3%)</source>
+        <translation>GPU %1：已用显存 %2%（报警阈值 %3%）</translation>
+    </message>
+    <message>
+        <source>GPU %1: temperature %2 °C (alert at %3 °C)</source>
+        <translation>GPU %1：温度 %2 °C（报警阈值 %3 °C）</translation>
+    </message>
+    <message>
+        <source>Long window: %1-second buckets (memory: the bucket&apos;s maximum, the rest: its mean)</source>
+        <translation>长时间窗口：%1 秒分桶（显存取桶内最大值，其余取平均值）</translation>
+    </message>
+    <message>
+        <source>process %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>Following process %1 (%2) on GPU %3.</source>
+        <translation>正在跟踪 GPU %3 上的进程 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>plan predicted %1, the run peaked at %2 (%3%)</source>
+        <translation>方案预测 %1，运行峰值 %2（%3%）</translation>
+    </message>
+    <message>
+        <source>process %1 (%2) on GPU %3</source>
+        <translation>GPU %3 上的进程 %1（%2）</translation>
+    </message>
+    <message>
+        <source>GPU %1, whole card</source>
+        <translation>GPU %1，整卡</translation>
+    </message>
+    <message>
+        <source>Plot saved to %1</source>
+        <translation>图表已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 rows saved to %2</source>
+        <translation>已将 %1 行保存到 %2</translation>
+    </message>
+    <message>
+        <source>Cannot replay: %1</source>
+        <translation>无法回放：%1</translation>
+    </message>
+    <message>
+        <source>REPLAY of the recording of %1 (%2) — not live</source>
+        <translation>回放 %1 的录制（%2）— 非实时</translation>
+    </message>
+    <message>
+        <source> · session %1 of %2</source>
+        <translation> · 第 %1 个会话（共 %2 个）</translation>
+    </message>
+    <message>
+        <source>Session %1: %2, %3</source>
+        <translation>会话 %1：%2，%3</translation>
+    </message>
+    <message>
+        <source>REPLAY %1 — </source>
+        <translation>回放 %1 — </translation>
+    </message>
+    <message>
+        <source>not closed: samples after %1 may be missing</source>
+        <translation>未正常关闭：%1 之后的样本可能缺失</translation>
+    </message>
+    <message>
+        <source>%1 samples not recorded from %2</source>
+        <translation>自 %2 起有 %1 个样本未记录</translation>
+    </message>
+    <message>
         <source>not closed: samples after {when} may be missing</source>
-        <translation>未正常关闭：{when} 之后的样本可能缺失</translation>
+        <translation type="vanished">未正常关闭：{when} 之后的样本可能缺失</translation>
     </message>
     <message>
         <source>{n} samples not recorded from {when}</source>
-        <translation>自 {when} 起有 {n} 个样本未记录</translation>
+        <translation type="vanished">自 {when} 起有 {n} 个样本未记录</translation>
     </message>
     <message>
         <source>the recording was not closed: samples after {when} may be missing</source>
@@ -2380,11 +2540,11 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>Cluster {url}: no telemetry</source>
-        <translation>集群 {url}：没有遥测数据</translation>
+        <translation type="vanished">集群 {url}：没有遥测数据</translation>
     </message>
     <message>
         <source>Cluster {url}: connecting…</source>
-        <translation>集群 {url}：正在连接…</translation>
+        <translation type="vanished">集群 {url}：正在连接…</translation>
     </message>
     <message>
         <source>No live telemetry</source>
@@ -2392,15 +2552,15 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>Cluster (Prometheus, dcgm-exporter) · {url} · {h} host(s) · {n} card(s)</source>
-        <translation>集群（Prometheus，dcgm-exporter）· {url} · {h} 台主机 · {n} 块显卡</translation>
+        <translation type="vanished">集群（Prometheus，dcgm-exporter）· {url} · {h} 台主机 · {n} 块显卡</translation>
     </message>
     <message>
         <source>Simulated source — no GPU is read; {n} simulated card(s)</source>
-        <translation>模拟数据源 — 未读取任何 GPU；{n} 块模拟显卡</translation>
+        <translation type="vanished">模拟数据源 — 未读取任何 GPU；{n} 块模拟显卡</translation>
     </message>
     <message>
         <source>Live (NVML) · driver {drv} · CUDA {cuda} · {n} card(s)</source>
-        <translation>实时（NVML）· 驱动 {drv} · CUDA {cuda} · {n} 块显卡</translation>
+        <translation type="vanished">实时（NVML）· 驱动 {drv} · CUDA {cuda} · {n} 块显卡</translation>
     </message>
     <message>
         <source>Not recording</source>
@@ -2412,7 +2572,7 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>● Recording: {name}</source>
-        <translation>● 正在录制：{name}</translation>
+        <translation type="vanished">● 正在录制：{name}</translation>
     </message>
     <message>
         <source>Resume plots</source>
@@ -2432,11 +2592,11 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>Connecting to {url}…</source>
-        <translation>正在连接 {url}…</translation>
+        <translation type="vanished">正在连接 {url}…</translation>
     </message>
     <message>
         <source>Watching the cluster at {url}</source>
-        <translation>正在监视位于 {url} 的集群</translation>
+        <translation type="vanished">正在监视位于 {url} 的集群</translation>
     </message>
     <message>
         <source>Showing this computer&apos;s cards</source>
@@ -2444,13 +2604,13 @@ The details were written to %2.</source>
     </message>
     <message>
         <source>Seconds between samples ({lo:g}–{hi:g})</source>
-        <translation>两次采样之间的秒数（{lo:g}–{hi:g}）</translation>
+        <translation type="vanished">两次采样之间的秒数（{lo:g}–{hi:g}）</translation>
     </message>
     <message>
         <source>The cluster cannot be watched: {msg}.
 
 “Local cards” shows this computer&apos;s cards again.</source>
-        <translation>无法监视集群：{msg}。
+        <translation type="vanished">无法监视集群：{msg}。
 
 “本机显卡”会重新显示本机的显卡。</translation>
     </message>
@@ -2472,7 +2632,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Telemetry: {msg}</source>
-        <translation>遥测：{msg}</translation>
+        <translation type="vanished">遥测：{msg}</translation>
     </message>
     <message>
         <source>All cards</source>
@@ -2480,7 +2640,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{card} is marked lost ({why}); the other cards go on</source>
-        <translation>{card} 已标记为丢失（{why}）；其他显卡继续</translation>
+        <translation type="vanished">{card} 已标记为丢失（{why}）；其他显卡继续</translation>
     </message>
     <message>
         <source>no data</source>
@@ -2488,7 +2648,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>GPU {i} stopped answering and is marked lost; the other cards go on</source>
-        <translation>GPU {i} 停止响应，已标记为丢失；其他显卡继续</translation>
+        <translation type="vanished">GPU {i} 停止响应，已标记为丢失；其他显卡继续</translation>
     </message>
     <message>
         <source>No NVIDIA card was found.</source>
@@ -2496,19 +2656,19 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>process {pid} ({name}) on GPU {dev} ended</source>
-        <translation>GPU {dev} 上的进程 {pid}（{name}）已结束</translation>
+        <translation type="vanished">GPU {dev} 上的进程 {pid}（{name}）已结束</translation>
     </message>
     <message>
         <source>GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)</source>
-        <translation>GPU {i}：已用显存 {pct:.0f}%（报警阈值 {lim:.0f}%）</translation>
+        <translation type="vanished">GPU {i}：已用显存 {pct:.0f}%（报警阈值 {lim:.0f}%）</translation>
     </message>
     <message>
         <source>GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)</source>
-        <translation>GPU {i}：温度 {t:.0f} °C（报警阈值 {lim:.0f} °C）</translation>
+        <translation type="vanished">GPU {i}：温度 {t:.0f} °C（报警阈值 {lim:.0f} °C）</translation>
     </message>
     <message>
         <source>Alert: {text}</source>
-        <translation>报警：{text}</translation>
+        <translation type="vanished">报警：{text}</translation>
     </message>
     <message>
         <source>■ Recording stopped</source>
@@ -2516,7 +2676,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Recording stopped: {why}</source>
-        <translation>录制已停止：{why}</translation>
+        <translation type="vanished">录制已停止：{why}</translation>
     </message>
     <message>
         <source>Recording paused: no data</source>
@@ -2524,23 +2684,23 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The recording {name} goes on when samples arrive again</source>
-        <translation>采样恢复后，录制 {name} 会继续</translation>
+        <translation type="vanished">采样恢复后，录制 {name} 会继续</translation>
     </message>
     <message>
         <source>Long window: {b:.0f}-second buckets (memory: the bucket&apos;s maximum, the rest: its mean)</source>
-        <translation>长时间窗口：{b:.0f} 秒分桶（显存取桶内最大值，其余取平均值）</translation>
+        <translation type="vanished">长时间窗口：{b:.0f} 秒分桶（显存取桶内最大值，其余取平均值）</translation>
     </message>
     <message>
         <source>process {pid}</source>
-        <translation>进程 {pid}</translation>
+        <translation type="vanished">进程 {pid}</translation>
     </message>
     <message>
         <source>Following process {pid} ({name}) on GPU {dev}.</source>
-        <translation>正在跟踪 GPU {dev} 上的进程 {pid}（{name}）。</translation>
+        <translation type="vanished">正在跟踪 GPU {dev} 上的进程 {pid}（{name}）。</translation>
     </message>
     <message>
         <source>plan predicted {pred}, the run peaked at {peak} ({diff:+.0f}%)</source>
-        <translation>方案预测 {pred}，运行峰值 {peak}（{diff:+.0f}%）</translation>
+        <translation type="vanished">方案预测 {pred}，运行峰值 {peak}（{diff:+.0f}%）</translation>
     </message>
     <message>
         <source>No predicted peak to compare with: draft a plan in the Planner.</source>
@@ -2552,7 +2712,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>process {pid} ({name}) on GPU {dev}</source>
-        <translation>GPU {dev} 上的进程 {pid}（{name}）</translation>
+        <translation type="vanished">GPU {dev} 上的进程 {pid}（{name}）</translation>
     </message>
     <message>
         <source>No memory reading yet.</source>
@@ -2560,7 +2720,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>GPU {dev}, whole card</source>
-        <translation>GPU {dev}，整卡</translation>
+        <translation type="vanished">GPU {dev}，整卡</translation>
     </message>
     <message>
         <source>Nothing to export yet: no samples in the shown time window</source>
@@ -2576,7 +2736,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Plot saved to {path}</source>
-        <translation>图表已保存到 {path}</translation>
+        <translation type="vanished">图表已保存到 {path}</translation>
     </message>
     <message>
         <source>Export data</source>
@@ -2588,11 +2748,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Export failed: {err}</source>
-        <translation>导出失败：{err}</translation>
+        <translation type="vanished">导出失败：{err}</translation>
     </message>
     <message>
         <source>{n} rows saved to {path}</source>
-        <translation>已将 {n} 行保存到 {path}</translation>
+        <translation type="vanished">已将 {n} 行保存到 {path}</translation>
     </message>
     <message>
         <source>no card</source>
@@ -2616,23 +2776,23 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Cannot replay: {err}</source>
-        <translation>无法回放：{err}</translation>
+        <translation type="vanished">无法回放：{err}</translation>
     </message>
     <message>
         <source>REPLAY of the recording of {when} ({src}) — not live</source>
-        <translation>回放 {when} 的录制（{src}）— 非实时</translation>
+        <translation type="vanished">回放 {when} 的录制（{src}）— 非实时</translation>
     </message>
     <message>
         <source> · session {k} of {n}</source>
-        <translation> · 第 {k} 个会话（共 {n} 个）</translation>
+        <translation type="vanished"> · 第 {k} 个会话（共 {n} 个）</translation>
     </message>
     <message>
         <source>Session {k}: {when}, {cards}</source>
-        <translation>会话 {k}：{when}，{cards}</translation>
+        <translation type="vanished">会话 {k}：{when}，{cards}</translation>
     </message>
     <message>
         <source>REPLAY {when} — </source>
-        <translation>回放 {when} — </translation>
+        <translation type="vanished">回放 {when} — </translation>
     </message>
 </context>
 <context>
@@ -2682,8 +2842,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>估计（繁忙 × 峰值）</translation>
     </message>
     <message>
+        <source>peak %1 GB/s</source>
+        <translation>峰值 %1 GB/s</translation>
+    </message>
+    <message>
+        <source>plan: %1 GiB</source>
+        <translation>方案：%1 GiB</translation>
+    </message>
+    <message>
         <source>peak {bw:.0f} GB/s</source>
-        <translation>峰值 {bw:.0f} GB/s</translation>
+        <translation type="vanished">峰值 {bw:.0f} GB/s</translation>
     </message>
     <message>
         <source>DRAM bandwidth (GPM, measured)</source>
@@ -2723,7 +2891,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>plan: {gib:.1f} GiB</source>
-        <translation>方案：{gib:.1f} GiB</translation>
+        <translation type="vanished">方案：{gib:.1f} GiB</translation>
     </message>
 </context>
 <context>
@@ -3574,7 +3742,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Folder: {folder}</source>
-        <translation>文件夹：{folder}</translation>
+        <translation type="vanished">文件夹：{folder}</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
     </message>
     <message>
         <source>Replay</source>
@@ -3613,8 +3785,32 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>录制保留期限</translation>
     </message>
     <message>
+        <source>%1 file(s) could not be read and were skipped (see Status).</source>
+        <translation>有 %1 个文件无法读取，已跳过（见“状态”）。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1 rows to %2</source>
+        <translation>已将 %1 行导出到 %2</translation>
+    </message>
+    <message>
+        <source>Delete %1? This cannot be undone.</source>
+        <translation>删除 %1？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Could not delete: %1</source>
+        <translation>无法删除：%1</translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation>已删除 %1</translation>
+    </message>
+    <message>
         <source>{n} file(s) could not be read and were skipped (see Status).</source>
-        <translation>有 {n} 个文件无法读取，已跳过（见“状态”）。</translation>
+        <translation type="vanished">有 {n} 个文件无法读取，已跳过（见“状态”）。</translation>
     </message>
     <message>
         <source>No recordings yet: the Monitor records every session while it runs.</source>
@@ -3634,11 +3830,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Export failed: {err}</source>
-        <translation>导出失败：{err}</translation>
+        <translation type="vanished">导出失败：{err}</translation>
     </message>
     <message>
         <source>Exported {n} rows to {path}</source>
-        <translation>已将 {n} 行导出到 {path}</translation>
+        <translation type="vanished">已将 {n} 行导出到 {path}</translation>
     </message>
     <message>
         <source>Delete recording</source>
@@ -3646,15 +3842,15 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Delete {name}? This cannot be undone.</source>
-        <translation>删除 {name}？此操作无法撤销。</translation>
+        <translation type="vanished">删除 {name}？此操作无法撤销。</translation>
     </message>
     <message>
         <source>Could not delete: {err}</source>
-        <translation>无法删除：{err}</translation>
+        <translation type="vanished">无法删除：{err}</translation>
     </message>
     <message>
         <source>Deleted {name}</source>
-        <translation>已删除 {name}</translation>
+        <translation type="vanished">已删除 {name}</translation>
     </message>
 </context>
 <context>
@@ -3700,8 +3896,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>正常</translation>
     </message>
     <message>
+        <source>skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
         <source>skipped: {reason}</source>
-        <translation>已跳过：{reason}</translation>
+        <translation type="vanished">已跳过：{reason}</translation>
     </message>
 </context>
 <context>
@@ -4962,11 +5162,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>quant &apos;{quant}&apos; needs a frozen layer (quantised weights get no gradient)</source>
-        <translation>量化 '{quant}' 需要冻结的层（量化权重没有梯度）</translation>
+        <translation>量化 &apos;{quant}&apos; 需要冻结的层（量化权重没有梯度）</translation>
     </message>
     <message>
         <source>quant &apos;{quant}&apos; cannot apply to a tied weight (it is the embedding&apos;s)</source>
-        <translation>量化 '{quant}' 不能用于绑定的权重（它属于词嵌入）</translation>
+        <translation>量化 &apos;{quant}&apos; 不能用于绑定的权重（它属于词嵌入）</translation>
     </message>
     <message>
         <source>needs the layer named in &apos;from&apos;</source>
@@ -5222,7 +5422,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Attention of q (this input) with k and v (&apos;from&apos;): SDPA keeps q, k, v, the output and a logsumexp per row; eager keeps q, k, v and the softmax.</source>
-        <translation>q（本输入）与 k、v（'from'）的注意力：SDPA 保留 q、k、v、输出和每行一个 logsumexp；eager 保留 q、k、v 和 softmax。</translation>
+        <translation>q（本输入）与 k、v（&apos;from&apos;）的注意力：SDPA 保留 q、k、v、输出和每行一个 logsumexp；eager 保留 q、k、v 和 softmax。</translation>
     </message>
     <message>
         <source>Rotary positions</source>
@@ -6878,7 +7078,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>LoRA quant &apos;{quant}&apos; is not none, nf4, nf4_dq or int8</source>
-        <translation>LoRA 量化 '{quant}' 不是 none、nf4、nf4_dq 或 int8</translation>
+        <translation>LoRA 量化 &apos;{quant}&apos; 不是 none、nf4、nf4_dq 或 int8</translation>
     </message>
     <message>
         <source>LoRA targets {targets} match no linear layer of the draft</source>
@@ -6902,23 +7102,23 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>the field &apos;{name}&apos; is missing</source>
-        <translation>缺少字段 '{name}'</translation>
+        <translation>缺少字段 &apos;{name}&apos;</translation>
     </message>
     <message>
         <source>the field &apos;{name}&apos; must be true or false, not {value}</source>
-        <translation>字段 '{name}' 必须是 true 或 false，而不是 {value}</translation>
+        <translation>字段 &apos;{name}&apos; 必须是 true 或 false，而不是 {value}</translation>
     </message>
     <message>
         <source>the field &apos;{name}&apos; must be a whole number, not {value}</source>
-        <translation>字段 '{name}' 必须是整数，而不是 {value}</translation>
+        <translation>字段 &apos;{name}&apos; 必须是整数，而不是 {value}</translation>
     </message>
     <message>
         <source>the field &apos;hidden_act&apos; = {value} is not understood</source>
-        <translation>无法理解字段 'hidden_act' = {value}</translation>
+        <translation>无法理解字段 &apos;hidden_act&apos; = {value}</translation>
     </message>
     <message>
         <source>the field &apos;activation_function&apos; = {value} is not understood</source>
-        <translation>无法理解字段 'activation_function' = {value}</translation>
+        <translation>无法理解字段 &apos;activation_function&apos; = {value}</translation>
     </message>
     <message>
         <source>shorter than a safetensors header</source>
@@ -6970,11 +7170,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>the field &apos;model_type&apos; is missing</source>
-        <translation>缺少字段 'model_type'</translation>
+        <translation>缺少字段 &apos;model_type&apos;</translation>
     </message>
     <message>
         <source>model_type &apos;{model_type}&apos; is not one the planner knows ({known})</source>
-        <translation>规划器不认识 model_type '{model_type}'（已知：{known}）</translation>
+        <translation>规划器不认识 model_type &apos;{model_type}&apos;（已知：{known}）</translation>
     </message>
     <message>
         <source>{problem}</source>

@@ -479,3 +479,28 @@ def test_the_fit_tab_at_1024x700_keeps_the_window_on_screen_and_shows_rows(
     w.close()
     if w.monitor is not None:
         w.monitor.shutdown()
+
+
+def test_arg_fills_placeholders_in_one_pass():
+    from planner.ui.i18n import arg
+
+    assert arg("%1 of %2 cards", 3, 40) == "3 of 40 cards"
+    assert arg("%2 before %1", "a", "b") == "b before a"  # a translator may reorder
+    assert arg("%1 and %2", "50%2", "x") == "50%2 and x"  # a value is never filled again
+    assert arg("%1 and %3", "x") == "x and %3"  # a missing value stays visible
+
+
+def test_ui_code_has_one_translation_argument_style():
+    """Values go into translated texts with arg(tr("… %1 …"), value): no .replace("%1", …)
+    chains (a value holding "%2" would be filled again) and no tr("… {name} …").format()."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "planner" / "ui"
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > 20
+    chained = re.compile(r'\.replace\(\s*"%\d"')
+    formatted = re.compile(r'(?:\.tr|_tr)\("[^"]*\{\w+[^"]*"\)\.format\(')
+    found = [f"{p.relative_to(root)}:{i}" for p in files
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if chained.search(line) or formatted.search(line)]
+    assert not found, found

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLay
 
 from planner.ui import money
 from planner.core.advisor import Recommendation
-from planner.ui.i18n import tr_msg
+from planner.ui.i18n import arg, tr_msg
 
 BADGE_COLORS = {"buy": "#2e7d32", "keep": "#1565c0", "sell": "#e65100"}
 
@@ -53,8 +53,8 @@ class RecommendationCard(QFrame):
         # A SELL is not an option to rank: it is what to do with the card the pick replaces,
         # so it has no number and says which pick it goes with.
         if rank is None:
-            self.title = QLabel(self.tr("↳ %1 (with pick %2)").replace("%1", rec.card).replace(
-                "%2", str(goes_with)) if goes_with else f"↳ {rec.card}")
+            self.title = QLabel(arg(self.tr("↳ %1 (with pick %2)"), rec.card,
+            str(goes_with)) if goes_with else f"↳ {rec.card}")
         else:
             self.title = QLabel(f"{rank}. {rec.card}")
         font = self.title.font()
@@ -71,7 +71,7 @@ class RecommendationCard(QFrame):
         font.setPointSizeF(font.pointSizeF() * 0.92)
         self.facts.setFont(font)
         if rec.price is not None:
-            self.facts.setToolTip(self.tr("Price source: %1").replace("%1", rec.price.source)
+            self.facts.setToolTip(arg(self.tr("Price source: %1"), rec.price.source)
                                   + (f"\n{rec.price.note}" if rec.price.note else ""))
         box.addWidget(self.facts)
 
@@ -91,31 +91,31 @@ class RecommendationCard(QFrame):
             elif rec.price is not None and rec.price.kind == "asking":
                 cond += " " + self.tr("asking")
             dated = f" {cond} ({rec.price.date})" if rec.price and rec.price.date else ""
-            out.append(self.tr("price %1").replace("%1", _money(rec.price_usd) + dated))
+            out.append(arg(self.tr("price %1"), _money(rec.price_usd) + dated))
         if rec.net_cost_usd is not None and rec.action != "sell":
-            out.append(self.tr("net cost %1").replace("%1", _money(rec.net_cost_usd)))
+            out.append(arg(self.tr("net cost %1"), _money(rec.net_cost_usd)))
         if rec.speedup is not None and rec.speed_error is not None:
-            out.append(self.tr("speed-up %1× ±%2 %").replace("%1", f"{rec.speedup:.2f}")
-                       .replace("%2", f"{rec.speed_error * 100:.0f}"))
+            out.append(arg(self.tr("speed-up %1× ±%2 %"),
+                           f"{rec.speedup:.2f}", f"{rec.speed_error * 100:.0f}"))
         elif rec.speedup is not None:
-            out.append(self.tr("speed-up %1×").replace("%1", f"{rec.speedup:.2f}"))
+            out.append(arg(self.tr("speed-up %1×"), f"{rec.speedup:.2f}"))
         if rec.fits:
-            out.append(self.tr("fits, batch up to %1").replace("%1", str(rec.max_batch))
+            out.append(arg(self.tr("fits, batch up to %1"), str(rec.max_batch))
                        if rec.max_batch else self.tr("fits"))
         else:
             out.append(self.tr("does not fit"))
         if rec.power_cost_per_year_usd is not None:
-            out.append(self.tr("power %1/year").replace("%1", _money(rec.power_cost_per_year_usd)))
+            out.append(arg(self.tr("power %1/year"), _money(rec.power_cost_per_year_usd)))
         if rec.rent is not None:
-            out.append(self.tr("renting the same work %1–%2/h (%3, %4)").replace(
-                "%1", f"${rec.rent.cheapest_usd_per_hour:.2f}").replace(
-                "%2", f"${rec.rent.median_usd_per_hour:.2f}").replace(
-                "%3", rec.rent.provider).replace("%4", rec.rent.month))
+            out.append(arg(self.tr("renting the same work %1–%2/h (%3, %4)"),
+                           f"${rec.rent.cheapest_usd_per_hour:.2f}",
+                           f"${rec.rent.median_usd_per_hour:.2f}", rec.rent.provider,
+                           rec.rent.month))
         if rec.break_even_months is not None:
-            out.append(self.tr("break-even %1 months").replace("%1", f"{rec.break_even_months:g}"))
+            out.append(arg(self.tr("break-even %1 months"), f"{rec.break_even_months:g}"))
         support = {"supported": self.tr("supported"), "legacy": self.tr("legacy builds only"),
                    "unsupported": self.tr("unsupported")}.get(rec.support, rec.support)
-        out.append(self.tr("software: %1").replace("%1", support))
+        out.append(arg(self.tr("software: %1"), support))
         return out
 
 

@@ -18,6 +18,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from planner.ui.i18n import arg
 from planner.ui.plotstyle import style_plot
 
 RECOMMENDED = QColor("#1f77b4")
@@ -74,18 +75,18 @@ class OptionsChart(pg.PlotWidget):
                           "brush": pg.mkBrush(color), "pen": pg.mkPen(color.darker(130))})
         self._options.setData(spots)
         self._owned_points = [(str(n), 0.0, float(s)) for n, s in owned]
-        self._owned.setData([{"pos": (0.0, s), "data": self.tr("%1 (yours)").replace("%1", n)}
+        self._owned.setData([{"pos": (0.0, s), "data": arg(self.tr("%1 (yours)"), n)}
                              for n, _, s in self._owned_points])
         if self._owned_points:
             best = max(self._owned_points, key=lambda p: p[2])
             self._owned_line.setPos(best[2])
-            self._owned_label.setText(self.tr("your %1").replace("%1", best[0]))
+            self._owned_label.setText(arg(self.tr("your %1"), best[0]))
             self._owned_line.setVisible(True)
             self._owned_label.setVisible(True)
         else:
             self._owned_line.setVisible(False)
             self._owned_label.setVisible(False)
-        label = (self.tr("speed on %1 (samples/s)").replace("%1", workload) if workload
+        label = (arg(self.tr("speed on %1 (samples/s)"), workload) if workload
                  else self.tr("speed (samples/s)"))
         self.getPlotItem().setLabel("left", label, color=self._label_color)
         xs = [p[1] for p in self._points + self._owned_points]

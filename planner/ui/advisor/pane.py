@@ -63,7 +63,7 @@ from planner.ui.advisor.cards import RecommendationList
 from planner.ui.advisor.chart import OptionsChart
 from planner.ui.advisor.models import OwnedCardsTableModel
 from planner.i18n import QT_TRANSLATE_NOOP
-from planner.ui.i18n import exc_text, tr_core, tr_msg
+from planner.ui.i18n import arg, exc_text, tr_core, tr_msg
 
 log = logging.getLogger(__name__)
 
@@ -407,10 +407,10 @@ class AdvisorPane(QWidget):
         if used:
             need = getattr(self._advice, "needed_bytes", None) if self._advice else None
             peak = f"{need / GIB:.1f} GiB" if need else self.tr("its estimated peak")
-            self.memory_rule_label.setText(self.tr(
-                "Using your plan: a card qualifies when the plan's peak (%1, CUDA context "
-                "included) fits its usable memory; the %2 GB above is not used.").replace(
-                "%1", peak).replace("%2", f"{self.memory_spin.value():g}"))
+            self.memory_rule_label.setText(arg(self.tr(
+                    "Using your plan: a card qualifies when the plan's peak (%1, CUDA context "
+                    "included) fits its usable memory; the %2 GB above is not used."),
+                                               peak, f"{self.memory_spin.value():g}"))
         else:
             self.memory_rule_label.setText(self.tr(
                 "A card qualifies when it has at least this much memory."))
@@ -547,7 +547,7 @@ class AdvisorPane(QWidget):
         self._plan = plan if plan is not None and plan.estimate is not None else None
         name = plan.draft.name if self._plan is not None else None
         self.use_plan_check.setEnabled(self._plan is not None)
-        self.use_plan_check.setText(self.tr("Use my plan (%1)").replace("%1", name) if name
+        self.use_plan_check.setText(arg(self.tr("Use my plan (%1)"), name) if name
                                     else self.tr("Use my plan (none drafted)"))
         self._update_memory_rule()
         if self.use_plan_check.isChecked() or self._plan is None:
@@ -643,9 +643,9 @@ class AdvisorPane(QWidget):
         spec = self._catalog.by_name(text)
         if spec is None:
             close = self._catalog.closest_names(text)
-            msg = self.tr("No card named '%1' in the catalog.").replace("%1", text)
+            msg = arg(self.tr("No card named '%1' in the catalog."), text)
             if close:
-                msg += " " + self.tr("Did you mean %1?").replace("%1", ", ".join(close))
+                msg += " " + arg(self.tr("Did you mean %1?"), ", ".join(close))
             self._show_owned_message(msg)
             return False
         condition = self.condition_combo.currentData()
@@ -665,8 +665,7 @@ class AdvisorPane(QWidget):
         try:
             set_owned_cards(manual, self._overrides_path)
         except (CatalogError, OSError) as exc:
-            self._show_owned_message(self.tr("Could not save your cards: %1").replace(
-                "%1", str(exc)))
+            self._show_owned_message(arg(self.tr("Could not save your cards: %1"), str(exc)))
             return False
         self._show_owned_message("")
         self._owned_model.set_cards(manual, self._owned_model.detected)
@@ -728,7 +727,8 @@ class AdvisorPane(QWidget):
         base = get_profile(self.profile_combo.currentData())
         current = self.profile()
         modified = current != base
-        text = self.tr("Assumes: %1.").replace("%1", tr_msg(current.assumptions_text(
+        text = arg(self.tr("Assumes: %1."),
+                   tr_msg(current.assumptions_text(
             self.as_of())))
         if modified:
             text += " " + self.tr("(Changed from the profile.)")
@@ -804,7 +804,7 @@ class AdvisorPane(QWidget):
             return
         except Exception as exc:  # a bug: log it, but never a traceback in the user's face
             log.exception("advisor failed")
-            self._show_error(self.tr("The advisor failed: %1").replace("%1", str(exc)))
+            self._show_error(arg(self.tr("The advisor failed: %1"), str(exc)))
             return
         finally:
             self._last_compute_s = time.perf_counter() - start
@@ -833,15 +833,15 @@ class AdvisorPane(QWidget):
     def _show_advice(self, advice: Advice, inputs: AdvisorInputs) -> None:
         self._advice = advice
         self._error = ""
-        self.heading.setText(self.tr("%1 — prices as of %2").replace(
-            "%1", tr_core(advice.profile.title)).replace("%2", advice.as_of))
+        self.heading.setText(arg(self.tr("%1 — prices as of %2"),
+                                 tr_core(advice.profile.title), advice.as_of))
         self.recommendations.set_recommendations(advice.recommendations)
         self._update_memory_rule()
         notes = [tr_msg(n) for n in advice.notes]
         unknown = getattr(self, "_unknown_detected", [])
         if unknown:
-            notes.append(self.tr("Detected but not in the catalog (not counted): %1.").replace(
-                "%1", ", ".join(unknown)))
+            notes.append(arg(self.tr("Detected but not in the catalog (not counted): %1."),
+                             ", ".join(unknown)))
         if not advice.recommendations and not notes:
             notes.append(self.tr("No recommendation for these inputs."))
         self.notes_label.setText("\n".join(f"• {n}" for n in notes))
@@ -852,31 +852,29 @@ class AdvisorPane(QWidget):
         self.chart.set_options(advice.options, recommended, owned, workload_name)
         top = advice.recommendations[0] if advice.recommendations else None
         self.status_changed.emit(
-            self.tr("Advisor: %1 %2").replace(
-                "%1", {"buy": self.tr("BUY"), "keep": self.tr("KEEP"),
-                       "sell": self.tr("SELL")}.get(top.action, top.action)).replace(
-                "%2", top.card)
+            arg(self.tr("Advisor: %1 %2"),
+                {"buy": self.tr("BUY"), "keep": self.tr("KEEP"),
+                       "sell": self.tr("SELL")}.get(top.action, top.action), top.card)
             if top else (notes[0] if notes else ""))
         self.advice_changed.emit(advice)
 
     def _show_rent_info(self, advice: Advice, inputs: AdvisorInputs) -> None:
         """Under the rent control: whose rate the rent-vs-buy figures use."""
         if inputs.cloud_usd_per_hour:
-            text = self.tr("Your rate: $%1 per GPU-hour.").replace(
-                "%1", f"{inputs.cloud_usd_per_hour:g}")
+            text = arg(self.tr("Your rate: $%1 per GPU-hour."),
+                       f"{inputs.cloud_usd_per_hour:g}")
         else:
             rent = next((r.rent for r in advice.recommendations if r.rent is not None), None)
             if rent is None:
-                text = self.tr("No dated rental price is known as of %1; type a rate to compare "
-                               "renting with buying.").replace("%1", advice.as_of)
+                text = arg(self.tr("No dated rental price is known as of %1; type a rate to "
+                                   "compare renting with buying."),
+                           advice.as_of)
             else:
-                text = self.tr("Top pick vs renting %1 (%2): $%3 per GPU-hour at the cheapest "
-                               "(%4), $%5 the median of %6 offers.") \
-                    .replace("%1", rent.card).replace("%2", rent.month) \
-                    .replace("%3", f"{rent.cheapest_usd_per_hour / rent.work_ratio:.2f}") \
-                    .replace("%4", rent.provider) \
-                    .replace("%5", f"{rent.median_usd_per_hour / rent.work_ratio:.2f}") \
-                    .replace("%6", str(rent.offers))
+                text = arg(self.tr("Top pick vs renting %1 (%2): $%3 per GPU-hour at the cheapest "
+                                   "(%4), $%5 the median of %6 offers."),
+                           rent.card, rent.month,
+                           f"{rent.cheapest_usd_per_hour / rent.work_ratio:.2f}", rent.provider,
+                           f"{rent.median_usd_per_hour / rent.work_ratio:.2f}", str(rent.offers))
         self.rent_info_label.setText(text)
 
     def _owned_speeds(self, inputs: AdvisorInputs) -> tuple[list[tuple[str, float]], str]:

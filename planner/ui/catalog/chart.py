@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from planner.core.catalog import Catalog, GpuSpec, PricePoint, describe_price
 from planner.core.prices import Observation
-from planner.ui.i18n import tr_msg
+from planner.ui.i18n import arg, tr_msg
 from planner.ui.plotstyle import style_plot
 
 SERIES = {  # condition: (colour, symbol)
@@ -53,10 +53,9 @@ def _point_tip(p: PricePoint) -> str:
 
 
 def _rental_tip(o: Observation) -> str:
-    per = (_tr("$%1 per GPU-hour ($%2 an hour for %3 GPUs)")
-           .replace("%1", f"{o.per_gpu_hour:.4g}").replace("%2", f"{o.amount:g}")
-           .replace("%3", str(o.gpus)) if o.gpus > 1
-           else _tr("$%1 per GPU-hour").replace("%1", f"{o.per_gpu_hour:.4g}"))
+    per = (arg(_tr("$%1 per GPU-hour ($%2 an hour for %3 GPUs)"),
+               f"{o.per_gpu_hour:.4g}", f"{o.amount:g}", str(o.gpus)) if o.gpus > 1
+           else arg(_tr("$%1 per GPU-hour"), f"{o.per_gpu_hour:.4g}"))
     source = o.source if len(o.source) <= 160 else o.source[:157] + "…"
     return f"{per}, {o.market or '—'}, {o.date}\n{source}"
 
@@ -183,12 +182,12 @@ class PriceHistoryChart(QWidget):
         notes = []
         other = [o for o in observations if o.currency != "USD"]
         if other:
-            notes.append(_tr("%1 figures in other currencies (%2) are in the exported history, "
-                             "not on this dollar axis.").replace("%1", str(len(other)))
-                         .replace("%2", ", ".join(sorted({o.currency for o in other}))))
+            notes.append(arg(_tr("%1 figures in other currencies (%2) are in the exported history, "
+                                 "not on this dollar axis."),
+                             str(len(other)), ", ".join(sorted({o.currency for o in other}))))
         asking = sum(p.kind == "asking" for p in history)
         if asking:
-            notes.append(_tr("%1 of the prices are asking prices (listings), not sales.")
-                         .replace("%1", str(asking)))
+            notes.append(arg(_tr("%1 of the prices are asking prices (listings), not sales."),
+                             str(asking)))
         self.footnote.setText(" ".join(notes))
         self.footnote.setVisible(bool(notes))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.ui.i18n import arg
 from planner.core.catalog import (
     ARCHITECTURES,
     CONDITIONS,
@@ -96,7 +97,7 @@ class PriceDialog(_ValidatingDialog):
     def __init__(self, card: GpuSpec, catalog: Catalog, parent: QWidget | None = None):
         super().__init__(parent)
         self.card = card
-        self.setWindowTitle(self.tr("Edit price — %1").replace("%1", card.name))
+        self.setWindowTitle(arg(self.tr("Edit price — %1"), card.name))
         self.month_edit = _month_edit()
         self.usd_spin = QDoubleSpinBox()
         self.usd_spin.setRange(0, 1_000_000)
@@ -113,9 +114,9 @@ class PriceDialog(_ValidatingDialog):
             self.usd_spin.setValue(latest.usd)
             self.condition_combo.setCurrentIndex(max(0, self.condition_combo.findData(
                 latest.condition)))
-        known = QLabel(self.tr("Latest known: new %1; used %2")
-                       .replace("%1", format_price(catalog.price(card, None, "new")))
-                       .replace("%2", format_price(catalog.price(card, None, "used"))))
+        known = QLabel(arg(self.tr("Latest known: new %1; used %2"),
+                           format_price(catalog.price(card, None, "new")),
+                           format_price(catalog.price(card, None, "used"))))
         known.setWordWrap(True)
         form = QFormLayout()
         form.addRow(self.tr("Month:"), self.month_edit)
@@ -308,8 +309,9 @@ class CustomCardDialog(_ValidatingDialog):
             return self._fail(str(exc))
         existing = self.catalog.by_name(spec.name)
         if existing is not None and not existing.custom:
-            return self._fail(self.tr("A built-in card is already called %1; choose another "
-                                      "name.").replace("%1", repr(existing.name)))
+            return self._fail(arg(self.tr("A built-in card is already called %1; choose another "
+                                          "name."),
+                                  repr(existing.name)))
         return spec
 
     def spec(self) -> GpuSpec | None:

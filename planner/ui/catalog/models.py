@@ -24,7 +24,7 @@ from planner.core.catalog import (
     PricePoint,
     software_support,
 )
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import arg, tr_core
 from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel
 
 CARD_ROLE = Qt.ItemDataRole.UserRole + 2  # the GpuSpec of the row
@@ -242,7 +242,7 @@ class CatalogTableModel(HeaderTableModel):
                 p = self._catalog.price(card, None, "new" if col == COL_NEW else "used")
                 if p is not None:
                     return f"{format_price(p)}\n{p.source}"
-            tip = self.tr("Source: %1").replace("%1", card.source or "—")
+            tip = arg(self.tr("Source: %1"), card.source or "—")
             if card.notes:
                 tip += "\n" + card.notes
             return tip

@@ -65,7 +65,7 @@ from planner.ui.catalog.models import (
     card_fields,
 )
 from planner.i18n import message_of
-from planner.ui.i18n import tr_msg
+from planner.ui.i18n import arg, tr_msg
 from planner.ui.tables import row_table
 
 MAX_COMPARE = 4
@@ -389,12 +389,11 @@ class CatalogPane(QWidget):
         try:
             set_user_price(name, point, self.overrides_path)
         except (OSError, CatalogError) as exc:
-            self._say(self.tr("Could not save the price: %1").replace("%1", str(exc)), error=True)
+            self._say(arg(self.tr("Could not save the price: %1"), str(exc)), error=True)
             return False
         self.reload()
-        self._say(self.tr("Saved your price for %1: $%2 %3 (%4).").replace("%1", name)
-                  .replace("%2", f"{point.usd:,.0f}").replace("%3", self.tr(point.condition))
-                  .replace("%4", point.date))
+        self._say(arg(self.tr("Saved your price for %1: $%2 %3 (%4)."),
+                      name, f"{point.usd:,.0f}", self.tr(point.condition), point.date))
         return True
 
     def import_prices(self, path: str | None = None) -> bool:
@@ -412,15 +411,15 @@ class CatalogPane(QWidget):
             res = prices_mod.import_prices(path, match, cat.user_prices_path,
                                            known=cat.price_book().all_observations())
         except (OSError, prices_mod.PriceFileError) as exc:
-            self._say(self.tr("Could not import the prices: %1").replace(
-                "%1", tr_msg(message_of(exc))), error=True)
+            self._say(arg(self.tr("Could not import the prices: %1"), tr_msg(message_of(exc))),
+            error=True)
             return False
         self.reload()
-        text = self.tr("Imported %1 prices (%2 already known).").replace(
-            "%1", str(res.added)).replace("%2", str(res.duplicates))
+        text = arg(self.tr("Imported %1 prices (%2 already known)."),
+                   str(res.added), str(res.duplicates))
         if res.problems:
-            text += " " + self.tr("Rows not imported: %1; the first: %2").replace(
-                "%1", str(len(res.problems))).replace("%2", str(res.problems[0]))
+            text += " " + arg(self.tr("Rows not imported: %1; the first: %2"),
+                              str(len(res.problems)), str(res.problems[0]))
         self._say(text, error=bool(res.problems))
         return True
 
@@ -433,11 +432,10 @@ class CatalogPane(QWidget):
         try:
             prices_mod.export_prices(obs, path)
         except OSError as exc:
-            self._say(self.tr("Could not export the prices: %1").replace("%1", str(exc)),
+            self._say(arg(self.tr("Could not export the prices: %1"), str(exc)),
                       error=True)
             return False
-        self._say(self.tr("Wrote %1 prices to %2.").replace("%1", str(len(obs)))
-                  .replace("%2", str(path)))
+        self._say(arg(self.tr("Wrote %1 prices to %2."), str(len(obs)), str(path)))
         return True
 
     def remove_imported_prices(self) -> bool:
@@ -446,12 +444,12 @@ class CatalogPane(QWidget):
             n = prices_mod.remove_user_prices(self._catalog.user_prices_path)
             m = clear_entered_prices(self.overrides_path)
         except (OSError, CatalogError) as exc:
-            self._say(self.tr("Could not remove your prices: %1").replace("%1", str(exc)),
+            self._say(arg(self.tr("Could not remove your prices: %1"), str(exc)),
                       error=True)
             return False
         self.reload()
-        self._say(self.tr("Removed %1 of your prices (%2 imported, %3 entered).").replace(
-            "%1", str(n + m)).replace("%2", str(n)).replace("%3", str(m)))
+        self._say(arg(self.tr("Removed %1 of your prices (%2 imported, %3 entered)."),
+                      str(n + m), str(n), str(m)))
         return n + m > 0
 
     def add_custom_card(self) -> bool:
@@ -469,11 +467,11 @@ class CatalogPane(QWidget):
         try:
             add_custom_card(spec, self.overrides_path)
         except (OSError, CatalogError) as exc:
-            self._say(self.tr("Could not save the card: %1").replace("%1", str(exc)), error=True)
+            self._say(arg(self.tr("Could not save the card: %1"), str(exc)), error=True)
             return False
         self.reload()
         self.show_card(spec.name)
-        self._say(self.tr("Added your card %1.").replace("%1", spec.name))
+        self._say(arg(self.tr("Added your card %1."), spec.name))
         return True
 
     def mark_owned(self, names: Sequence[str], condition: str = "new") -> bool:
@@ -483,16 +481,15 @@ class CatalogPane(QWidget):
         keys = {n.casefold() for n in names}
         owned = [o for o in self._catalog.owned if o.name.casefold() not in keys]
         owned += [OwnedCard(name=n, condition=condition) for n in names]
-        return self._save_owned(owned, self.tr("Marked as yours: %1.").replace(
-            "%1", ", ".join(names)))
+        return self._save_owned(owned, arg(self.tr("Marked as yours: %1."), ", ".join(names)))
 
     def unmark_owned(self, names: Sequence[str]) -> bool:
         keys = {n.casefold() for n in names}
         owned = [o for o in self._catalog.owned if o.name.casefold() not in keys]
         if len(owned) == len(self._catalog.owned):
             return False
-        return self._save_owned(owned, self.tr("No longer marked as yours: %1.").replace(
-            "%1", ", ".join(names)))
+        return self._save_owned(owned, arg(self.tr("No longer marked as yours: %1."),
+                                           ", ".join(names)))
 
     @Slot(object)
     def show_details(self, card: GpuSpec | None) -> None:
@@ -508,7 +505,7 @@ class CatalogPane(QWidget):
         title = f"<h3 style='margin:0'>{html.escape(card.name)}</h3>"
         if mine is not None:
             title += "<b>" + OWNED_MARKER + " " + html.escape(
-                self.tr("Yours (bought %1)").replace("%1", self.tr(mine.condition))) + "</b>"
+                arg(self.tr("Yours (bought %1)"), self.tr(mine.condition))) + "</b>"
         if card.custom:
             title += " <i>" + html.escape(self.tr("a card you added")) + "</i>"
         self.details_title.setText(title)
@@ -558,9 +555,9 @@ class CatalogPane(QWidget):
             if n not in self._notices:
                 self._notices.append(n)
         unmatched = book.unmatched
-        self.unmatched_label.setText(self.tr(
-            "Price rows not used (they name no single catalog card): %1.").replace(
-            "%1", str(len(unmatched))))
+        self.unmatched_label.setText(arg(self.tr(
+                "Price rows not used (they name no single catalog card): %1."),
+                                         str(len(unmatched))))
         self.unmatched_label.setToolTip("\n".join(str(p) for p in unmatched[:12]) + (
             "\n…" if len(unmatched) > 12 else "") + "\n" + self.tr(
             "gpu-planner catalog --price-coverage lists them all."))
@@ -585,7 +582,7 @@ class CatalogPane(QWidget):
         try:
             set_owned_cards(owned, self.overrides_path)
         except (OSError, CatalogError) as exc:
-            self._say(self.tr("Could not save your cards: %1").replace("%1", str(exc)),
+            self._say(arg(self.tr("Could not save your cards: %1"), str(exc)),
                       error=True)
             return False
         self.reload()
@@ -607,8 +604,8 @@ class CatalogPane(QWidget):
 
     @Slot()
     def _update_count(self) -> None:
-        self.count_label.setText(self.tr("%1 of %2 cards").replace(
-            "%1", str(self.proxy.rowCount())).replace("%2", str(self.model.rowCount())))
+        self.count_label.setText(arg(self.tr("%1 of %2 cards"),
+                                     str(self.proxy.rowCount()), str(self.model.rowCount())))
 
     @Slot()
     def _on_filters_changed(self) -> None:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.ui.i18n import arg
 from planner.telemetry.types import DeviceInfo, GpuSample, frozen_mapping
 
 log = logging.getLogger(__name__)
@@ -315,8 +316,7 @@ class ClusterDialog(QDialog):
     def accept(self) -> None:
         problem = url_problem(self.url_edit.text())
         if problem is not None:
-            self.error_label.setText(self.tr("Server URL: {problem}").format(
-                problem=self.tr(problem)))
+            self.error_label.setText(arg(self.tr("Server URL: %1"), self.tr(problem)))
             return
         self.error_label.setText("")
         super().accept()

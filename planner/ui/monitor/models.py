@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from planner.ui.i18n import arg
 from planner.telemetry.recorder import RecordingInfo, SkippedRecording
 from planner.telemetry.types import DeviceInfo, Frame, GpuSample, ProcessSample
 from planner.units import GIB, MIB, format_bytes
@@ -326,7 +327,8 @@ class GpuTableModel(QAbstractTableModel):
     def _text_name(self, d: DeviceInfo, s) -> tuple[str, str | None]:
         tip = d.uuid + (f"\n{d.pci_bus_id}" if d.pci_bus_id else "")
         if d.peak_bandwidth_gbs:
-            tip += "\n" + self.tr("peak bandwidth {bw:.0f} GB/s").format(bw=d.peak_bandwidth_gbs)
+            tip += "\n" + arg(self.tr("peak bandwidth %1 GB/s"),
+                              format(d.peak_bandwidth_gbs, '.0f'))
         return short_card_label(d), card_label(d) + "\n" + tip
 
     def _text_state(self, d: DeviceInfo, s: GpuSample | None) -> tuple[str, str | None]:
@@ -353,8 +355,9 @@ class GpuTableModel(QAbstractTableModel):
         if s.bandwidth_gbs_estimate is None:
             return self._na(s, "bandwidth_gbs_estimate", "memory_busy_pct",
                             "peak_bandwidth_gbs")
-        tip = self.tr("estimate: {busy:.0f}% busy × {peak:.0f} GB/s peak").format(
-            busy=s.memory_busy_pct or 0.0, peak=d.peak_bandwidth_gbs or 0.0)
+        tip = arg(self.tr("estimate: %1% busy × %2 GB/s peak"),
+                  format(s.memory_busy_pct or 0.0, ".0f"),
+                  format(d.peak_bandwidth_gbs or 0.0, ".0f"))
         return f"~{s.bandwidth_gbs_estimate:.0f}", tip
 
     def _text_dram(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
@@ -375,7 +378,7 @@ class GpuTableModel(QAbstractTableModel):
         if s.power_draw_w is None:
             return self._na(s, "power_draw_w")
         limit = d.power_limit_w
-        tip = None if not limit else self.tr("limit {w:.0f} W").format(w=limit)
+        tip = None if not limit else arg(self.tr("limit %1 W"), format(limit, '.0f'))
         return f"{s.power_draw_w:.0f} W", tip
 
     def _text_throttle(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
@@ -539,7 +542,7 @@ class RecordingsTableModel(HeaderTableModel):
             if c == 6:
                 return sk.path.name
             if c == 7:
-                return self.tr("skipped: {reason}").format(reason=sk.reason)
+                return arg(self.tr("skipped: %1"), sk.reason)
             return "—"
         if role == Qt.ItemDataRole.ToolTipRole:
             return sk.reason

@@ -69,7 +69,7 @@ from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.telemetry.watch import Alert, Alerts, CardWatch
 from planner.ui.flow import FlowLayout, group
-from planner.ui.i18n import TextBindings, tr_core
+from planner.ui.i18n import TextBindings, arg, tr_core
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
@@ -508,23 +508,23 @@ class MonitorPane(QWidget):
         self.demo_button.setVisible(not self._watching)
         url = self.cluster_config.display_url if self.cluster_config is not None else ""
         if self._watching and self.source != "prometheus":
-            text = self.tr("Cluster {url}: no telemetry").format(url=url) \
+            text = arg(self.tr("Cluster %1: no telemetry"), url) \
                 if self.source == "unavailable" else \
-                self.tr("Cluster {url}: connecting…").format(url=url)
+                arg(self.tr("Cluster %1: connecting…"), url)
         elif self.source == "unavailable":
             text = self.tr("No live telemetry")
         elif self.source == "prometheus":
             hosts = len({d.host for d in self.devices})
-            text = self.tr("Cluster (Prometheus, dcgm-exporter) · {url} · {h} host(s) · "
-                           "{n} card(s)").format(url=url or "N/A", h=hosts, n=n)
+            text = arg(self.tr("Cluster (Prometheus, dcgm-exporter) · %1 · %2 host(s) · "
+                               "%3 card(s)"),
+                       url or "N/A", hosts, n)
         elif simulated:
-            text = self.tr("Simulated source — no GPU is read; {n} simulated card(s)").format(n=n)
+            text = arg(self.tr("Simulated source — no GPU is read; %1 simulated card(s)"), n)
         else:
             f = self.latest
             drv = f.driver_version if f and f.driver_version else "N/A"
             cuda = f.cuda_version if f and f.cuda_version else "N/A"
-            text = self.tr("Live (NVML) · driver {drv} · CUDA {cuda} · {n} card(s)").format(
-                drv=drv, cuda=cuda, n=n)
+            text = arg(self.tr("Live (NVML) · driver %1 · CUDA %2 · %3 card(s)"), drv, cuda, n)
         self.source_label.setText(text)
         self.source_label.setToolTip(text)
         if self.sink is None:
@@ -535,16 +535,15 @@ class MonitorPane(QWidget):
             self.recording_label.setToolTip(failure)
             if not self._told_recording_failure:  # once, where the user looks
                 self._told_recording_failure = True
-                self._status(self.tr("Recording stopped: {why}").format(why=failure))
+                self._status(arg(self.tr("Recording stopped: %1"), failure))
         elif self.sink.path is not None and self.source in ("unavailable", "connecting"):
             # nothing arrives, so nothing is written: not "● Recording"
             self.recording_label.setText(self.tr("Recording paused: no data"))
-            self.recording_label.setToolTip(self.tr(
-                "The recording {name} goes on when samples arrive again").format(
-                    name=self.sink.path.name))
+            self.recording_label.setToolTip(arg(self.tr(
+                    "The recording %1 goes on when samples arrive again"),
+                                                self.sink.path.name))
         elif self.sink.path is not None:
-            self.recording_label.setText(self.tr("● Recording: {name}").format(
-                name=self.sink.path.name))
+            self.recording_label.setText(arg(self.tr("● Recording: %1"), self.sink.path.name))
             self.recording_label.setToolTip(str(self.sink.path))
         else:
             self.recording_label.setText("")
@@ -745,11 +744,11 @@ class MonitorPane(QWidget):
         self._factory = factory
         self._set_interval_floor(config.min_interval_s)
         self._reset_source_state()
-        self._set_empty(self.tr("Connecting to {url}…").format(url=config.display_url))
+        self._set_empty(arg(self.tr("Connecting to %1…"), config.display_url))
         self._update_source_ui()
         self.source_changed.emit("prometheus")
         self.bridge.restart(factory)
-        self._status(self.tr("Watching the cluster at {url}").format(url=config.display_url))
+        self._status(arg(self.tr("Watching the cluster at %1"), config.display_url))
 
     @Slot()
     def switch_to_local(self) -> None:
@@ -791,8 +790,9 @@ class MonitorPane(QWidget):
         self.interval_spin.blockSignals(True)
         self.interval_spin.setMinimum(self._interval_floor_s)
         self.interval_spin.blockSignals(False)
-        self.interval_spin.setToolTip(self.tr("Seconds between samples ({lo:g}–{hi:g})").format(
-            lo=self._interval_floor_s, hi=MAX_INTERVAL_S))
+        self.interval_spin.setToolTip(arg(self.tr("Seconds between samples (%1–%2)"),
+                                          format(self._interval_floor_s, 'g'),
+                                          format(MAX_INTERVAL_S, 'g')))
         if self.bridge.interval_s < self._interval_floor_s:
             self.set_interval(self._interval_floor_s)
         self._on_interval_changed(self.interval_spin.value())
@@ -815,9 +815,9 @@ class MonitorPane(QWidget):
         self.banner_label.setText(message)
         self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
         if self._watching:
-            self._set_empty(self.tr("The cluster cannot be watched: {msg}.\n\n“Local cards” "
-                                    "shows this computer's cards again.").format(
-                                        msg=message.rstrip(".")))
+            self._set_empty(arg(self.tr("The cluster cannot be watched: %1.\n\n“Local cards” "
+                                        "shows this computer's cards again."),
+                                message.rstrip(".")))
         else:
             # the banner above says why; this says what still works (not the message again)
             self._set_empty(self.tr("No live telemetry.\n\nThe Planner and the advice do "
@@ -828,7 +828,7 @@ class MonitorPane(QWidget):
     def _on_error(self, message: str) -> None:
         if message != self._last_error:
             self._last_error = message
-            self._status(self.tr("Telemetry: {msg}").format(msg=message))
+            self._status(arg(self.tr("Telemetry: %1"), message))
 
     # -- frames --------------------------------------------------------------------------------
 
@@ -898,14 +898,15 @@ class MonitorPane(QWidget):
             sample = next((x for x in frame.samples if x.index == index), None)
             if d is not None and d.host:
                 why = sample.unavailable.get("*") if sample is not None else None
-                self._status(self.tr("{card} is marked lost ({why}); the other cards "
-                                     "go on").format(card=card_label(d),
-                                                     why=why or self.tr("no data")))
+                self._status(arg(self.tr("%1 is marked lost (%2); the other cards "
+                                         "go on"),
+                                 card_label(d), why or self.tr("no data")))
             else:
-                self._status(self.tr("GPU {i} stopped answering and is marked lost; "
-                                     "the other cards go on").format(i=index))
+                self._status(arg(self.tr("GPU %1 stopped answering and is marked lost; "
+                                         "the other cards go on"),
+                                 index))
         if news.no_answer_changed and news.no_answer is not None:
-            self._status(self.tr("Telemetry: {msg}").format(msg=news.no_answer))
+            self._status(arg(self.tr("Telemetry: %1"), news.no_answer))
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
@@ -935,9 +936,9 @@ class MonitorPane(QWidget):
             rec = max(cands, key=lambda r: r.peak_bytes or 0, default=None)
         if rec is None or not rec.peak_bytes:
             return
-        msg = self._comparison_text(rec.peak_bytes, self.tr(
-            "process {pid} ({name}) on GPU {dev} ended").format(
-                pid=rec.pid, name=rec.name, dev=rec.device))
+        msg = self._comparison_text(rec.peak_bytes, arg(self.tr(
+                "process %1 (%2) on GPU %3 ended"),
+                                                        rec.pid, rec.name, rec.device))
         self._show_comparison(msg)
 
     # -- alerts --------------------------------------------------------------------------------
@@ -947,17 +948,17 @@ class MonitorPane(QWidget):
         for alert in new:
             text = self._alert_text(alert)
             self.alerts_fired.append(text)
-            self._status(self.tr("Alert: {text}").format(text=text))
+            self._status(arg(self.tr("Alert: %1"), text))
         if changed:
             self._refresh_alert_line()
 
     def _alert_text(self, a: Alert) -> str:
         who = f"{a.host} · " if a.host else ""
         if a.kind == "memory":
-            return who + self.tr("GPU {i}: memory in use {pct:.0f}% (alert at {lim:.0f}%)").format(
-                i=a.device, pct=a.value, lim=a.limit)
-        return who + self.tr("GPU {i}: temperature {t:.0f} °C (alert at {lim:.0f} °C)").format(
-            i=a.device, t=a.value, lim=a.limit)
+            return who + arg(self.tr("GPU %1: memory in use %2% (alert at %3%)"),
+                             a.device, format(a.value, ".0f"), format(a.limit, ".0f"))
+        return who + arg(self.tr("GPU %1: temperature %2 °C (alert at %3 °C)"),
+                         a.device, format(a.value, '.0f'), format(a.limit, '.0f'))
 
     def _refresh_alert_line(self) -> None:
         if not self.alerts.active:
@@ -1009,9 +1010,10 @@ class MonitorPane(QWidget):
         self.plots.redraw(source, self.window_s)
         self._redraw_followed()
         if self.plots.coarse_shown:
-            self.window_note.setText(self.tr(
-                "Long window: {b:.0f}-second buckets (memory: the bucket's maximum, the rest: "
-                "its mean)").format(b=source.coarse_bucket_s))
+            self.window_note.setText(arg(self.tr(
+                    "Long window: %1-second buckets (memory: the bucket's maximum, the rest: "
+                    "its mean)"),
+                                         format(source.coarse_bucket_s, '.0f')))
         else:
             self.window_note.setText("")
 
@@ -1025,7 +1027,7 @@ class MonitorPane(QWidget):
             self.plots.set_process_curve(None)
             return
         series = self.watch.series.get(self._followed)
-        label = self.tr("process {pid}").format(pid=pid)  # short: the legend sets the width
+        label = arg(self.tr("process %1"), pid)  # short: the legend sets the width
         if not series:
             self.plots.set_process_curve(label, np.empty(0), np.empty(0))
             return
@@ -1115,8 +1117,9 @@ class MonitorPane(QWidget):
         self.unfollow_button.setEnabled(True)
         rec = self.tracker.records.get((device, pid))
         name = rec.name if rec else str(pid)
-        self.comparison_label.setText(self.tr("Following process {pid} ({name}) on GPU "
-                                              "{dev}.").format(pid=pid, name=name, dev=device))
+        self.comparison_label.setText(arg(self.tr("Following process %1 (%2) on GPU "
+                                                  "%3."),
+                                          pid, name, device))
         if not self._paused:
             self._redraw_followed()
 
@@ -1135,8 +1138,8 @@ class MonitorPane(QWidget):
     def _comparison_text(self, peak_bytes: int, subject: str) -> str:
         assert self.predicted_bytes is not None
         diff = 100.0 * (peak_bytes - self.predicted_bytes) / self.predicted_bytes
-        text = self.tr("plan predicted {pred}, the run peaked at {peak} ({diff:+.0f}%)").format(
-            pred=format_gib(self.predicted_bytes), peak=format_gib(peak_bytes), diff=diff)
+        text = arg(self.tr("plan predicted %1, the run peaked at %2 (%3%)"),
+                   format_gib(self.predicted_bytes), format_gib(peak_bytes), format(diff, "+.0f"))
         return f"{text} — {subject}"
 
     def _show_comparison(self, msg: str) -> None:
@@ -1158,8 +1161,7 @@ class MonitorPane(QWidget):
             if rec is None or not rec.peak_bytes:
                 self.comparison_label.setText(self.tr("No memory reading of that process yet."))
                 return None
-            subject = self.tr("process {pid} ({name}) on GPU {dev}").format(
-                pid=rec.pid, name=rec.name, dev=rec.device)
+            subject = arg(self.tr("process %1 (%2) on GPU %3"), rec.pid, rec.name, rec.device)
             peak = rec.peak_bytes
         else:
             dev = self.selected_device
@@ -1169,7 +1171,7 @@ class MonitorPane(QWidget):
             if not peak:
                 self.comparison_label.setText(self.tr("No memory reading yet."))
                 return None
-            subject = self.tr("GPU {dev}, whole card").format(dev=dev)
+            subject = arg(self.tr("GPU %1, whole card"), dev)
         msg = self._comparison_text(peak, subject)
         self._show_comparison(msg)
         return msg
@@ -1189,7 +1191,7 @@ class MonitorPane(QWidget):
             return
         path = self._save_path(self.tr("Export plot"), "monitor.png", self.tr("PNG (*.png)"))
         if path and self.export_plot_png(path):
-            self._status(self.tr("Plot saved to {path}").format(path=path))
+            self._status(arg(self.tr("Plot saved to %1"), path))
 
     @Slot()
     def _on_export_data(self) -> None:
@@ -1201,9 +1203,9 @@ class MonitorPane(QWidget):
             try:
                 n = self.export_data_csv(path)
             except OSError as exc:
-                self._status(self.tr("Export failed: {err}").format(err=exc))
+                self._status(arg(self.tr("Export failed: %1"), exc))
                 return
-            self._status(self.tr("{n} rows saved to {path}").format(n=n, path=path))
+            self._status(arg(self.tr("%1 rows saved to %2"), n, path))
 
     def _export_source(self) -> tuple[History | None, tuple[DeviceInfo, ...]]:
         if self._replay is not None:
@@ -1351,28 +1353,26 @@ class MonitorPane(QWidget):
                     last_frame = frame
                 gaps = rec.gaps(sess.id)
         except (RecordingError, OSError) as exc:
-            self._status(self.tr("Cannot replay: {err}").format(err=exc))
+            self._status(arg(self.tr("Cannot replay: %1"), exc))
             return False
         when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
-        label = self.tr("REPLAY of the recording of {when} ({src}) — not live").format(
-            when=when, src=sess.source)
+        label = arg(self.tr("REPLAY of the recording of %1 (%2) — not live"), when, sess.source)
         self._replay_path = path
         self.session_combo.clear()
         if len(sessions) > 1:
             position = sessions.index(sess) + 1
-            label += self.tr(" · session {k} of {n}").format(k=position, n=len(sessions))
+            label += arg(self.tr(" · session %1 of %2"), position, len(sessions))
             for i, x in enumerate(sessions, 1):
                 start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
                 names = ", ".join(d.name for d in x.devices) or "—"
                 self.session_combo.addItem(
-                    self.tr("Session {k}: {when}, {cards}").format(k=i, when=start,
-                                                                   cards=names), x.id)
+                    arg(self.tr("Session %1: %2, %3"), i, start, names), x.id)
             self.session_combo.setCurrentIndex(position - 1)
         self.session_combo.setVisible(len(sessions) > 1)
         label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
         self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
         self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
-                          self.tr("REPLAY {when} — ").format(when=when), last_frame)
+                          arg(self.tr("REPLAY %1 — "), when), last_frame)
         return True
 
     def _gap_text(self, gap, *, why: bool = False) -> str:
@@ -1380,9 +1380,8 @@ class MonitorPane(QWidget):
         short for the replay bar, with the recorder's reason for its tooltip."""
         when = _dt.datetime.fromtimestamp(gap.from_time_s).strftime("%H:%M:%S")
         if gap.samples_lost is None:
-            return self.tr("not closed: samples after {when} may be missing").format(when=when)
-        text = self.tr("{n} samples not recorded from {when}").format(
-            n=gap.samples_lost, when=when)
+            return arg(self.tr("not closed: samples after %1 may be missing"), when)
+        text = arg(self.tr("%1 samples not recorded from %2"), gap.samples_lost, when)
         return f"{text} ({gap.reason})" if why else text
 
     @Slot(int)

@@ -31,6 +31,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
+from planner.ui.i18n import arg
 from planner.telemetry.history import History
 from planner.telemetry.envelope import PeakEnvelope
 from planner.telemetry.types import DeviceInfo
@@ -331,8 +332,8 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             mem.addItem(self._proxy(TOTAL_COLOR), _tr("total"))
             bw.addItem(cc.bandwidth, _tr("estimate (busy × peak)"))
             if cc.device.peak_bandwidth_gbs:
-                bw.addItem(self._proxy(TOTAL_COLOR, dash=True), _tr("peak {bw:.0f} GB/s").format(
-                    bw=cc.device.peak_bandwidth_gbs))
+                peak = format(cc.device.peak_bandwidth_gbs, ".0f")
+                bw.addItem(self._proxy(TOTAL_COLOR, dash=True), arg(_tr("peak %1 GB/s"), peak))
             if cc.has_dram:
                 bw.addItem(cc.dram, _tr("DRAM bandwidth (GPM, measured)"))
             util.addItem(cc.gpu_busy, _tr("GPU busy"))
@@ -366,7 +367,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             self.predicted_line.setVisible(False)
         else:
             self.predicted_line.setPos(self.predicted_bytes / GIB)
-            text = _tr("plan: {gib:.1f} GiB").format(gib=self.predicted_bytes / GIB)
+            text = arg(_tr("plan: %1 GiB"), format(self.predicted_bytes / GIB, '.1f'))
             if label:
                 text += f" ({label})"
             self.predicted_line.setVisible(True)  # before setFormat: a hidden label ignores it

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.ui.i18n import arg
 from planner.telemetry.recorder import (
     Recorder,
     RecordingError,
@@ -143,7 +144,7 @@ class RecordingsDialog(QDialog):
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.doubleClicked.connect(self._on_replay)
 
-        self.folder_label = QLabel(self.tr("Folder: {folder}").format(folder=self.folder), self)
+        self.folder_label = QLabel(arg(self.tr("Folder: %1"), self.folder), self)
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message = QLabel("", self)
         self.message.setWordWrap(True)
@@ -191,8 +192,9 @@ class RecordingsDialog(QDialog):
         listing = list_recordings(self.folder)
         self.model.set_listing(listing.recordings, listing.skipped)
         if listing.skipped:
-            self.message.setText(self.tr("{n} file(s) could not be read and were skipped "
-                                         "(see Status).").format(n=len(listing.skipped)))
+            self.message.setText(arg(self.tr("%1 file(s) could not be read and were skipped "
+                                             "(see Status)."),
+                                     len(listing.skipped)))
         elif not listing.recordings:
             self.message.setText(self.tr("No recordings yet: the Monitor records every "
                                          "session while it runs."))
@@ -247,9 +249,9 @@ class RecordingsDialog(QDialog):
         try:
             n = export_csv(path, out)
         except (RecordingError, OSError) as exc:
-            self.message.setText(self.tr("Export failed: {err}").format(err=exc))
+            self.message.setText(arg(self.tr("Export failed: %1"), exc))
             return
-        self.message.setText(self.tr("Exported {n} rows to {path}").format(n=n, path=out))
+        self.message.setText(arg(self.tr("Exported %1 rows to %2"), n, out))
 
     @Slot()
     def _on_delete(self) -> None:
@@ -257,16 +259,15 @@ class RecordingsDialog(QDialog):
         if path is None or not self.delete_button.isEnabled():
             return
         if not self._confirm(self, self.tr("Delete recording"),
-                             self.tr("Delete {name}? This cannot be undone.").format(
-                                 name=path.name)):
+                             arg(self.tr("Delete %1? This cannot be undone."), path.name)):
             return
         try:
             delete_recording(path)
         except OSError as exc:
-            self.message.setText(self.tr("Could not delete: {err}").format(err=exc))
+            self.message.setText(arg(self.tr("Could not delete: %1"), exc))
             return
         self.refresh()
-        self.message.setText(self.tr("Deleted {name}").format(name=path.name))
+        self.message.setText(arg(self.tr("Deleted %1"), path.name))
 
     @Slot(float)
     def _on_retention(self, days: float) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from planner.core.memory import PHASE_LABELS, TERM_LABELS, TERMS, MemoryEstimate, term_label
 from planner.i18n import QT_TRANSLATE_NOOP
-from planner.ui.i18n import tr_core
+from planner.ui.i18n import arg, tr_core
 from planner.units import MIB, format_bytes
 from planner.ui.plotstyle import style_plot
 
@@ -173,25 +173,24 @@ class BreakdownBar(QWidget):
             "%1", fmt(peak))
         mode = est.setup.mode
         sub = (self.tr("training") if mode == "train" else self.tr("inference")) + ", " + \
-            self.tr("batch %1").replace("%1", str(est.setup.batch_size)) + ", " + \
+            arg(self.tr("batch %1"), str(est.setup.batch_size)) + ", " + \
             est.setup.precision
         at = est.peak_at
         if at is not None and per_gpu is None:
             where = at.name if at.layer >= 0 else tr_core(PHASE_LABELS[at.phase])
-            sub += ", " + self.tr("at %1 (%2)").replace("%1", where).replace(
-                "%2", tr_core(PHASE_LABELS[at.phase]))
+            sub += ", " + arg(self.tr("at %1 (%2)"), where, tr_core(PHASE_LABELS[at.phase]))
         if per_gpu is not None:
-            sub = (self.tr("%1 GPUs, %2, batch %3 each, global %4").replace(
-                "%1", str(per_gpu.parallel.world)).replace("%2", per_gpu.parallel.strategy)
-                .replace("%3", str(est.setup.batch_size))
-                .replace("%4", f"{self._global_batch:,}") + ", " + est.setup.precision)
+            sub = (arg(self.tr("%1 GPUs, %2, batch %3 each, global %4"),
+                       str(per_gpu.parallel.world), per_gpu.parallel.strategy,
+                       str(est.setup.batch_size),
+                       f"{self._global_batch:,}") + ", " + est.setup.precision)
         p.setPen(QColor(128, 128, 128) if self._stale else text_color)
         p.drawText(QPointF(margin, y + fm.ascent() + 2), title)
         tw = QFontMetrics(bold).horizontalAdvance(title)
         p.setFont(self.font())
         p.drawText(QPointF(margin + tw + 12, y + fm.ascent() + 2), "(" + sub + ")")
         if self._capacity_bytes:
-            cap = self.tr("of %1").replace("%1", fmt(self._capacity_bytes))
+            cap = arg(self.tr("of %1"), fmt(self._capacity_bytes))
             fits = peak <= self._capacity_bytes
             verdict = cap + " — " + (self.tr("fits") if fits else self.tr("does not fit"))
             p.setPen(QColor(128, 128, 128) if self._stale else
@@ -251,9 +250,8 @@ class BreakdownBar(QWidget):
         if est is None:
             return ""
         fmt = self.format_bytes
-        return (self.tr("tensors %1 · allocator holds %2 (simulated) · nvidia-smi %3")
-                .replace("%1", fmt(est.allocated_bytes)).replace("%2", fmt(est.reserved_bytes))
-                .replace("%3", fmt(est.nvidia_smi_bytes)))
+        return (arg(self.tr("tensors %1 · allocator holds %2 (simulated) · nvidia-smi %3"),
+                    fmt(est.allocated_bytes), fmt(est.reserved_bytes), fmt(est.nvidia_smi_bytes)))
 
 
 # More layers than this are drawn as one bar per run of layers (painting 20,000 bars takes
@@ -450,9 +448,9 @@ class StepChart(pg.PlotWidget):
             p = points[at]
             self._peak_line.setPos(at)
             self._peak_line.setVisible(True)
-            self._peak_title = self.tr("tensors' peak %1 at %2 (%3), dashed line").replace(
-                "%1", self.format_bytes(p.allocated_bytes)).replace(
-                "%2", self._name(p)).replace("%3", tr_core(PHASE_LABELS[p.phase]))
+            self._peak_title = arg(self.tr("tensors' peak %1 at %2 (%3), dashed line"),
+                                   self.format_bytes(p.allocated_bytes), self._name(p),
+                                   tr_core(PHASE_LABELS[p.phase]))
         else:
             self._peak_line.setVisible(False)
             self._peak_title = ""

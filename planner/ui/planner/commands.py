@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
+from planner.ui.i18n import arg
 from planner.core.network import NetworkDraft, Setup
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class PlanCommand(QUndoCommand):
 class EditLayerCommand(PlanCommand):
     def __init__(self, document, row: int, draft: NetworkDraft, *, merge_key=None):
         name = draft.layers[row].name
-        super().__init__(document, _tr("Edit layer %1").replace("%1", name), draft,
+        super().__init__(document, arg(_tr("Edit layer %1"), name), draft,
                          document.setup, select=row, merge_key=merge_key)
 
 
@@ -78,14 +79,14 @@ class RemoveLayerCommand(PlanCommand):
     def __init__(self, document, row: int, draft: NetworkDraft):
         name = document.draft.layers[row].name
         select = min(row, len(draft.layers) - 1)
-        super().__init__(document, _tr("Remove layer %1").replace("%1", name), draft,
+        super().__init__(document, arg(_tr("Remove layer %1"), name), draft,
                          document.setup, select=select)
 
 
 class MoveLayerCommand(PlanCommand):
     def __init__(self, document, row: int, to: int, draft: NetworkDraft):
         name = document.draft.layers[row].name
-        super().__init__(document, _tr("Move layer %1").replace("%1", name), draft,
+        super().__init__(document, arg(_tr("Move layer %1"), name), draft,
                          document.setup, select=to)
 
 
@@ -99,4 +100,4 @@ class ChangeSetupCommand(PlanCommand):
 
 class ApplySuggestionCommand(PlanCommand):
     def __init__(self, document, title: str, draft: NetworkDraft, setup: Setup):
-        super().__init__(document, _tr("Apply: %1").replace("%1", title), draft, setup)
+        super().__init__(document, arg(_tr("Apply: %1"), title), draft, setup)

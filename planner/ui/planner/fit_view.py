@@ -58,7 +58,7 @@ from planner.core.plan import PlanResult
 from planner.core.speed import ERROR_BAND, speed_notes
 from planner.i18n import message_of
 from planner.units import format_bytes
-from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.i18n import arg, tr_core, tr_msg, tr_problem
 from planner.ui.flow import FlowLayout, group
 from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel, row_table
 from planner.ui.plotstyle import style_plot
@@ -158,7 +158,7 @@ class FitTableModel(HeaderTableModel):
             self.tr("Relative"), self.tr("Price new"), self.tr("Price used"),
             self.tr("Samples/s per $"), self.tr("Software"))
         self._header_tips = (
-            self.tr("The card; %1 marks the cards you own").replace("%1", OWNED_MARKER),
+            arg(self.tr("The card; %1 marks the cards you own"), OWNED_MARKER),
             self.tr("The card's memory (GiB)"),
             self.tr("Whether the estimated peak fits the usable memory: total less what the "
                     "driver and CUDA context reserve"),
@@ -207,16 +207,17 @@ class FitTableModel(HeaderTableModel):
         mem_tip = format_bytes(card.memory_bytes)
         if r.note:
             mem_tip += "\n" + r.note
-        fits_tip = self.tr("peak %1 of %2 usable").replace("%1", format_bytes(r.peak_bytes)) \
-            .replace("%2", format_bytes(r.usable_bytes))
+        fits_tip = arg(self.tr("peak %1 of %2 usable"),
+                       format_bytes(r.peak_bytes), format_bytes(r.usable_bytes))
         if r.note:
             fits_tip += "\n" + r.note
         tips = [] if r.fits else [self.tr(
             "Does not fit at this batch size: the speed it would have if it did")]
         band = r.speed.band_text()
         if band:
-            tips.append(self.tr("Expected error %1: the speed model's typical error against "
-                                "measured training throughput").replace("%1", band))
+            tips.append(arg(self.tr("Expected error %1: the speed model's typical error against "
+                                    "measured training throughput"),
+                            band))
         tips += [tr_core(n) for n in speed_notes(r.speed)]
         speed_tip = "\n".join(tips) or None
         t = r.time_per_iter_s
@@ -226,7 +227,7 @@ class FitTableModel(HeaderTableModel):
             sps_text += f" {band}"
         per_usd = r.samples_per_s_per_usd
         cheaper = r.price
-        per_usd_tip = (self.tr("samples/s divided by %1").replace("%1", format_price(cheaper))
+        per_usd_tip = (arg(self.tr("samples/s divided by %1"), format_price(cheaper))
                        if cheaper else self.tr("no price known"))
         ok_t = t is not None and math.isfinite(t) and t > 0
         return (
@@ -807,26 +808,23 @@ class FitView(QWidget):
         fit = sum(r.fits for r in rows)
         ref = self._catalog.by_name(self.reference())
         parts = [
-            self.tr("%1 of %2 cards shown; the plan fits on %3.")
-            .replace("%1", str(self.proxy.rowCount())).replace("%2", str(len(rows)))
-            .replace("%3", str(fit)),
-            self.tr("Peak %1 at batch %2, %3, %4.")
-            .replace("%1", format_bytes(rows[0].peak_bytes))
-            .replace("%2", str(setup.batch_size) if setup else "?")
-            .replace("%3", setup.precision if setup else "?")
-            .replace("%4", (self.tr("training") if setup and setup.mode == "train"
-                            else self.tr("inference"))),
-            self.tr("Speeds relative to %1 (typically within %3 of measured training "
-                    "throughput); prices %2.").replace("%3", f"±{ERROR_BAND * 100:.0f} %")
-            .replace("%1", ref.name if ref else self.reference())
-            .replace("%2", self.tr("as of %1").replace("%1", self.as_of())
-                     if self.as_of() else self.tr("latest known")),
+            arg(self.tr("%1 of %2 cards shown; the plan fits on %3."),
+                str(self.proxy.rowCount()), str(len(rows)), str(fit)),
+            arg(self.tr("Peak %1 at batch %2, %3, %4."),
+                format_bytes(rows[0].peak_bytes), str(setup.batch_size) if setup else "?",
+                setup.precision if setup else "?",
+                self.tr("training") if setup and setup.mode == "train"
+                            else self.tr("inference")),
+            arg(self.tr("Speeds relative to %1 (typically within %3 of measured training "
+                        "throughput); prices %2."),
+                ref.name if ref else self.reference(), arg(self.tr("as of %1"), self.as_of())
+                     if self.as_of() else self.tr("latest known"), f"±{ERROR_BAND * 100:.0f} %"),
         ]
         par = self._plan.parallel if self._plan is not None else None
         if par is not None and par.world > 1:
-            parts.insert(1, self.tr("Each row is %1 GPUs of that card (%2): the peak is per "
-                                    "GPU, the speed that of all of them.")
-                         .replace("%1", str(par.world)).replace("%2", par.strategy))
+            parts.insert(1, arg(self.tr("Each row is %1 GPUs of that card (%2): the peak is per "
+                                        "GPU, the speed that of all of them."),
+                                str(par.world), par.strategy))
         self.summary_label.setText("  ".join(parts))
 
     @Slot()
@@ -842,7 +840,7 @@ class FitView(QWidget):
             card = r.card
             head = (f"{OWNED_MARKER} " if r.owned else "") + card.name
             common = f"{format_price(price)}\n" + (
-                self.tr("fits, largest batch %1").replace("%1", str(r.max_batch)) if r.fits
+                arg(self.tr("fits, largest batch %1"), str(r.max_batch)) if r.fits
                 else self.tr("does not fit"))
             band = r.speed.band_text()
             speed.append((card.name, price.usd, r.samples_per_s, r.fits, r.owned,

@@ -23,7 +23,7 @@ from planner.core.layers import KINDS, RULES, LayerError, LayerSpec, coerce_para
 from planner.core.layers import shape_str as _shape_str
 from planner.ui.planner.document import PlanDocument
 from planner.units import format_bytes, format_count
-from planner.ui.i18n import tr_core, tr_msg
+from planner.ui.i18n import arg, tr_core, tr_msg
 from planner.i18n import message_of
 
 ERROR_BG = QColor(255, 224, 224)
@@ -166,8 +166,7 @@ class LayerTableModel(QAbstractTableModel):
             return self._text(row, col, layer, info, role == Qt.ItemDataRole.EditRole)
         if role == Qt.ItemDataRole.ToolTipRole:
             if error:
-                return self.tr("layer %1 (%2): %3").replace("%1", str(row)).replace(
-                    "%2", layer.name).replace("%3", tr_msg(error))
+                return arg(self.tr("layer %1 (%2): %3"), str(row), layer.name, tr_msg(error))
             if blocked:
                 return self.tr("Waits for an earlier layer with an error")
             rule = RULES.get(layer.kind)
@@ -232,12 +231,12 @@ class LayerTableModel(QAbstractTableModel):
                 if not name:
                     raise LayerError(self.tr("every layer needs a name"))
                 if name != layer.name and draft.index_of(name) is not None:
-                    raise LayerError(self.tr("the name '%1' is already used").replace("%1", name))
+                    raise LayerError(arg(self.tr("the name '%1' is already used"), name))
                 new = layer.replace(name=name)
             elif col == COL_TYPE:
                 kind = text.strip()
                 if kind not in RULES:
-                    raise LayerError(self.tr("unknown layer type '%1'").replace("%1", kind))
+                    raise LayerError(arg(self.tr("unknown layer type '%1'"), kind))
                 if kind == layer.kind:
                     return True
                 new = LayerSpec(kind, layer.name, {"input": layer.params.get("input")}
@@ -247,8 +246,8 @@ class LayerTableModel(QAbstractTableModel):
             else:
                 return False
         except LayerError as exc:
-            self.edit_rejected.emit(self.tr("layer %1 (%2): %3 — not applied").replace(
-                "%1", str(row)).replace("%2", layer.name).replace("%3", tr_msg(message_of(exc))))
+            self.edit_rejected.emit(arg(self.tr("layer %1 (%2): %3 — not applied"),
+                                        str(row), layer.name, tr_msg(message_of(exc))))
             return False
         if new != layer:
             self._doc.edit_layer(row, new)

@@ -72,7 +72,7 @@ from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
 from planner.i18n import message_of
 from planner.ui.flow import FlowLayout, group
-from planner.ui.i18n import tr_core, tr_msg, tr_problem
+from planner.ui.i18n import arg, tr_core, tr_msg, tr_problem
 from planner.ui.tables import row_table
 
 _ERROR_STYLE = "color: #a00000;"
@@ -659,16 +659,14 @@ class PlannerPane(QWidget):
         fit = self.max_batch_label.text()
         doc = self._doc
         if doc.per_gpu is not None:
-            return self.tr("Per GPU %1 on %5 GPUs (%6, global batch %7) · %2 parameters · "
-                           "largest batch in %3 GiB: %4").replace(
-                "%1", self.format_bytes(doc.per_gpu.peak)).replace(
-                "%2", f"{est.parameters:,}").replace(
-                "%3", f"{self.memory_spin.value():g}").replace("%4", fit).replace(
-                "%5", str(doc.parallel.world)).replace("%6", doc.parallel.strategy).replace(
-                "%7", f"{doc.global_batch:,}")
-        return self.tr("Peak %1 · %2 parameters · largest batch in %3 GiB: %4").replace(
-            "%1", self.format_bytes(est.peak)).replace("%2", f"{est.parameters:,}").replace(
-            "%3", f"{self.memory_spin.value():g}").replace("%4", fit)
+            return arg(self.tr("Per GPU %1 on %5 GPUs (%6, global batch %7) · %2 parameters · "
+                               "largest batch in %3 GiB: %4"),
+                       self.format_bytes(doc.per_gpu.peak), f"{est.parameters:,}",
+                       f"{self.memory_spin.value():g}", fit, str(doc.parallel.world),
+                       doc.parallel.strategy, f"{doc.global_batch:,}")
+        return arg(self.tr("Peak %1 · %2 parameters · largest batch in %3 GiB: %4"),
+                   self.format_bytes(est.peak), f"{est.parameters:,}",
+                   f"{self.memory_spin.value():g}", fit)
 
     def apply_suggestion(self, row: int) -> None:
         items = self.suggestion_model.suggestions
@@ -753,7 +751,7 @@ class PlannerPane(QWidget):
         if problems:
             lines = [tr_problem(p) for p in problems[:6]]
             if len(problems) > 6:
-                lines.append(self.tr("… and %1 more").replace("%1", str(len(problems) - 6)))
+                lines.append(arg(self.tr("… and %1 more"), str(len(problems) - 6)))
             self.problems_label.setText("\n".join(lines))
             self.problems_label.setToolTip("\n".join(tr_problem(p) for p in problems))
         self.problems_label.setVisible(bool(problems))
@@ -797,11 +795,11 @@ class PlannerPane(QWidget):
         # On several GPUs what sharding saves per GPU is room for a larger per-GPU batch.
         n = largest_batch(doc.analysis, doc.setup, self.memory_bytes(), doc.assumptions,
                           freed_bytes=max(0, doc.result.sharding_saves))
-        self.max_batch_label.setText(self.tr("batch %1").replace("%1", f"{n:,}") if n else
+        self.max_batch_label.setText(arg(self.tr("batch %1"), f"{n:,}") if n else
                                      self.tr("not even batch 1"))
         tip = tr_msg(largest_batch_explained(self.memory_bytes(), doc.assumptions))
         if doc.per_gpu is not None:
-            tip += self.tr(" (per GPU, on %1 GPUs)").replace("%1", str(doc.parallel.world))
+            tip += arg(self.tr(" (per GPU, on %1 GPUs)"), str(doc.parallel.world))
         self.max_batch_label.setToolTip(tip)
         self.breakdown.set_estimate(doc.estimate, capacity_bytes=self.memory_bytes())
 
@@ -858,7 +856,7 @@ class PlannerPane(QWidget):
 
     def _insert(self, kind: str, row: int) -> None:
         layer = self._new_layer(kind, row)
-        self._doc.insert_layer(row, layer, self.tr("Add layer %1").replace("%1", layer.name))
+        self._doc.insert_layer(row, layer, arg(self.tr("Add layer %1"), layer.name))
 
     @Slot()
     def _on_add_triggered(self) -> None:
@@ -886,7 +884,7 @@ class PlannerPane(QWidget):
         layer = layers[row]
         copy = layer.replace(name=self._doc.draft.unique_name(layer.name))
         self._doc.insert_layer(row + 1, copy,
-                               self.tr("Duplicate layer %1").replace("%1", layer.name))
+                               arg(self.tr("Duplicate layer %1"), layer.name))
 
     @Slot()
     def _on_remove_triggered(self) -> None:

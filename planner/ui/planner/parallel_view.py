@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from planner.ui.i18n import arg
 from planner.core.parallel import (
     Parallel,
     ParallelAssumptions,
@@ -205,9 +206,9 @@ class ScalingView(QWidget):
         if setup.mode != "train":
             how = self.tr("Inference needs no gradient exchange: the cards scale almost ideally.")
         else:
-            how = self.tr("Each card runs batch %1; the gradients (%2) are all-reduced every "
-                          "iteration.").replace("%1", str(setup.batch_size)).replace(
-                "%2", self.format_bytes(grads))
+            how = arg(self.tr("Each card runs batch %1; the gradients (%2) are all-reduced every "
+                              "iteration."),
+                      str(setup.batch_size), self.format_bytes(grads))
         if par.world > 1:
             head = self.tr("On %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in "
                            "optimised code (%7 samples/s).")
@@ -215,9 +216,9 @@ class ScalingView(QWidget):
             head = self.tr("Preview — on %1 × %2 (%3): %4× in a typical framework (%5 samples/s), "
                            "%6× in optimised code (%7 samples/s). Set GPUs above 1 to plan it.")
         self.summary.setText(" ".join((
-            head.replace("%1", str(n)).replace("%2", card.name).replace("%3", par.strategy)
-            .replace("%4", f"{last_t.speedup:.2f}").replace("%5", f"{last_t.samples_per_s:,.0f}")
-            .replace("%6", f"{last_o.speedup:.2f}").replace("%7", f"{last_o.samples_per_s:,.0f}"),
+            arg(head, str(n), card.name, par.strategy, f"{last_t.speedup:.2f}",
+                f"{last_t.samples_per_s:,.0f}", f"{last_o.speedup:.2f}",
+                f"{last_o.samples_per_s:,.0f}"),
             how)))
         usable = card.usable_memory_bytes(a.driver_reserved_bytes)
         copies = copies_that_fit(est.peak, usable)
@@ -230,9 +231,8 @@ class ScalingView(QWidget):
         else:
             text = self.tr("Several experiments: %4 copies of this run (%1 each) fit on one %2 "
                            "(%3 usable) — independent runs, no communication at all.")
-        self.copies_label.setText(text.replace("%1", self.format_bytes(est.peak)).replace(
-            "%2", card.name).replace("%3", self.format_bytes(usable)).replace(
-            "%4", str(copies)))
+        self.copies_label.setText(arg(text, self.format_bytes(est.peak), card.name,
+                                      self.format_bytes(usable), str(copies)))
         self.copies = copies
 
 

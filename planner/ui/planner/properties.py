@@ -33,7 +33,7 @@ from planner.core.layers import (
     param_label,
 )
 from planner.ui.planner.document import PlanDocument
-from planner.ui.i18n import tr_core, tr_msg
+from planner.ui.i18n import arg, tr_core, tr_msg
 from planner.i18n import message_of
 
 _INT_MAX = 1 << 24
@@ -110,7 +110,7 @@ class LayerPropertiesPanel(QGroupBox):
             return
         layer = self._doc.draft.layers[self._row]
         rule = RULES[layer.kind]
-        self.setTitle(self.tr("Layer properties: %1").replace("%1", tr_core(rule.label)))
+        self.setTitle(arg(self.tr("Layer properties: %1"), tr_core(rule.label)))
         self._help.setText(tr_core(rule.help))
         self._form.addRow(self._help)
         self._error = QLabel(self)
@@ -251,7 +251,7 @@ class LayerPropertiesPanel(QGroupBox):
         if not name:
             problem = self.tr("every layer needs a name")
         elif self._doc.draft.index_of(name) is not None:
-            problem = self.tr("the name '%1' is already used").replace("%1", name)
+            problem = arg(self.tr("the name '%1' is already used"), name)
         if problem:
             self._reject(editor, layer, problem)
             return
@@ -293,8 +293,8 @@ class LayerPropertiesPanel(QGroupBox):
                              merge_key=("layer", self._row, spec_name))
 
     def _reject(self, editor: QWidget, layer: LayerSpec, problem: str) -> None:
-        message = self.tr("layer %1 (%2): %3 — not applied").replace(
-            "%1", str(self._row)).replace("%2", layer.name).replace("%3", problem)
+        message = arg(self.tr("layer %1 (%2): %3 — not applied"),
+                      str(self._row), layer.name, problem)
         editor.setStyleSheet(_BAD_STYLE)
         editor.setToolTip(message)
         self.edit_rejected.emit(message)
