@@ -98,7 +98,35 @@ class CatalogPane(QWidget):
         self.save_file_chooser: Callable[[], str] = lambda: QFileDialog.getSaveFileName(
             self, self.tr("Export the price history"), "price-history.csv", _CSV_FILTER)[0]
 
-        # ---- banner (notices) and the last action's message ----------------------------------
+        self._build_banner()
+        filters = self._build_filters()
+        actions = self._build_actions()
+        self._build_table()
+        details = self._build_details()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(details)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([1040, 360])
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(filters)
+        layout.addLayout(actions)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.splitter, 1)
+        self._wire()
+        self._show_catalog(self._catalog)
+        self.table.resizeColumnsToContents()
+        self.table.setColumnWidth(COL_NAME, min(self.table.columnWidth(COL_NAME), 230))
+        self._update_buttons()
+        self.show_details(None)
+
+    # ---- building the pane, section by section --------------------------------------------
+    def _build_banner(self) -> None:
+        """The banner (notices, kept until dismissed) and the last action's message."""
         self.banner = QFrame()
         self.banner.setObjectName("catalogBanner")
         self.banner.setStyleSheet(
@@ -117,7 +145,8 @@ class CatalogPane(QWidget):
         self.message_label.setWordWrap(True)
         self.message_label.setVisible(False)
 
-        # ---- filters -----------------------------------------------------------------------
+    def _build_filters(self) -> QHBoxLayout:
+        """Search words, architecture, segment, minimum memory, mine only."""
         self.search_edit = QLineEdit()
         self.search_edit.setPlaceholderText(self.tr("Search name, architecture, chip…"))
         self.search_edit.setClearButtonEnabled(True)
@@ -149,8 +178,10 @@ class CatalogPane(QWidget):
             filters.addWidget(w)
         filters.addSpacing(8)
         filters.addWidget(self.mine_only_check)
+        return filters
 
-        # ---- actions -----------------------------------------------------------------------
+    def _build_actions(self) -> QHBoxLayout:
+        """Compare, edit price, add card, mine / not mine, the prices menu, the count."""
         self.compare_button = QPushButton(self.tr("Compare"))
         self.compare_button.setToolTip(self.tr("Select two to four cards to compare them "
                                                "side by side"))
@@ -189,8 +220,10 @@ class CatalogPane(QWidget):
             actions.addWidget(w)
         actions.addStretch(1)
         actions.addWidget(self.count_label)
+        return actions
 
-        # ---- table -------------------------------------------------------------------------
+    def _build_table(self) -> None:
+        """The cards, sortable, filtered by the proxy."""
         self.model = CatalogTableModel(self)
         self.proxy = CatalogFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -202,7 +235,8 @@ class CatalogPane(QWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
 
-        # ---- details -----------------------------------------------------------------------
+    def _build_details(self) -> QWidget:
+        """The selected card's details and its price history (chart and table)."""
         self.details_title = QLabel()
         self.details_title.setWordWrap(True)
         self.details_browser = QTextBrowser()
@@ -235,23 +269,9 @@ class CatalogPane(QWidget):
         d.addWidget(self.price_tabs, 3)
         d.addWidget(self.unmatched_label)
         details.setMinimumWidth(320)
+        return details
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(details)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([1040, 360])
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.banner)
-        layout.addLayout(filters)
-        layout.addLayout(actions)
-        layout.addWidget(self.message_label)
-        layout.addWidget(self.splitter, 1)
-
-        # ---- wiring ------------------------------------------------------------------------
+    def _wire(self) -> None:
         self.search_edit.textChanged.connect(self._on_filters_changed)
         self.architecture_combo.currentIndexChanged.connect(self._on_filters_changed)
         self.segment_combo.currentIndexChanged.connect(self._on_filters_changed)
@@ -273,12 +293,6 @@ class CatalogPane(QWidget):
         self.proxy.rowsRemoved.connect(self._update_count)
         self.proxy.modelReset.connect(self._update_count)
         self.proxy.layoutChanged.connect(self._update_count)
-
-        self._show_catalog(self._catalog)
-        self.table.resizeColumnsToContents()
-        self.table.setColumnWidth(COL_NAME, min(self.table.columnWidth(COL_NAME), 230))
-        self._update_buttons()
-        self.show_details(None)
 
     # ---- public API ------------------------------------------------------------------------
     @property
