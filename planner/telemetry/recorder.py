@@ -33,6 +33,7 @@ import csv
 import datetime as _dt
 import json
 import logging
+import operator
 import sqlite3
 import threading
 import time
@@ -177,10 +178,14 @@ def _value(v: object) -> object:
     return v
 
 
+_numeric = operator.attrgetter(*NUMERIC_COLUMNS)
+
+
 def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
+    lo, hi = _INT64
     return (
         session_id, frame.timestamp_s, frame.monotonic_s, s.index, s.uuid, int(s.lost),
-        *(_value(getattr(s, c)) for c in NUMERIC_COLUMNS),
+        *(None if type(v) is int and not lo <= v <= hi else v for v in _numeric(s)),
         None if s.throttle_reasons is None else json.dumps(list(s.throttle_reasons)),
         None if s.processes is None else json.dumps([process_to_dict(p) for p in s.processes]),
         json.dumps(dict(s.unavailable)) if s.unavailable else None,

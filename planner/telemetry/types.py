@@ -196,7 +196,10 @@ def device_from_dict(data: Mapping[str, Any]) -> DeviceInfo:
 
 
 def process_to_dict(p: ProcessSample) -> dict[str, Any]:
-    return dataclasses.asdict(p)
+    # its four plain fields (dataclasses.asdict deep-copies recursively: a recording writes
+    # this for every process of every card at every sample)
+    return {"pid": p.pid, "name": p.name, "user": p.user,
+            "memory_used_bytes": p.memory_used_bytes}
 
 
 def process_from_dict(data: Mapping[str, Any]) -> ProcessSample:

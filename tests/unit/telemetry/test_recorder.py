@@ -196,3 +196,16 @@ def test_delete_and_retention(tmp_path):
     delete_recording(paths[1])
     assert not paths[1].exists()
     assert not Path(str(paths[1]) + "-wal").exists()
+
+
+def test_process_rows_keep_every_field_of_a_process():
+    """A recorded process keeps every field ProcessSample has (the dict is written by hand, for
+    speed: this fails when a field is added and not recorded)."""
+    import dataclasses
+
+    from planner.telemetry.types import ProcessSample, process_from_dict, process_to_dict
+
+    p = ProcessSample(pid=7, name="python train.py", user="ana", memory_used_bytes=123 << 20)
+    d = process_to_dict(p)
+    assert set(d) == {f.name for f in dataclasses.fields(ProcessSample)}
+    assert process_from_dict(d) == p
