@@ -411,6 +411,14 @@ def build_step(analysis: Analysis, precision: str, act_bytes: int, param_bytes: 
                     if k > 0 and needs_grad[k]:
                         backward_layer(k)
     end_of_backward = len(p_layer) - 1
+    if train:
+        # A tied weight's second gradient is added into the first out of place (measured on
+        # PyTorch 2.x: the old gradient, the new one and their sum are alive together).
+        for info in infos:
+            r = info.result
+            if r.tied_elements and needs_grad[info.index]:
+                tensor(end_of_backward, 0, r.tied_elements * param_bytes, C_TRANSIENT,
+                       info.index)
     # ---------------------------------------------------------------- optimizer
     if train:
         opt_point = len(p_layer)
