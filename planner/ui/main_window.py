@@ -228,6 +228,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._retranslate_tabs()
         self.tabs.setCurrentIndex(current)
+        self.planner.exporter.export_view_action.setEnabled(current == 0)
         if self.tabs.currentWidget() in (self._catalog_page, self._advisor_page):
             self.tabs.currentWidget().ensure()
         self._on_status_changed(self.planner.summary())
@@ -411,6 +412,8 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
         self.pane_at(index)
+        # Ctrl+E exports the Planner's view shown: only while the Planner is the pane in front
+        self.planner.exporter.export_view_action.setEnabled(index == 0)
 
     # ------------------------------------------------------------------------------------------
     # Window layout

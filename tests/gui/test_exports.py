@@ -167,3 +167,13 @@ def test_an_incomplete_import_is_said_in_the_file(window, tmp_path):
     data = json.loads(window.planner.exporter.export("layers", tmp_path / "l.json")
                       .read_text("utf-8"))
     assert data["incomplete"] is True and any("INCOMPLETE" in n for n in data["notes"])
+
+
+def test_ctrl_e_works_only_with_the_planner_in_front(window):
+    """On the Monitor, Catalog or Advisor, Ctrl+E must not export the Planner's hidden view."""
+    action = window.planner.exporter.export_view_action
+    assert action.isEnabled()
+    window.tabs.setCurrentIndex(1)
+    assert not action.isEnabled()
+    window.tabs.setCurrentIndex(0)
+    assert action.isEnabled()
