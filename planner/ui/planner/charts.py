@@ -188,11 +188,18 @@ class BreakdownBar(QWidget):
         p.drawText(QPointF(margin, y + fm.ascent() + 2), title)
         tw = QFontMetrics(bold).horizontalAdvance(title)
         p.setFont(self.font())
-        p.drawText(QPointF(margin + tw + 12, y + fm.ascent() + 2), "(" + sub + ")")
+        verdict = ""
         if self._capacity_bytes:
             cap = arg(self.tr("of %1"), fmt(self._capacity_bytes))
             fits = peak <= self._capacity_bytes
             verdict = cap + " — " + (self.tr("fits") if fits else self.tr("does not fit"))
+        # the details give way (elided; whole in the tooltip) before they run into the verdict
+        room = width - tw - 12 - (fm.horizontalAdvance(verdict) + 12 if verdict else 0)
+        details = "(" + sub + ")"
+        self.setToolTip(details if fm.horizontalAdvance(details) > room else "")
+        p.drawText(QPointF(margin + tw + 12, y + fm.ascent() + 2),
+                   fm.elidedText(details, Qt.TextElideMode.ElideRight, max(0, int(room))))
+        if verdict:
             p.setPen(QColor(128, 128, 128) if self._stale else
                      (QColor(0, 120, 0) if fits else QColor(180, 0, 0)))
             p.drawText(QRectF(margin, y, width, line),
@@ -343,9 +350,14 @@ class LayerChart(pg.PlotWidget):
             selected = self._selected // k if self._selected >= 0 else -1
         m = len(heights)
         brushes = [sel_brush if i == selected else base_brush for i in range(m)]
+        # An outline of the bar's own colour, one pixel wide whatever the zoom: a bar narrower
+        # than a pixel (hundreds of layers) is still drawn, never left out by antialiasing.
+        base_pen = pg.mkPen(base_brush.color(), width=1, cosmetic=True)
+        sel_pen = pg.mkPen(sel_brush.color(), width=1, cosmetic=True)
+        pens = [sel_pen if i == selected else base_pen for i in range(m)]
         # no bars (a plan with no estimate yet): pyqtgraph fails on an empty list of pens
         self._bars.setOpts(x=x, height=heights, width=width,
-                           brushes=brushes or None, pens=[_NO_PEN] * m or None)
+                           brushes=brushes or None, pens=pens or None)
 
     def _index_at(self, scene_pos) -> int | None:
         vb = self.getPlotItem().getViewBox()
