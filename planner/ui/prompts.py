@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from planner.ui.i18n import arg
 
+
 def _tr(text: str) -> str:
     return QApplication.translate("MainWindow", text)
 
