@@ -126,3 +126,20 @@ def test_a_one_input_concat_is_a_copy_that_attention_keeps(tmp_path):
     assert saved_elements(plain) == T * C + 3 * T * C + T * C + H * T
     # and the copies of k and v
     assert saved_elements(cached) == saved_elements(plain) + 2 * T * C
+
+
+def test_transformer_files_say_what_their_plan_leaves_out(tmp_path):
+    """What the benchmark measured and the importer cannot see is said, never passed off as
+    exact: a default-exporter transformer file (GPT-2's key/value cache missing, Llama's
+    repeated keys and values extra) and a file with no dropout (maybe an inference export)."""
+    legacy = imp(tmp_path, attention_net(dynamo=False), "legacy.onnx")
+    assert any("No dropout in the file" in w for w in legacy.warnings), legacy.warnings
+    assert not any("default exporter" in w for w in legacy.warnings)
+    model = attention_net(dynamo=True)
+    for node in model.graph.node:  # what torch.onnx.export (dynamo) stamps on every node
+        prop = node.metadata_props.add()
+        prop.key, prop.value = "pkg.torch.onnx.stack_trace", "model.py:1"
+    dynamo = imp(tmp_path, model, "dynamo.onnx", batch=32)
+    assert any("default exporter from a network with attention" in w
+               for w in dynamo.warnings), dynamo.warnings
+    assert not dynamo.incomplete  # an approximation, stated: not "part of the graph"

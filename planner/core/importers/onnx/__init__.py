@@ -160,6 +160,23 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn)))
     elif eval_bn:
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(EVAL_BN, n=eval_bn)))
+    kinds = {layer.kind for layer in draft.layers}
+    if "attention" in kinds:
+        # Measured limits of transformer files (benchmarks/onnx_accuracy.py): said, never
+        # passed off as exact.
+        if imp.dynamo:
+            warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Made by PyTorch's default exporter from a network with attention: "
+                "such files leave out some copies a transformer makes in training (measured: "
+                "GPT-2's key/value cache, 6.4 % of what autograd keeps, is missing; Llama's "
+                "repeated keys and values add 4.5 %). For exact figures export with "
+                "dynamo=False in training mode.")))
+        if "dropout" not in kinds and not eval_export:
+            warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "No dropout in the file: if the network uses dropout in training, this "
+                "is an inference export and the plan leaves out what dropout keeps (measured "
+                "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
+                "training figures.")))
     if imp.restored_bias:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "The exporter removed {n} bias vector(s) that were all zeros (an untrained "
