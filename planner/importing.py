@@ -31,6 +31,7 @@ import importlib
 import multiprocessing
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -202,7 +203,8 @@ class ChildImport:
 
 
 _gc_lock = threading.Lock()
-_gc_state = {"depth": 0, "enabled": True}
+_gc_state = {"depth": 0, "enabled": True, "interval": 0.005}
+WORKER_SWITCH_INTERVAL_S = 0.0005  # while a worker computes: hand Python's lock over often
 
 
 @contextlib.contextmanager
@@ -210,11 +212,18 @@ def gc_paused() -> Iterator[None]:
     """No cycle collection while a large result is built (it would stop every thread, the
     window's included, for one walk over all objects), then ``gc.freeze()``: what exists now
     is left out of later walks, so the next collection does not pay for it either. Nests and
-    may be used from several threads at once."""
+    may be used from several threads at once.
+
+    Meanwhile Python's lock changes hands every 0.5 ms instead of 5 ms: the window's thread
+    takes it back after each call into Qt, and while a worker computes (the allocator replay of
+    a 20,000-layer plan) every such handover waited up to 5 ms; a repaint makes hundreds of
+    them, which froze the window for 0.5 s."""
     with _gc_lock:
         if _gc_state["depth"] == 0:
             _gc_state["enabled"] = gc.isenabled()
             gc.disable()
+            _gc_state["interval"] = sys.getswitchinterval()
+            sys.setswitchinterval(WORKER_SWITCH_INTERVAL_S)
         _gc_state["depth"] += 1
     try:
         yield
@@ -222,6 +231,7 @@ def gc_paused() -> Iterator[None]:
         with _gc_lock:
             _gc_state["depth"] -= 1
             if _gc_state["depth"] == 0:
+                sys.setswitchinterval(_gc_state["interval"])
                 gc.freeze()
                 if _gc_state["enabled"]:
                     gc.enable()
