@@ -21,7 +21,6 @@ Writing is atomic: a temporary file in the same folder, flushed, then ``os.repla
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time

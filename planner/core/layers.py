@@ -1421,7 +1421,8 @@ def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
 def _where(params, ins):
     out = _broadcast_all(ins)
     n = numel(out)
-    return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=(SavedTensor("own", n, MASK),))
+    return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n,
+                       saved=(SavedTensor("own", n, MASK),))
 
 
 def _elementwise(params, ins):

@@ -64,7 +64,6 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import http.client
-import json
 import logging
 import math
 import socket

@@ -20,8 +20,7 @@ onnx = pytest.importorskip("onnx")
 from onnx import helper  # noqa: E402
 from onnx_fixtures import build, const, save, tensor, weight  # noqa: E402
 
-from planner.core.importers.onnx import OnnxImportError, import_onnx  # noqa: E402
-from planner.core.network import analyze  # noqa: E402
+from planner.core.importers.onnx import import_onnx  # noqa: E402
 
 
 def chain(n: int, name: str | None = "same", width: int = 16):
