@@ -256,6 +256,10 @@
         <translation>使用你的计划时，以计划自己的峰值和速度代替方案的显存和工作负载。</translation>
     </message>
     <message>
+        <source>As of %1 this profile is judged on %2. (The article, 2017: %3)</source>
+        <translation>截至 %1，该使用场景按 %2 评估。（文章，2017 年：%3）</translation>
+    </message>
+    <message>
         <source>Your rate: $%1 per GPU-hour.</source>
         <translation>您的费率：每 GPU 小时 $%1。</translation>
     </message>

@@ -414,3 +414,15 @@ def test_every_recommended_option_is_labelled_or_named_on_hover(pane, qtbot):
         assert not any(a.intersects(b) for b in rects[i + 1:])
     for name, _cost, _speed in chart.points():  # and every point is named on hover
         assert name in chart.tip_of(name)
+
+
+def test_the_profile_text_says_which_workload_the_advice_is_judged_on(pane):
+    """As of 2017 the profile's text is the article's; from the transformer era it says the
+    advice is judged on that era's workload (not "recurrent networks; 8 GB")."""
+    pane.set_profile("nlp-research")
+    pane.set_as_of("2017-07")
+    assert pane.profile_description.text().startswith("Recurrent networks")
+    pane.set_as_of("2026-11")
+    text = pane.profile_description.text()
+    assert text.startswith("As of 2026-11 this profile is judged on QLoRA fine-tuning"), text
+    assert "The article, 2017: Recurrent networks" in text

@@ -737,10 +737,19 @@ class AdvisorPane(QWidget):
                                   "profile's memory and workload.")
         from planner.core.eras import era_workload  # noqa: PLC0415
 
+        # The profile's text is the article's (2017); from the era of a planned workload it
+        # says what the advice is judged on instead, so the two never disagree on screen.
+        era = era_workload(base.key, self.as_of())
+        description = tr_core(base.description)
+        if era is not None:
+            description = arg(self.tr("As of %1 this profile is judged on %2. (The article, "
+                                      "2017: %3)"), self.as_of(), tr_core(era.title),
+                              description)
+        self.profile_description.setText(description)
         # From the era of a planned workload (or with the user's plan) the memory need is its
         # peak, not this figure.
         self.memory_spin.setEnabled(not self.plan_used()
-                                    and era_workload(base.key, self.as_of()) is None)
+                                    and era is None)
         self.profile_assumptions.setText(text)
         self.reset_profile_button.setEnabled(modified)
 
