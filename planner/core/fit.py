@@ -15,7 +15,7 @@ import numpy as np
 from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
 from planner.core.memory import Assumptions, max_batch_many
 from planner.core.network import Analysis, InvalidDraft, NetworkDraft, Setup
-from planner.core.parallel import ParallelAssumptions, per_gpu_memory, scaling
+from planner.core.parallel import scaling
 from planner.core.plan import PlanResult
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 from planner.units import format_bytes
@@ -127,8 +127,7 @@ class FitRow:
 
 
 def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = None,
-              as_of: str | None = None, cards: list[GpuSpec] | None = None,
-              parallel_assumptions: ParallelAssumptions | None = None) -> list[FitRow]:
+              as_of: str | None = None, cards: list[GpuSpec] | None = None) -> list[FitRow]:
     """Every card (or ``cards``), in catalog order; with ``as_of`` ("YYYY-MM") only those
     released by then. Raises InvalidDraft for a plan with problems (``plan.failure``).
 
@@ -147,10 +146,6 @@ def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = Non
     peak = plan.peak_per_gpu
     saved = plan.sharding_saves
     grads = plan.gradients if parallel.world > 1 else 0
-    if parallel_assumptions is not None and parallel.world > 1:
-        per_gpu = per_gpu_memory(plan.estimate, parallel, parallel_assumptions)
-        saved = plan.estimate.peak - per_gpu.peak
-        peak = per_gpu.peak
     usable = np.array([c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards],
                       dtype=np.int64)
     # Judged on the fast memory (the GTX 970's 3.5 GB), less the driver's reserve.
@@ -165,8 +160,7 @@ def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = Non
         single = singles.get(card.name) or iteration_time(work, card, setup.precision, a)
         if not grads:
             return single
-        last = scaling(work, card, setup.precision, grads, parallel, parallel_assumptions,
-                       a)[-1]
+        last = scaling(work, card, setup.precision, grads, parallel, None, a)[-1]
         return replace(single, time_per_iter_s=last.time_per_iter_s,
                        samples_per_s=last.samples_per_s)
 

@@ -18,16 +18,15 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
 from planner import paths
-from planner.core.memory import estimate
 from planner.core.network import (
     NetworkDraft,
     PlanFileError,
     Setup,
-    analyze,
     load_plan_file,
     save_plan,
 )
 from planner.core.parallel import Parallel
+from planner.core.plan import compute_plan
 from planner.ui.i18n import arg, exc_text
 from planner.ui.session import WindowSession, parallel_json
 
@@ -208,17 +207,15 @@ class PlanFiles(QObject):
 
         def prepare(draft, setup) -> None:
             # worked out here, not on the GUI thread: the document takes them as they are
-            analysis = analyze(draft)
-            est = None
-            if analysis.ok:
-                try:
-                    est = estimate(analysis, setup, assumptions)
-                    # the allocator replay and the step's points: here, not on the GUI thread
+            plan = compute_plan(draft, setup, assumptions)
+            est = plan.estimate
+            if est is not None:
+                try:  # the allocator replay and the step's points: here, not on the GUI thread
                     est.reserved_bytes  # noqa: B018
                     est.timeline  # noqa: B018
                 except (ValueError, ArithmeticError):
                     est = None  # the document says why when it tries again
-            self._prepared_open = (draft, (analysis, est, assumptions))
+            self._prepared_open = (draft, (plan.analysis, est, assumptions))
 
         importer = importer_for(path)
         child = None

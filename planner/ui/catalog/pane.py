@@ -64,8 +64,7 @@ from planner.ui.catalog.models import (
     PriceHistoryTableModel,
     card_fields,
 )
-from planner.i18n import message_of
-from planner.ui.i18n import arg, tr_msg
+from planner.ui.i18n import arg, exc_text, tr_msg
 from planner.ui.tables import row_table
 
 MAX_COMPARE = 4
@@ -425,7 +424,7 @@ class CatalogPane(QWidget):
             res = prices_mod.import_prices(path, match, cat.user_prices_path,
                                            known=cat.price_book().all_observations())
         except (OSError, prices_mod.PriceFileError) as exc:
-            self._say(arg(self.tr("Could not import the prices: %1"), tr_msg(message_of(exc))),
+            self._say(arg(self.tr("Could not import the prices: %1"), exc_text(exc)),
             error=True)
             return False
         self.reload()

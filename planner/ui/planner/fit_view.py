@@ -56,9 +56,8 @@ from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.network import InvalidDraft
 from planner.core.plan import PlanResult
 from planner.core.speed import ERROR_BAND, speed_notes
-from planner.i18n import message_of
 from planner.units import format_bytes
-from planner.ui.i18n import arg, tr_core, tr_msg, tr_problem
+from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
 from planner.ui.flow import FlowLayout, group
 from planner.ui.tables import SORT_ROLE, NoneLastProxyModel, HeaderTableModel, row_table
 from planner.ui.plotstyle import style_plot
@@ -712,7 +711,7 @@ class FitView(QWidget):
             rows = fit_table(plan, self._catalog, reference=self.reference(),
                              as_of=self.as_of())
         except (InvalidDraft, ValueError) as exc:
-            self._set_failure(tr_msg(message_of(exc)))
+            self._set_failure(exc_text(exc))
             return
         self._failure = None
         self.model.set_rows(rows)

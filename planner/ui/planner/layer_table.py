@@ -23,8 +23,7 @@ from planner.core.layers import KINDS, RULES, LayerError, LayerSpec, coerce_para
 from planner.core.layers import shape_str as _shape_str
 from planner.ui.planner.document import PlanDocument
 from planner.units import format_bytes, format_count
-from planner.ui.i18n import arg, tr_core, tr_msg
-from planner.i18n import message_of
+from planner.ui.i18n import arg, exc_text, tr_core, tr_msg
 
 ERROR_BG = QColor(255, 224, 224)
 ERROR_FG = QColor(160, 0, 0)
@@ -247,7 +246,7 @@ class LayerTableModel(QAbstractTableModel):
                 return False
         except LayerError as exc:
             self.edit_rejected.emit(arg(self.tr("layer %1 (%2): %3 — not applied"),
-                                        str(row), layer.name, tr_msg(message_of(exc))))
+                                        str(row), layer.name, exc_text(exc)))
             return False
         if new != layer:
             self._doc.edit_layer(row, new)

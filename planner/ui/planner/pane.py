@@ -70,9 +70,8 @@ from planner.ui.planner.results import (
 )
 from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
-from planner.i18n import message_of
 from planner.ui.flow import FlowLayout, group
-from planner.ui.i18n import arg, tr_core, tr_msg, tr_problem
+from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
 from planner.ui.tables import row_table
 
 _ERROR_STYLE = "color: #a00000;"
@@ -690,7 +689,7 @@ class PlannerPane(QWidget):
             found = _suggestions(self._doc.draft, self._doc.setup, self._doc.assumptions)
         except ValueError as exc:
             found = []
-            self.suggestion_empty.setText(tr_msg(message_of(exc)))
+            self.suggestion_empty.setText(exc_text(exc))
         else:
             self.suggestion_empty.setText(self.tr("None of the techniques would save memory on "
                                                   "this network as it is set up."))
@@ -908,7 +907,7 @@ class PlannerPane(QWidget):
         try:
             setup = replace(self._doc.setup, **{field: value})
         except ValueError as exc:
-            self._on_edit_rejected(tr_msg(message_of(exc)))
+            self._on_edit_rejected(exc_text(exc))
             return
         self._doc.change_setup(setup, field)
 
@@ -940,7 +939,7 @@ class PlannerPane(QWidget):
             parallel = Parallel(self.gpus_spin.value(), self.nodes_spin.value(),
                                 self.strategy_combo.currentData() or "ddp")
         except ValueError as exc:
-            self._on_edit_rejected(tr_msg(message_of(exc)))
+            self._on_edit_rejected(exc_text(exc))
             return
         self._doc.set_parallel(parallel)
 

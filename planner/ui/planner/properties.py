@@ -33,8 +33,7 @@ from planner.core.layers import (
     param_label,
 )
 from planner.ui.planner.document import PlanDocument
-from planner.ui.i18n import arg, tr_core, tr_msg
-from planner.i18n import message_of
+from planner.ui.i18n import arg, exc_text, tr_core, tr_msg
 
 _INT_MAX = 1 << 24
 _BAD_STYLE = "background: #ffe0e0; color: #a00000;"
@@ -280,7 +279,7 @@ class LayerPropertiesPanel(QGroupBox):
         try:
             value = coerce_param(spec, raw)
         except LayerError as exc:
-            self._reject(editor, layer, tr_msg(message_of(exc)))
+            self._reject(editor, layer, exc_text(exc))
             return
         editor.setStyleSheet("")
         editor.setToolTip(tr_core(spec.help))
