@@ -28,11 +28,15 @@ from planner.core.memory import Assumptions
 from planner.core.parallel import ParallelAssumptions
 
 PARAMS = ("compute_efficiency", "winograd_speedup", "tensor_efficiency", "tf32_efficiency",
-          "memory_efficiency", "grouped_conv_efficiency", "depthwise_bandwidth_efficiency")
+          "memory_efficiency", "grouped_conv_efficiency", "depthwise_bandwidth_efficiency",
+          "narrow_tile_efficiency")
 BOUNDS = {"compute_efficiency": (0.05, 1.0), "winograd_speedup": (1.0, 4.0),
           "tensor_efficiency": (0.05, 1.0), "tf32_efficiency": (0.05, 1.0),
           "memory_efficiency": (0.1, 1.0),
-          "grouped_conv_efficiency": (0.01, 1.0), "depthwise_bandwidth_efficiency": (0.01, 1.0)}
+          "grouped_conv_efficiency": (0.01, 1.0), "depthwise_bandwidth_efficiency": (0.01, 1.0),
+          # A 64-channel tile reuses each loaded element 2/3 as often as a 128 one: 0.67 is
+          # the bandwidth-bound floor, 1 no loss.
+          "narrow_tile_efficiency": (0.67, 1.0)}
 
 
 def _assumptions(x: np.ndarray, base: Assumptions) -> Assumptions:

@@ -71,7 +71,7 @@ PRECISIONS = {"fp32": "fp32", "tf32": "tf32", "amp": "mixed", "fp16": "fp16"}
 DEFAULT_BATCH = {"fp32": 128, "tf32": 256, "mixed": 256, "fp16": 256}
 
 # Rows used to fit the parameters; every other network only checks them (held out).
-FIT_NETWORKS = ("resnet50", "vgg16", "resnext101_32x4d", "efficientnet_b0")
+FIT_NETWORKS = ("resnet50", "vgg16", "resnext101_32x4d", "efficientnet_b0", "inception_v3")
 
 
 @dataclass(frozen=True)

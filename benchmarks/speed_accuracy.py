@@ -7,10 +7,14 @@ predicted images/s against the measured one, grouped by network and precision:
 * **typical error**: exp(mean |log(predicted / measured)|) − 1 over the group's rows;
 * **median ratio** predicted / measured;
 * **Spearman** rank correlation between predicted and measured, over the group's cards (each
-  card's median), where the group has five cards or more.
+  card's median), where the group has five cards or more. A card is a catalog card: one chip,
+  clocks and memory configuration. The sources' "V100 SXM2 32GB" and the DGX-2's "V100 SXM3
+  32GB" run the same chip at the same clocks and are predicted as one card (``calibration``),
+  so their measured difference is framework and version spread (2× on one chip here), not a
+  ranking the model could get right or wrong; they count as one card.
 
 Targets: typical error ≤ 20 % for ResNet-50 and ≤ 30 % for the others; Spearman ≥ 0.95 where
-there are five cards or more. Networks only used to check (not to fit) are marked "held out".
+there are five cards or more (shown in brackets, not judged, for three or four). Networks only used to check (not to fit) are marked "held out".
 
 Then the multi-GPU rows (one node, 2–16 GPUs): each against the single-GPU row of the same
 source, framework, card, network, precision and batch, measured speed-up against the planner's
@@ -56,15 +60,47 @@ def single_gpu(rows) -> tuple[list[tuple], float]:
         ratios = [p / r.images_per_s for p, r in zip(preds, members)]
         by_card = defaultdict(lambda: ([], []))
         for p, r in zip(preds, members):
-            by_card[r.card][0].append(p)
-            by_card[r.card][1].append(r.images_per_s)
+            by_card[r.catalog_card][0].append(p)
+            by_card[r.catalog_card][1].append(r.images_per_s)
         rho = None
-        if len(by_card) >= 5:
+        if len(by_card) >= 3:  # judged from five cards; shown (in brackets) from three
             rho = spearman([statistics.median(v[0]) for v in by_card.values()],
                            [statistics.median(v[1]) for v in by_card.values()])
         out.append((preset, precision, len(members), len(by_card), typical_error(errors),
                     statistics.median(ratios), rho, preset in FIT_NETWORKS))
     return out, typical_error(all_errors)
+
+
+def caveats(rows) -> list[str]:
+    """What the sources' own caveats say about groups the table cannot judge fairly."""
+    out = []
+    singles = [r for r in rows if r.num_gpus == 1]
+    for preset, precision in sorted({(r.preset, r.precision) for r in singles}):
+        members = [r for r in singles if (r.preset, r.precision) == (preset, precision)]
+        frameworks = {r.framework.split()[0] for r in members}
+        if len(frameworks) != 1:
+            continue
+        fw = frameworks.pop()
+        # The same framework's rows in other precisions on the same cards: how far off the
+        # model is for that framework anyway.
+        cards = {r.card for r in members}
+        # The nearest precision measured by several frameworks: the other 16-bit one.
+        near = {"fp16": "mixed", "mixed": "fp16", "bf16": "mixed_bf16"}.get(precision)
+        peers = [r for r in singles if r.preset == preset and r.card in cards
+                 and r.precision == near and r.framework.split()[0] == fw]
+        others = [r for r in singles if r.preset == preset and r.card in cards
+                  and r.precision == near and r.framework.split()[0] != fw]
+        if not peers or not others:
+            continue
+        ratio = statistics.median(predict(r) / r.images_per_s for r in peers)
+        rest = statistics.median(predict(r) / r.images_per_s for r in others)
+        out.append(f"{preset} {precision}: {len(members)} row(s), all {fw}. {fw}'s {near} rows "
+                   f"of {preset} on the same card(s) are predicted at {ratio:.2f}× measured "
+                   f"({len(peers)} rows), the other frameworks' at {rest:.2f}× ({len(others)} "
+                   f"rows): the group's error is {fw}'s lead over the others on the same card "
+                   f"(not comparable as a precision), not {precision}; kept in the table and "
+                   f"the total")
+    return out
 
 
 def multi_gpu(rows) -> list[tuple]:
@@ -85,14 +121,17 @@ def main() -> None:
     missed = 0
     for preset, precision, n, cards, err, ratio, rho, fitted in table:
         target = TARGET.get(preset, OTHER_TARGET)
-        ok = err <= target and (rho is None or rho >= RHO_TARGET)
+        judged = rho is not None and cards >= 5
+        ok = err <= target and (not judged or rho >= RHO_TARGET)
         missed += not ok
-        rho_txt = f"{rho:.2f}" if rho is not None else "–"
+        rho_txt = ("–" if rho is None else f"{rho:.2f}" if judged else f"({rho:.2f})")
         role = "fit" if fitted else "held out"
         print(f"| {preset} | {precision} | {n} | {cards} | {err * 100:.0f} % | {ratio:.2f} | "
               f"{rho_txt} | ≤ {target * 100:.0f} % | {role}{'' if ok else ' **FAIL**'} |")
     print(f"\nall single-GPU rows: typical error {overall * 100:.1f} %; "
           f"{missed} of {len(table)} groups miss their target")
+    for note in caveats(rows):
+        print(f"- {note}")
 
     multi = multi_gpu(rows)
     print()

@@ -83,11 +83,11 @@ _GEMM_KINDS = ("fc", "lstm", "gru")
 _TRANSFORMER_GEMM_KINDS = ("attention", "matmul", "einsum")
 _TRANSFORMER_CONV_KINDS = ("patch_embed",)
 # Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
-# Not "concat": the one branching network measured (Inception-v3) runs 1.6× slower than
-# predicted (benchmarks/speed_accuracy.py), so networks that concatenate branches get no band.
+# "concat": Inception-v3, the one branching network measured, is inside its target since the
+# tile rule (``_tile_fill``; benchmarks/speed_accuracy.py).
 CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
-                           "fc", "add"})
+                           "fc", "add", "concat"})
 
 # The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
 # calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the
@@ -243,17 +243,29 @@ class Workload:
     checked: bool = True  # every layer kind is one the calibration checked
     host_ops: float = 0.0  # operators the framework dispatches on the CPU per iteration
     input_bytes: float = 0.0  # training inputs the host delivers per iteration (fp32)
+    # Per layer and pass (forward, data gradient, weight gradient), the fraction of the GEMM
+    # tiles' work that is real with a channel tile of 128, 64 and 32 (``_tile_fill``); NaN where
+    # the pass does not run; None: every layer fills its tiles.
+    tile_fill: np.ndarray = None
+
+    @cached_property
+    def _tiles(self) -> np.ndarray:
+        n = len(self.flops)
+        return self.tile_fill if self.tile_fill is not None else np.ones((n, 9))
 
     @cached_property
     def distinct(self) -> tuple[np.ndarray, ...]:
         """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
         deep network repeats its blocks, and every card's times are the same for layers alike."""
         kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
-        table = np.stack([kind.astype(np.float64), self.flops, self.nbytes, self.work,
-                          self.launches])
+        table = np.vstack([np.stack([kind.astype(np.float64), self.flops, self.nbytes,
+                                     self.work, self.launches]),
+                           np.nan_to_num(self._tiles, nan=-1.0).T])
         uniq, counts = np.unique(table, axis=1, return_counts=True)
+        tiles = uniq[5:].T
+        tiles = np.where(tiles < 0, np.nan, tiles)
         return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
-                counts.astype(np.float64))
+                counts.astype(np.float64), tiles)
 
 
 def _ints(v) -> tuple:
@@ -283,6 +295,34 @@ def _freeze(v):
     return tuple(v) if isinstance(v, list) else v
 
 
+# GEMM tiles of cuDNN's implicit-GEMM and Winograd kernels (and cuBLAS's): 128 along the
+# pixels (batch × height × width) and the filter taps; 128, 64 or 32 along the channels, the
+# narrower ones reusing each loaded element less (``Assumptions.narrow_tile_efficiency``).
+PIXEL_TILE = 128
+CHANNEL_TILES = (128, 64, 32)
+
+
+def _fill(n: float, tile: int) -> float:
+    """The fraction of ``ceil(n / tile)`` tiles' work that is real (tile quantization)."""
+    return n / (tile * -(-n // tile)) if n > 0 else 1.0
+
+
+@lru_cache(maxsize=8192)
+def _tile_fill(cin: int, cout: int, taps: int, pixels_in: int, pixels_out: int,
+               dgrad: bool) -> tuple[float, ...]:
+    """Tile fill of a dense convolution's three GEMMs for each channel tile (128, 64, 32):
+    forward (output channels × output pixels), data gradient (input channels × input
+    pixels; NaN for the first layer, whose input needs no gradient) and weight gradient
+    (output channels × input channels·taps). Inception's 48-, 80-, 96- and 192-channel
+    convolutions waste up to half of each tile; ResNet's 64·2ⁿ channels fill theirs."""
+    out = []
+    for tile in CHANNEL_TILES:
+        out += [_fill(cout, tile) * _fill(pixels_out, PIXEL_TILE),
+                _fill(cin, tile) * _fill(pixels_in, PIXEL_TILE) if dgrad else float("nan"),
+                _fill(cout, tile) * _fill(cin * taps, PIXEL_TILE)]
+    return tuple(out)
+
+
 # Bytes each kind of layer moves, as multiples of its input and its output tensor: (forward
 # reads/writes of the input, of the output; backward the same), read off PyTorch's eager CUDA
 # kernels for training (aten/src/ATen/native/cuda; cuDNN for batch norm). Not guesses: they
@@ -302,8 +342,11 @@ _TRAFFIC = {
     # Both inputs read, the sum written; backward hands the same gradient to both inputs (no
     # kernel: the autograd engine sums gradients where a tensor fans out, counted there).
     "add": (1, 1, 0, 0),
-    # The pieces copied into the output; backward gives each input a view of the gradient.
-    "concat": (1, 1, 0, 0),
+    # The pieces copied into the output; backward splits the gradient back into the pieces:
+    # TensorFlow's ConcatGrad slices them (a copy: read once, written once; the measured
+    # Inception rows are TensorFlow's). PyTorch hands on views that the next kernel reads
+    # strided, so there this overstates concat by one copy (about 1 % of Inception-v3).
+    "concat": (1, 1, 1, 1),
     # Max pooling writes int64 indices beside its output (twice an fp32 output's bytes, counted
     # as one more output); backward reads dy and the indices and writes dx.
     "maxpool": (1, 2, 1, 2),
@@ -351,9 +394,12 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
                      dtype=np.float64)
     specs = analysis.draft.layers
     kind = np.full(len(specs), MEMORY, dtype=np.int8)
+    tiles = np.ones((len(specs), 9))
     for i, info in enumerate(analysis.layers):
         if info.kind in _CONV_KINDS:
             kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
+            if kind[i] in (CONV, WINOGRAD) and info.in_shapes and info.out_shape:
+                tiles[i] = _conv_tile_fill(specs[i], info, b, i > 1 or bool(specs[i]._refs))
         elif info.kind in _GEMM_KINDS or info.kind in _TRANSFORMER_GEMM_KINDS:
             kind[i] = GEMM
         elif info.kind in _TRANSFORMER_CONV_KINDS:
@@ -399,8 +445,32 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     flops[0] = nbytes[0] = launches[0] = 0
     checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
     input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
+    if not train:
+        tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
-                    checked, host_ops, input_bytes)
+                    checked, host_ops, input_bytes, tiles)
+
+
+def _conv_tile_fill(spec, info, batch: int, dgrad: bool) -> tuple[float, ...]:
+    cin, cout = int(info.in_shapes[0][0]), int(info.out_shape[0])
+    pix_in = batch * int(np.prod(info.in_shapes[0][1:]))
+    pix_out = batch * int(np.prod(info.out_shape[1:]))
+    kernel = _ints(spec.params.get("kernel", 1))
+    spatial = len(info.out_shape) - 1
+    taps = int(np.prod(kernel)) if len(kernel) > 1 else int(kernel[0]) ** spatial
+    return _tile_fill(cin, cout, max(taps, 1), pix_in, pix_out, dgrad)
+
+
+def tile_efficiency(fill: np.ndarray, a: Assumptions) -> np.ndarray:
+    """Per layer, the fraction of the path's rate a convolution reaches for the shape of its
+    GEMMs: each pass takes the best channel tile (a narrower one loses
+    ``narrow_tile_efficiency`` per halving), the passes run one after another (harmonic
+    mean, equal FLOPs each)."""
+    e = a.narrow_tile_efficiency
+    per_tile = fill.reshape(len(fill), 3, 3) * np.array([1.0, e, e * e])[None, :, None]
+    best = per_tile.max(axis=1)  # layers × passes (NaN where a pass does not run)
+    runs = ~np.isnan(best)
+    return runs.sum(axis=1) / np.where(runs, 1.0 / np.where(runs, best, 1.0), 0.0).sum(axis=1)
 
 
 @dataclass(frozen=True)
@@ -458,12 +528,12 @@ def iteration_times(w: Workload, cards, precision: str,
     if not cards:
         return []
     rs = [rates(c, precision, a) for c in cards]
-    kind, flops, nbytes, work, launches, count = w.distinct
+    kind, flops, nbytes, work, launches, count, fill = w.distinct
     per_kind = np.array([_per_kind(r, a) for r in rs])  # cards × kinds
     cores = np.array([r.cores for r in rs])[:, None]
     bw = np.array([r.bytes_per_s for r in rs])[:, None]
     util = np.minimum(1.0, work[None, :] / (cores * a.saturation_items_per_core))
-    rate = per_kind[:, kind] * util
+    rate = per_kind[:, kind] * util * tile_efficiency(fill, a)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         t_compute = np.where(flops > 0, flops / rate, 0.0)
     t_memory = nbytes / (bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util))
