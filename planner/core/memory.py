@@ -339,10 +339,22 @@ _SPEED_DEFAULTS_FIRST_CALIBRATION = {
 }
 
 
+# The second calibration's (before the tile rule and Inception-v3 in the fit, round 3).
+_SPEED_DEFAULTS_SECOND_CALIBRATION = {
+    "compute_efficiency": 0.78,
+    "memory_efficiency": 0.673,
+    "tf32_efficiency": 0.272,
+    "winograd_speedup": 1.91,
+    "grouped_conv_efficiency": 0.194,
+    "depthwise_bandwidth_efficiency": 0.185,
+}
+
+
 def _migrate_speed(values: dict[str, Any]) -> None:
     """Drop saved speed fields that still hold an earlier calibration's defaults."""
     olds = list(_SPEED_DEFAULTS_BEFORE_CALIBRATION.items())
     olds += list(_SPEED_DEFAULTS_FIRST_CALIBRATION.items())
+    olds += list(_SPEED_DEFAULTS_SECOND_CALIBRATION.items())
     for name, old in olds:
         if name in values:
             v = values[name]

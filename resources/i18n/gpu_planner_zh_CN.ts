@@ -6069,6 +6069,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>深度卷积（MobileNet、EfficientNet）在任何精度下都受内存带宽限制（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运（在 EfficientNet-B0 上拟合）</translation>
     </message>
     <message>
+        <source>convolutions run as GEMMs in tiles of 128 pixels × 128, 64 or 32 channels: a layer whose channels do not fill the tiles (Inception&apos;s 48, 80, 96, 192) wastes the rest, or takes a narrower tile that reaches this fraction of the next wider one&apos;s rate (fitted on measured training throughput)</source>
+        <translation>卷积以 GEMM 分块运行（128 个像素 × 128、64 或 32 个通道）：通道数填不满分块的层（如 Inception 的 48、80、96、192）会浪费其余部分，或改用更窄的分块，其速率为上一级更宽分块的这一比例（按实测训练吞吐量拟合）</translation>
+    </message>
+    <message>
         <source>activation only</source>
         <translation>仅激活</translation>
     </message>
