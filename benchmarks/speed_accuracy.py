@@ -14,7 +14,10 @@ predicted images/s against the measured one, grouped by network and precision:
   ranking the model could get right or wrong; they count as one card.
 
 Targets: typical error ≤ 20 % for ResNet-50 and ≤ 30 % for the others; Spearman ≥ 0.95 where
-there are five cards or more (shown in brackets, not judged, for three or four). Networks only used to check (not to fit) are marked "held out".
+there are five cards or more (shown in brackets, not judged, for three or four). Networks only
+used to check (not to fit) are marked "held out". After the table: what the sources' own caveats
+say about rows and groups (rows flagged SUSPICIOUS, groups one framework measured), every row
+kept in the figures.
 
 Then the multi-GPU rows (one node, 2–16 GPUs): each against the single-GPU row of the same
 source, framework, card, network, precision and batch, measured speed-up against the planner's
@@ -72,9 +75,24 @@ def single_gpu(rows) -> tuple[list[tuple], float]:
 
 
 def caveats(rows) -> list[str]:
-    """What the sources' own caveats say about groups the table cannot judge fairly."""
+    """What the sources' own caveats say about groups the table cannot judge fairly: rows the
+    calibration set's notes flag SUSPICIOUS (kept in the table; the group's error without
+    them beside it), and groups measured by one framework only."""
     out = []
     singles = [r for r in rows if r.num_gpus == 1]
+    for preset, precision in sorted({(r.preset, r.precision) for r in singles}):
+        members = [r for r in singles if (r.preset, r.precision) == (preset, precision)]
+        flagged = [r for r in members if "SUSPICIOUS" in r.notes]
+        if not flagged:
+            continue
+        rest = [r for r in members if r not in flagged]
+        why = flagged[0].notes[flagged[0].notes.index("SUSPICIOUS"):].split(";")[0]
+        shown = ", ".join(f"{r.card} {r.images_per_s:g}/s (predicted {predict(r):.0f})"
+                          for r in flagged)
+        without = (f"; without them {typical_error([log_error(predict(r), r.images_per_s) for r in rest]) * 100:.0f} %"  # noqa: E501
+                   if rest else "")
+        out.append(f"{preset} {precision}: {len(flagged)} of {len(members)} rows flagged by the "
+                   f"calibration set ({why}): {shown}; kept in the table{without}")
     for preset, precision in sorted({(r.preset, r.precision) for r in singles}):
         members = [r for r in singles if (r.preset, r.precision) == (preset, precision)]
         frameworks = {r.framework.split()[0] for r in members}

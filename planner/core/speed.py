@@ -7,12 +7,16 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   **GEMMs** (fully connected, LSTM/GRU) are compute-bound on the path the precision chooses for
   the card: FP32 CUDA cores, TF32 tensor cores (PyTorch's default for convolutions on Ampere and
   newer), FP16 or BF16 tensor cores (autocast or pure 16-bit);
+* dense convolutions run as GEMMs in **tiles** (128 pixels × 128, 64 or 32 channels): channels
+  that do not fill them waste the rest, or take a narrower, slower tile (``_tile_fill``;
+  Inception's 48-192 channels, against ResNet's 64·2ⁿ);
 * **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
   fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
   **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
-  bytes are counted per kind of layer as PyTorch's kernels move them (``_TRAFFIC``: a residual
-  add or a concat moves nothing backward, batch norm reads its input twice each way), plus
+  bytes are counted per kind of layer as the kernels move them (``_TRAFFIC``: a residual add
+  moves nothing backward, a concat copies both ways, batch norm reads its input twice each
+  way), plus
   the gradient sums where a tensor feeds several layers.
 
 For each layer and pass::
@@ -20,7 +24,7 @@ For each layer and pass::
     time = max(FLOPs ÷ achievable FLOP/s, bytes ÷ achievable bandwidth, kernels × launch floor)
 
 * achievable FLOP/s = datasheet rate of the path × the efficiency of that path (CUDA cores or
-  tensor cores) × the architecture's factor for it × utilisation;
+  tensor cores) × the architecture's factor for it × utilisation × tile efficiency;
 * utilisation = min(1, independent outputs ÷ (CUDA cores × outputs per core that fill the card)):
   a small network (the article's 128-unit LSTM) does not fill a big card;
 * the launch floor: no kernel takes less than a few microseconds, so small layers and small
@@ -314,7 +318,8 @@ def _tile_fill(cin: int, cout: int, taps: int, pixels_in: int, pixels_out: int,
     forward (output channels × output pixels), data gradient (input channels × input
     pixels; NaN for the first layer, whose input needs no gradient) and weight gradient
     (output channels × input channels·taps). Inception's 48-, 80-, 96- and 192-channel
-    convolutions waste up to half of each tile; ResNet's 64·2ⁿ channels fill theirs."""
+    convolutions waste a quarter to almost half of a tile; ResNet's 64·2ⁿ channels fill a
+    tile of their width."""
     out = []
     for tile in CHANNEL_TILES:
         out += [_fill(cout, tile) * _fill(pixels_out, PIXEL_TILE),
