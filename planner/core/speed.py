@@ -41,6 +41,7 @@ Every factor is in ``Assumptions`` with where its value came from; the fitted on
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Protocol
@@ -457,13 +458,11 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
 
 
 def _conv_tile_fill(spec, info, batch: int, dgrad: bool) -> tuple[float, ...]:
-    cin, cout = int(info.in_shapes[0][0]), int(info.out_shape[0])
-    pix_in = batch * int(np.prod(info.in_shapes[0][1:]))
-    pix_out = batch * int(np.prod(info.out_shape[1:]))
+    shape_in, shape_out = info.in_shapes[0], info.out_shape
     kernel = _ints(spec.params.get("kernel", 1))
-    spatial = len(info.out_shape) - 1
-    taps = int(np.prod(kernel)) if len(kernel) > 1 else int(kernel[0]) ** spatial
-    return _tile_fill(cin, cout, max(taps, 1), pix_in, pix_out, dgrad)
+    taps = math.prod(kernel) if len(kernel) > 1 else kernel[0] ** (len(shape_out) - 1)
+    return _tile_fill(int(shape_in[0]), int(shape_out[0]), max(int(taps), 1),
+                      batch * math.prod(shape_in[1:]), batch * math.prod(shape_out[1:]), dgrad)
 
 
 def tile_efficiency(fill: np.ndarray, a: Assumptions) -> np.ndarray:

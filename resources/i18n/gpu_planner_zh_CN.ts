@@ -463,6 +463,10 @@
         <translation>输入流水线（GB/s）</translation>
     </message>
     <message>
+        <source>Narrow GEMM tile efficiency</source>
+        <translation>窄 GEMM 分块效率</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>

@@ -84,6 +84,7 @@ _LABELS = {
                                                     "Shared FP32/INT32 datapath efficiency"),
     "cpu_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "CPU time per operator"),
     "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
+    "narrow_tile_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Narrow GEMM tile efficiency"),
 }
 
 
