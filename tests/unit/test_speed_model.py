@@ -147,6 +147,18 @@ def test_a_residual_add_moves_nothing_backward_and_a_fan_out_sums_gradients():
     assert train[1] - plain[1] == 3 * tensor
 
 
+def test_a_concat_copies_forward_and_splits_the_gradient_backward():
+    body = (LayerSpec("conv2d", "a", {"filters": 32, "kernel": 1}),
+            LayerSpec("conv2d", "b", {"filters": 32, "kernel": 1, "input": "in"}),
+            LayerSpec("concat", "cat", {"from": ["a"]}))  # b (the previous layer) and a
+    train, infer = _bytes(body), _bytes(body, train=False)
+    out = 8 * 64 * 32 * 32 * 4  # the concatenated tensor: 64 channels
+    # Forward: both pieces read, the whole written; backward: the gradient read and split
+    # into the two pieces (TensorFlow's ConcatGrad slices; the measured Inception rows).
+    assert infer[3] == 2 * out
+    assert train[3] == 4 * out
+
+
 def test_5x5_stride_1_convolutions_run_winograd_on_the_cuda_cores(catalog):
     def t(kernel, stride):
         d = NetworkDraft("c", (LayerSpec("input", "in", {"shape": (64, 56, 56)}),
