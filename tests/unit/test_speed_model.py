@@ -355,11 +355,13 @@ def test_measured_throughput_is_within_the_stated_band(catalog, model, card, pre
 
 def test_fit_rows_carry_the_band_and_unchecked_networks_none(catalog):
     d, s = load_preset("resnet50")
-    row = next(r for r in fit_table(compute_plan(d, s), catalog) if r.card.name == "GeForce RTX 3060")
+    row = next(r for r in fit_table(compute_plan(d, s), catalog)
+               if r.card.name == "GeForce RTX 3060")
     assert row.speed.band_text() == f"±{ERROR_BAND * 100:.0f} %"
     assert row.to_json()["samples_per_s_error"] == ERROR_BAND
     d, s = load_preset("lstm-128")
-    row = next(r for r in fit_table(compute_plan(d, s), catalog) if r.card.name == "GeForce RTX 3060")
+    row = next(r for r in fit_table(compute_plan(d, s), catalog)
+               if r.card.name == "GeForce RTX 3060")
     assert row.speed.error_band is None and row.speed.band_text() == ""
     assert any("did not check" in n for n in row.to_json()["speed_notes"])
 
