@@ -1,18 +1,22 @@
 """Fit the speed model's few shared parameters on measured training throughput, and print them.
 
 Fitted (shared by every card; none is per card): the FP32 CUDA-core efficiency of convolutions,
-Winograd's speed-up on 3×3 convolutions, the tensor-core efficiency, the memory efficiency, and
-the efficiencies of grouped and depthwise convolutions. Fitted on the single-GPU rows of
-``calibration.FIT_NETWORKS`` (ResNet-50, VGG-16, ResNeXt-101 32×4d, EfficientNet-B0); every
-other network (ResNet-152, Inception-v3, AlexNet, EfficientNet-B4) and the multi-GPU rows are
-held out and only checked (``speed_accuracy.py``). Then the one multi-GPU parameter, the
+Winograd's speed-up on 3×3 convolutions, the tensor-core efficiency, the memory efficiency, the
+efficiencies of grouped and depthwise convolutions, and the rate of a narrower GEMM tile against
+the next wider one (channels that do not fill 128-channel tiles). Fitted on the single-GPU rows
+of ``calibration.FIT_NETWORKS`` (ResNet-50, VGG-16, ResNeXt-101 32×4d, EfficientNet-B0,
+Inception-v3: the one network whose channel counts tell the tile parameter apart); every other
+network (ResNet-152, AlexNet, EfficientNet-B4) and the multi-GPU rows are held out and only
+checked (``speed_accuracy.py``). Then the one multi-GPU parameter, the
 synchronisation cost of optimised data-parallel code, on the 2–16-GPU rows.
 
 Objective: the mean squared log error, each (network, precision, card) group weighted equally
 (so the card with the most framework versions does not dominate). Nelder–Mead on the
 logarithms of the parameters, from the current defaults. Run:
-``python benchmarks/calibrate_speed.py`` (about a minute); copy the printed values into
-``Assumptions`` (planner/core/memory.py) if they move.
+``python benchmarks/calibrate_speed.py tensor_efficiency=0.7`` (about 20 s; ``name=value``
+holds a parameter at a prior: the tensor-core efficiency, which the set cannot tell from the
+memory efficiency); copy the printed values into ``Assumptions`` (planner/core/memory.py) if
+they move.
 """
 
 from __future__ import annotations
