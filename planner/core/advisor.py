@@ -36,13 +36,14 @@ from planner.core.catalog import (
     describe_price,
     parse_compute_capability,
 )
-from planner.core.memory import Assumptions, max_batch_many
+from planner.core.fit import FitRow, fit_table
+from planner.core.memory import Assumptions
 from planner.core.network import Setup
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling
 from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
 from planner.core.eras import era_workload
-from planner.core.speed import ERROR_BAND, best_precision, iteration_time, workload
+from planner.core.speed import ERROR_BAND, best_precision
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
 GIB = 1024**3
@@ -376,45 +377,38 @@ def _workload(inputs: AdvisorInputs, as_of: str, a: Assumptions) -> tuple[PlanRe
     return plan, label, inputs.plan is not None or era is not None
 
 
-@dataclass
-class _CardMeasures:
-    """Each card's speed on the workload, the precision it runs it in, whether it fits and
-    the largest batch that does."""
-
-    precision_of: dict[str, str]
-    works: dict
-    speed: dict[str, float]
-    notes_of: dict[str, str]
-    fits: dict[str, bool]
-    mbatch: dict[str, int]
+def _precision_of(card: GpuSpec, plan: PlanResult, planned: bool) -> str:
+    """The precision a card runs the workload in: a planned workload its own; the profile's
+    reference workload the one each card runs well (fp16 mixed precision on tensor cores,
+    fp32 where FP16 is slow)."""
+    return plan.setup.precision if planned else best_precision(card)
 
 
-def _measure_cards(cards: list[GpuSpec], plan: PlanResult, planned: bool, prof: Profile,
-                   a: Assumptions) -> _CardMeasures:
-    setup, analysis = plan.setup, plan.analysis
-    usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
-    # The profile's reference workload runs in the precision each card runs well (fp16 mixed
-    # precision on tensor cores, fp32 where FP16 is slow); a planned workload in its own.
-    precision_of = {c.name: best_precision(c) if not planned else setup.precision
-                    for c in cards}
-    setups = {p: replace(setup, precision=p) for p in set(precision_of.values())}
-    works = {p: plan.workload if p == setup.precision else workload(analysis, s)
-             for p, s in setups.items()}
-    batches_by = {p: max_batch_many(analysis, s, usable, a) for p, s in setups.items()}
-    batches = [batches_by[precision_of[c.name]][i] for i, c in enumerate(cards)]
-    m = _CardMeasures(precision_of, works, {}, {}, {}, {})
-    peak = plan.estimate.peak
-    for c, use, mb in zip(cards, usable, batches):
-        est = iteration_time(works[precision_of[c.name]], c, precision_of[c.name], a)
-        m.speed[c.name] = est.samples_per_s
-        m.notes_of[c.name] = est.note
-        if planned:
-            m.fits[c.name] = peak <= use
-        else:
-            need = prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
-            m.fits[c.name] = c.fast_memory_bytes >= need
-        m.mbatch[c.name] = int(mb)
-    return m
+def _fit_rows(plan: PlanResult, catalog: Catalog, planned: bool
+              ) -> tuple[dict[str, FitRow], dict[str, PlanResult]]:
+    """Every catalog card's fit row (``planner.core.fit.fit_table``) for the workload, each in
+    the precision it runs it in: the advice reads its per-card figures (fits, largest batch,
+    speed, its notes) from the very rows the fit table shows, so the two never disagree. Also
+    the plan in each precision used (its workload times two cards)."""
+    groups: dict[str, list[GpuSpec]] = {}
+    for c in catalog:
+        groups.setdefault(_precision_of(c, plan, planned), []).append(c)
+    rows: dict[str, FitRow] = {}
+    plans: dict[str, PlanResult] = {}
+    for precision, cards in groups.items():
+        plans[precision] = plan if precision == plan.setup.precision else compute_plan(
+            plan.draft, replace(plan.setup, precision=precision), plan.assumptions,
+            plan.parallel, analysis=plan.analysis)
+        rows.update((r.card.name, r) for r in fit_table(plans[precision], catalog, cards=cards))
+    return rows, plans
+
+
+def _fits_need(row: FitRow, planned: bool, prof: Profile) -> bool:
+    """Whether the card has the memory the work needs: with a planned workload its row's
+    verdict (the peak on its usable memory), else the profile's GB on its fast memory."""
+    if planned:
+        return row.fits
+    return row.card.fast_memory_bytes >= prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
 
 
 def _owned_specs(catalog: Catalog, inputs: AdvisorInputs) -> list[tuple[GpuSpec, OwnedCard]]:
@@ -454,19 +448,17 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     work = plan.workload
 
     cards = [c for c in catalog if c.release is None or c.release <= as_of]
-    measures = _measure_cards(cards, plan, planned, prof, a)
-    precision_of, works = measures.precision_of, measures.works
-    speed, notes_of, fits, mbatch = (measures.speed, measures.notes_of, measures.fits,
-                                     measures.mbatch)
+    rows, plans = _fit_rows(plan, catalog, planned)
+    precision_of = {name: _precision_of(r.card, plan, planned) for name, r in rows.items()}
+    speed = {name: r.samples_per_s for name, r in rows.items()}
+    notes_of = {name: r.speed.note for name, r in rows.items()}
+    fits = {name: _fits_need(r, planned, prof) for name, r in rows.items()}
+    mbatch = {name: r.max_batch for name, r in rows.items()}
 
     # What the user owns.
     owned_specs = _owned_specs(catalog, inputs)
-    best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
-    owned_speed = speed.get(best_owned[0].name) if best_owned else None
-    if best_owned and best_owned[0].name not in speed:
-        p = best_precision(best_owned[0]) if not planned else setup.precision
-        owned_work = works.get(p) or workload(analysis, replace(setup, precision=p))
-        owned_speed = iteration_time(owned_work, best_owned[0], p, a).samples_per_s
+    best_owned = max(owned_specs, key=lambda so: rows[so[0].name].samples_per_s, default=None)
+    owned_speed = rows[best_owned[0].name].samples_per_s if best_owned else None
 
     def fresh(p: PricePoint | None) -> PricePoint | None:
         if p is None or not p.date:
@@ -490,8 +482,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     for c in catalog:
         rq = catalog.rental(c, as_of)
         if rq is not None and _months_between(rq.month, as_of) <= adv.stale_price_months:
-            rented.append((c, rq, speed.get(c.name) or iteration_time(
-                work, c, setup.precision, a).samples_per_s))
+            rented.append((c, rq, rows[c.name].samples_per_s))
 
     grads = plan.gradients if several else 0
     pa = ParallelAssumptions(framework=adv.framework)
@@ -500,7 +491,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         """Two of this card training the workload data-parallel (the several-GPUs model:
         all-reduce over the card's link, calibrated to the article's figures)."""
         p = precision_of[card.name]
-        return scaling(works[p], card, p, grads, Parallel(2, 1, "ddp"), pa,
+        return scaling(plans[p].workload, card, p, grads, Parallel(2, 1, "ddp"), pa,
                        a)[-1].samples_per_s
 
     options: list[_Option] = []
@@ -522,11 +513,13 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
         price = min(prices, key=lambda p: p.usd)
         support = support_as_of(c.compute_capability, as_of)
         options.append(_Option(c, price, 1, speed[c.name], fits[c.name], mbatch[c.name],
-                               support, precision_of[c.name], notes_of[c.name], work.checked))
+                               support, precision_of[c.name], notes_of[c.name],
+                                   rows[c.name].speed.error_band is not None))
         if several:
             options.append(_Option(c, price, 2, pair_speed(c),
                                    fits[c.name], mbatch[c.name], support,
-                                   precision_of[c.name], notes_of[c.name], work.checked))
+                                   precision_of[c.name], notes_of[c.name],
+                                   rows[c.name].speed.error_band is not None))
 
     sell_value = 0.0
     sells: tuple[str, ...] = ()
@@ -657,7 +650,7 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
             "core", "Speed is measured on {label}; draft your own network for advice on it."),
             label=label))
     owned_points = tuple(
-        (s.name, speed.get(s.name) or iteration_time(work, s, setup.precision, a).samples_per_s)
+        (s.name, rows[s.name].samples_per_s)
         for s, _ in owned_specs)
     if inputs.plan is not None:
         # One rule, said where the advice is read: the plan's peak decides, not the profile.
