@@ -429,6 +429,10 @@ def _owned_specs(catalog: Catalog, inputs: AdvisorInputs) -> list[tuple[GpuSpec,
     return out
 
 
+_STRATEGY_NAMES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3",
+                   "fsdp": "FSDP"}
+
+
 @dataclass(frozen=True)
 class _Quotes:
     """Dated prices as of the advice's month, by the advisor's rules: none older than
@@ -482,7 +486,13 @@ class _Run:
 
     @property
     def peak(self) -> int:
-        return self.plan.estimate.peak
+        """What one card must hold: the plan's peak, per GPU when the plan spans several."""
+        return self.plan.peak_per_gpu
+
+    @property
+    def world(self) -> int:
+        """How many cards the plan trains on: each option is that many of a card."""
+        return self.plan.parallel.world
 
     @property
     def owned_speed(self) -> float | None:
@@ -518,6 +528,7 @@ def _prepare(catalog: Catalog, inputs: AdvisorInputs, a: Assumptions,
         raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "budget must be a positive amount")))
     several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
     plan, label, planned = _workload(inputs, as_of, a)
+    several = several and plan.parallel.world == 1  # a plan on several GPUs says how many
     rows, plans = _fit_rows(plan, catalog, planned)
     owned = _owned_specs(catalog, inputs)
     best_owned = max(owned, key=lambda so: rows[so[0].name].samples_per_s, default=None)
@@ -527,12 +538,12 @@ def _prepare(catalog: Catalog, inputs: AdvisorInputs, a: Assumptions,
 
 def _rented(run: _Run) -> list:
     """Rental rates known as of the date (not older than a stale price): (card, rates, the
-    card's speed on the workload)."""
+    speed one rented card adds to the workload: on a plan over N GPUs, a set of N's / N)."""
     out = []
     for c in run.catalog:
         rq = run.catalog.rental(c, run.as_of)
         if rq is not None and _months_between(rq.month, run.as_of) <= run.adv.stale_price_months:
-            out.append((c, rq, run.rows[c.name].samples_per_s))
+            out.append((c, rq, run.rows[c.name].samples_per_s / run.world))
     return out
 
 
@@ -564,8 +575,8 @@ def _module_in_reach(run: _Run, card: GpuSpec) -> bool:
 
 
 def _options(run: _Run) -> tuple[list[_Option], list[str]]:
-    """What can be bought as of the date: each priced card released by then (and, with
-    several GPUs, two of it); and the priced SXM modules left out."""
+    """What can be bought as of the date: each priced card released by then (as many as the
+    plan trains on; and, with several GPUs, two of it); and the priced SXM modules left out."""
     options: list[_Option] = []
     modules: list[str] = []
     for c in run.catalog:
@@ -579,7 +590,7 @@ def _options(run: _Run) -> tuple[list[_Option], list[str]]:
         if price is None:
             continue
         row = run.rows[c.name]
-        one = _Option(c, price, 1, row.samples_per_s, run.fits(c.name), row.max_batch,
+        one = _Option(c, price, run.world, row.samples_per_s, run.fits(c.name), row.max_batch,
                       support_as_of(c.compute_capability, run.as_of), run.precision(c.name),
                       row.speed.note, row.speed.error_band is not None)
         options.append(one)
@@ -770,6 +781,14 @@ def _notes(run: _Run, sale: _Sale, modules: list[str], options: list[_Option], e
         notes.append(_upgrade_path(first, run.catalog, run.as_of, run.quotes.resale))
     if run.several:
         notes.append(_several_note(run, options))
+    if run.world > 1:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Your plan trains on {world} GPUs ({strategy}): each option is {world} of "
+                    "a card, its fit judged per GPU (peak {peak} on each, batch per GPU) and "
+                    "its speed that of all {world}, as in the fit table."),
+            world=run.world, strategy=_STRATEGY_NAMES.get(run.plan.parallel.strategy,
+                                                         run.plan.parallel.strategy),
+            peak=_gb(run.peak)))
     if run.inputs.plan is None:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Speed is measured on {label}; draft your own network for advice on it."),
@@ -853,12 +872,17 @@ def _rent_comparison(o: _Option, net: float, power_per_year: float | None,
                           rq.count, ratio, hours(cheapest), hours(median))
 
 
-def _fit_phrase(o: _Option, name: str, label: Msg, setup: Setup) -> Msg:
-    """'RTX 3090: fits your net up to batch 96 in mixed precision'."""
+def _fit_phrase(o: _Option, name: str, label: Msg, setup: Setup, world: int = 1) -> Msg:
+    """'RTX 3090: fits your net up to batch 96 in mixed precision' (per GPU on a plan over
+    several GPUs)."""
     if not o.max_batch:
         return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label}"), name=name, label=label)
     prec = o.precision or setup.precision
     precision = Msg(QT_TRANSLATE_NOOP("core", "mixed precision")) if prec == "mixed" else prec
+    if world > 1:
+        return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} per GPU "
+                                             "in {precision}"),
+                   name=name, label=label, batch=o.max_batch, precision=precision)
     return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} in "
                                          "{precision}"),
                name=name, label=label, batch=o.max_batch, precision=precision)
@@ -946,7 +970,8 @@ def _buy(run: _Run, o: _Option, net: float, score: float, sale: _Sale,
     speedup = o.speed / owned_speed if owned_speed else None
     described = describe_price(o.price, run.as_of)
     power = _power(card, run.inputs, run.adv, o.count)
-    parts = [_fit_phrase(o, name, run.label, run.plan.setup), _speed_phrase(o, speedup, owned)]
+    parts = [_fit_phrase(o, name, run.label, run.plan.setup, run.world),
+             _speed_phrase(o, speedup, owned)]
     if o.note:
         parts.append(Msg(o.note))
     parts.append(_price_phrase(o, described, sale, owned, net))

@@ -4789,6 +4789,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>显存：你的计划的估计峰值（{peak}）装得进显卡的可用显存（显存减去驱动保留）时，该卡才符合条件；不使用方案的 {memory:g} GB。</translation>
     </message>
     <message>
+        <source>Your plan trains on {world} GPUs ({strategy}): each option is {world} of a card, its fit judged per GPU (peak {peak} on each, batch per GPU) and its speed that of all {world}, as in the fit table.</source>
+        <translation>您的方案在 {world} 块 GPU 上训练（{strategy}）：每个选项是 {world} 块同一显卡，是否放得下按每块 GPU 判断（每块峰值 {peak}，批量按每块 GPU 计），速度为全部 {world} 块合计，与适配表一致。</translation>
+    </message>
+    <message>
+        <source>{name}: fits {label} up to batch {batch} per GPU in {precision}</source>
+        <translation>{name}：以{precision}可放下{label}，每块 GPU 批量大小最多 {batch}</translation>
+    </message>
+    <message>
         <source>{speedup:.1f}× your {card} (±{band} %)</source>
         <translation>是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
     </message>
