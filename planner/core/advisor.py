@@ -44,6 +44,7 @@ from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
 from planner.core.eras import era_workload
 from planner.core.speed import ERROR_BAND, best_precision
+from planner.core.transformer import tokens_per_step
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
 GIB = 1024**3
@@ -266,11 +267,13 @@ class Advice:
     # With the user's plan: what it needs on a card (its estimated peak, CUDA context
     # included); a card qualifies when this fits its usable memory. None: the profile's GB.
     needed_bytes: int | None = None
+    # A text workload's tokens per sample (sequence length): its speeds read as tokens/s.
+    tokens_per_sample: int | None = None
 
     def to_json(self) -> dict:
         return {"as_of": self.as_of, "profile": self.profile.key,
                 "profile_assumptions": self.profile.assumptions_text(self.as_of),
-                "workload": self.workload,
+                "workload": self.workload, "tokens_per_sample": self.tokens_per_sample,
                 "recommendations": [r.to_json() for r in self.recommendations],
                 "notes": list(self.notes)}
 
@@ -319,6 +322,14 @@ def _money(v: float) -> Money:
 
 def _gb(nbytes: int) -> str:
     return f"{nbytes / GIB:.1f} GiB"
+
+
+def rate_text(per_s: float) -> str:
+    """A speed's figure as the advice writes it: whole numbers from 10 up ("1,234"), two
+    significant digits below ("4.2", "0.52"), so a slow workload never reads "0" or "1"."""
+    if per_s >= 10 or per_s <= 0:
+        return f"{per_s:,.0f}"
+    return f"{per_s:.2g}"
 
 
 @dataclass(frozen=True)
@@ -488,6 +499,11 @@ class _Run:
     def peak(self) -> int:
         """What one card must hold: the plan's peak, per GPU when the plan spans several."""
         return self.plan.peak_per_gpu
+
+    @property
+    def tokens_per_sample(self) -> int | None:
+        """A text workload's tokens per sample (its speeds then read as tokens/s), or None."""
+        return tokens_per_step(self.plan.draft, 1)
 
     @property
     def world(self) -> int:
@@ -809,7 +825,8 @@ def advise(catalog: Catalog, inputs: AdvisorInputs,
     owned_points = tuple((s.name, run.rows[s.name].samples_per_s) for s, _ in run.owned)
     return Advice(run.as_of, run.prof, tuple(recs), tuple(notes), len(options),
                   _chart(eligible, sale), owned_points, run.plan.draft.name,
-                  needed_bytes=run.peak if inputs.plan is not None else None)
+                  needed_bytes=run.peak if inputs.plan is not None else None,
+                  tokens_per_sample=run.tokens_per_sample)
 
 
 # A sentence of 1 to 10 phrases: literal templates, so each can be translated (lupdate), with
@@ -888,10 +905,11 @@ def _fit_phrase(o: _Option, name: str, label: Msg, setup: Setup, world: int = 1)
                name=name, label=label, batch=o.max_batch, precision=precision)
 
 
-def _speed_phrase(o: _Option, speedup: float | None, owned: str | None) -> Msg:
-    """As fast as what: times the card owned, or samples per second; with the speed model's
-    typical error against measured throughput (benchmarks/speed_accuracy.py) where the
-    calibration checked the network's layers."""
+def _speed_phrase(o: _Option, speedup: float | None, owned: str | None,
+                  tokens_per_sample: int | None = None) -> Msg:
+    """As fast as what: times the card owned, or samples (a text workload: tokens) per
+    second; with the speed model's typical error against measured throughput
+    (benchmarks/speed_accuracy.py) where the calibration checked the network's layers."""
     band = round(ERROR_BAND * 100)
     if speedup is not None and o.checked:
         return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} (±{band} %)"),
@@ -899,10 +917,16 @@ def _speed_phrase(o: _Option, speedup: float | None, owned: str | None) -> Msg:
     if speedup is not None:
         return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"), speedup=speedup,
                    card=owned)
+    if tokens_per_sample:
+        speed = rate_text(o.speed * tokens_per_sample)
+        if o.checked:
+            return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s ±{band} %"), speed=speed,
+                       band=band)
+        return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s"), speed=speed)
     if o.checked:
-        return Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s ±{band} %"),
-                   speed=o.speed, band=band)
-    return Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed)
+        return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s ±{band} %"),
+                   speed=rate_text(o.speed), band=band)
+    return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s"), speed=rate_text(o.speed))
 
 
 def _price_phrase(o: _Option, described, sale: _Sale, owned: str | None, net: float):
@@ -971,7 +995,7 @@ def _buy(run: _Run, o: _Option, net: float, score: float, sale: _Sale,
     described = describe_price(o.price, run.as_of)
     power = _power(card, run.inputs, run.adv, o.count)
     parts = [_fit_phrase(o, name, run.label, run.plan.setup, run.world),
-             _speed_phrase(o, speedup, owned)]
+             _speed_phrase(o, speedup, owned, run.tokens_per_sample)]
     if o.note:
         parts.append(Msg(o.note))
     parts.append(_price_phrase(o, described, sale, owned, net))

@@ -2909,6 +2909,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>速度（样本/秒）</translation>
     </message>
     <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
         <source>%1 (yours)</source>
         <translation>%1（你的）</translation>
     </message>
@@ -2917,8 +2925,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>你的 %1</translation>
     </message>
     <message>
+        <source>speed (tokens/s)</source>
+        <translation>速度（词元/秒）</translation>
+    </message>
+    <message>
+        <source>Speed on %1 against net cost</source>
+        <translation>%1 上的速度与净成本</translation>
+    </message>
+    <message>
         <source>speed on %1 (samples/s)</source>
-        <translation>在 %1 上的速度（样本/秒）</translation>
+        <translation type="vanished">在 %1 上的速度（样本/秒）</translation>
     </message>
 </context>
 <context>
@@ -4802,7 +4818,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed:,.0f} samples/s ±{band} %</source>
-        <translation>{speed:,.0f} 样本/秒 ±{band} %</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{price} each</source>
@@ -4874,7 +4890,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed:,.0f} samples/s</source>
-        <translation>{speed:,.0f} 样本/秒</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒</translation>
     </message>
     <message>
         <source>new</source>
@@ -4959,6 +4975,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>current software supports it only through legacy builds</source>
         <translation>当前软件只能通过旧版构建支持它</translation>
+    </message>
+    <message>
+        <source>{speed} tokens/s ±{band} %</source>
+        <translation>{speed} 词元/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed} tokens/s</source>
+        <translation>{speed} 词元/秒</translation>
+    </message>
+    <message>
+        <source>{speed} samples/s ±{band} %</source>
+        <translation>{speed} 样本/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed} samples/s</source>
+        <translation>{speed} 样本/秒</translation>
     </message>
     <message>
         <source>current CUDA and PyTorch no longer support it</source>

@@ -857,7 +857,8 @@ class AdvisorPane(QWidget):
         self._show_rent_info(advice, inputs)
         recommended = [r.card for r in advice.recommendations if r.action == "buy"]
         # The owned cards' speeds are the advice's own (its fit rows), on the same workload.
-        self.chart.set_options(advice.options, recommended, list(advice.owned), advice.workload)
+        self.chart.set_options(advice.options, recommended, list(advice.owned), advice.workload,
+                               advice.tokens_per_sample)
         top = advice.recommendations[0] if advice.recommendations else None
         self._status_line = (
             arg(self.tr("Advisor: %1 %2"),
