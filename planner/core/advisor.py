@@ -770,6 +770,16 @@ def _several_note(run: _Run, options: list[_Option]) -> Msg:
                 "experiments at once."), speedup=two)
 
 
+def _world_note(run: _Run) -> Msg:
+    """How a plan on several GPUs is advised."""
+    strategy = run.plan.parallel.strategy
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "Your plan trains on {world} GPUs ({strategy}): each option is {world} of a "
+                "card, its fit judged per GPU (peak {peak} on each, batch per GPU) and its "
+                "speed that of all {world}, as in the fit table."),
+        world=run.world, strategy=_STRATEGY_NAMES.get(strategy, strategy), peak=_gb(run.peak))
+
+
 def _notes(run: _Run, sale: _Sale, modules: list[str], options: list[_Option], eligible,
            slower: int, recs: list[Recommendation]) -> list[Msg]:
     """The advice's notes, in the order they are read: the memory rule of a plan first, then
@@ -798,13 +808,7 @@ def _notes(run: _Run, sale: _Sale, modules: list[str], options: list[_Option], e
     if run.several:
         notes.append(_several_note(run, options))
     if run.world > 1:
-        notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "Your plan trains on {world} GPUs ({strategy}): each option is {world} of "
-                    "a card, its fit judged per GPU (peak {peak} on each, batch per GPU) and "
-                    "its speed that of all {world}, as in the fit table."),
-            world=run.world, strategy=_STRATEGY_NAMES.get(run.plan.parallel.strategy,
-                                                         run.plan.parallel.strategy),
-            peak=_gb(run.peak)))
+        notes.append(_world_note(run))
     if run.inputs.plan is None:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Speed is measured on {label}; draft your own network for advice on it."),
