@@ -395,14 +395,14 @@ def _precision_of(card: GpuSpec, plan: PlanResult, planned: bool) -> str:
     return plan.setup.precision if planned else best_precision(card)
 
 
-def _fit_rows(plan: PlanResult, catalog: Catalog, planned: bool
+def _fit_rows(plan: PlanResult, catalog: Catalog, planned: bool, cards: list[GpuSpec]
               ) -> tuple[dict[str, FitRow], dict[str, PlanResult]]:
-    """Every catalog card's fit row (``planner.core.fit.fit_table``) for the workload, each in
-    the precision it runs it in: the advice reads its per-card figures (fits, largest batch,
+    """The cards' fit rows (``planner.core.fit.fit_table``) for the workload, each in the
+    precision it runs it in: the advice reads its per-card figures (fits, largest batch,
     speed, its notes) from the very rows the fit table shows, so the two never disagree. Also
     the plan in each precision used (its workload times two cards)."""
     groups: dict[str, list[GpuSpec]] = {}
-    for c in catalog:
+    for c in cards:
         groups.setdefault(_precision_of(c, plan, planned), []).append(c)
     rows: dict[str, FitRow] = {}
     plans: dict[str, PlanResult] = {}
@@ -485,11 +485,12 @@ class _Run:
     plan: PlanResult
     label: Msg
     planned: bool
-    rows: dict[str, FitRow]  # every catalog card's, in the precision it runs the workload in
+    rows: dict[str, FitRow]  # the cards', in the precision each runs the workload in
     plans: dict[str, PlanResult]  # the workload planned in each of those precisions
     owned: list[tuple[GpuSpec, OwnedCard]]
     best_owned: tuple[GpuSpec, OwnedCard] | None  # the fastest card owned on the workload
     quotes: _Quotes
+    rentals: dict  # card name → its rental rates known as of the date
 
     @property
     def prof(self) -> Profile:
@@ -545,22 +546,32 @@ def _prepare(catalog: Catalog, inputs: AdvisorInputs, a: Assumptions,
     several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
     plan, label, planned = _workload(inputs, as_of, a)
     several = several and plan.parallel.world == 1  # a plan on several GPUs says how many
-    rows, plans = _fit_rows(plan, catalog, planned)
     owned = _owned_specs(catalog, inputs)
+    rentals = _rentals(catalog, as_of, adv)
+    mine = {s.name for s, _ in owned}
+    cards = [c for c in catalog if c.release is None or c.release <= as_of or c.name in mine
+             or c.name in rentals]  # the cards the advice speaks of
+    rows, plans = _fit_rows(plan, catalog, planned, cards)
     best_owned = max(owned, key=lambda so: rows[so[0].name].samples_per_s, default=None)
     return _Run(catalog, inputs, a, adv, as_of, budget, several, plan, label, planned, rows,
-                plans, owned, best_owned, _Quotes(catalog, as_of, adv))
+                plans, owned, best_owned, _Quotes(catalog, as_of, adv), rentals)
+
+
+def _rentals(catalog: Catalog, as_of: str, adv: AdvisorAssumptions) -> dict:
+    """Rental rates known as of the date (not older than a stale price), by card name."""
+    out = {}
+    for c in catalog:
+        rq = catalog.rental(c, as_of)
+        if rq is not None and _months_between(rq.month, as_of) <= adv.stale_price_months:
+            out[c.name] = rq
+    return out
 
 
 def _rented(run: _Run) -> list:
-    """Rental rates known as of the date (not older than a stale price): (card, rates, the
-    speed one rented card adds to the workload: on a plan over N GPUs, a set of N's / N)."""
-    out = []
-    for c in run.catalog:
-        rq = run.catalog.rental(c, run.as_of)
-        if rq is not None and _months_between(rq.month, run.as_of) <= run.adv.stale_price_months:
-            out.append((c, rq, run.rows[c.name].samples_per_s / run.world))
-    return out
+    """The rented cards: (card, rates, the speed one rented card adds to the workload: on a
+    plan over N GPUs, a set of N's / N)."""
+    return [(run.rows[name].card, rq, run.rows[name].samples_per_s / run.world)
+            for name, rq in run.rentals.items()]
 
 
 def _pair_speed(run: _Run, card: GpuSpec) -> float:
