@@ -36,13 +36,15 @@ from planner.core.catalog import (
     describe_price,
     parse_compute_capability,
 )
-from planner.core.memory import Assumptions, max_batch_many
+from planner.core.fit import FitRow, fit_table
+from planner.core.memory import Assumptions
 from planner.core.network import Setup
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling
 from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
 from planner.core.eras import era_workload
-from planner.core.speed import ERROR_BAND, best_precision, iteration_time, workload
+from planner.core.speed import ERROR_BAND, best_precision
+from planner.core.transformer import tokens_per_step
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
 GIB = 1024**3
@@ -265,11 +267,13 @@ class Advice:
     # With the user's plan: what it needs on a card (its estimated peak, CUDA context
     # included); a card qualifies when this fits its usable memory. None: the profile's GB.
     needed_bytes: int | None = None
+    # A text workload's tokens per sample (sequence length): its speeds read as tokens/s.
+    tokens_per_sample: int | None = None
 
     def to_json(self) -> dict:
         return {"as_of": self.as_of, "profile": self.profile.key,
                 "profile_assumptions": self.profile.assumptions_text(self.as_of),
-                "workload": self.workload,
+                "workload": self.workload, "tokens_per_sample": self.tokens_per_sample,
                 "recommendations": [r.to_json() for r in self.recommendations],
                 "notes": list(self.notes)}
 
@@ -318,6 +322,14 @@ def _money(v: float) -> Money:
 
 def _gb(nbytes: int) -> str:
     return f"{nbytes / GIB:.1f} GiB"
+
+
+def rate_text(per_s: float) -> str:
+    """A speed's figure as the advice writes it: whole numbers from 10 up ("1,234"), two
+    significant digits below ("4.2", "0.52"), so a slow workload never reads "0" or "1"."""
+    if per_s >= 10 or per_s <= 0:
+        return f"{per_s:,.0f}"
+    return f"{per_s:.2g}"
 
 
 @dataclass(frozen=True)
@@ -376,45 +388,38 @@ def _workload(inputs: AdvisorInputs, as_of: str, a: Assumptions) -> tuple[PlanRe
     return plan, label, inputs.plan is not None or era is not None
 
 
-@dataclass
-class _CardMeasures:
-    """Each card's speed on the workload, the precision it runs it in, whether it fits and
-    the largest batch that does."""
-
-    precision_of: dict[str, str]
-    works: dict
-    speed: dict[str, float]
-    notes_of: dict[str, str]
-    fits: dict[str, bool]
-    mbatch: dict[str, int]
+def _precision_of(card: GpuSpec, plan: PlanResult, planned: bool) -> str:
+    """The precision a card runs the workload in: a planned workload its own; the profile's
+    reference workload the one each card runs well (fp16 mixed precision on tensor cores,
+    fp32 where FP16 is slow)."""
+    return plan.setup.precision if planned else best_precision(card)
 
 
-def _measure_cards(cards: list[GpuSpec], plan: PlanResult, planned: bool, prof: Profile,
-                   a: Assumptions) -> _CardMeasures:
-    setup, analysis = plan.setup, plan.analysis
-    usable = [c.usable_memory_bytes(a.driver_reserved_bytes) for c in cards]
-    # The profile's reference workload runs in the precision each card runs well (fp16 mixed
-    # precision on tensor cores, fp32 where FP16 is slow); a planned workload in its own.
-    precision_of = {c.name: best_precision(c) if not planned else setup.precision
-                    for c in cards}
-    setups = {p: replace(setup, precision=p) for p in set(precision_of.values())}
-    works = {p: plan.workload if p == setup.precision else workload(analysis, s)
-             for p, s in setups.items()}
-    batches_by = {p: max_batch_many(analysis, s, usable, a) for p, s in setups.items()}
-    batches = [batches_by[precision_of[c.name]][i] for i, c in enumerate(cards)]
-    m = _CardMeasures(precision_of, works, {}, {}, {}, {})
-    peak = plan.estimate.peak
-    for c, use, mb in zip(cards, usable, batches):
-        est = iteration_time(works[precision_of[c.name]], c, precision_of[c.name], a)
-        m.speed[c.name] = est.samples_per_s
-        m.notes_of[c.name] = est.note
-        if planned:
-            m.fits[c.name] = peak <= use
-        else:
-            need = prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
-            m.fits[c.name] = c.fast_memory_bytes >= need
-        m.mbatch[c.name] = int(mb)
-    return m
+def _fit_rows(plan: PlanResult, catalog: Catalog, planned: bool, cards: list[GpuSpec]
+              ) -> tuple[dict[str, FitRow], dict[str, PlanResult]]:
+    """The cards' fit rows (``planner.core.fit.fit_table``) for the workload, each in the
+    precision it runs it in: the advice reads its per-card figures (fits, largest batch,
+    speed, its notes) from the very rows the fit table shows, so the two never disagree. Also
+    the plan in each precision used (its workload times two cards)."""
+    groups: dict[str, list[GpuSpec]] = {}
+    for c in cards:
+        groups.setdefault(_precision_of(c, plan, planned), []).append(c)
+    rows: dict[str, FitRow] = {}
+    plans: dict[str, PlanResult] = {}
+    for precision, cards in groups.items():
+        plans[precision] = plan if precision == plan.setup.precision else compute_plan(
+            plan.draft, replace(plan.setup, precision=precision), plan.assumptions,
+            plan.parallel, analysis=plan.analysis)
+        rows.update((r.card.name, r) for r in fit_table(plans[precision], catalog, cards=cards))
+    return rows, plans
+
+
+def _fits_need(row: FitRow, planned: bool, prof: Profile) -> bool:
+    """Whether the card has the memory the work needs: with a planned workload its row's
+    verdict (the peak on its usable memory), else the profile's GB on its fast memory."""
+    if planned:
+        return row.fits
+    return row.card.fast_memory_bytes >= prof.memory_gib * GIB * 0.97  # marketed GB vs GiB
 
 
 def _owned_specs(catalog: Catalog, inputs: AdvisorInputs) -> list[tuple[GpuSpec, OwnedCard]]:
@@ -435,238 +440,408 @@ def _owned_specs(catalog: Catalog, inputs: AdvisorInputs) -> list[tuple[GpuSpec,
     return out
 
 
-def advise(catalog: Catalog, inputs: AdvisorInputs,
-           assumptions: Assumptions | None = None,
-           advisor: AdvisorAssumptions | None = None) -> Advice:
-    a = assumptions or Assumptions()
-    adv = advisor or AdvisorAssumptions()
+_STRATEGY_NAMES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3",
+                   "fsdp": "FSDP"}
+
+
+@dataclass(frozen=True)
+class _Quotes:
+    """Dated prices as of the advice's month, by the advisor's rules: none older than
+    ``stale_price_months``; a sold price preferred to a slightly newer asking price; a used
+    card with no used price may have a mixed-condition one (labelled so)."""
+
+    catalog: Catalog
+    as_of: str
+    adv: AdvisorAssumptions
+
+    def _fresh(self, p: PricePoint | None) -> PricePoint | None:
+        if p is None or not p.date:
+            return p
+        return p if _months_between(p.date, self.as_of) <= self.adv.stale_price_months else None
+
+    def quote(self, spec: GpuSpec, condition: str) -> PricePoint | None:
+        sold = self.adv.prefer_sold_months
+        p = self._fresh(self.catalog.price(spec, self.as_of, condition, prefer_sold_months=sold))
+        if p is None and condition == "used":
+            p = self._fresh(self.catalog.price(spec, self.as_of, "mixed", prefer_sold_months=sold))
+        return p
+
+    def resale(self, spec: GpuSpec) -> PricePoint | None:
+        return self.quote(spec, "used")
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One advice being worked out: its inputs checked, the workload planned, every card's fit
+    row and the user's cards (``_prepare``); the steps of ``advise`` read it."""
+
+    catalog: Catalog
+    inputs: AdvisorInputs
+    a: Assumptions
+    adv: AdvisorAssumptions
+    as_of: str
+    budget: float | None
+    several: bool
+    plan: PlanResult
+    label: Msg
+    planned: bool
+    rows: dict[str, FitRow]  # the cards', in the precision each runs the workload in
+    plans: dict[str, PlanResult]  # the workload planned in each of those precisions
+    owned: list[tuple[GpuSpec, OwnedCard]]
+    best_owned: tuple[GpuSpec, OwnedCard] | None  # the fastest card owned on the workload
+    quotes: _Quotes
+    rentals: dict  # card name → its rental rates known as of the date
+
+    @property
+    def prof(self) -> Profile:
+        return self.inputs.profile
+
+    @property
+    def peak(self) -> int:
+        """What one card must hold: the plan's peak, per GPU when the plan spans several."""
+        return self.plan.peak_per_gpu
+
+    @property
+    def tokens_per_sample(self) -> int | None:
+        """A text workload's tokens per sample (its speeds then read as tokens/s), or None."""
+        return tokens_per_step(self.plan.draft, 1)
+
+    @property
+    def world(self) -> int:
+        """How many cards the plan trains on: each option is that many of a card."""
+        return self.plan.parallel.world
+
+    @property
+    def owned_speed(self) -> float | None:
+        return self.rows[self.best_owned[0].name].samples_per_s if self.best_owned else None
+
+    @property
+    def owned_name(self) -> str:
+        return self.best_owned[0].name
+
+    def fits(self, name: str) -> bool:
+        return _fits_need(self.rows[name], self.planned, self.prof)
+
+    def precision(self, name: str) -> str:
+        return _precision_of(self.rows[name].card, self.plan, self.planned)
+
+
+@dataclass(frozen=True)
+class _Sale:
+    """Selling the best card owned when a purchase replaces it: what it fetches (all of them),
+    which cards that is, and a note when no used price is known."""
+
+    value: float = 0.0
+    cards: tuple[str, ...] = ()
+    note: Msg | None = None
+
+
+def _prepare(catalog: Catalog, inputs: AdvisorInputs, a: Assumptions,
+             adv: AdvisorAssumptions) -> _Run:
     prof = inputs.profile
     as_of = _checked_month(inputs)
     budget = inputs.budget_usd if inputs.budget_usd is not None else prof.budget_usd
     if budget is not None and budget < 0:
         raise AdvisorError(Msg(QT_TRANSLATE_NOOP("core", "budget must be a positive amount")))
     several = prof.several_gpus if inputs.several_gpus is None else inputs.several_gpus
-    notes: list[str] = []
-
     plan, label, planned = _workload(inputs, as_of, a)
-    draft, setup, analysis = plan.draft, plan.setup, plan.analysis
-    peak = plan.estimate.peak
-    work = plan.workload
+    several = several and plan.parallel.world == 1  # a plan on several GPUs says how many
+    owned = _owned_specs(catalog, inputs)
+    rentals = _rentals(catalog, as_of, adv)
+    mine = {s.name for s, _ in owned}
+    cards = [c for c in catalog if c.release is None or c.release <= as_of or c.name in mine
+             or c.name in rentals]  # the cards the advice speaks of
+    rows, plans = _fit_rows(plan, catalog, planned, cards)
+    best_owned = max(owned, key=lambda so: rows[so[0].name].samples_per_s, default=None)
+    return _Run(catalog, inputs, a, adv, as_of, budget, several, plan, label, planned, rows,
+                plans, owned, best_owned, _Quotes(catalog, as_of, adv), rentals)
 
-    cards = [c for c in catalog if c.release is None or c.release <= as_of]
-    measures = _measure_cards(cards, plan, planned, prof, a)
-    precision_of, works = measures.precision_of, measures.works
-    speed, notes_of, fits, mbatch = (measures.speed, measures.notes_of, measures.fits,
-                                     measures.mbatch)
 
-    # What the user owns.
-    owned_specs = _owned_specs(catalog, inputs)
-    best_owned = max(owned_specs, key=lambda so: speed.get(so[0].name, 0.0), default=None)
-    owned_speed = speed.get(best_owned[0].name) if best_owned else None
-    if best_owned and best_owned[0].name not in speed:
-        p = best_precision(best_owned[0]) if not planned else setup.precision
-        owned_work = works.get(p) or workload(analysis, replace(setup, precision=p))
-        owned_speed = iteration_time(owned_work, best_owned[0], p, a).samples_per_s
-
-    def fresh(p: PricePoint | None) -> PricePoint | None:
-        if p is None or not p.date:
-            return p
-        return p if _months_between(p.date, as_of) <= adv.stale_price_months else None
-
-    def quote(spec: GpuSpec, condition: str) -> PricePoint | None:
-        """The dated price as of the date: sold preferred to a slightly newer asking price; a
-        used card with no used price may have a mixed-condition one (labelled so)."""
-        p = fresh(catalog.price(spec, as_of, condition, prefer_sold_months=adv.prefer_sold_months))
-        if p is None and condition == "used":
-            p = fresh(catalog.price(spec, as_of, "mixed",
-                                    prefer_sold_months=adv.prefer_sold_months))
-        return p
-
-    def resale(spec: GpuSpec) -> PricePoint | None:
-        return quote(spec, "used")
-
-    # Rental rates known as of the date (not older than a stale price), per rented card.
-    rented = []
+def _rentals(catalog: Catalog, as_of: str, adv: AdvisorAssumptions) -> dict:
+    """Rental rates known as of the date (not older than a stale price), by card name."""
+    out = {}
     for c in catalog:
         rq = catalog.rental(c, as_of)
         if rq is not None and _months_between(rq.month, as_of) <= adv.stale_price_months:
-            rented.append((c, rq, speed.get(c.name) or iteration_time(
-                work, c, setup.precision, a).samples_per_s))
+            out[c.name] = rq
+    return out
 
-    grads = plan.gradients if several else 0
-    pa = ParallelAssumptions(framework=adv.framework)
 
-    def pair_speed(card: GpuSpec) -> float:
-        """Two of this card training the workload data-parallel (the several-GPUs model:
-        all-reduce over the card's link, calibrated to the article's figures)."""
-        p = precision_of[card.name]
-        return scaling(works[p], card, p, grads, Parallel(2, 1, "ddp"), pa,
-                       a)[-1].samples_per_s
+def _rented(run: _Run) -> list:
+    """The rented cards: (card, rates, the speed one rented card adds to the workload: on a
+    plan over N GPUs, a set of N's / N)."""
+    return [(run.rows[name].card, rq, run.rows[name].samples_per_s / run.world)
+            for name, rq in run.rentals.items()]
 
+
+def _pair_speed(run: _Run, card: GpuSpec) -> float:
+    """Two of this card training the workload data-parallel (the several-GPUs model:
+    all-reduce over the card's link, calibrated to the article's figures)."""
+    p = run.precision(card.name)
+    pa = ParallelAssumptions(framework=run.adv.framework)
+    return scaling(run.plans[p].workload, card, p, run.plan.gradients, Parallel(2, 1, "ddp"),
+                   pa, run.a)[-1].samples_per_s
+
+
+def _cheapest(run: _Run, card: GpuSpec) -> PricePoint | None:
+    """The card's cheapest dated price on the chosen basis (new, used or both)."""
+    basis = run.inputs.price_basis
+    conditions = [c for c in ("new", "used") if basis in (c, "both")]
+    prices = [p for p in (run.quotes.quote(card, c) for c in conditions)
+              if p is not None and p.usd > 0]
+    return min(prices, key=lambda p: p.usd) if prices else None
+
+
+def _module_in_reach(run: _Run, card: GpuSpec) -> bool:
+    """An SXM module that would fit the work and is priced within the budget (left out, and
+    the advice says so)."""
+    priced = [p for p in (run.quotes.quote(card, "new"), run.quotes.quote(card, "used"))
+              if p is not None]
+    return run.fits(card.name) and any(run.budget is None or p.usd <= run.budget
+                                       for p in priced)
+
+
+def _options(run: _Run) -> tuple[list[_Option], list[str]]:
+    """What can be bought as of the date: each priced card released by then (as many as the
+    plan trains on; and, with several GPUs, two of it); and the priced SXM modules left out."""
     options: list[_Option] = []
-    modules: list[str] = []  # priced SXM modules left out
-    for c in cards:
+    modules: list[str] = []
+    for c in run.catalog:
+        if c.release is not None and c.release > run.as_of:
+            continue
         if c.server_module:
-            priced = [p for p in (quote(c, "new"), quote(c, "used")) if p is not None]
-            if fits[c.name] and any(budget is None or p.usd <= budget for p in priced):
+            if _module_in_reach(run, c):
                 modules.append(c.name)
             continue
-        prices = []
-        if inputs.price_basis in ("new", "both"):
-            prices.append(quote(c, "new"))
-        if inputs.price_basis in ("used", "both"):
-            prices.append(quote(c, "used"))
-        prices = [p for p in prices if p is not None and p.usd > 0]
-        if not prices:
+        price = _cheapest(run, c)
+        if price is None:
             continue
-        price = min(prices, key=lambda p: p.usd)
-        support = support_as_of(c.compute_capability, as_of)
-        options.append(_Option(c, price, 1, speed[c.name], fits[c.name], mbatch[c.name],
-                               support, precision_of[c.name], notes_of[c.name], work.checked))
-        if several:
-            options.append(_Option(c, price, 2, pair_speed(c),
-                                   fits[c.name], mbatch[c.name], support,
-                                   precision_of[c.name], notes_of[c.name], work.checked))
+        row = run.rows[c.name]
+        one = _Option(c, price, run.world, row.samples_per_s, run.fits(c.name), row.max_batch,
+                      support_as_of(c.compute_capability, run.as_of), run.precision(c.name),
+                      row.speed.note, row.speed.error_band is not None)
+        options.append(one)
+        if run.several:
+            options.append(replace(one, count=2, speed=_pair_speed(run, c)))
+    return options, modules
 
-    sell_value = 0.0
-    sells: tuple[str, ...] = ()
-    if best_owned and inputs.sell_replaced and not several:
-        rp = resale(best_owned[0])
-        if rp is not None:
-            sell_value = rp.usd * best_owned[1].count
-            sells = (best_owned[0].name,)
-        else:
-            notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "No used price is known for your {card} as of {date}, so the net costs "
-                        "do not subtract its sale: add what it fetches in the Catalog pane "
-                        "(Edit price…)."), card=best_owned[0].name, date=as_of))
-    notes.extend(catalog.price_book().notices)  # e.g. the user's prices file was set aside
+
+def _sale(run: _Run) -> _Sale:
+    """Selling the best card owned to pay for the new one (not with several GPUs: then the
+    new card joins it)."""
+    if not (run.best_owned and run.inputs.sell_replaced and not run.several):
+        return _Sale()
+    spec, own = run.best_owned
+    rp = run.quotes.resale(spec)
+    if rp is not None:
+        return _Sale(rp.usd * own.count, (spec.name,))
+    return _Sale(note=Msg(QT_TRANSLATE_NOOP(
+        "core", "No used price is known for your {card} as of {date}, so the net costs do "
+                "not subtract its sale: add what it fetches in the Catalog pane (Edit "
+                "price…)."), card=spec.name, date=run.as_of))
+
+
+def _score(run: _Run, o: _Option) -> float:
+    """Speed per price ** price weight, less for cards current software supports only through
+    legacy builds, or not at all."""
+    cost = max(o.price.usd * o.count, 1.0)
+    s = o.speed / cost ** run.prof.price_weight
+    if o.support == "legacy":
+        s *= run.adv.legacy_factor
+    elif o.support == "unsupported":
+        s *= run.adv.unsupported_factor
+    return s
+
+
+def _eligible(run: _Run, options: list[_Option], sale: _Sale
+              ) -> tuple[list[tuple[float, _Option, float]], int]:
+    """The options worth buying, best score first: (score, option, net cost); and how many fit
+    within the budget but are no faster than the card owned (never advised)."""
+    owned_names = {s.name for s, _ in run.owned}
+    owned_speed = run.owned_speed
+    eligible = []
+    slower = 0
+    for o in options:
+        if not o.fits or o.card.name in owned_names:
+            continue
+        net = o.price.usd * o.count - sale.value
+        if run.budget is not None and net > run.budget:
+            continue
+        if owned_speed and o.speed <= owned_speed:
+            slower += 1
+            continue
+        eligible.append((_score(run, o), o, net))
+    eligible.sort(key=lambda t: -t[0])
+    return eligible, slower
+
+
+def _chart(eligible, sale: _Sale) -> tuple[tuple[str, float, float, bool], ...]:
+    """The options chart's points: name, net cost, speed, fits (the 40 best)."""
+    return tuple((f"{o.count}× {o.card.name}" if o.count > 1 else o.card.name,
+                  o.price.usd * o.count - sale.value, o.speed, o.fits)
+                 for _, o, _ in eligible[:40])
+
+
+def _keep(run: _Run, recs: list[Recommendation]) -> list[Recommendation]:
+    """Keep what you have, when it fits and nothing is meaningfully faster for the money: the
+    keep first, and no buy below the minimum speed-up."""
+    spec, own = run.best_owned
+    top_speedup = recs[0].speedup if recs else None
+    min_speedup = run.adv.min_speedup
+    if not run.fits(spec.name) or (top_speedup is not None and top_speedup >= min_speedup):
+        return recs
+    if recs and top_speedup is not None:
+        why = Msg(QT_TRANSLATE_NOOP(
+            "core", "Keep your {card}: the best buy within your budget, {best}, is only "
+                    "{speedup:.2f}× as fast on {label} (less than the {min:g}× worth the "
+                    "money and the trouble)."), card=spec.name, best=recs[0].card,
+            speedup=top_speedup, label=run.label, min=min_speedup)
+    else:
+        why = Msg(QT_TRANSLATE_NOOP(
+            "core", "Keep your {card}: nothing within your budget fits {label} and is "
+                    "faster."), card=spec.name, label=run.label)
+    keep = Recommendation("keep", spec.name, None, None, 0.0, 1.0, True,
+                          run.rows[spec.name].max_batch, _power(spec, run.inputs, run.adv),
+                          support_as_of(spec.compute_capability, run.as_of), why,
+                          count=own.count)
+    return [keep] + [r for r in recs if r.speedup is None or r.speedup >= min_speedup]
+
+
+def _sell(run: _Run, new: str) -> Recommendation:
+    """Sell the card owned when the ``new`` one arrives, at its dated used price."""
+    spec, own = run.best_owned
+    rp = run.quotes.resale(spec)
+    if rp:
+        why = Msg(QT_TRANSLATE_NOOP(
+            "core", "Sell your {card} for about {price} (used price, {date}) when the {new} "
+                    "arrives."), card=spec.name, price=_money(rp.usd), date=rp.date, new=new)
+    else:
+        why = Msg(QT_TRANSLATE_NOOP("core", "Sell your {card} when the {new} arrives."),
+                  card=spec.name, new=new)
+    return Recommendation("sell", spec.name, rp.usd if rp else None, rp,
+                          -(rp.usd if rp else 0.0), None, run.fits(spec.name),
+                          run.rows[spec.name].max_batch, None,
+                          support_as_of(spec.compute_capability, run.as_of), why,
+                          count=own.count)
+
+
+def _recommendations(run: _Run, eligible, sale: _Sale) -> list[Recommendation]:
+    """The best buys; with a card owned, keep it (when nothing is worth the money) or sell it
+    (when a buy replaces it and the sale was counted)."""
+    rented = _rented(run)
+    recs = [_buy(run, o, net, sc, sale, rented) for sc, o, net in eligible[:run.adv.top]]
+    if run.best_owned is None:
+        return recs
+    recs = _keep(run, recs)
+    if sale.cards and recs and recs[0].action == "buy":
+        recs.append(_sell(run, recs[0].card))
+    return recs
+
+
+def _owned_does_not_fit(run: _Run) -> Msg | None:
+    spec = run.best_owned[0] if run.best_owned else None
+    if spec is None or not run.planned or run.fits(spec.name):
+        return None
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "Your {card} does not fit {label} at batch {batch} (peak {peak})."),
+        card=spec.name, label=run.label, batch=run.plan.setup.batch_size, peak=_gb(run.peak))
+
+
+def _nothing_eligible(run: _Run, slower: int) -> Msg:
+    """Why no buy is advised: every card in reach is slower than the one owned, or none has
+    the memory within the budget."""
+    budget, as_of = run.budget, run.as_of
+    if slower:
+        if budget is not None:
+            return Msg(QT_TRANSLATE_NOOP(
+                "core", "Every card that fits and is priced as of {date} within {budget} is "
+                        "slower than your {card}."), date=as_of, budget=_money(budget),
+                card=run.owned_name)
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "Every card that fits and is priced as of {date} is slower than your "
+                    "{card}."), date=as_of, card=run.owned_name)
+    need = (Msg(QT_TRANSLATE_NOOP("core", "{peak} for {label}"), peak=_gb(run.peak),
+                label=run.label) if run.planned else f"{run.prof.memory_gib:g} GB")
+    if budget is not None:
+        return Msg(QT_TRANSLATE_NOOP(
+            "core", "No card priced as of {date} has {need} within {budget}."),
+            date=as_of, need=need, budget=_money(budget))
+    return Msg(QT_TRANSLATE_NOOP("core", "No card priced as of {date} has {need}."),
+               date=as_of, need=need)
+
+
+def _several_note(run: _Run, options: list[_Option]) -> Msg:
+    pair = next((o for o in options if o.count == 2), None)
+    one = run.rows[pair.card.name].samples_per_s if pair else 0.0
+    two = pair.speed / one if pair and one else 0.0
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "Several GPUs: two cards train this network about {speedup:.1f}× as fast as "
+                "one (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in "
+                "optimised research code; dense networks gain much less) — or run two "
+                "experiments at once."), speedup=two)
+
+
+def _world_note(run: _Run) -> Msg:
+    """How a plan on several GPUs is advised."""
+    strategy = run.plan.parallel.strategy
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "Your plan trains on {world} GPUs ({strategy}): each option is {world} of a "
+                "card, its fit judged per GPU (peak {peak} on each, batch per GPU) and its "
+                "speed that of all {world}, as in the fit table."),
+        world=run.world, strategy=_STRATEGY_NAMES.get(strategy, strategy), peak=_gb(run.peak))
+
+
+def _notes(run: _Run, sale: _Sale, modules: list[str], options: list[_Option], eligible,
+           slower: int, recs: list[Recommendation]) -> list[Msg]:
+    """The advice's notes, in the order they are read: the memory rule of a plan first, then
+    the prices, what was left out, and why there is no buy or how to go on."""
+    notes: list = []
+    if run.inputs.plan is not None:
+        # One rule, said where the advice is read: the plan's peak decides, not the profile.
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "Memory: a card qualifies when your plan's estimated peak ({peak}) fits "
+                    "its usable memory (its memory less the driver's reserve); the profile's "
+                    "{memory:g} GB is not used."), peak=_gb(run.peak),
+            memory=run.prof.memory_gib))
+    if sale.note is not None:
+        notes.append(sale.note)
+    notes.extend(run.catalog.price_book().notices)  # e.g. the user's prices file was set aside
     if modules:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Left out: {cards} — SXM modules that come only inside NVIDIA's multi-GPU "
                     "servers, not as cards for a PC."), cards=", ".join(modules)))
-
-    def score(o: _Option) -> float:
-        cost = max(o.price.usd * o.count, 1.0)
-        s = o.speed / cost ** prof.price_weight
-        if o.support == "legacy":
-            s *= adv.legacy_factor
-        elif o.support == "unsupported":
-            s *= adv.unsupported_factor
-        return s
-
-    owned_names = {s.name for s, _ in owned_specs}
-    eligible = []
-    slower = 0  # fit and within budget, but no faster than what is owned
-    for o in options:
-        if not o.fits or o.card.name in owned_names:
-            continue
-        net = o.price.usd * o.count - sell_value
-        if budget is not None and net > budget:
-            continue
-        if owned_speed and o.speed <= owned_speed:
-            slower += 1  # never advise buying something slower than what you have
-            continue
-        eligible.append((score(o), o, net))
-    eligible.sort(key=lambda t: -t[0])
-    chart = tuple((f"{o.count}× {o.card.name}" if o.count > 1 else o.card.name,
-                   o.price.usd * o.count - sell_value, o.speed, o.fits)
-                  for _, o, _ in eligible[:40])
-
-    recs: list[Recommendation] = []
-    if best_owned is not None:
-        spec, own = best_owned
-        if not fits.get(spec.name, False) and planned:
-            notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "Your {card} does not fit {label} at batch {batch} (peak {peak})."),
-                card=spec.name, label=label, batch=setup.batch_size, peak=_gb(peak)))
-
-    for sc, o, net in eligible[:adv.top]:
-        recs.append(_buy(o, net, sc, sells if sell_value else (), sell_value, owned_speed,
-                         best_owned, inputs, adv, label, setup, catalog, as_of, resale, rented))
-
-    # Keep what you have, when nothing is meaningfully better for the money.
-    if best_owned is not None:
-        spec, own = best_owned
-        owned_fits = fits.get(spec.name, True)
-        top_speedup = recs[0].speedup if recs else None
-        if owned_fits and (top_speedup is None or top_speedup < adv.min_speedup):
-            if recs and top_speedup is not None:
-                why = Msg(QT_TRANSLATE_NOOP(
-                    "core", "Keep your {card}: the best buy within your budget, {best}, is only "
-                            "{speedup:.2f}× as fast on {label} (less than the {min:g}× worth "
-                            "the money and the trouble)."), card=spec.name, best=recs[0].card,
-                    speedup=top_speedup, label=label, min=adv.min_speedup)
-            else:
-                why = Msg(QT_TRANSLATE_NOOP(
-                    "core", "Keep your {card}: nothing within your budget fits {label} and is "
-                            "faster."), card=spec.name, label=label)
-            recs = [r for r in recs if r.speedup is None or r.speedup >= adv.min_speedup]
-            keep = Recommendation("keep", spec.name, None, None, 0.0, 1.0, owned_fits,
-                                  mbatch.get(spec.name), _power(spec, inputs, adv),
-                                  support_as_of(spec.compute_capability, as_of), why,
-                                  count=own.count)
-            recs.insert(0, keep)
-        if sells and recs and recs[0].action == "buy":
-            rp = resale(spec)
-            recs.append(Recommendation(
-                "sell", spec.name, rp.usd if rp else None, rp, -(rp.usd if rp else 0.0),
-                None, owned_fits, mbatch.get(spec.name), None,
-                support_as_of(spec.compute_capability, as_of),
-                Msg(QT_TRANSLATE_NOOP(
-                    "core", "Sell your {card} for about {price} (used price, {date}) when the "
-                            "{new} arrives."), card=spec.name, price=_money(rp.usd),
-                    date=rp.date, new=recs[0].card) if rp else
-                Msg(QT_TRANSLATE_NOOP("core", "Sell your {card} when the {new} arrives."),
-                    card=spec.name, new=recs[0].card),
-                count=own.count))
-    if not eligible and slower:
-        if budget is not None:
-            notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "Every card that fits and is priced as of {date} within {budget} is "
-                        "slower than your {card}."), date=as_of, budget=_money(budget),
-                card=best_owned[0].name))
-        else:
-            notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "Every card that fits and is priced as of {date} is slower than your "
-                        "{card}."), date=as_of, card=best_owned[0].name))
-    elif not eligible:
-        need = (Msg(QT_TRANSLATE_NOOP("core", "{peak} for {label}"), peak=_gb(peak),
-                    label=label) if planned else f"{prof.memory_gib:g} GB")
-        if budget is not None:
-            notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "No card priced as of {date} has {need} within {budget}."),
-                date=as_of, need=need, budget=_money(budget)))
-        else:
-            notes.append(Msg(QT_TRANSLATE_NOOP("core", "No card priced as of {date} has {need}."),
-                             date=as_of, need=need))
-    if prof.start_cheap and recs:
-        first = next((r for r in recs if r.action == "buy"), None)
-        if first is not None:
-            notes.append(_upgrade_path(first, catalog, as_of, resale))
-    if several:
-        pair = next((o for o in options if o.count == 2), None)
-        two = pair.speed / speed[pair.card.name] if pair and speed[pair.card.name] else 0.0
-        notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "Several GPUs: two cards train this network about {speedup:.1f}× as fast as "
-                    "one (the article: four give 2.5–3× in most frameworks, 3.6–3.8× in "
-                    "optimised research code; dense networks gain much less) — or run two "
-                    "experiments at once."), speedup=two))
-    if inputs.plan is None:
+    notes.append(_owned_does_not_fit(run))
+    if not eligible:
+        notes.append(_nothing_eligible(run, slower))
+    first = next((r for r in recs if r.action == "buy"), None) if run.prof.start_cheap else None
+    if first is not None:
+        notes.append(_upgrade_path(first, run.catalog, run.as_of, run.quotes.resale))
+    if run.several:
+        notes.append(_several_note(run, options))
+    if run.world > 1:
+        notes.append(_world_note(run))
+    if run.inputs.plan is None:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "Speed is measured on {label}; draft your own network for advice on it."),
-            label=label))
-    owned_points = tuple(
-        (s.name, speed.get(s.name) or iteration_time(work, s, setup.precision, a).samples_per_s)
-        for s, _ in owned_specs)
-    if inputs.plan is not None:
-        # One rule, said where the advice is read: the plan's peak decides, not the profile.
-        notes.insert(0, Msg(QT_TRANSLATE_NOOP(
-            "core", "Memory: a card qualifies when your plan's estimated peak ({peak}) fits "
-                    "its usable memory (its memory less the driver's reserve); the profile's "
-                    "{memory:g} GB is not used."), peak=_gb(peak), memory=prof.memory_gib))
-    return Advice(as_of, prof, tuple(recs), tuple(notes), len(options), chart, owned_points,
-                  draft.name, needed_bytes=peak if inputs.plan is not None else None)
+            label=run.label))
+    return [n for n in notes if n is not None]
+
+
+def advise(catalog: Catalog, inputs: AdvisorInputs,
+           assumptions: Assumptions | None = None,
+           advisor: AdvisorAssumptions | None = None) -> Advice:
+    """What to buy, keep and sell for these inputs (the module's docstring says how)."""
+    run = _prepare(catalog, inputs, assumptions or Assumptions(), advisor or AdvisorAssumptions())
+    options, modules = _options(run)
+    sale = _sale(run)
+    eligible, slower = _eligible(run, options, sale)
+    recs = _recommendations(run, eligible, sale)
+    notes = _notes(run, sale, modules, options, eligible, slower, recs)
+    owned_points = tuple((s.name, run.rows[s.name].samples_per_s) for s, _ in run.owned)
+    return Advice(run.as_of, run.prof, tuple(recs), tuple(notes), len(options),
+                  _chart(eligible, sale), owned_points, run.plan.draft.name,
+                  needed_bytes=run.peak if inputs.plan is not None else None,
+                  tokens_per_sample=run.tokens_per_sample)
 
 
 # A sentence of 1 to 10 phrases: literal templates, so each can be translated (lupdate), with
@@ -729,90 +904,127 @@ def _rent_comparison(o: _Option, net: float, power_per_year: float | None,
                           rq.count, ratio, hours(cheapest), hours(median))
 
 
-def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, best_owned,
-         inputs: AdvisorInputs, adv: AdvisorAssumptions, label: str, setup: Setup,
-         catalog: Catalog, as_of: str, resale, rented=()) -> Recommendation:
-    card = o.card
-    name = f"{o.count}× {card.name}" if o.count > 1 else card.name
-    speedup = o.speed / owned_speed if owned_speed else None
-    if o.max_batch:
-        prec = o.precision or setup.precision
-        precision = (Msg(QT_TRANSLATE_NOOP("core", "mixed precision"))
-                     if prec == "mixed" else prec)
-        parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} in "
-                                               "{precision}"),
-                     name=name, label=label, batch=o.max_batch, precision=precision)]
-    else:
-        parts = [Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label}"), name=name, label=label)]
-    # The speed model's typical error against measured throughput (benchmarks/speed_accuracy.py).
+def _fit_phrase(o: _Option, name: str, label: Msg, setup: Setup, world: int = 1) -> Msg:
+    """'RTX 3090: fits your net up to batch 96 in mixed precision' (per GPU on a plan over
+    several GPUs)."""
+    if not o.max_batch:
+        return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label}"), name=name, label=label)
+    prec = o.precision or setup.precision
+    precision = Msg(QT_TRANSLATE_NOOP("core", "mixed precision")) if prec == "mixed" else prec
+    if world > 1:
+        return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} per GPU "
+                                             "in {precision}"),
+                   name=name, label=label, batch=o.max_batch, precision=precision)
+    return Msg(QT_TRANSLATE_NOOP("core", "{name}: fits {label} up to batch {batch} in "
+                                         "{precision}"),
+               name=name, label=label, batch=o.max_batch, precision=precision)
+
+
+def _speed_phrase(o: _Option, speedup: float | None, owned: str | None,
+                  tokens_per_sample: int | None = None) -> Msg:
+    """As fast as what: times the card owned, or samples (a text workload: tokens) per
+    second; with the speed model's typical error against measured throughput
+    (benchmarks/speed_accuracy.py) where the calibration checked the network's layers."""
     band = round(ERROR_BAND * 100)
     if speedup is not None and o.checked:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} (±{band} %)"),
-                         speedup=speedup, card=best_owned[0].name, band=band))
-    elif speedup is not None:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"),
-                         speedup=speedup, card=best_owned[0].name))
-    elif o.checked:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s ±{band} %"),
-                         speed=o.speed, band=band))
-    else:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed))
-    if o.note:
-        parts.append(Msg(o.note))
-    described = describe_price(o.price, as_of)
+        return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} (±{band} %)"),
+                   speedup=speedup, card=owned, band=band)
+    if speedup is not None:
+        return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"), speedup=speedup,
+                   card=owned)
+    if tokens_per_sample:
+        speed = rate_text(o.speed * tokens_per_sample)
+        if o.checked:
+            return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s ±{band} %"), speed=speed,
+                       band=band)
+        return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s"), speed=speed)
+    if o.checked:
+        return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s ±{band} %"),
+                   speed=rate_text(o.speed), band=band)
+    return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s"), speed=rate_text(o.speed))
+
+
+def _price_phrase(o: _Option, described, sale: _Sale, owned: str | None, net: float):
+    """The price, each for several cards, less what the card owned fetches."""
     if o.count > 1:
-        price_txt = Msg(QT_TRANSLATE_NOOP("core", "{price} each"), price=described)
+        price = Msg(QT_TRANSLATE_NOOP("core", "{price} each"), price=described)
     else:
-        price_txt = described
-    if sell_value:
-        parts.append(Msg(QT_TRANSLATE_NOOP(
+        price = described
+    if sale.value:
+        return Msg(QT_TRANSLATE_NOOP(
             "core", "{price} less ~{resale} for your {card} used = {net} net"),
-            price=price_txt, resale=_money(sell_value), card=best_owned[0].name,
-            net=_money(net)))
-    elif o.count > 1:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{price} = {net}"), price=price_txt,
-                         net=_money(net)))
-    else:
-        parts.append(price_txt)
-    power = _power(card, inputs, adv, o.count)
-    if power is not None:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "~{cost} a year in electricity"),
-                         cost=_money(power)))
-    support = o.support
+            price=price, resale=_money(sale.value), card=owned, net=_money(net))
+    if o.count > 1:
+        return Msg(QT_TRANSLATE_NOOP("core", "{price} = {net}"), price=price, net=_money(net))
+    return price
+
+
+def _caveats(card: GpuSpec, support: str) -> list[Msg]:
+    """What to know before buying the card: its software support, slow memory, cooling."""
+    out = []
     if support == "legacy":
-        parts.append(Msg(QT_TRANSLATE_NOOP(
+        out.append(Msg(QT_TRANSLATE_NOOP(
             "core", "current software supports it only through legacy builds")))
     elif support != "supported":
-        parts.append(Msg(QT_TRANSLATE_NOOP(
+        out.append(Msg(QT_TRANSLATE_NOOP(
             "core", "current CUDA and PyTorch no longer support it")))
     if card.fast_memory_bytes < card.memory_bytes:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "only its first 3.5 GB are fast")))
+        out.append(Msg(QT_TRANSLATE_NOOP("core", "only its first 3.5 GB are fast")))
     if card.segment == "datacenter":
-        parts.append(Msg(QT_TRANSLATE_NOOP(
+        out.append(Msg(QT_TRANSLATE_NOOP(
             "core", "a data-centre card, usually without a fan of its own: in a PC it needs "
                     "added cooling")))
-    break_even = None
-    rent = None
-    if not inputs.cloud_usd_per_hour:
-        rent = _rent_comparison(o, net, power, inputs, rented)
-    if rent is not None:
-        parts.append(_rent_text(rent, inputs))
-        if rent.break_even_hours_median is not None and inputs.hours_per_day:
-            break_even = round(rent.break_even_hours_median / (inputs.hours_per_day * 30), 1)
+    return out
+
+
+def _against_renting(o: _Option, net: float, power: float | None, inputs: AdvisorInputs,
+                     rented) -> tuple[list[Msg], float | None, RentComparison | None]:
+    """Buying against renting: the user's cloud rate when given, else the dated rental
+    observations; the phrases, the months to break even and the rent comparison."""
     if inputs.cloud_usd_per_hour:
         monthly_cloud = inputs.cloud_usd_per_hour * inputs.hours_per_day * 30
         monthly_power = (power or 0.0) / 12
-        if monthly_cloud > monthly_power:
-            break_even = round(net / (monthly_cloud - monthly_power), 1) if net > 0 else 0.0
-            parts.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "pays for itself against ${hourly:g}/h cloud in {months:g} months"),
-                hourly=inputs.cloud_usd_per_hour, months=break_even))
-    reason = sentence(parts)
+        if monthly_cloud <= monthly_power:
+            return [], None, None
+        months = round(net / (monthly_cloud - monthly_power), 1) if net > 0 else 0.0
+        return [Msg(QT_TRANSLATE_NOOP(
+            "core", "pays for itself against ${hourly:g}/h cloud in {months:g} months"),
+            hourly=inputs.cloud_usd_per_hour, months=months)], months, None
+    rent = _rent_comparison(o, net, power, inputs, rented)
+    if rent is None:
+        return [], None, None
+    months = None
+    if rent.break_even_hours_median is not None and inputs.hours_per_day:
+        months = round(rent.break_even_hours_median / (inputs.hours_per_day * 30), 1)
+    return [_rent_text(rent, inputs)], months, rent
+
+
+def _buy(run: _Run, o: _Option, net: float, score: float, sale: _Sale,
+         rented=()) -> Recommendation:
+    """A buy recommendation and its reason, one sentence of phrases."""
+    card = o.card
+    name = f"{o.count}× {card.name}" if o.count > 1 else card.name
+    owned_speed = run.owned_speed
+    owned = run.owned_name if run.best_owned else None
+    speedup = o.speed / owned_speed if owned_speed else None
+    described = describe_price(o.price, run.as_of)
+    power = _power(card, run.inputs, run.adv, o.count)
+    parts = [_fit_phrase(o, name, run.label, run.plan.setup, run.world),
+             _speed_phrase(o, speedup, owned, run.tokens_per_sample)]
+    if o.note:
+        parts.append(Msg(o.note))
+    parts.append(_price_phrase(o, described, sale, owned, net))
+    if power is not None:
+        parts.append(Msg(QT_TRANSLATE_NOOP("core", "~{cost} a year in electricity"),
+                         cost=_money(power)))
+    parts += _caveats(card, o.support)
+    renting, break_even, rent = _against_renting(o, net, power, run.inputs, rented)
+    parts += renting
     return Recommendation("buy", name, o.price.usd * o.count, o.price, round(net, 2),
                           round(speedup, 3) if speedup is not None else None, o.fits,
-                          o.max_batch, power, support, reason, round(score, 6), o.count,
-                          tuple(sells), break_even, rent, str(described),
-                          ERROR_BAND if o.checked else None)
+                          o.max_batch, power, o.support, sentence(parts), round(score, 6),
+                          o.count, sale.cards if sale.value else (), break_even, rent,
+                          str(described), ERROR_BAND if o.checked else None)
 
 
 def _rent_text(rent: RentComparison, inputs: AdvisorInputs) -> Msg:

@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         self.monitor_source: str | None = None
         self._welcome_pending = False
         self._shown_once = False
+        self._advisor_line = ""  # the advisor's line the status bar shows, if any
         self._closing = False
         self.document = document
         document.setParent(self)
@@ -352,8 +353,15 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_advisor_status(self, text: str) -> None:
+        """The advisor's line is the advice its pane shows now: shown while the Advisor is in
+        front; an older one still on the status bar is taken away when the advice changes
+        behind another pane (and the current one shown when the Advisor comes back)."""
         if self.tabs.currentWidget() is self._advisor_page:
             self._on_pane_message(text)
+            self._advisor_line = text
+        elif self._advisor_line and self.statusBar().currentMessage() == self._advisor_line:
+            self.statusBar().clearMessage()
+            self._advisor_line = ""
 
     @Slot(object)
     def _on_catalog_changed(self, catalog) -> None:
@@ -411,7 +419,9 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
-        self.pane_at(index)
+        page = self.pane_at(index)
+        if page is not None and page is self.advisor and not page.pending:
+            self._on_advisor_status(page.status_line)  # the advice shown, not an older one
         # Ctrl+E exports the Planner's view shown: only while the Planner is the pane in front
         self.planner.exporter.export_view_action.setEnabled(index == 0)
 

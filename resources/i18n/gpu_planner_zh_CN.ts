@@ -2913,6 +2913,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>速度（样本/秒）</translation>
     </message>
     <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
         <source>%1 (yours)</source>
         <translation>%1（你的）</translation>
     </message>
@@ -2921,8 +2929,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>你的 %1</translation>
     </message>
     <message>
+        <source>speed (tokens/s)</source>
+        <translation>速度（词元/秒）</translation>
+    </message>
+    <message>
+        <source>Speed on %1 against net cost</source>
+        <translation>%1 上的速度与净成本</translation>
+    </message>
+    <message>
         <source>speed on %1 (samples/s)</source>
-        <translation>在 %1 上的速度（样本/秒）</translation>
+        <translation type="vanished">在 %1 上的速度（样本/秒）</translation>
     </message>
 </context>
 <context>
@@ -4793,12 +4809,20 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>显存：你的计划的估计峰值（{peak}）装得进显卡的可用显存（显存减去驱动保留）时，该卡才符合条件；不使用方案的 {memory:g} GB。</translation>
     </message>
     <message>
+        <source>Your plan trains on {world} GPUs ({strategy}): each option is {world} of a card, its fit judged per GPU (peak {peak} on each, batch per GPU) and its speed that of all {world}, as in the fit table.</source>
+        <translation>您的方案在 {world} 块 GPU 上训练（{strategy}）：每个选项是 {world} 块同一显卡，是否放得下按每块 GPU 判断（每块峰值 {peak}，批量按每块 GPU 计），速度为全部 {world} 块合计，与适配表一致。</translation>
+    </message>
+    <message>
+        <source>{name}: fits {label} up to batch {batch} per GPU in {precision}</source>
+        <translation>{name}：以{precision}可放下{label}，每块 GPU 批量大小最多 {batch}</translation>
+    </message>
+    <message>
         <source>{speedup:.1f}× your {card} (±{band} %)</source>
         <translation>是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
     </message>
     <message>
         <source>{speed:,.0f} samples/s ±{band} %</source>
-        <translation>{speed:,.0f} 样本/秒 ±{band} %</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{price} each</source>
@@ -4870,7 +4894,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed:,.0f} samples/s</source>
-        <translation>{speed:,.0f} 样本/秒</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒</translation>
     </message>
     <message>
         <source>new</source>
@@ -4955,6 +4979,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>current software supports it only through legacy builds</source>
         <translation>当前软件只能通过旧版构建支持它</translation>
+    </message>
+    <message>
+        <source>{speed} tokens/s ±{band} %</source>
+        <translation>{speed} 词元/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed} tokens/s</source>
+        <translation>{speed} 词元/秒</translation>
+    </message>
+    <message>
+        <source>{speed} samples/s ±{band} %</source>
+        <translation>{speed} 样本/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed} samples/s</source>
+        <translation>{speed} 样本/秒</translation>
     </message>
     <message>
         <source>current CUDA and PyTorch no longer support it</source>

@@ -202,7 +202,7 @@ def test_plan_is_used_when_asked(pane, qtbot):
     settle(qtbot, pane)
     assert recs(pane) and all("ResNet-18" in r.reason for r in recs(pane)
                               if r.action == "buy")
-    assert "ResNet-18" in pane.chart.getPlotItem().getAxis("left").labelText
+    assert "ResNet-18" in pane.chart.title()  # the chart names the workload it measures
     pane.set_plan(None)
     settle(qtbot, pane)
     assert not pane.use_plan_check.isEnabled()
@@ -426,3 +426,39 @@ def test_the_profile_text_says_which_workload_the_advice_is_judged_on(pane):
     text = pane.profile_description.text()
     assert text.startswith("As of 2026-11 this profile is judged on QLoRA fine-tuning"), text
     assert "The article, 2017: Recurrent networks" in text
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_chart_names_its_workload_and_its_axis_title_fits_at_1024x700(
+        make_pane, qtbot, qapp, language):
+    # The y-axis title was cut off in Chinese ("在 Llama-shaped 8B 上的速度（样本/…"): the
+    # unit stays on the axis, the workload's name goes in the title across the chart.
+    from PySide6.QtGui import QFontMetricsF
+
+    from planner.ui import i18n
+
+    if language != "en":
+        assert i18n.install_translator(qapp, language) is not None
+    try:
+        pane = make_pane(show=False)
+        pane.resize(1024, 640)  # the pane's share of a 1024×700 window
+        pane.set_profile("nlp-research")
+        pane.set_as_of("2026-12")
+        pane.show()
+        settle(qtbot, pane)
+        assert pane.advice.tokens_per_sample == 2048
+        assert "Llama-shaped 8B" in pane.chart.title()
+        axis = pane.chart.getPlotItem().getAxis("left")
+        assert "Llama" not in axis.labelText
+        assert ("tokens/s" if language == "en" else "词元/秒") in axis.labelText
+        qtbot.waitUntil(lambda: pane.chart.getPlotItem().getViewBox().height() > 50)
+        text_width = QFontMetricsF(axis.label.font()).horizontalAdvance(axis.labelText)
+        assert text_width < axis.height(), (axis.labelText, text_width, axis.height())
+        # The chart plots what the advice says: tokens/s for a text workload.
+        top = next(r for r in recs(pane) if r.action == "buy")
+        point = next(p for p in pane.chart.points() if p[0] == top.card)
+        option = next(o for o in pane.advice.options if o[0] == top.card)
+        assert point[2] == pytest.approx(option[2] * 2048)
+    finally:
+        if language != "en":
+            i18n.remove_translators(qapp)

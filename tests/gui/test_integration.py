@@ -426,3 +426,25 @@ def test_the_fit_views_splitter_and_the_result_tab_are_restored(make_window, qtb
     qtbot.waitUntil(lambda: fit2.splitter.sizes()[0] > 50)
     share = fit2.splitter.sizes()[1] / sum(fit2.splitter.sizes())
     assert share == pytest.approx(moved, abs=0.05)
+
+
+def test_the_status_line_is_the_advice_the_advisor_shows(make_window, qtbot):
+    # The advice can change while another pane is in front (cards detected, a recompute that
+    # was already scheduled): the status bar never keeps the older advice, and shows the
+    # current one when the Advisor comes back to the front.
+    w = make_window(demo=False)
+    w.tabs.setCurrentIndex(PANES.index("advisor"))
+    pane = w.advisor
+    qtbot.waitUntil(lambda: pane.advice is not None and not pane.pending, timeout=5000)
+    before = pane.advice.recommendations[0]
+    assert before.action == "buy"
+    assert before.card in w.statusBar().currentMessage()
+    assert pane.add_owned_card("A100 SXM4 80GB")  # the recompute is scheduled …
+    w.tabs.setCurrentIndex(PANES.index("catalog"))  # … and runs with the Catalog in front
+    qtbot.waitUntil(lambda: not pane.pending, timeout=5000)
+    top = pane.advice.recommendations[0]
+    assert (top.action, top.card) == ("keep", "A100 SXM4 80GB")
+    assert before.card not in w.statusBar().currentMessage()  # the old advice is gone
+    w.tabs.setCurrentIndex(PANES.index("advisor"))
+    assert w.statusBar().currentMessage() == pane.status_line
+    assert "KEEP" in pane.status_line and "A100 SXM4 80GB" in pane.status_line

@@ -253,3 +253,96 @@ def test_a_data_centre_card_comes_with_its_caveats(catalog):
     _, picks = buys(catalog, "kaggle", "2026-11")
     assert len(picks) >= 2 and all(catalog.by_name(p).segment != "datacenter"
                                    for p in picks[:2])
+
+
+def _bought(rec):
+    return rec.card.split("× ")[-1]
+
+
+@pytest.mark.parametrize("profile,as_of,preset", [
+    ("best", "2026-11", "resnet50"),  # the user's plan
+    ("nlp-research", "2026-12", None),  # the profile's workload of the era, planned per card
+    ("cv-research", "2026-12", None),
+])
+def test_advice_and_fit_table_agree_card_by_card(catalog, profile, as_of, preset):
+    from planner.core.eras import era_workload
+    from planner.core.fit import fit_table
+
+    if preset:
+        draft, setup = load_preset(preset)
+        plan = compute_plan(draft, setup)
+    else:
+        plan = compute_plan(*era_workload(profile, as_of).build())
+    advice = advise(catalog, AdvisorInputs(get_profile(profile), as_of=as_of,
+                                           plan=plan if preset else None))
+    rows = {r.card.name: r for r in fit_table(plan, catalog)}
+    bought = [r for r in advice.recommendations if r.action == "buy"]
+    assert len(bought) >= 3, advice.notes
+    for rec in bought:
+        row = rows[_bought(rec)]
+        assert row.fits and rec.fits
+        assert rec.max_batch == row.max_batch  # the batch the fit table shows
+    points = {name: speed for name, _, speed, _ in advice.options}
+    assert len(points) >= 3
+    for name, speed in points.items():  # the chart's speeds are the fit table's
+        assert speed == pytest.approx(rows[name].samples_per_s, rel=1e-12)
+
+
+def test_a_plan_on_several_gpus_is_advised_as_that_many_cards(catalog):
+    from planner.core.fit import fit_table
+    from planner.core.parallel import Parallel
+
+    draft, setup = load_preset("resnet50")
+    plan = compute_plan(draft, setup, parallel=Parallel(4, 1, "zero3"))
+    advice = advise(catalog, AdvisorInputs(get_profile("best"), as_of="2026-11", plan=plan))
+    rows = {r.card.name: r for r in fit_table(plan, catalog)}
+    bought = [r for r in advice.recommendations if r.action == "buy"]
+    assert bought, advice.notes
+    for rec in bought:
+        assert rec.count == 4 and rec.card.startswith("4× ")
+        row = rows[_bought(rec)]
+        assert rec.price_usd == pytest.approx(4 * rec.price.usd)  # four cards are paid for
+        assert rec.max_batch == row.max_batch  # per GPU, sharding's savings included
+        assert "per GPU" in str(rec.reason)
+    # Judged per GPU: ZeRO-3 over 4 GPUs needs less on each than the plan on one.
+    assert advice.needed_bytes == plan.peak_per_gpu < plan.estimate.peak
+    assert any("4 GPUs (ZeRO-3)" in str(n) for n in advice.notes)
+    one = advise(catalog, AdvisorInputs(get_profile("best"), as_of="2026-11",
+                                        plan=compute_plan(draft, setup)))
+    first = next(r for r in one.recommendations if r.action == "buy")
+    four = next((r for r in bought if _bought(r) == first.card), None)
+    if four is not None:  # the set is faster than one card, not priced as one
+        assert four.price_usd > first.price_usd
+
+
+def test_rate_text_never_rounds_a_slow_speed_to_0_or_1():
+    from planner.core.advisor import rate_text
+
+    assert rate_text(0.136) == "0.14"
+    assert rate_text(0.52) == "0.52"
+    assert rate_text(4.24) == "4.2"
+    assert rate_text(9.96) == "10"
+    assert rate_text(57.3) == "57"
+    assert rate_text(1234.5) == "1,234"
+
+
+def test_a_text_workload_reads_in_tokens_per_second(catalog):
+    # QLoRA on an 8B model runs under 1 sequence a second on most cards: the advice said
+    # "0 samples/s" and "1 samples/s"; it says tokens/s, from the same speed.
+    import re
+
+    advice = advise(catalog, AdvisorInputs(get_profile("nlp-research"), as_of="2026-12"))
+    assert advice.tokens_per_sample == 2048
+    bought = [r for r in advice.recommendations if r.action == "buy"]
+    assert bought, advice.notes
+    speeds = {name: speed for name, _, speed, _ in advice.options}
+    for rec in bought:
+        assert "samples/s" not in rec.reason
+        m = re.search(r"([\d,.]+) tokens/s", rec.reason)
+        assert m, rec.reason
+        tokens = float(m.group(1).replace(",", ""))
+        assert tokens == pytest.approx(speeds[rec.card] * 2048, rel=0.05)
+    for prof in PROFILES:  # no speed anywhere reads "0 samples/s" or "1 samples/s"
+        for as_of in ("2017-03", "2026-12"):
+            text = json.dumps(advise(catalog, AdvisorInputs(prof, as_of=as_of)).to_json())
+            assert not re.search(r"\b[01] (samples|tokens)/s", text), (prof.key, as_of)

@@ -1,7 +1,8 @@
 """The options chart: each candidate's net cost against its speed, the user's cards marked.
 
 x is the net cost in USD (the price, less what the replaced card fetches used); y is samples per
-second on the plan or the profile's reference workload. Recommended options are drawn larger and
+second (tokens per second for a text workload) on the plan or the profile's workload, which the
+chart's title names (a long name on the y axis was cut off). Recommended options are drawn larger and
 in colour, the others grey; the cards the user owns are stars at a net cost of 0 (keeping them
 costs nothing) with a dashed line at the fastest one's speed, so "above the line" reads "faster
 than what I have". Every recommended option is labelled with its name where the label does
@@ -18,6 +19,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from planner.core.advisor import rate_text
 from planner.ui.i18n import arg
 from planner.ui.plotstyle import style_plot
 
@@ -26,8 +28,8 @@ OTHER = QColor(150, 150, 150)
 OWNED = QColor("#ff7f0e")
 
 
-def _tip(x: float, y: float, data) -> str:
-    return f"{data}\n${x:,.0f} net · {y:,.1f} samples/s"
+def _elided(text: str, limit: int = 48) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class OptionsChart(pg.PlotWidget):
@@ -41,9 +43,11 @@ class OptionsChart(pg.PlotWidget):
             item.getAxis(side).enableAutoSIPrefix(False)  # "$1,500", never "1.5 kUSD"
         item.setLabel("bottom", self.tr("net cost (USD)"), color=self._label_color)
         item.setLabel("left", self.tr("speed (samples/s)"), color=self._label_color)
-        self._options = pg.ScatterPlotItem(hoverable=True, tip=_tip, symbol="o",
+        self._unit = self.tr("samples/s")
+        self._title = ""
+        self._options = pg.ScatterPlotItem(hoverable=True, tip=self._tip, symbol="o",
                                            hoverSize=14, hoverPen=pg.mkPen(text, width=2))
-        self._owned = pg.ScatterPlotItem(hoverable=True, tip=_tip, symbol="star", size=18,
+        self._owned = pg.ScatterPlotItem(hoverable=True, tip=self._tip, symbol="star", size=18,
                                          pen=pg.mkPen(text, width=1), brush=pg.mkBrush(OWNED))
         item.addItem(self._options)
         item.addItem(self._owned)
@@ -59,14 +63,21 @@ class OptionsChart(pg.PlotWidget):
         self._points: list[tuple[str, float, float]] = []
         self._owned_points: list[tuple[str, float, float]] = []
 
+    def _tip(self, x: float, y: float, data) -> str:
+        return f"{data}\n${x:,.0f} net · {rate_text(y)} {self._unit}"
+
     # ------------------------------------------------------------------------------------
     def set_options(self, options: Sequence[tuple], recommended: Iterable[str] = (),
-                    owned: Sequence[tuple[str, float]] = (), workload: str = "") -> None:
+                    owned: Sequence[tuple[str, float]] = (), workload: str = "",
+                    tokens_per_sample: int | None = None) -> None:
         """``options``: (name, net cost USD, samples/s, fits); ``recommended``: the names the
         advisor recommends (drawn in colour, the first labelled); ``owned``: (name, samples/s)
-        of the user's cards; ``workload``: what the speed is measured on (the y label)."""
+        of the user's cards; ``workload``: what the speed is measured on (the title);
+        ``tokens_per_sample``: a text workload's, plotted as tokens/s."""
         rec = list(recommended)
-        self._points = [(str(o[0]), float(o[1]), float(o[2])) for o in options]
+        scale = tokens_per_sample or 1
+        self._unit = self.tr("tokens/s") if tokens_per_sample else self.tr("samples/s")
+        self._points = [(str(o[0]), float(o[1]), float(o[2]) * scale) for o in options]
         spots = []
         for name, cost, speed in self._points:
             top = name in rec
@@ -74,7 +85,7 @@ class OptionsChart(pg.PlotWidget):
             spots.append({"pos": (cost, speed), "data": name, "size": 12 if top else 8,
                           "brush": pg.mkBrush(color), "pen": pg.mkPen(color.darker(130))})
         self._options.setData(spots)
-        self._owned_points = [(str(n), 0.0, float(s)) for n, s in owned]
+        self._owned_points = [(str(n), 0.0, float(s) * scale) for n, s in owned]
         self._owned.setData([{"pos": (0.0, s), "data": arg(self.tr("%1 (yours)"), n)}
                              for n, _, s in self._owned_points])
         if self._owned_points:
@@ -86,9 +97,14 @@ class OptionsChart(pg.PlotWidget):
         else:
             self._owned_line.setVisible(False)
             self._owned_label.setVisible(False)
-        label = (arg(self.tr("speed on %1 (samples/s)"), workload) if workload
+        # The unit on the axis, short enough for any language; the workload's name, which can
+        # be long, in the title across the chart's width.
+        label = (self.tr("speed (tokens/s)") if tokens_per_sample
                  else self.tr("speed (samples/s)"))
         self.getPlotItem().setLabel("left", label, color=self._label_color)
+        self._title = arg(self.tr("Speed on %1 against net cost"), _elided(workload)) \
+            if workload else ""
+        self.getPlotItem().setTitle(self._title or None, color=self._label_color, size="9pt")
         xs = [p[1] for p in self._points + self._owned_points]
         ys = [p[2] for p in self._points + self._owned_points]
         if xs:
@@ -149,16 +165,21 @@ class OptionsChart(pg.PlotWidget):
         """What hovering the point of ``name`` shows."""
         for name_, x, y in self._points:
             if name_ == name:
-                return _tip(x, y, name)
+                return self._tip(x, y, name)
         return ""
+
+    def title(self) -> str:
+        """The chart's title: what the speeds are measured on ("" without a workload)."""
+        return self._title
 
     # ------------------------------------------------------------------ for tests and callers
     def points(self) -> list[tuple[str, float, float]]:
-        """The plotted options: (name, net cost USD, samples/s)."""
+        """The plotted options: (name, net cost USD, speed: samples/s, or tokens/s for a text
+        workload)."""
         return list(self._points)
 
     def owned_points(self) -> list[tuple[str, float, float]]:
-        """The marked owned cards: (name, 0, samples/s)."""
+        """The marked owned cards: (name, 0, speed in the plotted unit)."""
         return list(self._owned_points)
 
     def owned_marker_visible(self) -> bool:

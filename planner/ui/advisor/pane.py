@@ -16,7 +16,6 @@ raises: its message is shown where the notes go.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from dataclasses import fields, replace
@@ -124,14 +123,6 @@ class _Column(QWidget):
         return QSize(super().minimumSizeHint().width(), 0)
 
 
-@functools.lru_cache(maxsize=16)
-def _reference_workload(preset: str):
-    """A profile's reference network (presets are frozen; read each once)."""
-    from planner.core.presets import load_preset  # noqa: PLC0415
-
-    return load_preset(preset)
-
-
 def _month(date: QDate) -> str:
     return date.toString("yyyy-MM")
 
@@ -161,6 +152,7 @@ class AdvisorPane(QWidget):
         self._detected_names: list[str] = []
         self._advice: Advice | None = None
         self._error = ""
+        self._status_line = ""
         self._dirty = True
         self._last_compute_s = 0.0
         self._timer = QTimer(self)
@@ -529,6 +521,12 @@ class AdvisorPane(QWidget):
         return self._error
 
     @property
+    def status_line(self) -> str:
+        """One line for the status bar: the top recommendation shown, or why there is none
+        (what ``status_changed`` last sent)."""
+        return self._status_line
+
+    @property
     def pending(self) -> bool:
         """A recompute is scheduled (or deferred until the pane is shown)."""
         return self._dirty
@@ -836,6 +834,7 @@ class AdvisorPane(QWidget):
         self.notes_label.setText("")
         self.chart.set_options((), (), ())
         self._update_memory_rule()
+        self._status_line = message
         self.status_changed.emit(message)
         self.advice_changed.emit(None)
 
@@ -857,14 +856,16 @@ class AdvisorPane(QWidget):
         self.error_label.setVisible(False)
         self._show_rent_info(advice, inputs)
         recommended = [r.card for r in advice.recommendations if r.action == "buy"]
-        owned, workload_name = self._owned_speeds(inputs)
-        self.chart.set_options(advice.options, recommended, owned, workload_name)
+        # The owned cards' speeds are the advice's own (its fit rows), on the same workload.
+        self.chart.set_options(advice.options, recommended, list(advice.owned), advice.workload,
+                               advice.tokens_per_sample)
         top = advice.recommendations[0] if advice.recommendations else None
-        self.status_changed.emit(
+        self._status_line = (
             arg(self.tr("Advisor: %1 %2"),
                 {"buy": self.tr("BUY"), "keep": self.tr("KEEP"),
-                       "sell": self.tr("SELL")}.get(top.action, top.action), top.card)
+                 "sell": self.tr("SELL")}.get(top.action, top.action), top.card)
             if top else (notes[0] if notes else ""))
+        self.status_changed.emit(self._status_line)
         self.advice_changed.emit(advice)
 
     def _show_rent_info(self, advice: Advice, inputs: AdvisorInputs) -> None:
@@ -885,47 +886,4 @@ class AdvisorPane(QWidget):
                            f"{rent.cheapest_usd_per_hour / rent.work_ratio:.2f}", rent.provider,
                            f"{rent.median_usd_per_hour / rent.work_ratio:.2f}", str(rent.offers))
         self.rent_info_label.setText(text)
-
-    def _owned_speeds(self, inputs: AdvisorInputs) -> tuple[list[tuple[str, float]], str]:
-        """The owned cards' speed on the advice's workload (for the chart), and its name.
-
-        The same workload the advisor measures on: the plan, or the profile's reference
-        network at its batch in the precision each card runs well (``best_precision``).
-        """
-        from planner.core.network import analyze  # noqa: PLC0415
-        from planner.core.speed import best_precision, iteration_time, workload  # noqa: PLC0415
-
-        from planner.core.eras import era_workload  # noqa: PLC0415
-
-        era = era_workload(inputs.profile.key, inputs.as_of) \
-            if inputs.plan is None and inputs.as_of else None
-        try:
-            if inputs.plan is not None:
-                draft, setup, analysis = (inputs.plan.draft, inputs.plan.setup,
-                                          inputs.plan.analysis)
-            elif era is not None:  # the profile's workload of the era, in its own precision
-                draft, setup = era.build()
-                analysis = analyze(draft)
-            else:
-                draft, setup = _reference_workload(inputs.profile.workload)
-                setup = replace(setup, batch_size=inputs.profile.workload_batch,
-                                precision="mixed")
-                analysis = analyze(draft)
-            if not analysis.ok:
-                return [], draft.name
-            works = {}
-            out = []
-            for o in inputs.owned:
-                spec = self._catalog.by_name(o.name)
-                if spec is not None:
-                    p = (setup.precision if inputs.plan is not None or era is not None
-                         else best_precision(spec))
-                    if p not in works:
-                        works[p] = workload(analysis, replace(setup, precision=p))
-                    out.append((spec.name, iteration_time(works[p], spec, p,
-                                                          self._assumptions).samples_per_s))
-            return out, draft.name
-        except Exception:  # the chart's owned marker is a nicety; never fail the pane
-            log.exception("owned card speed")
-            return [], ""
 
