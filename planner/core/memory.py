@@ -48,7 +48,7 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     checkpoint_segments,
     class_bytes,
     class_codes,
-    has_frozen,
+    step_weights,
 )
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -628,6 +628,7 @@ class _Prepared:
     weight_elems: np.ndarray
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
+    columns: Any = None  # the analysis's Columns (worked out again for a hand-made Analysis)
     grouped: dict = field(default_factory=dict)  # memo for _step and _ws_layout
 
 
@@ -677,6 +678,7 @@ def _prepare(analysis: Analysis) -> _Prepared:
         weight_elems=weight_elems,
         flops_fwd=ffwd,
         flops_bwd=fbwd,
+        columns=cols,
     )
     if len(_PREPARED_CACHE) > 16:
         _PREPARED_CACHE.clear()
@@ -704,22 +706,23 @@ def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.n
 
 
 def _step(p: _Prepared, setup: Setup) -> StepEvents:
-    """The simulated step for this setup (batch-independent; memoised per analysis)."""
+    """The simulated step for this setup (batch-independent; memoised per analysis): the
+    vectorised replay where it covers the case, else the layer-by-layer one."""
     key = ("step", setup.precision, setup.mode, setup.optimizer, setup.checkpointing,
            setup.accumulation)
     hit = p.grouped.get(key)
     if hit is None:
         prec = setup.precision
-        frozen = p.grouped.get("frozen")
-        if frozen is None:
-            frozen = p.grouped["frozen"] = has_frozen(p.analysis)
-        if prec not in MIXED_PRECISIONS and not setup.checkpointing and not frozen:
+        if "weights" not in p.grouped:
+            p.grouped["weights"] = step_weights(p.analysis, p.param_counts)
+        if prec not in MIXED_PRECISIONS and not setup.checkpointing:
             hit = build_step_fast(
                 p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
                 STATE_BYTES[prec],
                 mode=setup.mode, optimizer=setup.optimizer,
                 optimizer_states=OPTIMIZER_STATES[setup.optimizer],
-                accumulation=setup.accumulation, saved_owner=p.saved_owner)
+                accumulation=setup.accumulation, saved_owner=p.saved_owner,
+                weights=p.grouped["weights"])
             if hit is not None:
                 p.grouped[key] = hit
                 return hit
@@ -969,7 +972,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         per_tensor = np.where(p.saved_fixed, 1, batch)
         saved = ex(p.saved_elems) * per_tensor * _bpe(p.saved_class, prec)
         if ev.needs_grad is not None:  # layers that need no gradient keep nothing
-            saved = saved * _kept_by_grad(analysis, ev.needs_grad)
+            saved = saved * _kept_by_grad(p, ev.needs_grad)
         np.add.at(per_layer_act, p.saved_owner, saved)
     wsl = _workspace(p, batch, prec, a)
     per_layer_ws = np.zeros(n, dtype=np.int64)
@@ -1008,24 +1011,16 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     )
 
 
-def _kept_by_grad(analysis: Analysis, needs_grad: tuple[bool, ...]) -> np.ndarray:
+def _kept_by_grad(p: _Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
     """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
-    kept: set[int] = set()
-    outs = {info.name: info.output_storage for info in analysis.layers}
-    draft_layers = analysis.draft.layers
-    for info in analysis.layers:
-        if not needs_grad[info.index] or info.result is None or info.index == 0:
-            continue
-        spec = draft_layers[info.index]
-        prev = draft_layers[info.index - 1].name
-        ins = [outs[spec._source or prev]] + [outs[r] for r in spec._refs]
-        kept.update(info.saved_storages)
-        for t in info.result.saved:
-            if t.source == "output":
-                kept.add(info.output_storage)
-            elif t.source != "own":
-                kept.add(ins[0 if t.source == "input" else int(t.source.split(":")[1])])
-    return np.array([1 if sid in kept else 0 for sid in analysis.saved], dtype=np.int64)
+    cols = p.columns
+    layer = np.array(cols.keep_layer, dtype=np.int64)
+    storage = np.array(cols.keep_storage, dtype=np.int64)
+    kept = np.zeros(len(cols.st_elems), dtype=np.int64)
+    if len(layer):
+        use = np.array(needs_grad, dtype=bool)[layer] & (layer > 0)
+        kept[storage[use]] = 1
+    return kept[np.array(p.analysis.saved, dtype=np.int64)]
 
 
 def _flops(arr: np.ndarray) -> np.ndarray:
