@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, partial
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,12 +45,14 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     OPTIMIZER,
     PHASES,
     StepEvents,
+    as_array,
     build_step,
     build_step_fast,
     checkpoint_segments,
     class_bytes,
     class_codes,
     step_weights,
+    storage_codes,
 )
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -629,6 +633,8 @@ class _Prepared:
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
     columns: Any = None  # the analysis's Columns (worked out again for a hand-made Analysis)
+    tables: tuple = ()  # (stats, workspace, weights) per layer, as _prepare read them
+    st_elems: np.ndarray | None = None  # elements per sample of every storage
     grouped: dict = field(default_factory=dict)  # memo for _step and _ws_layout
 
 
@@ -647,31 +653,27 @@ def _prepare(analysis: Analysis) -> _Prepared:
         cols = analyze(analysis.draft).columns
     infos = analysis.layers
     n = len(infos)
-    # Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    # layer without a candidate for an algorithm takes implicit GEMM's.
-    ws_rows = []
-    for i in cols.workspace_layers:
-        w = infos[i].result.workspace
-        fallback = w["implicit_gemm"]
-        ws_rows.append([v for k in _WS_NAMES for v in w.get(k, fallback)])
-    ws_table = np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
-    table = np.array([info.stats for info in infos], dtype=np.int64).reshape(n, 7)
+    tables = _patched_tables(analysis, cols)
+    if tables is None:
+        tables = (_stats_table(infos, range(n), n), _ws_table(infos, cols.workspace_layers),
+                  _weights_table(infos, range(n), n))
+    table, ws_table, w_table = tables
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
-    all_elems = np.array(cols.st_elems, dtype=np.int64)
-    saved_idx = np.array(analysis.saved, dtype=np.int64)
-    codes = class_codes(cols.st_class)[saved_idx]
+    all_elems = np.fromiter(cols.st_elems, dtype=np.int64, count=len(cols.st_elems))
+    saved_idx = as_array(analysis.saved)
+    codes = storage_codes(cols.st_class)[saved_idx]
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=all_elems[saved_idx],
         saved_class=codes,
         saved_fixed=codes == C_FIXED,
-        saved_owner=np.array(cols.saved_owner, dtype=np.int64),
+        saved_owner=as_array(cols.saved_owner),
         param_counts=params,
         ws={k: (ws_table[:, 2 * j].copy(), ws_table[:, 2 * j + 1].copy())
             for j, k in enumerate(_WS_NAMES)},
-        ws_layers=np.array(cols.workspace_layers, dtype=np.int64),
+        ws_layers=as_array(cols.workspace_layers),
         out_elems=out_elems,
         out_numel=o,
         in_elems=in_elems,
@@ -679,11 +681,70 @@ def _prepare(analysis: Analysis) -> _Prepared:
         flops_fwd=ffwd,
         flops_bwd=fbwd,
         columns=cols,
+        tables=tables,
+        st_elems=all_elems,
     )
+    prepared.grouped["weights"] = step_weights(params, w_table)
     if len(_PREPARED_CACHE) > 16:
         _PREPARED_CACHE.clear()
     _PREPARED_CACHE[id(analysis)] = (analysis, prepared)
     return prepared
+
+
+_STATS = itemgetter(10)  # LayerInfo.stats
+_RESULT = itemgetter(5)  # LayerInfo.result
+_WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (elements, bytes), tied
+
+
+def _stats_table(infos, rows, n: int) -> np.ndarray:
+    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``."""
+    return np.fromiter(chain.from_iterable(map(_STATS, map(infos.__getitem__, rows))),
+                       dtype=np.int64, count=7 * len(rows)).reshape(len(rows), 7)
+
+
+def _weights_table(infos, rows, n: int) -> np.ndarray:
+    """Each layer's frozen parameters, quantised elements and bytes, tied elements."""
+    results = map(_RESULT, map(infos.__getitem__, rows))
+    return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
+                       count=4 * len(rows)).reshape(len(rows), 4)
+
+
+def _ws_table(infos, layers) -> np.ndarray:
+    """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
+    layer without a candidate for an algorithm takes implicit GEMM's."""
+    ws_rows = []
+    for i in layers:
+        w = infos[i].result.workspace
+        fallback = w["implicit_gemm"]
+        ws_rows.append([v for k in _WS_NAMES for v in w.get(k, fallback)])
+    return np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
+
+
+def _patched_tables(analysis: Analysis, cols):
+    """The per-layer tables of an analysis patched from another (``core.incremental``): that
+    one's tables with the re-applied layers' rows worked out again; None otherwise."""
+    from planner.core.incremental import lineage  # noqa: PLC0415 (imports core.network)
+
+    line = lineage(analysis)
+    if line is None:
+        return None
+    parent, rows = line
+    hit = _PREPARED_CACHE.get(id(parent))
+    if hit is None or hit[0] is not parent or hit[1].columns.workspace_layers is not \
+            cols.workspace_layers:
+        return None
+    table, ws_table, w_table = (t.copy() for t in hit[1].tables)
+    if rows:
+        infos = analysis.layers
+        idx = list(rows)
+        table[idx] = _stats_table(infos, idx, len(infos))
+        w_table[idx] = _weights_table(infos, idx, len(infos))
+        ws_layers = cols.workspace_layers
+        at = [k for k in map(ws_layers.index, filter(set(ws_layers).__contains__, idx))] \
+            if ws_layers else []
+        if at:
+            ws_table[at] = _ws_table(infos, [ws_layers[k] for k in at])
+    return table, ws_table, w_table
 
 
 def _bpe(codes: np.ndarray, precision: str) -> np.ndarray:
@@ -713,8 +774,6 @@ def _step(p: _Prepared, setup: Setup) -> StepEvents:
     hit = p.grouped.get(key)
     if hit is None:
         prec = setup.precision
-        if "weights" not in p.grouped:
-            p.grouped["weights"] = step_weights(p.analysis, p.param_counts)
         if prec not in MIXED_PRECISIONS and not setup.checkpointing:
             hit = build_step_fast(
                 p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
@@ -722,7 +781,7 @@ def _step(p: _Prepared, setup: Setup) -> StepEvents:
                 mode=setup.mode, optimizer=setup.optimizer,
                 optimizer_states=OPTIMIZER_STATES[setup.optimizer],
                 accumulation=setup.accumulation, saved_owner=p.saved_owner,
-                weights=p.grouped["weights"])
+                weights=p.grouped["weights"], st_elems=p.st_elems)
             if hit is not None:
                 p.grouped[key] = hit
                 return hit

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -614,11 +613,20 @@ def class_bytes(codes: np.ndarray, act_bytes: int) -> np.ndarray:
     return np.array((act_bytes, 4, 4, 8, 1), dtype=np.int64)[codes]
 
 
-def _class_bytes(classes, act_bytes: int) -> tuple[np.ndarray, np.ndarray]:
-    """(bytes per element, True where the tensor does not grow with the batch) per class."""
-    codes = class_codes(classes)
-    return class_bytes(codes, act_bytes), codes == C_FIXED
+_CODES: dict[int, tuple[tuple, np.ndarray]] = {}
 
+
+def storage_codes(classes: tuple) -> np.ndarray:
+    """``class_codes`` made once per tuple object (as ``as_array``)."""
+    hit = _CODES.get(id(classes))
+    if hit is not None and hit[0] is classes:
+        return hit[1]
+    codes = class_codes(classes)
+    codes.flags.writeable = False
+    if len(_CODES) >= 64:
+        _CODES.clear()
+    _CODES[id(classes)] = (classes, codes)
+    return codes
 
 
 class _Parts:
@@ -643,15 +651,14 @@ class _Parts:
         self.free.append(np.asarray(free, dtype=np.int64))
         self.ps.append(np.asarray(ps, dtype=np.int64))
         self.fx.append(np.asarray(fx, dtype=np.int64))
-        self.cat.append(np.full(m, cat, dtype=np.int64) if np.ndim(cat) == 0
+        self.cat.append(np.full(m, cat, dtype=np.int64) if isinstance(cat, int)
                         else np.asarray(cat, dtype=np.int64))
         self.owner.append(np.asarray(owner, dtype=np.int64))
-        self.kept.append(np.full(m, kept, dtype=bool) if np.ndim(kept) == 0
+        self.kept.append(np.full(m, kept, dtype=bool) if isinstance(kept, bool)
                          else np.asarray(kept, dtype=bool))
         if self.keys is not None:
-            group, point, rank = key
-            self.keys.append(tuple(np.broadcast_to(np.asarray(v, dtype=np.int64), (m,))
-                                   for v in (group, point, rank)))
+            self.keys.append(tuple([np.full(m, v, dtype=np.int64) if isinstance(v, int)
+                                    else np.asarray(v, dtype=np.int64) for v in key]))
 
     def events(self, p_layer, p_phase, needs_grad) -> StepEvents:
         cols = [np.concatenate(x) for x in (self.alloc, self.free, self.ps, self.fx, self.cat,
@@ -708,27 +715,41 @@ class _Weights(NamedTuple):
     tied: np.ndarray
 
 
+_NEEDS_GRAD: dict = {}
+
+
 def _needs_grad(cols, trainable: np.ndarray, n: int) -> np.ndarray:
     """Per layer, whether its output needs a gradient (as ``_wiring``: its own trainable
-    weights, or a layer it reads that needs one; readers come after what they read)."""
-    ng = (trainable > 0).tolist()
+    weights, or a layer it reads that needs one; readers come after what they read). Worked
+    out once per topology and set of trainable layers."""
+    trains = trainable > 0
+    key = (id(cols.edge_reader), id(cols.edge_read), trains.tobytes())
+    hit = _NEEDS_GRAD.get(key)
+    if hit is not None and hit[0] is cols.edge_reader and hit[1] is cols.edge_read:
+        return hit[2]
+    ng = trains.tolist()
     ng[0] = False
     for r, j in zip(cols.edge_reader, cols.edge_read):
         if ng[j]:
             ng[r] = True
-    return np.array(ng, dtype=bool)
+    out = np.array(ng, dtype=bool)
+    out.flags.writeable = False
+    if len(_NEEDS_GRAD) >= 64:
+        _NEEDS_GRAD.clear()
+    _NEEDS_GRAD[key] = (cols.edge_reader, cols.edge_read, out)
+    return out
 
 
-def _forward_tensors(parts: _Parts, cols, lay: _Layout, train: bool, ng, all_ng: bool,
-                     out_storage, act_bytes: int, saved_owner, saved) -> np.ndarray:
+def _forward_tensors(parts: _Parts, cols, el, lay: _Layout, train: bool, ng, all_ng: bool,
+                     out_storage, act_bytes: int, saved_owner, saved) -> None:
     """What the forward pass allocates: every layer's new output, and (training) the tensors
     a layer needing a gradient keeps for itself; each freed after its last reader or after
-    the backward of the lowest-index layer keeping it. Returns each storage's keeper."""
-    el = np.array(cols.st_elems, dtype=np.int64)
-    bpe, fixed_cls = _class_bytes(cols.st_class, act_bytes)
+    the backward of the lowest-index layer keeping it."""
+    codes = storage_codes(cols.st_class)
+    bpe, fixed_cls = class_bytes(codes, act_bytes), codes == C_FIXED
     nbytes = el * bpe
-    producer = np.array(cols.st_prod, dtype=np.int64)
-    st_free = np.array(cols.st_last, dtype=np.int64)
+    producer = as_array(cols.st_prod)
+    st_free = as_array(cols.st_last).copy()
     n_st = len(el)
     final_st = int(out_storage[-1])
     is_output = np.zeros(n_st, dtype=bool)
@@ -736,11 +757,10 @@ def _forward_tensors(parts: _Parts, cols, lay: _Layout, train: bool, ng, all_ng:
     saver = np.full(n_st, -1, dtype=np.int64)
     if train:
         if all_ng:
-            saver[np.asarray(saved, dtype=np.int64)] = (
+            saver[as_array(saved)] = (
                 saved_owner if saved_owner is not None else cols.saved_owner)
         else:  # the lowest-index keeper among the layers that need a gradient
-            kl = np.array(cols.keep_layer, dtype=np.int64)
-            ks = np.array(cols.keep_storage, dtype=np.int64)
+            kl, ks = as_array(cols.keep_layer), as_array(cols.keep_storage)
             use = ng[kl] if len(kl) else np.zeros(0, dtype=bool)
             low = np.full(n_st, lay.n_points + len(ng), dtype=np.int64)
             np.minimum.at(low, ks[use], kl[use])
@@ -759,7 +779,6 @@ def _forward_tensors(parts: _Parts, cols, lay: _Layout, train: bool, ng, all_ng:
     parts.add(producer[sel], st_free[sel], np.where(fixed_cls[sel], 0, nbytes[sel]),
               np.where(fixed_cls[sel], nbytes[sel], 0), C_ACT, producer[sel],
               kept=saver[sel] >= 1, key=(0, producer[sel], sel))
-    return el
 
 
 def _weight_tensors(parts: _Parts, w: _Weights, lay: _Layout, param_bytes: int) -> None:
@@ -839,8 +858,7 @@ def _gradient_buffers(parts: _Parts, cols, lay: _Layout, w: _Weights, ng, fbwd, 
     layer reading the same output twice makes the second gradient separately, as the
     layer-by-layer replay (the vectorised one has always counted it once)."""
     n = len(ng)
-    cons_a = np.array(cols.edge_reader, dtype=np.int64)
-    prod_a = np.array(cols.edge_read, dtype=np.int64)
+    cons_a, prod_a = as_array(cols.edge_reader), as_array(cols.edge_read)
     e_idx = np.arange(len(cons_a))
     starts = np.concatenate([[True], cons_a[1:] != cons_a[:-1]]) if len(cons_a) else \
         np.zeros(0, dtype=bool)
@@ -893,14 +911,15 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
                     param_bytes: int, state_bytes: int, *, mode: str, optimizer: str,
                     optimizer_states: int, accumulation: int,
                     saved_owner: np.ndarray | None = None,
-                    weights: _Weights | None = None) -> StepEvents | None:
+                    weights: _Weights | None = None,
+                    st_elems: np.ndarray | None = None) -> StepEvents | None:
     """``build_step`` with numpy instead of a loop over layers, for every case without
     autocast and checkpointing. Returns None when the case is not covered (a layer needing a
     gradient that nothing reads, or nothing at all needing one) or int64 could overflow; the
     caller then uses ``build_step``. Gives the same events (a unit test compares the two).
     ``params`` and ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner``
     the first keeper of each of ``analysis.saved``, ``weights`` the frozen, quantised and tied
-    parts (``step_weights``; None: nothing frozen)."""
+    parts (``step_weights``; None: nothing frozen), ``st_elems`` the storages' elements."""
     n = len(analysis.layers)
     train = mode == "train"
     cols = analysis.columns
@@ -909,11 +928,12 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     w = weights if weights is not None else _Weights(params, params, np.zeros_like(params),
                                                      np.zeros_like(params),
                                                      np.zeros_like(params))
-    worst = sum(cols.st_elems) * 8 * MAX_BATCH + int(params.sum()) * 64 + \
+    el = st_elems if st_elems is not None else as_array(cols.st_elems)
+    worst = int(el.sum()) * 8 * MAX_BATCH + int(params.sum()) * 64 + \
         int(w.quantized_bytes.sum())
     if worst >= INT64_LIMIT:
         return None
-    out_storage = np.array(cols.output_storage, dtype=np.int64)
+    out_storage = as_array(cols.output_storage)
     if train:
         ng = _needs_grad(cols, w.trainable, n)
         all_ng = bool(ng[1:].all())
@@ -921,7 +941,7 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
             # Cases the layer-by-layer replay used to take: it covers the rarer ones (nothing
             # needing a gradient at the end, a layer needing one that no gradient reaches).
             readers = np.zeros(n, dtype=bool)
-            readers[np.asarray(cols.edge_read, dtype=np.int64)] = True
+            readers[as_array(cols.edge_read)] = True
             if not ng[n - 1] or not readers[:-1][ng[:-1]].all():
                 return None
     else:
@@ -933,8 +953,8 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     exact_order = weights is not None or not all_ng
     parts = _Parts(keyed=exact_order)
     lay = _layout(n, train, ng)
-    el = _forward_tensors(parts, cols, lay, train, ng, all_ng, out_storage, act_bytes,
-                          saved_owner, analysis.saved)
+    _forward_tensors(parts, cols, el, lay, train, ng, all_ng, out_storage, act_bytes,
+                     saved_owner, analysis.saved)
     _weight_tensors(parts, w, lay, param_bytes)
     if train:
         _loss_tensors(parts, lay, int(el[out_storage[-1]]) * act_bytes)
@@ -949,16 +969,28 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     return parts.events(lay.p_layer, lay.p_phase, needs_grad)
 
 
-def step_weights(analysis: Analysis, params: np.ndarray) -> "_Weights | None":
+def step_weights(params: np.ndarray, table: np.ndarray) -> "_Weights | None":
     """The frozen, quantised and tied parts of each layer's weights for ``build_step_fast``
-    (None when no layer has any: ``has_frozen`` is False)."""
-    rows = [(r.frozen_parameters, r.quantized_elements, r.quantized_bytes, r.tied_elements)
-            for r in map(_RESULT, analysis.layers)]
-    extra = np.array(rows, dtype=np.int64).reshape(len(rows), 4)
-    if not extra.any():
+    from a table of (frozen parameters, quantised elements, quantised bytes, tied elements)
+    per layer; None when no layer has any (``has_frozen`` is False)."""
+    if not table.any():
         return None
-    frozen, qe, qb, tied = extra.T.copy()
+    frozen, qe, qb, tied = table.T.copy()
     return _Weights(params, params - frozen, qe, qb, tied)
 
 
-_RESULT = itemgetter(5)  # LayerInfo.result
+_ARRAYS: dict[int, tuple[tuple, np.ndarray]] = {}
+
+
+def as_array(values: tuple) -> np.ndarray:
+    """A tuple of ints as a read-only int64 array, made once per tuple object: the analyses
+    patched from one another share their unchanged columns (``core.incremental``)."""
+    hit = _ARRAYS.get(id(values))
+    if hit is not None and hit[0] is values:
+        return hit[1]
+    arr = np.fromiter(values, dtype=np.int64, count=len(values))
+    arr.flags.writeable = False
+    if len(_ARRAYS) >= 256:
+        _ARRAYS.clear()
+    _ARRAYS[id(values)] = (values, arr)
+    return arr

@@ -216,7 +216,7 @@ def test_vectorised_replay_of_frozen_weights_is_the_layer_by_layer_one(
     # makes the very same tensors in the same order (the allocator replay depends on it).
     a = analyze(draft)
     p = _prepare(a)
-    weights = T.step_weights(a, p.param_counts)
+    weights = p.grouped["weights"]  # the frozen parts _prepare read
     assert weights is not None
     kw = dict(mode=mode, optimizer=optimizer, optimizer_states=OPTIMIZER_STATES[optimizer],
               accumulation=accumulation)
@@ -244,7 +244,7 @@ def test_a_layer_no_gradient_reaches_is_left_to_the_layer_by_layer_replay():
     fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, 4, 4, 4, mode="train",
                              optimizer="sgd", optimizer_states=0, accumulation=1,
                              saved_owner=p.saved_owner,
-                             weights=T.step_weights(a, p.param_counts))
+                             weights=p.grouped["weights"])
     assert fast is None
     assert estimate(a, Setup(2, "fp32", "sgd"), BARE).peak > 0
 
