@@ -450,13 +450,22 @@ class MemoryEstimate:
     activations: int
     transient: int
     workspace: int
-    layers: tuple[LayerEstimate, ...] = field(repr=False)
     analysis: Analysis = field(repr=False, compare=False)
     weight_copies: int = 0
     allocator: int = 0
     peak_point: int = 0
     point_allocated: np.ndarray | None = field(default=None, repr=False, compare=False)
     events: StepEvents | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def layers(self) -> tuple[LayerEstimate, ...]:
+        """Each layer's figures: parameters, what it keeps for backward, its output, FLOPs,
+        bytes moved, workspace (made when first asked for: a re-estimate after an edit that
+        only needs the peak and the largest batch does not build them)."""
+        if self.events is None:
+            return ()
+        return _layer_estimates(_prepare(self.analysis), self.events, self.setup,
+                                self.assumptions)
 
     @cached_property
     def timeline(self) -> tuple[TimelinePoint, ...]:
@@ -1018,6 +1027,22 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     exact_at = sum(cats.values()) + int(ws[at])
     rounding = int(total[at]) - exact_at
 
+    return MemoryEstimate(
+        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
+        overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],
+        optimizer=cats["optimizer"], activations=cats["activations"],
+        transient=cats["transient"], workspace=int(ws[at]), analysis=analysis,
+        weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
+        point_allocated=total, events=ev,
+    )
+
+
+def _layer_estimates(p: _Prepared, ev: StepEvents, setup: Setup,
+                     a: Assumptions) -> tuple[LayerEstimate, ...]:
+    """Each layer's figures (``MemoryEstimate.layers``, made when first asked for)."""
+    analysis = p.analysis
+    batch = setup.batch_size
+    prec = setup.precision
     n = len(analysis.layers)
     train = setup.mode == "train"
     # Per-layer figures in Python ints when int64 could overflow (the step said so).
@@ -1059,27 +1084,18 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     # LayerEstimate(*row) for every row, without a Python call per layer (12 columns above).
     if len(LayerEstimate._fields) != 12:
         raise RuntimeError("LayerEstimate changed: update the columns estimate() builds")
-    layers = tuple(map(partial(tuple.__new__, LayerEstimate), columns))
-    return MemoryEstimate(
-        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
-        overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],
-        optimizer=cats["optimizer"], activations=cats["activations"],
-        transient=cats["transient"], workspace=int(ws[at]), layers=layers, analysis=analysis,
-        weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
-        point_allocated=total, events=ev,
-    )
+    return tuple(map(partial(tuple.__new__, LayerEstimate), columns))
 
 
 def _kept_by_grad(p: _Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
     """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
     cols = p.columns
-    layer = np.array(cols.keep_layer, dtype=np.int64)
-    storage = np.array(cols.keep_storage, dtype=np.int64)
+    layer, storage = as_array(cols.keep_layer), as_array(cols.keep_storage)
     kept = np.zeros(len(cols.st_elems), dtype=np.int64)
     if len(layer):
         use = np.array(needs_grad, dtype=bool)[layer] & (layer > 0)
         kept[storage[use]] = 1
-    return kept[np.array(p.analysis.saved, dtype=np.int64)]
+    return kept[as_array(p.analysis.saved)]
 
 
 def _flops(arr: np.ndarray) -> np.ndarray:
