@@ -711,21 +711,39 @@ def _stats_table(infos, rows, n: int) -> np.ndarray:
                        dtype=np.int64, count=7 * len(rows)).reshape(len(rows), 7)
 
 
+_WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
+
+
 def _weights_table(infos, rows, n: int) -> np.ndarray:
-    """Each layer's frozen parameters, quantised elements and bytes, tied elements."""
-    results = map(_RESULT, map(infos.__getitem__, rows))
+    """Each layer's frozen parameters, quantised elements and bytes, tied elements (all zero,
+    the common case, found without building the rows)."""
+    results = list(map(_RESULT, map(infos.__getitem__, rows)))
+    if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
+        return np.zeros((len(rows), 4), dtype=np.int64)
     return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
                        count=4 * len(rows)).reshape(len(rows), 4)
+
+
+# LayerResult id → (the result, its workspace row): alike layers share one result.
+_WS_ROWS: dict[int, tuple] = {}
 
 
 def _ws_table(infos, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
     layer without a candidate for an algorithm takes implicit GEMM's."""
     ws_rows = []
+    rows = _WS_ROWS
     for i in layers:
-        w = infos[i].result.workspace
-        fallback = w["implicit_gemm"]
-        ws_rows.append([v for k in _WS_NAMES for v in w.get(k, fallback)])
+        r = infos[i].result
+        hit = rows.get(id(r))
+        if hit is None or hit[0] is not r:
+            w = r.workspace
+            fallback = w["implicit_gemm"]
+            hit = (r, [v for k in _WS_NAMES for v in w.get(k, fallback)])
+            if len(rows) >= 4096:
+                rows.clear()
+            rows[id(r)] = hit
+        ws_rows.append(hit[1])
     return np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
 
 

@@ -176,6 +176,29 @@ def checkpoint_segments(n_layers: int) -> int:
 
 
 
+_NO_CASTS: dict[int, int] = {}
+
+
+def _tensor_maker(r: "_Replay"):
+    """The replay's one way to make a tensor (a plain function over its lists: it runs for
+    every tensor of the step)."""
+    alloc, free_, ps, fx = r.t_alloc.append, r.t_free.append, r.t_ps.append, r.t_fx.append
+    cat_, owner_, kept = r.t_cat.append, r.t_owner.append, r.t_kept
+
+    def tensor(at: int, per_sample: int, fixed: int, cat: int, owner: int,
+               free: int | None = None) -> int:
+        alloc(at)
+        free_(at if free is None else free)
+        ps(per_sample)
+        fx(fixed)
+        cat_(cat)
+        owner_(owner)
+        kept.append(False)
+        return len(kept) - 1
+
+    return tensor
+
+
 class _Replay:
     """``build_step``'s state while it replays a step: the points so far, the tensors made,
     and the bookkeeping of the pass in progress. Its methods are the step's phases, called in
@@ -193,11 +216,17 @@ class _Replay:
         self.accumulation = accumulation
         self.p_layer: list[int] = []
         self.p_phase: list[int] = []
-        # Per tensor: (alloc, per sample, fixed, category, owner); its free point and whether
-        # autograd keeps it are set later, so they are lists of their own.
-        self.rows: list[tuple[int, int, int, int, int]] = []
+        # Per tensor: where it is allocated and freed, its size, category, owner, and whether
+        # autograd keeps it (one list each: the free point and kept are set later).
+        self.t_alloc: list[int] = []
         self.t_free: list[int] = []
+        self.t_ps: list[int] = []
+        self.t_fx: list[int] = []
+        self.t_cat: list[int] = []
+        self.t_owner: list[int] = []
         self.t_kept: list[bool] = []
+        # tensor(at, per_sample, fixed, category, owner, free=None) → the new tensor's index
+        self.tensor = _tensor_maker(self)
         self.inputs, self.needs_grad = _wiring(analysis, train)
         self.seg = seg = checkpoint_segments(n) if (train and checkpointing) else 0
         self.n_segments = -(-n // seg) if seg else 0
@@ -220,13 +249,6 @@ class _Replay:
         self.end_of_backward = -1
 
     # ------------------------------------------------------------------ helpers
-    def tensor(self, at: int, per_sample: int, fixed: int, cat: int, owner: int,
-               free=None) -> int:
-        self.rows.append((at, per_sample, fixed, cat, owner))
-        self.t_free.append(at if free is None else free)
-        self.t_kept.append(False)
-        return len(self.t_kept) - 1
-
     def point(self, layer: int, phase: int) -> int:
         self.p_layer.append(layer)
         self.p_phase.append(phase)
@@ -235,20 +257,18 @@ class _Replay:
     def segment(self, i: int) -> int:
         return i // self.seg if self.seg else 0
 
-    def checkpointed(self, i: int) -> bool:
-        return bool(self.seg) and self.segment(i) < self.n_segments - 1
-
     # ------------------------------------------------------------------ forward
     def forward_layer(self, i: int, at: int, keep: bool,
                       recompute: bool) -> list[tuple[int, int]]:
         """Allocate what layer ``i`` makes at point ``at``; returns (tensor, storage) made.
         ``keep``: autograd keeps what the layer saves (training, not inside a checkpoint)."""
-        info = self.infos[i]
+        infos = self.infos
+        info = infos[i]
         r = info.result
-        width, tensor, t_kept = self.width, self.tensor, self.t_kept
+        width, tensor = self.width, self.tensor
         autocast, act_bytes = self.autocast, self.act_bytes
         made: list[tuple[int, int]] = []
-        in_st = [self.infos[j].output_storage for j in self.inputs[i]]
+        in_st = [infos[j].output_storage for j in self.inputs[i]]
         kind = info.kind
         if i == 0:
             w = 4 if autocast else act_bytes
@@ -258,8 +278,8 @@ class _Replay:
         else:
             w = act_bytes
         self.out_width[i] = w
-        casts = self._autocast_copies(i, at, in_st, w, recompute) if autocast and i > 0 \
-            else {}
+        casts = self._autocast_copies(i, at, in_st, w, recompute) if autocast and i > 0 and (
+            kind in AUTOCAST_16 or kind in AUTOCAST_32) else _NO_CASTS
         sid = info.output_storage
         if i == 0 or not (r.inplace or r.view):
             width[sid] = w
@@ -268,14 +288,16 @@ class _Replay:
                 self.st_tensor[sid] = tensor(at, size, 0, C_ACT, i)
             else:
                 made.append((tensor(at, size, 0, C_ACT, i), sid))
-        if keep and self.needs_grad[i]:
+        if keep and r.saved and self.needs_grad[i]:
             self._keep_saved(i, at, r, in_st, sid, w, casts, recompute)
         if not recompute:
-            st_last_fwd, st_readers = self.st_last_fwd, self.st_readers
+            st_last_fwd = self.st_last_fwd
             for s in in_st:
                 st_last_fwd[s] = at
-            for s in in_st:
-                st_readers.setdefault(s, set()).add(i)
+            if self.seg:  # who reads what: checkpointed segments keep their inputs
+                st_readers = self.st_readers
+                for s in in_st:
+                    st_readers.setdefault(s, set()).add(i)
         return made
 
     def _autocast_copies(self, i: int, at: int, in_st: list[int], w: int,
@@ -285,14 +307,13 @@ class _Replay:
         kind = self.infos[i].kind
         r = self.infos[i].result
         casts: dict[int, int] = {}
-        if kind in AUTOCAST_16 or kind in AUTOCAST_32:
-            for k, s in enumerate(in_st):
-                if self.width[s] != w:
-                    casts[k] = self.tensor(at, self.storages[s].elements * w, 0, C_ACT, i)
-                    self.cast_of[(i, k)] = casts[k]
-            if kind in AUTOCAST_16 and r.parameters and not recompute:
-                self.weight_copy[i] = self.tensor(at, 0, r.parameters * 2, C_COPIES, i)
-                self.t_kept[self.weight_copy[i]] = self.train
+        for k, s in enumerate(in_st):
+            if self.width[s] != w:
+                casts[k] = self.tensor(at, self.storages[s].elements * w, 0, C_ACT, i)
+                self.cast_of[(i, k)] = casts[k]
+        if kind in AUTOCAST_16 and r.parameters and not recompute:
+            self.weight_copy[i] = self.tensor(at, 0, r.parameters * 2, C_COPIES, i)
+            self.t_kept[self.weight_copy[i]] = self.train
         return casts
 
     def _keep_saved(self, i: int, at: int, r, in_st: list[int], sid: int, w: int,
@@ -328,9 +349,14 @@ class _Replay:
 
     def forward_pass(self) -> None:
         keep = self.train
+        p_layer, p_phase, forward_layer = self.p_layer, self.p_phase, self.forward_layer
+        seg, last_seg = self.seg, self.n_segments - 1
         for i in range(self.n):
-            at = self.point(i, FORWARD)
-            self.forward_layer(i, at, keep=keep and not self.checkpointed(i), recompute=False)
+            at = len(p_layer)
+            p_layer.append(i)
+            p_phase.append(FORWARD)
+            checkpointed = bool(seg) and i // seg < last_seg
+            forward_layer(i, at, keep and not checkpointed, False)
         self.end_of_forward = len(self.p_layer) - 1
 
     # ------------------------------------------------------------------ loss
@@ -353,7 +379,9 @@ class _Replay:
 
     # ------------------------------------------------------------------ backward
     def backward_layer(self, k: int) -> None:
-        at = self.point(k, BACKWARD)
+        at = len(self.p_layer)
+        self.p_layer.append(k)
+        self.p_phase.append(BACKWARD)
         self.bwd_point[k] = at
         r = self.infos[k].result
         gbuf, t_free, tensor = self.gbuf, self.t_free, self.tensor
@@ -368,7 +396,7 @@ class _Replay:
                 if needs_grad[j] and j not in gbuf and g is not None:
                     gbuf[j] = g
             return
-        trainable = _trainable(r)
+        trainable = r.parameters - r.frozen_parameters
         if trainable:
             grad = trainable * param_bytes
             if self.accumulation > 1:
@@ -384,25 +412,27 @@ class _Replay:
                 continue
             s = infos[j].output_storage
             size = storages[s].elements * width[s]
-            if (k, pos) in cast_of:
+            if cast_of and (k, pos) in cast_of:
                 tensor(at, storages[s].elements * self.out_width[k], 0, C_TRANSIENT, k)
             if j not in gbuf:
                 gbuf[j] = tensor(at, size, 0, C_TRANSIENT, k)
             else:
                 tensor(at, size, 0, C_TRANSIENT, k)
-        for pos in range(len(self.inputs[k])):
-            c = cast_of.get((k, pos))
-            if c is not None and self.t_kept[c]:
-                t_free[c] = max(t_free[c], at)
+        if cast_of:  # autocast's kept casts die after this backward
+            for pos in range(len(self.inputs[k])):
+                c = cast_of.get((k, pos))
+                if c is not None and self.t_kept[c]:
+                    t_free[c] = max(t_free[c], at)
 
     def backward_pass(self) -> None:
         """Backward in reverse; under checkpointing each segment but the last runs forward
         again (keeping what its layers need) just before its own backward."""
-        n, seg, needs_grad = self.n, self.seg, self.needs_grad
+        n, seg, needs_grad, backward_layer = self.n, self.seg, self.needs_grad, \
+            self.backward_layer
         if not seg:
             for k in range(n - 1, 0, -1):
                 if needs_grad[k]:
-                    self.backward_layer(k)
+                    backward_layer(k)
         else:
             for g in range(self.n_segments - 1, -1, -1):
                 members = range(g * seg, min((g + 1) * seg, n))
@@ -410,16 +440,19 @@ class _Replay:
                     self.recomputed[g] = self._recompute(members)
                 for k in reversed(members):
                     if k > 0 and needs_grad[k]:
-                        self.backward_layer(k)
+                        backward_layer(k)
         self.end_of_backward = len(self.p_layer) - 1
 
     def _recompute(self, members: range) -> list[tuple[int, int]]:
         made: list[tuple[int, int]] = []
+        p_layer, p_phase, forward_layer = self.p_layer, self.p_phase, self.forward_layer
         for i in members:
             if i == 0:
                 continue
-            at = self.point(i, RECOMPUTE)
-            made += self.forward_layer(i, at, keep=True, recompute=True)
+            at = len(p_layer)
+            p_layer.append(i)
+            p_phase.append(RECOMPUTE)
+            made += forward_layer(i, at, True, True)
         return made
 
     def tied_gradients(self) -> None:
@@ -444,10 +477,10 @@ class _Replay:
         """When each storage made in the forward pass dies: after its last reader, or after
         the backward of the lowest-index layer keeping it, or (checkpointing) after the
         backward of the segment it is the input of."""
-        rows, t_free, t_kept = self.rows, self.t_free, self.t_kept
+        t_alloc, t_free, t_kept = self.t_alloc, self.t_free, self.t_kept
         bwd_point, seg, n = self.bwd_point, self.seg, self.n
         for s, t in self.st_tensor.items():
-            free = self.st_last_fwd.get(s, rows[t][0])
+            free = self.st_last_fwd.get(s, t_alloc[t])
             saver = self.st_saved_by.get(s)
             if saver is not None:
                 free = max(free, bwd_point[saver])
@@ -455,9 +488,9 @@ class _Replay:
             if seg:
                 # A storage read in a later segment is that segment's checkpointed input: kept
                 # until that segment's backward is done.
-                prod = self.storages[s].producer
-                for reader_seg in {self.segment(i) for i in self.st_readers.get(s, ())}:
-                    if reader_seg != self.segment(prod):
+                prod_seg = self.storages[s].producer // seg
+                for reader_seg in {i // seg for i in self.st_readers.get(s, ())}:
+                    if reader_seg != prod_seg:
                         first = reader_seg * seg
                         pts = [bwd_point[m] for m in range(first, min(first + seg, n))
                                if bwd_point[m] >= 0]
@@ -473,20 +506,21 @@ class _Replay:
     def free_kept(self) -> None:
         """Tensors layers made for themselves die after their layer's backward; what a
         recomputed segment made, after its keeper's backward or the segment's recompute."""
-        rows, t_free, t_kept, bwd_point = self.rows, self.t_free, self.t_kept, self.bwd_point
+        t_alloc, t_free, t_kept = self.t_alloc, self.t_free, self.t_kept
+        bwd_point = self.bwd_point
         for t, layer in self.own_saved:
-            t_free[t] = max(t_free[t], bwd_point[layer] if bwd_point[layer] >= 0 else rows[t][0])
+            t_free[t] = max(t_free[t], bwd_point[layer] if bwd_point[layer] >= 0 else t_alloc[t])
         for made in self.recomputed.values():
             for t, s in made:
                 saver = self.st_saved_by.get(("r", s))
-                free = rows[t][0]
+                free = t_alloc[t]
                 if saver is not None and bwd_point[saver] >= 0:
                     free = max(free, bwd_point[saver])
                     t_kept[t] = True
                 else:
                     # Read by the next layers of the same recomputed segment: free after the
                     # segment's last recompute point.
-                    free = max(free, _segment_end(rows[t][0], self.p_phase))
+                    free = max(free, _segment_end(t_alloc[t], self.p_phase))
                 t_free[t] = free
         if not self.train:
             for t in self.weight_copy.values():
@@ -519,22 +553,20 @@ class _Replay:
                     tensor(0, 0, params * param_bytes, C_GRADS, info.index, free=last_point)
 
     def events(self) -> StepEvents:
-        alloc, t_ps, t_fx, cat, owner = (zip(*self.rows) if self.rows
-                                         else ((), (), (), (), ()))
-        ps = np.array(t_ps, dtype=object)
-        fx = np.array(t_fx, dtype=object)
+        ps = np.array(self.t_ps, dtype=object)
+        fx = np.array(self.t_fx, dtype=object)
         worst = (int(ps.sum()) if len(ps) else 0) * MAX_BATCH + (int(fx.sum()) if len(fx) else 0)
         exact = worst >= INT64_LIMIT
         needs_grad = self.needs_grad
         return StepEvents(
             point_layer=np.array(self.p_layer, dtype=np.int64),
             point_phase=np.array(self.p_phase, dtype=np.int8),
-            alloc=np.array(alloc, dtype=np.int64),
+            alloc=np.array(self.t_alloc, dtype=np.int64),
             free=np.array(self.t_free, dtype=np.int64),
             per_sample=ps if exact else ps.astype(np.int64),
             fixed=fx if exact else fx.astype(np.int64),
-            category=np.array(cat, dtype=np.int64),
-            owner=np.array(owner, dtype=np.int64),
+            category=np.array(self.t_cat, dtype=np.int64),
+            owner=np.array(self.t_owner, dtype=np.int64),
             kept=np.array(self.t_kept, dtype=bool),
             exact_ints=exact,
             # (set where weights are frozen: a draft without parameters keeps its rules'
