@@ -892,9 +892,11 @@ def _gradient_buffers(parts: _Parts, cols, lay: _Layout, w: _Weights, ng, fbwd, 
     n = len(ng)
     cons_a, prod_a = as_array(cols.edge_reader), as_array(cols.edge_read)
     e_idx = np.arange(len(cons_a))
-    starts = np.concatenate([[True], cons_a[1:] != cons_a[:-1]]) if len(cons_a) else \
-        np.zeros(0, dtype=bool)
-    pos = e_idx - np.maximum.accumulate(np.where(starts, e_idx, 0)) if len(cons_a) else e_idx
+    if exact_order and len(cons_a):  # each edge's input position in its reader
+        starts = np.concatenate([[True], cons_a[1:] != cons_a[:-1]])
+        pos = e_idx - np.maximum.accumulate(np.where(starts, e_idx, 0))
+    else:
+        pos = e_idx  # (not used)
     passes = (fbwd == 0) & (w.params == 0)
     grad_edge = ng[prod_a]  # gradients flow into the layers that need one
     ce, pe, pos = cons_a[grad_edge], prod_a[grad_edge], pos[grad_edge]
@@ -967,7 +969,14 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
         return None
     out_storage = as_array(cols.output_storage)
     if train:
-        ng = _needs_grad(cols, w.trainable, n)
+        reads_input = as_array(cols.edge_reader)[as_array(cols.edge_read) == 0]
+        if weights is None and (params[reads_input] > 0).all():
+            # Every layer reading the input has weights, and every other layer reads one that
+            # needs a gradient: all do but the input.
+            ng = np.ones(n, dtype=bool)
+            ng[0] = False
+        else:
+            ng = _needs_grad(cols, w.trainable, n)
         all_ng = bool(ng[1:].all())
         if weights is not None or not all_ng:
             # Cases the layer-by-layer replay used to take: it covers the rarer ones (nothing
