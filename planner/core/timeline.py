@@ -922,6 +922,7 @@ def _gradient_buffers(parts: _Parts, cols, lay: _Layout, w: _Weights, ng, fbwd, 
         root = nxt
     # Buffers: allocated by the first computing reader (or the loss, for the last layer).
     is_root = (root == idx) & ng
+    is_root[n - 1] = True  # the loss's gradient (made even when nothing needs it)
     roots = np.nonzero(is_root)[0]
     last = roots == n - 1
     alloc_at = np.where(last, lay.loss_bwd, lay.bwd[np.maximum(maxcons[roots], 0)])
@@ -949,7 +950,8 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
                     st_elems: np.ndarray | None = None) -> StepEvents | None:
     """``build_step`` with numpy instead of a loop over layers, for every case without
     autocast and checkpointing. Returns None when the case is not covered (a layer needing a
-    gradient that nothing reads, or nothing at all needing one) or int64 could overflow; the
+    gradient that nothing reads, or the last layer needing none while others do) or int64
+    could overflow; the
     caller then uses ``build_step``. Gives the same events (a unit test compares the two).
     ``params`` and ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner``
     the first keeper of each of ``analysis.saved``, ``weights`` the frozen, quantised and tied
@@ -983,7 +985,7 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
             # needing a gradient at the end, a layer needing one that no gradient reaches).
             readers = np.zeros(n, dtype=bool)
             readers[as_array(cols.edge_read)] = True
-            if not ng[n - 1] or not readers[:-1][ng[:-1]].all():
+            if (not ng[n - 1] and ng.any()) or not readers[:-1][ng[:-1]].all():
                 return None
     else:
         ng = np.zeros(n, dtype=bool)
