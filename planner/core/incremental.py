@@ -163,7 +163,7 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
     infos = list(parent.layers)
     st_elems = list(cols.st_elems)
     touched: list[int] = []
-    keep_layer, keep_storage = cols.keep_layer, cols.keep_storage
+    st_prod = cols.st_prod
     for i, (in_shapes, result, stats) in rows.items():
         old = infos[i]
         infos[i] = _new_info((i, old.name, old.kind, in_shapes, result.out_shape, result, None,
@@ -172,12 +172,16 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
             st_elems[old.output_storage] = stats[0]
             touched.append(old.output_storage)
         if result.saved:
-            lo = bisect_left(keep_layer, i)
-            for k, t in enumerate(result.saved):
+            # Its own tensors' storages: those it produces besides its output, in order.
+            lo = bisect_left(st_prod, i)
+            own = [sid for sid in range(lo, bisect_left(st_prod, i + 1, lo))
+                   if sid != old.output_storage]
+            k = 0
+            for t in result.saved:
                 if t.source == "own":
-                    sid = keep_storage[lo + k]
-                    st_elems[sid] = t.elements
-                    touched.append(sid)
+                    st_elems[own[k]] = t.elements
+                    touched.append(own[k])
+                    k += 1
     if sum(st_elems) > MAX_TOTAL_ELEMENTS:
         return None  # the full analysis names the problem
     storages = list(parent.storages)

@@ -48,6 +48,7 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     as_array,
     build_step,
     build_step_fast,
+    keep_pairs,
     checkpoint_segments,
     class_bytes,
     class_codes,
@@ -1108,7 +1109,8 @@ def _layer_estimates(p: _Prepared, ev: StepEvents, setup: Setup,
 def _kept_by_grad(p: _Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
     """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
     cols = p.columns
-    layer, storage = as_array(cols.keep_layer), as_array(cols.keep_storage)
+    layer, storage = keep_pairs(p.analysis if p.analysis.columns is not None
+                                else replace(p.analysis, columns=cols))
     kept = np.zeros(len(cols.st_elems), dtype=np.int64)
     if len(layer):
         use = np.array(needs_grad, dtype=bool)[layer] & (layer > 0)

@@ -344,10 +344,6 @@ class Columns(NamedTuple):
     edge_reader: tuple[int, ...]  # every (reader, read) pair of layers, in reading order
     edge_read: tuple[int, ...]
     workspace_layers: tuple[int, ...]  # layers with convolution workspace
-    # Every (layer, storage) a layer keeps for backward, in order (not only the first keeper:
-    # a frozen layer's keeps are dropped when it needs no gradient).
-    keep_layer: tuple[int, ...] = ()
-    keep_storage: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -422,8 +418,6 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     edge_reader: list[int] = []
     edge_read: list[int] = []
     ws_layers: list[int] = []
-    keep_layer: list[int] = []
-    keep_storage: list[int] = []
     layer_index: dict[str, int] = {}
     prev_name: str | None = None
     for i, layer in enumerate(layers):
@@ -524,8 +518,6 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                         st_last.append(i)
                     else:  # "input:k"
                         sid = in_st[int(source.split(":")[1])]
-                    keep_layer.append(i)
-                    keep_storage.append(sid)
                     if sid not in saved_seen:
                         saved_seen.add(sid)
                         saved_order.append(sid)
@@ -560,7 +552,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
         tuple(saved_order),
         Columns(tuple(st_elems), tuple(st_class), tuple(st_prod), tuple(st_last),
                 tuple(saved_owner), tuple(outputs), tuple(output_storage), tuple(edge_reader),
-                tuple(edge_read), tuple(ws_layers), tuple(keep_layer), tuple(keep_storage)),
+                tuple(edge_read), tuple(ws_layers)),
     )
 
 

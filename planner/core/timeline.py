@@ -48,6 +48,7 @@ otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from bisect import bisect_left
 from itertools import repeat
 from typing import NamedTuple
 
@@ -772,11 +773,12 @@ def _needs_grad(cols, trainable: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def _forward_tensors(parts: _Parts, cols, el, lay: _Layout, train: bool, ng, all_ng: bool,
-                     out_storage, act_bytes: int, saved_owner, saved) -> None:
+def _forward_tensors(parts: _Parts, analysis: Analysis, el, lay: _Layout, train: bool, ng,
+                     all_ng: bool, out_storage, act_bytes: int, saved_owner, saved) -> None:
     """What the forward pass allocates: every layer's new output, and (training) the tensors
     a layer needing a gradient keeps for itself; each freed after its last reader or after
     the backward of the lowest-index layer keeping it."""
+    cols = analysis.columns
     codes = storage_codes(cols.st_class)
     bpe, fixed_cls = class_bytes(codes, act_bytes), codes == C_FIXED
     nbytes = el * bpe
@@ -792,7 +794,7 @@ def _forward_tensors(parts: _Parts, cols, el, lay: _Layout, train: bool, ng, all
             saver[as_array(saved)] = (
                 saved_owner if saved_owner is not None else cols.saved_owner)
         else:  # the lowest-index keeper among the layers that need a gradient
-            kl, ks = as_array(cols.keep_layer), as_array(cols.keep_storage)
+            kl, ks = keep_pairs(analysis)
             use = ng[kl] if len(kl) else np.zeros(0, dtype=bool)
             low = np.full(n_st, lay.n_points + len(ng), dtype=np.int64)
             np.minimum.at(low, ks[use], kl[use])
@@ -996,7 +998,7 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     exact_order = weights is not None or not all_ng
     parts = _Parts(keyed=exact_order)
     lay = _layout(n, train, ng)
-    _forward_tensors(parts, cols, el, lay, train, ng, all_ng, out_storage, act_bytes,
+    _forward_tensors(parts, analysis, el, lay, train, ng, all_ng, out_storage, act_bytes,
                      saved_owner, analysis.saved)
     _weight_tensors(parts, w, lay, param_bytes)
     if train:
@@ -1037,3 +1039,50 @@ def as_array(values: tuple) -> np.ndarray:
         _ARRAYS.clear()
     _ARRAYS[id(values)] = (values, arr)
     return arr
+
+
+_KEEPS: dict[int, tuple] = {}
+
+
+def keep_pairs(analysis: Analysis) -> tuple[np.ndarray, np.ndarray]:
+    """Every (layer, storage) a layer keeps for backward, in order: not only each storage's
+    first keeper (``Analysis.saved``), since a frozen layer keeps nothing when it needs no
+    gradient. Worked out once per structure (the analyses patched from one another share
+    their storages' producers, edges and saved storages)."""
+    cols = analysis.columns
+    key = id(cols.st_prod)
+    hit = _KEEPS.get(key)
+    if hit is not None and hit[0] is cols.st_prod and hit[1] is cols.edge_read \
+            and hit[2] is analysis.saved:
+        return hit[3]
+    er, ed, out_st, st_prod = cols.edge_reader, cols.edge_read, cols.output_storage, \
+        cols.st_prod
+    layers: list[int] = []
+    storages: list[int] = []
+    for info in analysis.layers:
+        saved = info.result.saved
+        if not saved:
+            continue
+        i = info.index
+        lo = bisect_left(er, i)
+        ins = [out_st[j] for j in ed[lo:bisect_left(er, i + 1, lo)]]
+        first = bisect_left(st_prod, i)
+        own = iter([s for s in range(first, bisect_left(st_prod, i + 1, first))
+                    if s != info.output_storage])
+        for t in saved:
+            src = t.source
+            if src == "input":
+                sid = ins[0]
+            elif src == "output":
+                sid = info.output_storage
+            elif src == "own":
+                sid = next(own)
+            else:  # "input:k"
+                sid = ins[int(src.split(":")[1])]
+            layers.append(i)
+            storages.append(sid)
+    pairs = (np.array(layers, dtype=np.int64), np.array(storages, dtype=np.int64))
+    if len(_KEEPS) >= 64:
+        _KEEPS.clear()
+    _KEEPS[key] = (cols.st_prod, cols.edge_read, analysis.saved, pairs)
+    return pairs
