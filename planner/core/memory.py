@@ -665,8 +665,8 @@ def _prepare(analysis: Analysis) -> _Prepared:
     n = len(infos)
     tables = _patched_tables(analysis, cols)
     if tables is None:
-        tables = (_stats_table(infos, range(n), n), _ws_table(infos, cols.workspace_layers),
-                  _weights_table(infos, range(n), n))
+        tables = (_stats_table(infos, None, n), _ws_table(infos, cols.workspace_layers),
+                  _weights_table(infos, None, n))
     table, ws_table, w_table = tables
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
@@ -707,9 +707,12 @@ _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (el
 
 
 def _stats_table(infos, rows, n: int) -> np.ndarray:
-    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``."""
-    return np.fromiter(chain.from_iterable(map(_STATS, map(infos.__getitem__, rows))),
-                       dtype=np.int64, count=7 * len(rows)).reshape(len(rows), 7)
+    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``
+    (every layer when ``rows`` is None)."""
+    chosen = infos if rows is None else map(infos.__getitem__, rows)
+    m = n if rows is None else len(rows)
+    return np.fromiter(chain.from_iterable(map(_STATS, chosen)), dtype=np.int64,
+                       count=7 * m).reshape(m, 7)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
@@ -717,12 +720,13 @@ _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
 
 def _weights_table(infos, rows, n: int) -> np.ndarray:
     """Each layer's frozen parameters, quantised elements and bytes, tied elements (all zero,
-    the common case, found without building the rows)."""
-    results = list(map(_RESULT, map(infos.__getitem__, rows)))
+    the common case, found without building the rows); every layer when ``rows`` is None."""
+    results = list(map(_RESULT, infos if rows is None else map(infos.__getitem__, rows)))
+    m = len(results)
     if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
-        return np.zeros((len(rows), 4), dtype=np.int64)
+        return np.zeros((m, 4), dtype=np.int64)
     return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
-                       count=4 * len(rows)).reshape(len(rows), 4)
+                       count=4 * m).reshape(m, 4)
 
 
 # LayerResult id → (the result, its workspace row): alike layers share one result.
