@@ -1037,7 +1037,6 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     p = _prepare(analysis)
     batch = setup.batch_size
-    prec = setup.precision
     ev = _step(p, setup)
     b = np.array([batch], dtype=np.int64)
     block = _block(a)
