@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from operator import is_
+import weakref
 from threading import Lock
 from typing import Callable
 
@@ -35,8 +36,9 @@ from planner.core.network import (
 
 # The analyses of the last drafts, the newest last: an edit's parent is one of them.
 _RECENT: deque[Analysis] = deque(maxlen=4)
-# child analysis id → (child, parent, layers re-applied): what the estimate may patch.
-_LINEAGE: dict[int, tuple[Analysis, Analysis, tuple[int, ...]]] = {}
+# child analysis id → (child, its parent (weakly: the lineage keeps no analysis alive), the
+# layers re-applied): what the estimate may patch.
+_LINEAGE: dict[int, tuple[Analysis, weakref.ref, tuple[int, ...]]] = {}
 _LINEAGE_MAX = 8
 # edge tuple id → (the tuple, readers of each layer): the reverse edges of one topology.
 _READERS: dict[int, tuple[tuple[int, ...], dict[int, list[int]]]] = {}
@@ -74,7 +76,8 @@ def lineage(analysis: Analysis) -> tuple[Analysis, tuple[int, ...]] | None:
     hit = _LINEAGE.get(id(analysis))
     if hit is None or hit[0] is not analysis:
         return None
-    return hit[1], hit[2]
+    parent = hit[1]()
+    return (parent, hit[2]) if parent is not None else None
 
 
 def _readers(cols) -> dict[int, list[int]]:
@@ -193,5 +196,5 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
     with _LOCK:
         if len(_LINEAGE) >= _LINEAGE_MAX:
             _LINEAGE.clear()
-        _LINEAGE[id(a)] = (a, parent, tuple(sorted(rows)))
+        _LINEAGE[id(a)] = (a, weakref.ref(parent), tuple(sorted(rows)))
     return a

@@ -1035,7 +1035,7 @@ def as_array(values: tuple) -> np.ndarray:
         return hit[1]
     arr = np.fromiter(values, dtype=np.int64, count=len(values))
     arr.flags.writeable = False
-    if len(_ARRAYS) >= 256:
+    if len(_ARRAYS) >= 64:
         _ARRAYS.clear()
     _ARRAYS[id(values)] = (values, arr)
     return arr
