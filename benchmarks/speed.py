@@ -1,9 +1,12 @@
 """Re-estimate speed: a ~500-layer network, full estimate plus the largest batch that fits.
 
 Prints the median and 90th percentile of:
-* cold: analyze (shape inference) + estimate + max_batch on a draft never seen before;
-* edit: one layer changed (what the Planner pane does on every edit), same work.
-Target (issue 2): median under 5 ms. Run: python benchmarks/speed.py
+* cold: analyze (shape inference) + estimate + max_batch on a draft never seen before (cached
+  layer results and recent analyses forgotten first: ``clear_cache``);
+* edit: one layer changed (what the Planner pane does on every edit), same work;
+* cold, no two alike: a cold draft whose blocks all differ (nothing shared within it);
+* the Llama-shaped 8B preset (516 layers) after one edit, full fine-tuning in bf16 and LoRA.
+Target (issues 2, 13, 19): median under 5 ms. Run: python benchmarks/speed.py
 """
 
 from __future__ import annotations

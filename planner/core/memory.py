@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, partial
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,12 +45,15 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     OPTIMIZER,
     PHASES,
     StepEvents,
+    as_array,
     build_step,
     build_step_fast,
+    keep_pairs,
     checkpoint_segments,
     class_bytes,
     class_codes,
-    has_frozen,
+    step_weights,
+    storage_codes,
 )
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -464,13 +469,22 @@ class MemoryEstimate:
     activations: int
     transient: int
     workspace: int
-    layers: tuple[LayerEstimate, ...] = field(repr=False)
     analysis: Analysis = field(repr=False, compare=False)
     weight_copies: int = 0
     allocator: int = 0
     peak_point: int = 0
     point_allocated: np.ndarray | None = field(default=None, repr=False, compare=False)
     events: StepEvents | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def layers(self) -> tuple[LayerEstimate, ...]:
+        """Each layer's figures: parameters, what it keeps for backward, its output, FLOPs,
+        bytes moved, workspace (made when first asked for: a re-estimate after an edit that
+        only needs the peak and the largest batch does not build them)."""
+        if self.events is None:
+            return ()
+        return _layer_estimates(_prepare(self.analysis), self.events, self.setup,
+                                self.assumptions)
 
     @cached_property
     def timeline(self) -> tuple[TimelinePoint, ...]:
@@ -646,6 +660,9 @@ class _Prepared:
     weight_elems: np.ndarray
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
+    columns: Any = None  # the analysis's Columns (worked out again for a hand-made Analysis)
+    tables: tuple = ()  # (stats, workspace, weights) per layer, as _prepare read them
+    st_elems: np.ndarray | None = None  # elements per sample of every storage
     grouped: dict = field(default_factory=dict)  # memo for _step and _ws_layout
 
 
@@ -664,42 +681,120 @@ def _prepare(analysis: Analysis) -> _Prepared:
         cols = analyze(analysis.draft).columns
     infos = analysis.layers
     n = len(infos)
-    # Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    # layer without a candidate for an algorithm takes implicit GEMM's.
-    ws_rows = []
-    for i in cols.workspace_layers:
-        w = infos[i].result.workspace
-        fallback = w["implicit_gemm"]
-        ws_rows.append([v for k in _WS_NAMES for v in w.get(k, fallback)])
-    ws_table = np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
-    table = np.array([info.stats for info in infos], dtype=np.int64).reshape(n, 7)
+    tables = _patched_tables(analysis, cols)
+    if tables is None:
+        tables = (_stats_table(infos, None, n), _ws_table(infos, cols.workspace_layers),
+                  _weights_table(infos, None, n))
+    table, ws_table, w_table = tables
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
-    all_elems = np.array(cols.st_elems, dtype=np.int64)
-    saved_idx = np.array(analysis.saved, dtype=np.int64)
-    codes = class_codes(cols.st_class)[saved_idx]
+    all_elems = np.fromiter(cols.st_elems, dtype=np.int64, count=len(cols.st_elems))
+    saved_idx = as_array(analysis.saved)
+    codes = storage_codes(cols.st_class)[saved_idx]
     prepared = _Prepared(
         analysis=analysis,
         saved_elems=all_elems[saved_idx],
         saved_class=codes,
         saved_fixed=codes == C_FIXED,
-        saved_owner=np.array(cols.saved_owner, dtype=np.int64),
+        saved_owner=as_array(cols.saved_owner),
         param_counts=params,
         ws={k: (ws_table[:, 2 * j].copy(), ws_table[:, 2 * j + 1].copy())
             for j, k in enumerate(_WS_NAMES)},
-        ws_layers=np.array(cols.workspace_layers, dtype=np.int64),
+        ws_layers=as_array(cols.workspace_layers),
         out_elems=out_elems,
         out_numel=o,
         in_elems=in_elems,
         weight_elems=weight_elems,
         flops_fwd=ffwd,
         flops_bwd=fbwd,
+        columns=cols,
+        tables=tables,
+        st_elems=all_elems,
     )
+    prepared.grouped["weights"] = step_weights(params, w_table)
     if len(_PREPARED_CACHE) > 16:
         _PREPARED_CACHE.clear()
     _PREPARED_CACHE[id(analysis)] = (analysis, prepared)
     return prepared
+
+
+_STATS = itemgetter(10)  # LayerInfo.stats
+_RESULT = itemgetter(5)  # LayerInfo.result
+_WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (elements, bytes), tied
+
+
+def _stats_table(infos, rows, n: int) -> np.ndarray:
+    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``
+    (every layer when ``rows`` is None)."""
+    chosen = infos if rows is None else map(infos.__getitem__, rows)
+    m = n if rows is None else len(rows)
+    return np.fromiter(chain.from_iterable(map(_STATS, chosen)), dtype=np.int64,
+                       count=7 * m).reshape(m, 7)
+
+
+_WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
+
+
+def _weights_table(infos, rows, n: int) -> np.ndarray:
+    """Each layer's frozen parameters, quantised elements and bytes, tied elements (all zero,
+    the common case, found without building the rows); every layer when ``rows`` is None."""
+    results = list(map(_RESULT, infos if rows is None else map(infos.__getitem__, rows)))
+    m = len(results)
+    if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
+        return np.zeros((m, 4), dtype=np.int64)
+    return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
+                       count=4 * m).reshape(m, 4)
+
+
+# LayerResult id → (the result, its workspace row): alike layers share one result.
+_WS_ROWS: dict[int, tuple] = {}
+
+
+def _ws_table(infos, layers) -> np.ndarray:
+    """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
+    layer without a candidate for an algorithm takes implicit GEMM's."""
+    ws_rows = []
+    rows = _WS_ROWS
+    for i in layers:
+        r = infos[i].result
+        hit = rows.get(id(r))
+        if hit is None or hit[0] is not r:
+            w = r.workspace
+            fallback = w["implicit_gemm"]
+            hit = (r, [v for k in _WS_NAMES for v in w.get(k, fallback)])
+            if len(rows) >= 4096:
+                rows.clear()
+            rows[id(r)] = hit
+        ws_rows.append(hit[1])
+    return np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
+
+
+def _patched_tables(analysis: Analysis, cols):
+    """The per-layer tables of an analysis patched from another (``core.incremental``): that
+    one's tables with the re-applied layers' rows worked out again; None otherwise."""
+    from planner.core.incremental import lineage  # noqa: PLC0415 (imports core.network)
+
+    line = lineage(analysis)
+    if line is None:
+        return None
+    parent, rows = line
+    hit = _PREPARED_CACHE.get(id(parent))
+    if hit is None or hit[0] is not parent or hit[1].columns.workspace_layers is not \
+            cols.workspace_layers:
+        return None
+    table, ws_table, w_table = (t.copy() for t in hit[1].tables)
+    if rows:
+        infos = analysis.layers
+        idx = list(rows)
+        table[idx] = _stats_table(infos, idx, len(infos))
+        w_table[idx] = _weights_table(infos, idx, len(infos))
+        ws_layers = cols.workspace_layers
+        at = [k for k in map(ws_layers.index, filter(set(ws_layers).__contains__, idx))] \
+            if ws_layers else []
+        if at:
+            ws_table[at] = _ws_table(infos, [ws_layers[k] for k in at])
+    return table, ws_table, w_table
 
 
 def _bpe(codes: np.ndarray, precision: str) -> np.ndarray:
@@ -722,22 +817,21 @@ def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.n
 
 
 def _step(p: _Prepared, setup: Setup) -> StepEvents:
-    """The simulated step for this setup (batch-independent; memoised per analysis)."""
+    """The simulated step for this setup (batch-independent; memoised per analysis): the
+    vectorised replay where it covers the case, else the layer-by-layer one."""
     key = ("step", setup.precision, setup.mode, setup.optimizer, setup.checkpointing,
            setup.accumulation)
     hit = p.grouped.get(key)
     if hit is None:
         prec = setup.precision
-        frozen = p.grouped.get("frozen")
-        if frozen is None:
-            frozen = p.grouped["frozen"] = has_frozen(p.analysis)
-        if prec not in MIXED_PRECISIONS and not setup.checkpointing and not frozen:
+        if prec not in MIXED_PRECISIONS and not setup.checkpointing:
             hit = build_step_fast(
                 p.analysis, p.param_counts, p.flops_bwd, ACT_BYTES[prec], PARAM_BYTES[prec],
                 STATE_BYTES[prec],
                 mode=setup.mode, optimizer=setup.optimizer,
                 optimizer_states=OPTIMIZER_STATES[setup.optimizer],
-                accumulation=setup.accumulation, saved_owner=p.saved_owner)
+                accumulation=setup.accumulation, saved_owner=p.saved_owner,
+                weights=p.grouped["weights"], st_elems=p.st_elems)
             if hit is not None:
                 p.grouped[key] = hit
                 return hit
@@ -961,7 +1055,6 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     p = _prepare(analysis)
     batch = setup.batch_size
-    prec = setup.precision
     ev = _step(p, setup)
     b = np.array([batch], dtype=np.int64)
     block = _block(a)
@@ -974,6 +1067,22 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     exact_at = sum(cats.values()) + int(ws[at])
     rounding = int(total[at]) - exact_at
 
+    return MemoryEstimate(
+        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
+        overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],
+        optimizer=cats["optimizer"], activations=cats["activations"],
+        transient=cats["transient"], workspace=int(ws[at]), analysis=analysis,
+        weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
+        point_allocated=total, events=ev,
+    )
+
+
+def _layer_estimates(p: _Prepared, ev: StepEvents, setup: Setup,
+                     a: Assumptions) -> tuple[LayerEstimate, ...]:
+    """Each layer's figures (``MemoryEstimate.layers``, made when first asked for)."""
+    analysis = p.analysis
+    batch = setup.batch_size
+    prec = setup.precision
     n = len(analysis.layers)
     train = setup.mode == "train"
     # Per-layer figures in Python ints when int64 could overflow (the step said so).
@@ -987,7 +1096,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
         per_tensor = np.where(p.saved_fixed, 1, batch)
         saved = ex(p.saved_elems) * per_tensor * _bpe(p.saved_class, prec)
         if ev.needs_grad is not None:  # layers that need no gradient keep nothing
-            saved = saved * _kept_by_grad(analysis, ev.needs_grad)
+            saved = saved * _kept_by_grad(p, ev.needs_grad)
         np.add.at(per_layer_act, p.saved_owner, saved)
     wsl = _workspace(p, batch, prec, a)
     per_layer_ws = np.zeros(n, dtype=np.int64)
@@ -1015,35 +1124,19 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     # LayerEstimate(*row) for every row, without a Python call per layer (12 columns above).
     if len(LayerEstimate._fields) != 12:
         raise RuntimeError("LayerEstimate changed: update the columns estimate() builds")
-    layers = tuple(map(partial(tuple.__new__, LayerEstimate), columns))
-    return MemoryEstimate(
-        setup=setup, assumptions=a, parameters=int(p.param_counts.sum()),
-        overhead=_overhead(a), weights=cats["weights"], gradients=cats["gradients"],
-        optimizer=cats["optimizer"], activations=cats["activations"],
-        transient=cats["transient"], workspace=int(ws[at]), layers=layers, analysis=analysis,
-        weight_copies=cats["weight_copies"], allocator=rounding, peak_point=at,
-        point_allocated=total, events=ev,
-    )
+    return tuple(map(partial(tuple.__new__, LayerEstimate), columns))
 
 
-def _kept_by_grad(analysis: Analysis, needs_grad: tuple[bool, ...]) -> np.ndarray:
+def _kept_by_grad(p: _Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
     """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
-    kept: set[int] = set()
-    outs = {info.name: info.output_storage for info in analysis.layers}
-    draft_layers = analysis.draft.layers
-    for info in analysis.layers:
-        if not needs_grad[info.index] or info.result is None or info.index == 0:
-            continue
-        spec = draft_layers[info.index]
-        prev = draft_layers[info.index - 1].name
-        ins = [outs[spec._source or prev]] + [outs[r] for r in spec._refs]
-        kept.update(info.saved_storages)
-        for t in info.result.saved:
-            if t.source == "output":
-                kept.add(info.output_storage)
-            elif t.source != "own":
-                kept.add(ins[0 if t.source == "input" else int(t.source.split(":")[1])])
-    return np.array([1 if sid in kept else 0 for sid in analysis.saved], dtype=np.int64)
+    cols = p.columns
+    layer, storage = keep_pairs(p.analysis if p.analysis.columns is not None
+                                else replace(p.analysis, columns=cols))
+    kept = np.zeros(len(cols.st_elems), dtype=np.int64)
+    if len(layer):
+        use = np.array(needs_grad, dtype=bool)[layer] & (layer > 0)
+        kept[storage[use]] = 1
+    return kept[as_array(p.analysis.saved)]
 
 
 def _flops(arr: np.ndarray) -> np.ndarray:

@@ -386,10 +386,14 @@ _new_storage = partial(tuple.__new__, Storage)
 def analyze(draft: NetworkDraft) -> Analysis:
     """Infer shapes and tensors. Never raises for a bad draft: problems are listed instead.
 
-    This runs on every edit of a draft of hundreds of layers, so the loop is kept lean.
+    This runs on every edit of a draft of hundreds of layers, so the loop is kept lean, and
+    a draft that differs from a recent one in a few layers is analysed by patching that one's
+    analysis (``planner.core.incremental``; the same result).
     """
+    from planner.core.incremental import analyze_incrementally  # noqa: PLC0415 (imports this)
+
     with gc_paused():
-        return _analyze(draft)
+        return analyze_incrementally(draft, _analyze)
 
 
 def _analyze(draft: NetworkDraft) -> Analysis:
@@ -648,9 +652,13 @@ def _beyond_bounds(stats: tuple[int, ...], result: LayerResult) -> str | None:
 
 
 def clear_cache() -> None:
-    """Forget cached layer results (benchmarks measuring a cold start use this)."""
+    """Forget cached layer results and recent analyses (benchmarks measuring a cold start use
+    this)."""
+    from planner.core.incremental import clear  # noqa: PLC0415 (imports this module)
+
     _RESULTS.clear()
     _PARAMS.clear()
+    clear()
 
 
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:

@@ -177,6 +177,83 @@ def test_vectorised_replay_matches_the_layer_by_layer_one(preset, mode, optimize
         assert np.array_equal(x, y)
 
 
+def _frozen_start() -> NetworkDraft:
+    """A frozen stem (no gradient reaches it) before trainable layers, with a residual."""
+    return NetworkDraft("frozen start", (
+        LayerSpec("input", "in", {"shape": (3, 32, 32)}),
+        LayerSpec("conv2d", "c0", {"filters": 8, "kernel": 3, "frozen": True}),
+        LayerSpec("batchnorm", "bn", {"frozen": True}),
+        LayerSpec("activation", "r", {"function": "relu"}),
+        LayerSpec("maxpool", "mp", {"kernel": 2}),
+        LayerSpec("conv2d", "c1", {"filters": 8, "kernel": 3, "padding": 1}),
+        LayerSpec("add", "a", {"from": "mp"}),
+        LayerSpec("flatten", "fl"),
+        LayerSpec("fc", "fc", {"units": 10}),
+    ))
+
+
+def _frozen_drafts():
+    from planner.core.finetune import LoraSetup, apply_lora  # noqa: PLC0415
+
+    gpt2, llama = load_preset("gpt2")[0], load_preset("llama_1b")[0]
+    return [
+        ("gpt2 LoRA", apply_lora(gpt2, LoraSetup(16))),
+        ("llama QLoRA", apply_lora(llama, LoraSetup(8, quant="nf4_dq"))),
+        # Adapters late in each block only: the first layers need no gradient.
+        ("llama LoRA o/down", apply_lora(llama, LoraSetup(4, targets=("o_proj", "down_proj")))),
+        ("gpt2 full (tied head)", gpt2),
+        ("frozen start", _frozen_start()),
+        # No weights at all: nothing needs a gradient, yet the loss's backward runs.
+        ("no weights", NetworkDraft("relus", (LayerSpec("input", "in", {"shape": (3, 8, 8)}),)
+                                    + tuple(LayerSpec("activation", f"a{i}",
+                                                      {"function": "relu"})
+                                            for i in range(5)))),
+    ]
+
+
+@pytest.mark.parametrize("label,draft", _frozen_drafts(), ids=lambda x: x if
+                         isinstance(x, str) else "")
+@pytest.mark.parametrize("precision,mode,optimizer,accumulation", [
+    ("bf16", "train", "adamw", 1), ("fp32", "train", "momentum", 4), ("fp16", "infer", "sgd", 1)])
+def test_vectorised_replay_of_frozen_weights_is_the_layer_by_layer_one(
+        label, draft, precision, mode, optimizer, accumulation):
+    # Frozen, quantised and tied weights (LoRA, QLoRA, a tied LM head): the vectorised replay
+    # makes the very same tensors in the same order (the allocator replay depends on it).
+    a = analyze(draft)
+    p = _prepare(a)
+    weights = p.grouped["weights"]  # the frozen parts _prepare read
+    assert (weights is None) == (label == "no weights")
+    kw = dict(mode=mode, optimizer=optimizer, optimizer_states=OPTIMIZER_STATES[optimizer],
+              accumulation=accumulation)
+    args = (ACT_BYTES[precision], PARAM_BYTES[precision], STATE_BYTES[precision])
+    fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, *args, saved_owner=p.saved_owner,
+                             weights=weights, **kw)
+    slow = T.build_step(a, precision, *args, **kw)
+    assert fast is not None
+    for f in ("point_layer", "point_phase", "alloc", "free", "per_sample", "fixed", "category",
+              "owner", "kept"):
+        assert np.array_equal(getattr(fast, f), getattr(slow, f)), f
+    assert fast.needs_grad == slow.needs_grad
+    if label == "llama LoRA o/down" and mode == "train":
+        assert not all(fast.needs_grad[1:])  # the case where layers keep nothing
+
+
+def test_a_layer_no_gradient_reaches_is_left_to_the_layer_by_layer_replay():
+    # A branch nothing reads (a dead end) gets no gradient: the vectorised replay declines.
+    d = _frozen_start().with_layers(_frozen_start().layers[:6] + (
+        LayerSpec("conv2d", "dead", {"filters": 4, "kernel": 1, "input": "c1"}),
+        LayerSpec("add", "a", {"from": "mp", "input": "c1"}),
+        LayerSpec("flatten", "fl"), LayerSpec("fc", "fc", {"units": 10})))
+    a = analyze(d)
+    p = _prepare(a)
+    fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, 4, 4, 4, mode="train",
+                             optimizer="sgd", optimizer_states=0, accumulation=1,
+                             saved_owner=p.saved_owner,
+                             weights=p.grouped["weights"])
+    assert fast is None
+    assert estimate(a, Setup(2, "fp32", "sgd"), BARE).peak > 0
+
+
 @pytest.mark.parametrize("preset", ["resnet18", "mobilenet_v2", "seed-example"])
 @pytest.mark.parametrize("allocator", [False, True])
 def test_largest_batch_agrees_with_brute_force(preset, allocator):
