@@ -1833,6 +1833,14 @@ reasons</source>
         <translation>为反向传播保留</translation>
     </message>
     <message>
+        <source>Repeated block</source>
+        <translation>重复块</translation>
+    </message>
+    <message>
+        <source>%1 copies of %2 layers</source>
+        <translation>%1 份副本，每份 %2 层</translation>
+    </message>
+    <message>
         <source>Bytes this layer is the first to keep for the backward pass, at the batch size and precision set above</source>
         <translation>该层首先为反向传播保留的字节数（按上面设置的批量大小和精度）</translation>
     </message>
@@ -1845,12 +1853,34 @@ reasons</source>
         <translation>该层的可训练参数（权重和偏置）</translation>
     </message>
     <message>
+        <source>%1: in every one of the %2 copies of %3 (the figures are one copy&apos;s); an edit changes every copy</source>
+        <translation>%1：在 %3 的全部 %2 份副本中（数字为一份副本的）；修改会改动每份副本</translation>
+    </message>
+    <message>
+        <source>%1
+Names are the block&apos;s own; @input is what each copy starts from (the layer before the block for the first copy, the copy before for the others).</source>
+        <translation>%1
+名称为块内名称；@input 是每份副本的输入（第一份副本为块之前的层，其余为前一份副本）。</translation>
+    </message>
+    <message>
         <source>layer %1 (%2): %3</source>
         <translation>第 %1 层（%2）：%3</translation>
     </message>
     <message>
         <source>Waits for an earlier layer with an error</source>
         <translation>等待一个有错误的前面的层</translation>
+    </message>
+    <message>
+        <source>→ or + shows its layers, ← or − hides them</source>
+        <translation>按 → 或 + 展开其各层，按 ← 或 − 收起</translation>
+    </message>
+    <message>
+        <source>← or − hides its layers</source>
+        <translation>按 ← 或 − 收起其各层</translation>
+    </message>
+    <message>
+        <source>A repeated block: %1 copies of %2 layers, one after the other. The weights and the bytes kept are the sum over every copy. Its layers are shown once; a change to one of them changes every copy. %3</source>
+        <translation>重复块：%2 层组成的块依次重复 %1 份。权重和为反向保留的字节是所有副本之和。其各层只显示一次；修改其中一层会改动每份副本。%3</translation>
     </message>
     <message>
         <source>every layer needs a name</source>
@@ -3512,6 +3542,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source> (per GPU, on %1 GPUs)</source>
         <translation> （每块 GPU，共 %1 块 GPU）</translation>
+    </message>
+    <message>
+        <source>A layer of a repeated block cannot be added, removed or moved in one copy alone</source>
+        <translation>重复块中的层不能只在一份副本中添加、删除或移动</translation>
     </message>
     <message>
         <source>Add layer %1</source>
