@@ -752,11 +752,10 @@ def _buy(o: _Option, net: float, score: float, sells, sell_value, owned_speed, b
     elif speedup is not None:
         parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"),
                          speedup=speedup, card=best_owned[0].name))
-    elif o.checked:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s ±{band} %"),
-                         speed=o.speed, band=band))
-    else:
-        parts.append(Msg(QT_TRANSLATE_NOOP("core", "{speed:,.0f} samples/s"), speed=o.speed))
+    else:  # "0.42 samples/s", not "0 samples/s" for a slow step (planner.core.rates)
+        from planner.core.rates import speed_msg  # noqa: PLC0415
+
+        parts.append(speed_msg(o.speed, band_pct=band if o.checked else None))
     if o.note:
         parts.append(Msg(o.note))
     described = describe_price(o.price, as_of)

@@ -1233,6 +1233,22 @@ support</source>
         <translation>计算能力与当前 CUDA、cuDNN 和 PyTorch 版本支持情况的对照</translation>
     </message>
     <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens/s per $</source>
+        <translation>每美元词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens per second at this batch size (samples per second × %1 tokens a sequence)</source>
+        <translation>此批量下每秒处理的词元数（每秒样本数 × 每个序列 %1 个词元）</translation>
+    </message>
+    <message>
+        <source>Tokens per second per dollar of the cheaper of the new and used price</source>
+        <translation>每美元（新品与二手中较便宜的价格）每秒词元数</translation>
+    </message>
+    <message>
         <source>One of your cards</source>
         <translation>你的一块显卡</translation>
     </message>
@@ -1253,8 +1269,20 @@ support</source>
         <translation>预期误差 %1：速度模型相对实测训练吞吐量的典型误差</translation>
     </message>
     <message>
+        <source>%1 divided by %2</source>
+        <translation>%1 除以 %2</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
         <source>samples/s divided by %1</source>
-        <translation>样本/秒除以 %1</translation>
+        <translation type="vanished">样本/秒除以 %1</translation>
     </message>
     <message>
         <source>no price known</source>
@@ -1414,6 +1442,14 @@ support</source>
         <translation>
             <numerusform>（%n 块没有价格的显卡未显示）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens/s against price</source>
+        <translation>词元/秒与价格</translation>
     </message>
     <message>
         <source>Samples/s against price</source>
@@ -3985,6 +4021,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>修正草稿中的错误后，才能看到它的扩展情况。</translation>
     </message>
     <message>
+        <source>On %1 × %2 (%3): %4× in a typical framework (%5), %6× in optimised code (%7).</source>
+        <translation>在 %1 × %2（%3）上：典型框架 %4×（%5），优化代码 %6×（%7）。</translation>
+    </message>
+    <message>
+        <source>Preview — on %1 × %2 (%3): %4× in a typical framework (%5), %6× in optimised code (%7). Set GPUs above 1 to plan it.</source>
+        <translation>预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5），优化代码 %6×（%7）。将 GPU 数设为大于 1 即可规划。</translation>
+    </message>
+    <message>
         <source>No card chosen.</source>
         <translation>未选择显卡。</translation>
     </message>
@@ -3998,11 +4042,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>On %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s).</source>
-        <translation>在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。</translation>
+        <translation type="vanished">在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。</translation>
     </message>
     <message>
         <source>Preview — on %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s). Set GPUs above 1 to plan it.</source>
-        <translation>预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。将 GPU 数设为大于 1 即可规划。</translation>
+        <translation type="vanished">预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。将 GPU 数设为大于 1 即可规划。</translation>
     </message>
     <message>
         <source>Several experiments: one run of this plan (%1) does not fit on a %2 (%3 usable).</source>
@@ -4828,7 +4872,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed:,.0f} samples/s ±{band} %</source>
-        <translation>{speed:,.0f} 样本/秒 ±{band} %</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{price} each</source>
@@ -4900,7 +4944,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed:,.0f} samples/s</source>
-        <translation>{speed:,.0f} 样本/秒</translation>
+        <translation type="vanished">{speed:,.0f} 样本/秒</translation>
     </message>
     <message>
         <source>new</source>
@@ -5457,6 +5501,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>With fewer kv_heads: k and v are copied to every head first (Hugging Face&apos;s repeat_kv) rather than read by group.</source>
         <translation>kv_heads 较少时：先把 k 和 v 复制到每个头（Hugging Face 的 repeat_kv），而不是按组读取。</translation>
+    </message>
+    <message>
+        <source>k and v go through a key/value cache first (Hugging Face&apos;s forward with use_cache, its default, also in training): attention keeps the cache&apos;s copies, not its inputs.</source>
+        <translation>k 和 v 先进入键值缓存（Hugging Face 以 use_cache 运行前向，这是其默认设置，训练时也是）：注意力保留缓存中的副本，而非其输入。</translation>
     </message>
     <message>
         <source>Attention of q (this input) with k and v (&apos;from&apos;): SDPA keeps q, k, v, the output and a logsumexp per row; eager keeps q, k, v and the softmax.</source>
@@ -7341,6 +7389,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Llama 3.1 70B&apos;s shape, 2048-token sequences: 80 layers, hidden 8192, 64 heads with 8 key/value heads, SwiGLU 28672, vocabulary 128,256 (Llama 3 paper, Table 3; meta-llama/Llama-3.1-70B config.json).</source>
         <translation>Llama 3.1 70B 的结构，2048 词元序列：80 层，隐藏维 8192，64 个头、8 个键/值头，SwiGLU 28672，词表 128,256（Llama 3 论文表 3；meta-llama/Llama-3.1-70B config.json）。</translation>
+    </message>
+    <message>
+        <source>{rate} tokens/s</source>
+        <translation>{rate} 词元/秒</translation>
+    </message>
+    <message>
+        <source>{rate} tokens/s ±{band} %</source>
+        <translation>{rate} 词元/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{rate} samples/s</source>
+        <translation>{rate} 样本/秒</translation>
+    </message>
+    <message>
+        <source>{rate} samples/s ±{band} %</source>
+        <translation>{rate} 样本/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed}, {seconds} s per step</source>
+        <translation>{speed}，每步 {seconds} 秒</translation>
     </message>
 </context>
 </TS>
