@@ -1806,6 +1806,10 @@ reasons</source>
         <translation>层属性：%1</translation>
     </message>
     <message>
+        <source>In the repeated block %1 × %2: a change here is made in every copy.</source>
+        <translation>位于重复块 %1 × %2 中：此处的修改会作用于每份副本。</translation>
+    </message>
+    <message>
         <source>A unique name; other layers refer to it in &apos;from&apos; and &apos;input&apos;.</source>
         <translation>唯一的名称；其他层在“from”和“input”中引用它。</translation>
     </message>

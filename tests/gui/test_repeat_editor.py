@@ -167,6 +167,19 @@ def test_an_edit_in_the_block_changes_every_copy_and_undo_restores_them(make_win
     assert doc.analysis.parameters == before_params
 
 
+def test_the_properties_of_a_block_layer_say_every_copy_changes(make_window):
+    from PySide6.QtWidgets import QLabel
+
+    w = make_window()
+    pane, doc = w.planner, w.document
+    (rep,) = doc.draft.repeats
+    pane.select_row(rep.first + 1)
+    note = pane.properties.findChild(QLabel, "block_note")
+    assert note is not None and "layers × 32" in note.text() and "every copy" in note.text()
+    pane.select_row(rep.first + 512)  # the final norm, outside the block
+    assert pane.properties.findChild(QLabel, "block_note") is None
+
+
 def test_layers_of_the_block_cannot_be_removed_or_moved_in_one_copy(make_window):
     w = make_window()
     pane, doc = w.planner, w.document
