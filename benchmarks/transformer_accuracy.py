@@ -22,7 +22,8 @@ one-byte mask, so the runs set every dropout to 0 (BERT's and GPT-2's defaults a
 CPU SDPA picks its own kernel (the table names the attention implementation the draft
 assumed). The decoders run as Hugging Face runs them by default, with ``use_cache`` on (a
 DynamicCache takes copies of each layer's k and v, and attention keeps the copies: the drafts'
-``kv_cache``); ``--no-cache`` runs both sides without it. Exit status 0: it prints figures; CI does not run it.
+``kv_cache``); ``--no-cache`` runs both sides without it. Exit status 0: it prints figures;
+CI does not run it.
 """
 
 from __future__ import annotations

@@ -10,13 +10,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from planner.core.network import load_plan
-from planner.ui.bootstrap import build_main_window
 from planner.ui.planner.layer_table import (
     COL_COUNT, COL_INDEX, COL_KEPT, COL_NAME, COL_PARAMS, COL_TYPE)
-from planner.ui.services import Services
 from planner.units import format_bytes, format_count
 
 from gui_prompts import ScriptedPrompts
+from test_planner_pane import make_window as make_any_window  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),
@@ -25,22 +24,11 @@ pytestmark = [
 
 
 @pytest.fixture
-def make_window(qtbot, planner_home, tmp_path):
-    made = []
-
+def make_window(make_any_window):  # noqa: F811 (the fixture imported above)
     def make(prompts=None, preset="llama_8b"):
-        prompts = prompts or ScriptedPrompts()
-        services = Services(prompts=prompts, settings_path=tmp_path / "settings.ini",
-                            start_preset=preset, autosave_delay_ms=30)
-        window = build_main_window(services)
-        qtbot.addWidget(window)
-        window.prompts = prompts
-        made.append(window)
-        return window
+        return make_any_window(prompts, preset)
 
-    yield make
-    for window in made:
-        window.document.undo_stack.setClean()
+    return make
 
 
 def _block_row(model) -> int:

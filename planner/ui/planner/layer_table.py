@@ -385,20 +385,9 @@ class LayerTableModel(QAbstractTableModel):
             if col in (COL_NAME, COL_PARAMS):
                 return self._text(row, col, layer, info, False)
             return None
-        if role == Qt.ItemDataRole.BackgroundRole and error:
-            return QBrush(ERROR_BG)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if error:
-                return QBrush(ERROR_FG)
-            if blocked:
-                return QBrush(BLOCKED_FG)
-        if role == Qt.ItemDataRole.FontRole and error and col == COL_PARAMS:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_COUNT, COL_KEPT):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        if role == Qt.ItemDataRole.ForegroundRole and blocked and not error:
+            return QBrush(BLOCKED_FG)
+        return _cell_style(role, col, error=bool(error), bold=bool(error) and col == COL_PARAMS)
 
     def _header_data(self, rep, col: int, role):
         err = self._block_error(rep)
@@ -417,17 +406,7 @@ class LayerTableModel(QAbstractTableModel):
                                "The weights and the bytes kept are the sum over every copy. "
                                "Its layers are shown once; a change to one of them changes "
                                "every copy. %3"), str(rep.times), str(rep.length), key)
-        if role == Qt.ItemDataRole.BackgroundRole and err is not None:
-            return QBrush(ERROR_BG)
-        if role == Qt.ItemDataRole.ForegroundRole and err is not None:
-            return QBrush(ERROR_FG)
-        if role == Qt.ItemDataRole.FontRole:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_COUNT, COL_KEPT):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        return _cell_style(role, col, error=err is not None, bold=True)
 
     def _text(self, row, col, layer: LayerSpec, info, edit: bool):
         if col == COL_INDEX:
@@ -509,6 +488,21 @@ class LayerTableModel(QAbstractTableModel):
         elif self._rows:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(self._rows - 1, len(self._headers) - 1))
+
+
+def _cell_style(role, col: int, *, error: bool, bold: bool):
+    """The colours, font and alignment of a cell: red for an error, numbers to the right."""
+    if role == Qt.ItemDataRole.BackgroundRole and error:
+        return QBrush(ERROR_BG)
+    if role == Qt.ItemDataRole.ForegroundRole and error:
+        return QBrush(ERROR_FG)
+    if role == Qt.ItemDataRole.FontRole and bold:
+        font = QFont()
+        font.setBold(True)
+        return font
+    if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_INDEX, COL_COUNT, COL_KEPT):
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
 
 
 def _local_name(name: str, rep) -> str:
