@@ -4,7 +4,7 @@ Run in the CPU torch venv (transformers and peft installed; nothing is downloade
 random)::
 
     PYTHONPATH=. /work/torchvenv/bin/python benchmarks/transformer_accuracy.py [--batch 2]
-        [--seq 128] [--only gpt2,llama-small] [--breakdown]
+        [--seq 128] [--only gpt2,llama-small] [--breakdown] [--no-cache]
 
 For BERT-base, GPT-2 (124M), ViT-B/16 and a small Llama-shaped decoder (4 layers, hidden 512),
 with eager and SDPA attention, full fine-tuning and LoRA (peft, rank 8 on the attention
@@ -20,7 +20,10 @@ projections), in fp32, it compares:
 The planner models CUDA; on the CPU, dropout keeps an fp32 noise tensor where CUDA keeps a
 one-byte mask, so the runs set every dropout to 0 (BERT's and GPT-2's defaults are 0.1) and
 CPU SDPA picks its own kernel (the table names the attention implementation the draft
-assumed). Exit status 0: it prints figures; CI does not run it.
+assumed). The decoders run as Hugging Face runs them by default, with ``use_cache`` on (a
+DynamicCache takes copies of each layer's k and v, and attention keeps the copies: the drafts'
+``kv_cache``); ``--no-cache`` runs both sides without it. Exit status 0: it prints figures;
+CI does not run it.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ MIB = 1 << 20
 TOL = 5.0
 
 
-def hf_model(name: str, attn: str, seq: int):
+def hf_model(name: str, attn: str, seq: int, cache: bool = True):
     """(torch module returning logits, planner config, input maker, target maker)."""
     import transformers as T
 
@@ -82,7 +85,8 @@ def hf_model(name: str, attn: str, seq: int):
         raise SystemExit(f"unknown network {name}")
     model.config._attn_implementation = attn
     impl = "eager" if attn == "eager" else "sdpa_flash"
-    pc = TransformerConfig(**{**pc.to_json(), "image": tuple(pc.image), "attention": impl})
+    pc = TransformerConfig(**{**pc.to_json(), "image": tuple(pc.image), "attention": impl,
+                              "kv_cache": cache})
 
     class Logits(torch.nn.Module):
         def __init__(self, inner):
@@ -92,6 +96,8 @@ def hf_model(name: str, attn: str, seq: int):
         def forward(self, x):
             if name == "vit":
                 return self.inner(pixel_values=x).logits
+            if name in ("gpt2", "llama-small"):
+                return self.inner(input_ids=x, use_cache=cache).logits
             return self.inner(input_ids=x).logits
 
     def make_x(b):
@@ -131,8 +137,9 @@ def lora_model(model, name):
     return model, tuple(targets)
 
 
-def run_one(name: str, attn: str, mode: str, batch: int, seq: int, breakdown: bool):
-    model, pc, make_x, make_y = hf_model(name, attn, seq)
+def run_one(name: str, attn: str, mode: str, batch: int, seq: int, breakdown: bool,
+            cache: bool = True):
+    model, pc, make_x, make_y = hf_model(name, attn, seq, cache)
     draft = build_draft(pc, name)
     if mode == "lora":
         model, targets = lora_model(model, name)
@@ -187,19 +194,23 @@ def main(argv=None) -> int:
     ap.add_argument("--attn", default="eager,sdpa")
     ap.add_argument("--modes", default="full,lora")
     ap.add_argument("--breakdown", action="store_true")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="decoders without use_cache (both the model and the draft)")
     args = ap.parse_args(argv)
     torch.set_num_threads(2)
     rows = []
     for name in args.only.split(","):
         for attn in args.attn.split(","):
             for mode in args.modes.split(","):
-                r = run_one(name, attn, mode, args.batch, args.seq, args.breakdown)
+                r = run_one(name, attn, mode, args.batch, args.seq, args.breakdown,
+                            not args.no_cache)
                 rows.append(r)
                 print(f"{name} {attn} {mode}: params {r['params']} / {r['plan_params']}; "
                       f"saved {pct(r['plan_saved'], r['saved']):+.1f} %; "
                       f"peak {pct(r['plan_peak'], r['peak']):+.1f} %", flush=True)
     print()
-    print(f"batch {args.batch}, sequence {args.seq} tokens (ViT: 197), fp32, CPU, dropout 0.")
+    print(f"batch {args.batch}, sequence {args.seq} tokens (ViT: 197), fp32, CPU, dropout 0, "
+          f"decoders' use_cache {'off' if args.no_cache else 'on'}.")
     out = []
     for r in rows:
         ok_p = "exact" if r["params"] == r["plan_params"] else \

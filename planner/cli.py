@@ -396,7 +396,10 @@ def _cmd_fit(args) -> int:
         print(json.dumps([fit_row_json(r, tokens) for r in rows]))
         return 0
     if tokens:
-        print(f"  Tokens per sample: {tokens:,} (tokens/s = samples/s × {tokens:,})")
+        print(f"  Tokens per sample: {tokens:,} (speeds in tokens/s = samples/s × {tokens:,})")
+    from planner.core.rates import display_rate, rate_text  # noqa: PLC0415
+
+    rate_head = "tokens/s" if tokens else "samples/s"  # a text model's speed in tokens
     ref = args.reference or "GTX 1080"
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
@@ -408,13 +411,14 @@ def _cmd_fit(args) -> int:
           f"{setup.mode}{each} {format_bytes(rows[0].peak_bytes) if rows else '?'}; "
           f"speed relative to {ref}{band}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
-          f"{'samples/s':>10} {'rel.':>6} {'price':>12} {'software':<18}")
+          f"{rate_head:>10} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:
         price = r.price
         ptxt = f"${price.usd:,.0f} {price.condition[0]} {price.date}" if price else "—"
         print(f"  {clean(r.card.name)[:28]:<28} {'yes' if r.fits else 'no':<5} "
               f"{format_bytes(r.usable_bytes):>10} {r.max_batch:>9} "
-              f"{r.time_per_iter_s * 1e3:>9.1f} {r.samples_per_s:>10.1f} "
+              f"{r.time_per_iter_s * 1e3:>9.1f} "
+              f"{rate_text(display_rate(r.samples_per_s, tokens)):>10} "
               f"{r.relative_speed:>6.2f} {ptxt:>12} {r.support:<18}")
     return 0
 

@@ -42,6 +42,7 @@ from planner.core.network import Setup
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling
 from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
+from planner.core.rates import speed_msg
 from planner.core.eras import era_workload
 from planner.core.speed import ERROR_BAND, best_precision
 from planner.core.transformer import tokens_per_step
@@ -322,14 +323,6 @@ def _money(v: float) -> Money:
 
 def _gb(nbytes: int) -> str:
     return f"{nbytes / GIB:.1f} GiB"
-
-
-def rate_text(per_s: float) -> str:
-    """A speed's figure as the advice writes it: whole numbers from 10 up ("1,234"), two
-    significant digits below ("4.2", "0.52"), so a slow workload never reads "0" or "1"."""
-    if per_s >= 10 or per_s <= 0:
-        return f"{per_s:,.0f}"
-    return f"{per_s:.2g}"
 
 
 @dataclass(frozen=True)
@@ -932,16 +925,8 @@ def _speed_phrase(o: _Option, speedup: float | None, owned: str | None,
     if speedup is not None:
         return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"), speedup=speedup,
                    card=owned)
-    if tokens_per_sample:
-        speed = rate_text(o.speed * tokens_per_sample)
-        if o.checked:
-            return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s ±{band} %"), speed=speed,
-                       band=band)
-        return Msg(QT_TRANSLATE_NOOP("core", "{speed} tokens/s"), speed=speed)
-    if o.checked:
-        return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s ±{band} %"),
-                   speed=rate_text(o.speed), band=band)
-    return Msg(QT_TRANSLATE_NOOP("core", "{speed} samples/s"), speed=rate_text(o.speed))
+    return speed_msg(o.speed, tokens_per_sample=tokens_per_sample,
+                     band_pct=band if o.checked else None)
 
 
 def _price_phrase(o: _Option, described, sale: _Sale, owned: str | None, net: float):

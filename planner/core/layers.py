@@ -1312,11 +1312,19 @@ def _attention(params, ins):
             "core", "causal attention needs as many keys as queries, not {t_k} and {t_q}"),
             t_k=t_k, t_q=t_q))
     fwd = 2 * scores * (hd + hdv) + 5 * scores
-    saved = [SavedTensor("input", numel(q))]
+    # Eager attention on T×(heads·d) sequences (Hugging Face's view + transpose to heads)
+    # multiplies non-contiguous head views: matmul's reshape copies q, k and v, and keeps the
+    # copies, not its inputs (which matters when they are views of one fused projection).
+    eager_copies = impl == "eager" and heads > 0
+    saved = [SavedTensor("own" if eager_copies else "input", numel(q))]
     # Grouped-query attention: k and v repeated to every head (Hugging Face's repeat_kv, a
     # copy) unless the kernel reads the groups itself.
     if kv_groups < groups and params.get("repeat_kv", True):
         saved += [SavedTensor("own", groups * t_k * hd), SavedTensor("own", groups * t_k * hdv)]
+    elif eager_copies or params.get("kv_cache"):
+        # A key/value cache (Hugging Face's forward with use_cache, the config's default, in
+        # training too) concatenates k and v into new tensors, which attention then keeps.
+        saved += [SavedTensor("own", numel(k)), SavedTensor("own", numel(v))]
     else:
         saved += [SavedTensor("input:1", numel(k)), SavedTensor("input:2", numel(v))]
     if impl == "eager":
@@ -1553,6 +1561,10 @@ MODERN_RULES = (
             _p("repeat_kv", "bool", True, QT_TRANSLATE_NOOP(
                 "core", "With fewer kv_heads: k and v are copied to every head first "
                         "(Hugging Face's repeat_kv) rather than read by group.")),
+            _p("kv_cache", "bool", False, QT_TRANSLATE_NOOP(
+                "core", "k and v go through a key/value cache first (Hugging Face's forward "
+                        "with use_cache, its default, also in training): attention keeps the "
+                        "cache's copies, not its inputs.")),
         ),
         _attention,
         QT_TRANSLATE_NOOP(

@@ -60,6 +60,11 @@ def _map_refs(params: dict[str, Any], fn) -> dict[str, Any]:
     return out
 
 
+def map_refs(params: dict[str, Any], fn) -> dict[str, Any]:
+    """``params`` with ``fn`` applied to every layer name it refers to (``input``, ``from``)."""
+    return _map_refs(params, fn)
+
+
 def expand(name: str, times: int, body: list[LayerSpec], before: str) -> list[LayerSpec]:
     """The ``times`` copies of ``body`` (local names), after the layer named ``before``."""
     if not isinstance(times, int) or isinstance(times, bool) or not 1 <= times <= MAX_TIMES:

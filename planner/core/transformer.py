@@ -48,6 +48,10 @@ class TransformerConfig:
     attention: str = "sdpa_flash"
     attention_dropout: float = 0.0
     dropout: float = 0.0  # hidden (residual / embedding) dropout
+    # Hugging Face's decoders (GPT-2, Llama…) run their forward with use_cache, the config's
+    # default, in training too (unless gradient checkpointing turns it off): each layer's k and
+    # v are concatenated into a DynamicCache, and attention keeps those copies.
+    kv_cache: bool = True
     qkv_bias: bool = False
     mlp_bias: bool = False
     token_types: int = 0  # BERT: 2
@@ -158,6 +162,8 @@ def _attention_block(b: _Builder, c: TransformerConfig, pre: str, x: str) -> str
            # Hugging Face copies k and v to every head (repeat_kv) for eager attention; SDPA
            # without a padding mask reads the groups itself (enable_gqa).
            "repeat_kv": c.attention == "eager"}
+    if c.kv_cache and c.family in ("decoder", "gpt2"):  # encoders keep no cache
+        att["kv_cache"] = True
     if c.family == "gpt2":  # one fused projection, split into three views
         qkv = b.add("fc", f"{pre}.c_attn", units=3 * c.hidden, bias=True, input=x)
         q = b.add("view", f"{pre}.q", split=3, input=qkv)

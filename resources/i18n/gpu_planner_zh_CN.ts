@@ -1237,6 +1237,22 @@ support</source>
         <translation>计算能力与当前 CUDA、cuDNN 和 PyTorch 版本支持情况的对照</translation>
     </message>
     <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens/s per $</source>
+        <translation>每美元词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens per second at this batch size (samples per second × %1 tokens a sequence)</source>
+        <translation>此批量下每秒处理的词元数（每秒样本数 × 每个序列 %1 个词元）</translation>
+    </message>
+    <message>
+        <source>Tokens per second per dollar of the cheaper of the new and used price</source>
+        <translation>每美元（新品与二手中较便宜的价格）每秒词元数</translation>
+    </message>
+    <message>
         <source>One of your cards</source>
         <translation>你的一块显卡</translation>
     </message>
@@ -1257,8 +1273,20 @@ support</source>
         <translation>预期误差 %1：速度模型相对实测训练吞吐量的典型误差</translation>
     </message>
     <message>
+        <source>%1 divided by %2</source>
+        <translation>%1 除以 %2</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
         <source>samples/s divided by %1</source>
-        <translation>样本/秒除以 %1</translation>
+        <translation type="vanished">样本/秒除以 %1</translation>
     </message>
     <message>
         <source>no price known</source>
@@ -1418,6 +1446,14 @@ support</source>
         <translation>
             <numerusform>（%n 块没有价格的显卡未显示）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Tokens/s against price</source>
+        <translation>词元/秒与价格</translation>
     </message>
     <message>
         <source>Samples/s against price</source>
@@ -1774,6 +1810,10 @@ reasons</source>
         <translation>层属性：%1</translation>
     </message>
     <message>
+        <source>In the repeated block %1 × %2: a change here is made in every copy.</source>
+        <translation>位于重复块 %1 × %2 中：此处的修改会作用于每份副本。</translation>
+    </message>
+    <message>
         <source>A unique name; other layers refer to it in &apos;from&apos; and &apos;input&apos;.</source>
         <translation>唯一的名称；其他层在“from”和“input”中引用它。</translation>
     </message>
@@ -1837,6 +1877,14 @@ reasons</source>
         <translation>为反向传播保留</translation>
     </message>
     <message>
+        <source>Repeated block</source>
+        <translation>重复块</translation>
+    </message>
+    <message>
+        <source>%1 copies of %2 layers</source>
+        <translation>%1 份副本，每份 %2 层</translation>
+    </message>
+    <message>
         <source>Bytes this layer is the first to keep for the backward pass, at the batch size and precision set above</source>
         <translation>该层首先为反向传播保留的字节数（按上面设置的批量大小和精度）</translation>
     </message>
@@ -1849,12 +1897,34 @@ reasons</source>
         <translation>该层的可训练参数（权重和偏置）</translation>
     </message>
     <message>
+        <source>%1: in every one of the %2 copies of %3 (the figures are one copy&apos;s); an edit changes every copy</source>
+        <translation>%1：在 %3 的全部 %2 份副本中（数字为一份副本的）；修改会改动每份副本</translation>
+    </message>
+    <message>
+        <source>%1
+Names are the block&apos;s own; @input is what each copy starts from (the layer before the block for the first copy, the copy before for the others).</source>
+        <translation>%1
+名称为块内名称；@input 是每份副本的输入（第一份副本为块之前的层，其余为前一份副本）。</translation>
+    </message>
+    <message>
         <source>layer %1 (%2): %3</source>
         <translation>第 %1 层（%2）：%3</translation>
     </message>
     <message>
         <source>Waits for an earlier layer with an error</source>
         <translation>等待一个有错误的前面的层</translation>
+    </message>
+    <message>
+        <source>→ or + shows its layers, ← or − hides them</source>
+        <translation>按 → 或 + 展开其各层，按 ← 或 − 收起</translation>
+    </message>
+    <message>
+        <source>← or − hides its layers</source>
+        <translation>按 ← 或 − 收起其各层</translation>
+    </message>
+    <message>
+        <source>A repeated block: %1 copies of %2 layers, one after the other. The weights and the bytes kept are the sum over every copy. Its layers are shown once; a change to one of them changes every copy. %3</source>
+        <translation>重复块：%2 层组成的块依次重复 %1 份。权重和为反向保留的字节是所有副本之和。其各层只显示一次；修改其中一层会改动每份副本。%3</translation>
     </message>
     <message>
         <source>every layer needs a name</source>
@@ -3534,6 +3604,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation> （每块 GPU，共 %1 块 GPU）</translation>
     </message>
     <message>
+        <source>A layer of a repeated block cannot be added, removed or moved in one copy alone</source>
+        <translation>重复块中的层不能只在一份副本中添加、删除或移动</translation>
+    </message>
+    <message>
         <source>Add layer %1</source>
         <translation>添加第 %1 层</translation>
     </message>
@@ -3971,6 +4045,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>修正草稿中的错误后，才能看到它的扩展情况。</translation>
     </message>
     <message>
+        <source>On %1 × %2 (%3): %4× in a typical framework (%5), %6× in optimised code (%7).</source>
+        <translation>在 %1 × %2（%3）上：典型框架 %4×（%5），优化代码 %6×（%7）。</translation>
+    </message>
+    <message>
+        <source>Preview — on %1 × %2 (%3): %4× in a typical framework (%5), %6× in optimised code (%7). Set GPUs above 1 to plan it.</source>
+        <translation>预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5），优化代码 %6×（%7）。将 GPU 数设为大于 1 即可规划。</translation>
+    </message>
+    <message>
         <source>No card chosen.</source>
         <translation>未选择显卡。</translation>
     </message>
@@ -3984,11 +4066,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>On %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s).</source>
-        <translation>在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。</translation>
+        <translation type="vanished">在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。</translation>
     </message>
     <message>
         <source>Preview — on %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in optimised code (%7 samples/s). Set GPUs above 1 to plan it.</source>
-        <translation>预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。将 GPU 数设为大于 1 即可规划。</translation>
+        <translation type="vanished">预览 — 在 %1 × %2（%3）上：典型框架 %4×（%5 样本/秒），优化代码 %6×（%7 样本/秒）。将 GPU 数设为大于 1 即可规划。</translation>
     </message>
     <message>
         <source>Several experiments: one run of this plan (%1) does not fit on a %2 (%3 usable).</source>
@@ -4982,19 +5064,19 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speed} tokens/s ±{band} %</source>
-        <translation>{speed} 词元/秒 ±{band} %</translation>
+        <translation type="vanished">{speed} 词元/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{speed} tokens/s</source>
-        <translation>{speed} 词元/秒</translation>
+        <translation type="vanished">{speed} 词元/秒</translation>
     </message>
     <message>
         <source>{speed} samples/s ±{band} %</source>
-        <translation>{speed} 样本/秒 ±{band} %</translation>
+        <translation type="vanished">{speed} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{speed} samples/s</source>
-        <translation>{speed} 样本/秒</translation>
+        <translation type="vanished">{speed} 样本/秒</translation>
     </message>
     <message>
         <source>current CUDA and PyTorch no longer support it</source>
@@ -5467,6 +5549,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>With fewer kv_heads: k and v are copied to every head first (Hugging Face&apos;s repeat_kv) rather than read by group.</source>
         <translation>kv_heads 较少时：先把 k 和 v 复制到每个头（Hugging Face 的 repeat_kv），而不是按组读取。</translation>
+    </message>
+    <message>
+        <source>k and v go through a key/value cache first (Hugging Face&apos;s forward with use_cache, its default, also in training): attention keeps the cache&apos;s copies, not its inputs.</source>
+        <translation>k 和 v 先进入键值缓存（Hugging Face 以 use_cache 运行前向，这是其默认设置，训练时也是）：注意力保留缓存中的副本，而非其输入。</translation>
     </message>
     <message>
         <source>Attention of q (this input) with k and v (&apos;from&apos;): SDPA keeps q, k, v, the output and a logsumexp per row; eager keeps q, k, v and the softmax.</source>
@@ -7355,6 +7441,26 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Llama 3.1 70B&apos;s shape, 2048-token sequences: 80 layers, hidden 8192, 64 heads with 8 key/value heads, SwiGLU 28672, vocabulary 128,256 (Llama 3 paper, Table 3; meta-llama/Llama-3.1-70B config.json).</source>
         <translation>Llama 3.1 70B 的结构，2048 词元序列：80 层，隐藏维 8192，64 个头、8 个键/值头，SwiGLU 28672，词表 128,256（Llama 3 论文表 3；meta-llama/Llama-3.1-70B config.json）。</translation>
+    </message>
+    <message>
+        <source>{rate} tokens/s</source>
+        <translation>{rate} 词元/秒</translation>
+    </message>
+    <message>
+        <source>{rate} tokens/s ±{band} %</source>
+        <translation>{rate} 词元/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{rate} samples/s</source>
+        <translation>{rate} 样本/秒</translation>
+    </message>
+    <message>
+        <source>{rate} samples/s ±{band} %</source>
+        <translation>{rate} 样本/秒 ±{band} %</translation>
+    </message>
+    <message>
+        <source>{speed}, {seconds} s per step</source>
+        <translation>{speed}，每步 {seconds} 秒</translation>
     </message>
 </context>
 </TS>

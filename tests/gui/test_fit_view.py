@@ -12,6 +12,7 @@ from planner.core.catalog import OwnedCard, load_catalog, set_owned_cards
 from planner.core.network import Problem
 from planner.core.plan import compute_plan
 from planner.core.presets import load_preset
+from planner.ui.tables import SORT_ROLE
 from planner.ui.planner.fit_view import (
     COL_CARD,
     COL_RELATIVE,
@@ -286,3 +287,43 @@ def test_yours_is_in_the_legend_only_with_a_card_of_yours(view, qtbot, planner_h
     v.fits_only_check.setChecked(True)  # ResNet-50 at batch 64 does not fit on 11 GB
     v.budget_spin.setValue(100)
     assert "yours" not in v.speed_chart.legend_names()
+
+
+def test_a_language_model_reads_in_tokens_per_second(qtbot, planner_home):
+    """Llama-8B takes most cards seconds a step: tokens/s with their digits, not
+    '0.0 samples/s'; a CNN's table stays in samples/s."""
+    from planner.core.rates import rate_text
+    from planner.ui.planner.fit_view import COL_PER_USD
+
+    draft, setup = load_preset("llama_8b")
+    v = FitView(load_catalog())
+    qtbot.addWidget(v)
+    v.resize(1400, 900)
+    v.set_plan(compute_plan(draft, setup))
+    m = v.model
+    tokens = draft.input_shape[0]
+    assert m.headerData(COL_SAMPLES, Qt.Orientation.Horizontal) == "Tokens/s"
+    assert m.headerData(COL_PER_USD, Qt.Orientation.Horizontal) == "Tokens/s per $"
+    assert f"{tokens:,} tokens" in m.headerData(COL_SAMPLES, Qt.Orientation.Horizontal,
+                                                Qt.ItemDataRole.ToolTipRole)
+    slow = [r for r in m.rows if r.samples_per_s < 1]
+    assert len(slow) > 10  # most cards take over a second a step
+    for r in m.rows:
+        i = m.row_of(r.card.name)
+        cell = m.data(m.index(i, COL_SAMPLES))
+        assert cell.split(" ±")[0] == rate_text(r.samples_per_s * tokens)
+        assert m.data(m.index(i, COL_SAMPLES), SORT_ROLE) == r.samples_per_s * tokens
+        assert cell != "0.0" and not cell.startswith("0 ")
+        per_usd = m.data(m.index(i, COL_PER_USD))
+        assert per_usd == "—" or (float(per_usd.replace(",", "")) > 0)
+    r = slow[0]
+    tip = m.data(m.index(m.row_of(r.card.name), COL_SAMPLES), Qt.ItemDataRole.ToolTipRole)
+    assert "tokens/s" in tip and "s per step" in tip
+    v._update_charts()
+    assert v.speed_chart.getPlotItem().getAxis("left").labelText == "tokens/s"
+    # back to a CNN: samples/s again
+    cnn, cnn_setup = load_preset("resnet50")
+    v.set_plan(compute_plan(cnn, cnn_setup))
+    assert m.headerData(COL_SAMPLES, Qt.Orientation.Horizontal) == "Samples/s"
+    v._update_charts()
+    assert v.speed_chart.getPlotItem().getAxis("left").labelText == "samples/s"

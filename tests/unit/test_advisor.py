@@ -315,17 +315,6 @@ def test_a_plan_on_several_gpus_is_advised_as_that_many_cards(catalog):
         assert four.price_usd > first.price_usd
 
 
-def test_rate_text_never_rounds_a_slow_speed_to_0_or_1():
-    from planner.core.advisor import rate_text
-
-    assert rate_text(0.136) == "0.14"
-    assert rate_text(0.52) == "0.52"
-    assert rate_text(4.24) == "4.2"
-    assert rate_text(9.96) == "10"
-    assert rate_text(57.3) == "57"
-    assert rate_text(1234.5) == "1,234"
-
-
 def test_a_text_workload_reads_in_tokens_per_second(catalog):
     # QLoRA on an 8B model runs under 1 sequence a second on most cards: the advice said
     # "0 samples/s" and "1 samples/s"; it says tokens/s, from the same speed.
@@ -345,4 +334,4 @@ def test_a_text_workload_reads_in_tokens_per_second(catalog):
     for prof in PROFILES:  # no speed anywhere reads "0 samples/s" or "1 samples/s"
         for as_of in ("2017-03", "2026-12"):
             text = json.dumps(advise(catalog, AdvisorInputs(prof, as_of=as_of)).to_json())
-            assert not re.search(r"\b[01] (samples|tokens)/s", text), (prof.key, as_of)
+            assert not re.search(r"(?<![\d.,])[01] (samples|tokens)/s", text), (prof.key, as_of)

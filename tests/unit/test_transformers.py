@@ -57,13 +57,66 @@ def test_attention_keeps_what_each_implementation_keeps(impl):
     att = a.layers[-1]
     assert att.out_shape == (t, heads * hd)
     saved = _saved(att)
-    assert saved[:3] == [("input", t * 64, "act"), ("input:1", t * 64, "act"),
-                         ("input:2", t * 64, "act")]
+    if impl == "eager":  # matmul of the transposed head views keeps copies of q, k and v
+        assert saved[:3] == [("own", t * 64, "act")] * 3
+    else:  # the kernels keep their inputs as given
+        assert saved[:3] == [("input", t * 64, "act"), ("input:1", t * 64, "act"),
+                             ("input:2", t * 64, "act")]
     if impl == "eager":  # the T×T softmax per head, O(sequence²)
         assert saved[3:] == [("own", heads * t * t, "f32")]
     else:  # the output and a logsumexp per query row, O(sequence)
         lse_rows = t if impl == "sdpa_flash" else 128  # padded to 32 rows
         assert saved[3:] == [("output", t * 64, "act"), ("own", heads * lse_rows, "f32")]
+
+
+def _fused(impl: str, kv_cache: bool, t: int = 128, d: int = 768, heads: int = 12):
+    """GPT-2's attention: one fused q/k/v projection split into three views."""
+    layers = [LayerSpec("input", "in", {"shape": (t, d)}),
+              LayerSpec("fc", "c_attn", {"units": 3 * d}),
+              LayerSpec("view", "q", {"split": 3, "input": "c_attn"}),
+              LayerSpec("view", "k", {"split": 3, "input": "c_attn"}),
+              LayerSpec("view", "v", {"split": 3, "input": "c_attn"}),
+              LayerSpec("attention", "att", {"input": "q", "from": ("k", "v"), "heads": heads,
+                                             "causal": True, "implementation": impl,
+                                             "kv_cache": kv_cache}),
+              LayerSpec("fc", "c_proj", {"units": d})]
+    return NetworkDraft("fused", tuple(layers))
+
+
+@pytest.mark.parametrize("impl", ["sdpa_flash", "sdpa_mem_efficient", "eager"])
+def test_a_key_value_cache_makes_attention_keep_copies_of_k_and_v(impl):
+    """Hugging Face's GPT-2 trains with use_cache on (its default): torch.cat puts k and v in
+    a DynamicCache and SDPA keeps those copies, while q (a view) still holds the whole fused
+    projection: 5 × T·d kept where the views alone keep 3 × T·d (measured with torch 2.14
+    and transformers 5.24 on the CPU: −6.6 % of GPT-2's saved bytes before this rule)."""
+    t, d = 128, 768
+    setup = Setup(2, "fp32", "sgd", "train")
+    kept = {}
+    for cache in (False, True):
+        est = estimate(analyze(_fused(impl, cache)), setup, EXACT)
+        kept[cache] = sum(layer.activation_bytes for layer in est.layers
+                          if layer.name in ("q", "k", "v", "att"))
+    out_lse = 2 * (t * d + 12 * (t if impl != "sdpa_mem_efficient" else 128)) * 4
+    if impl == "eager":  # copies either way: the cache's or matmul's, never both
+        assert kept[True] == kept[False] == 2 * 3 * t * d * 4 + 2 * 12 * t * t * 4
+    else:
+        assert kept[False] == 2 * 3 * t * d * 4 + out_lse
+        assert kept[True] == 2 * 5 * t * d * 4 + out_lse
+
+
+def test_decoder_drafts_model_the_cache_and_encoders_do_not():
+    from planner.core.transformer import TransformerConfig, build_draft
+
+    def flags(**kw):
+        d = build_draft(TransformerConfig(layers=1, hidden=64, heads=4, intermediate=128,
+                                          vocab=100, seq_len=16, max_positions=16, **kw))
+        return [bool(layer.params.get("kv_cache")) for layer in d.layers
+                if layer.kind == "attention"]
+
+    assert flags() == [True]
+    assert flags(kv_cache=False) == [False]
+    assert flags(family="gpt2", mlp="gelu_new", norm="layernorm", positions="learned") == [True]
+    assert flags(family="bert", mlp="gelu", norm="layernorm", positions="learned") == [False]
 
 
 def test_eager_attention_dropout_keeps_a_mask_and_the_dropped_probabilities():
@@ -504,3 +557,20 @@ def test_a_tied_head_adds_its_gradient_into_the_embeddings_out_of_place():
         est = estimate(draft(tied), Setup(1, "fp32", "momentum"), EXACT)
         assert est.parameters == (1 if tied else 2) * v * d
         assert tables * table <= est.peak < tables * table + 64 * v * 4
+
+
+@pytest.mark.parametrize("use_cache", [True, False, None])
+def test_model_folder_use_cache_decides_whether_attention_keeps_cache_copies(tmp_path,
+                                                                            use_cache):
+    from planner.core.importers.hf_folder import import_model_folder
+
+    cfg = dict(LLAMA)
+    if use_cache is not None:
+        cfg["use_cache"] = use_cache
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    r = import_model_folder(tmp_path, seq_len=64)
+    flags = {bool(layer.params.get("kv_cache")) for layer in r.draft.layers
+             if layer.kind == "attention"}
+    assert flags == {use_cache is not False}  # Hugging Face's default is on
+    if use_cache is None:
+        assert any("use_cache (True)" in n for n in r.notes)

@@ -146,7 +146,7 @@ def _config(f: _Fields, model_type: str, seq_len: int | None) -> tuple[Transform
             max_positions=max_pos, seq_len=seq_len or min(max_pos, DEFAULT_SEQ_LEN),
             gate_act=gate, tied=bool(tied),
             qkv_bias=bool(f.get("attention_bias", model_type == "qwen2")),
-            mlp_bias=bool(f.get("mlp_bias", False)))
+            mlp_bias=bool(f.get("mlp_bias", False)), kv_cache=bool(f.get("use_cache", True)))
         if cfg.kv_heads == cfg.heads:
             cfg = TransformerConfig(**{**cfg.to_json(), "image": cfg.image, "kv_heads": 0})
         return cfg, notes
@@ -167,7 +167,8 @@ def _config(f: _Fields, model_type: str, seq_len: int | None) -> tuple[Transform
             seq_len=seq_len or max_pos, mlp=mlp, norm="layernorm", positions="learned",
             tied=bool(f.get("tie_word_embeddings", True)),
             attention_dropout=float(f.get("attn_pdrop", 0.1)),
-            dropout=float(f.get("resid_pdrop", 0.1))), notes
+            dropout=float(f.get("resid_pdrop", 0.1)),
+            kv_cache=bool(f.get("use_cache", True))), notes
     if model_type == "bert":
         max_pos = f.get("max_position_embeddings", 512)
         archs = f.data.get("architectures") or []

@@ -2,12 +2,12 @@
 
 x is the net cost in USD (the price, less what the replaced card fetches used); y is samples per
 second (tokens per second for a text workload) on the plan or the profile's workload, which the
-chart's title names (a long name on the y axis was cut off). Recommended options are drawn larger and
-in colour, the others grey; the cards the user owns are stars at a net cost of 0 (keeping them
-costs nothing) with a dashed line at the fastest one's speed, so "above the line" reads "faster
-than what I have". Every recommended option is labelled with its name where the label does
-not run into another (tried on four sides of the point; the rest are named on hover, as every
-other point is).
+chart's title names (a long name on the y axis was cut off). Recommended options are drawn
+larger and in colour, the others grey; the cards the user owns are stars at a net cost of 0
+(keeping them costs nothing) with a dashed line at the fastest one's speed, so "above the line"
+reads "faster than what I have". Every recommended option is labelled with its name where the
+label does not run into another (tried on four sides of the point; the rest are named on hover,
+as every other point is).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from planner.core.advisor import rate_text
+from planner.core.rates import rate_text
 from planner.ui.i18n import arg
 from planner.ui.plotstyle import style_plot
 

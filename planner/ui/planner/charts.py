@@ -283,7 +283,7 @@ class LayerChart(pg.PlotWidget):
         item.addItem(self._bars)
         self._names: list[str] = []
         self._values: np.ndarray = np.zeros(0)
-        self._selected = -1
+        self._selected: frozenset[int] = frozenset()
         self._stale = False
         self._note = pg.TextItem(anchor=(0.5, 0.5), color=(160, 0, 0))
         self._note.setVisible(False)
@@ -323,10 +323,17 @@ class LayerChart(pg.PlotWidget):
         self._note.setPos(max(n - 1, 0) / 2, max(top, 1e-3) * 0.55)
         self.getPlotItem().getAxis("left").setStyle(showValues=n > 0)
 
-    def set_selected(self, row: int) -> None:
-        if row != self._selected:
-            self._selected = row
+    def set_selected(self, row) -> None:
+        """Highlight one layer (an index) or several (an iterable of indices: a repeated
+        block's layers, or one layer of the block in every copy)."""
+        rows = frozenset((row,) if isinstance(row, int) else row)
+        if rows != self._selected:
+            self._selected = rows
             self._redraw()
+
+    @property
+    def selected(self) -> frozenset[int]:
+        return self._selected
 
     def _redraw(self) -> None:
         global _NO_PEN
@@ -347,14 +354,14 @@ class LayerChart(pg.PlotWidget):
             heights = np.maximum.reduceat(self._values, starts)
             x = starts + (np.minimum(starts + k, n) - starts - 1) / 2.0
             width = 0.9 * k
-            selected = self._selected // k if self._selected >= 0 else -1
+            selected = frozenset(i // k for i in selected if i >= 0)
         m = len(heights)
-        brushes = [sel_brush if i == selected else base_brush for i in range(m)]
+        brushes = [sel_brush if i in selected else base_brush for i in range(m)]
         # An outline of the bar's own colour, one pixel wide whatever the zoom: a bar narrower
         # than a pixel (hundreds of layers) is still drawn, never left out by antialiasing.
         base_pen = pg.mkPen(base_brush.color(), width=1, cosmetic=True)
         sel_pen = pg.mkPen(sel_brush.color(), width=1, cosmetic=True)
-        pens = [sel_pen if i == selected else base_pen for i in range(m)]
+        pens = [sel_pen if i in selected else base_pen for i in range(m)]
         # no bars (a plan with no estimate yet): pyqtgraph fails on an empty list of pens
         self._bars.setOpts(x=x, height=heights, width=width,
                            brushes=brushes or None, pens=pens or None)

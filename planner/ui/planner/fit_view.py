@@ -55,6 +55,8 @@ from planner.core.catalog import (
 from planner.core.fit import DEFAULT_REFERENCE, FitRow, fit_table
 from planner.core.network import InvalidDraft
 from planner.core.plan import PlanResult
+from planner.core.rates import display_rate, rate_text, speed_msg
+from planner.core.transformer import tokens_per_step
 from planner.core.speed import ERROR_BAND, speed_notes
 from planner.units import format_bytes
 from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
@@ -174,17 +176,45 @@ class FitTableModel(HeaderTableModel):
         )
         self._rows: tuple[FitRow, ...] = ()
         self._cells: tuple[tuple[tuple[str, Any, str | None], ...], ...] = ()
+        self._tokens: int | None = None  # tokens per sample: speeds in tokens/s
 
     # ---- content -------------------------------------------------------------------------
     @property
     def rows(self) -> tuple[FitRow, ...]:
         return self._rows
 
-    def set_rows(self, rows: Sequence[FitRow]) -> None:
+    def set_rows(self, rows: Sequence[FitRow], tokens_per_sample: int | None = None) -> None:
+        """``tokens_per_sample``: a text model's tokens per sequence; its speeds are then shown
+        in tokens/s (the column headers say so)."""
         self.beginResetModel()
+        if tokens_per_sample != self._tokens:
+            self._tokens = tokens_per_sample
+            self._set_speed_headers()
         self._rows = tuple(rows)
         self._cells = tuple(self._row_cells(r) for r in self._rows)
         self.endResetModel()
+
+    @property
+    def tokens_per_sample(self) -> int | None:
+        return self._tokens
+
+    def _set_speed_headers(self) -> None:
+        headers, tips = list(self._headers), list(self._header_tips)
+        if self._tokens:
+            headers[COL_SAMPLES] = self.tr("Tokens/s")
+            headers[COL_PER_USD] = self.tr("Tokens/s per $")
+            tips[COL_SAMPLES] = arg(self.tr("Tokens per second at this batch size (samples "
+                                            "per second × %1 tokens a sequence)"),
+                                    f"{self._tokens:,}")
+            tips[COL_PER_USD] = self.tr("Tokens per second per dollar of the cheaper of the "
+                                        "new and used price")
+        else:
+            headers[COL_SAMPLES] = self.tr("Samples/s")
+            headers[COL_PER_USD] = self.tr("Samples/s per $")
+            tips[COL_SAMPLES] = self.tr("Samples per second at this batch size")
+            tips[COL_PER_USD] = self.tr("Samples per second per dollar of the cheaper of the "
+                                        "new and used price")
+        self._headers, self._header_tips = tuple(headers), tuple(tips)
 
     def row_of(self, name: str) -> int:
         for i, r in enumerate(self._rows):
@@ -213,6 +243,13 @@ class FitTableModel(HeaderTableModel):
         tips = [] if r.fits else [self.tr(
             "Does not fit at this batch size: the speed it would have if it did")]
         band = r.speed.band_text()
+        tokens = self._tokens
+        # The speed as a sentence first ("0.42 samples/s ±20 %, 2.4 s per step"; tokens/s
+        # for a text model), then what to know about it.
+        tips.insert(0, tr_msg(speed_msg(
+            r.samples_per_s, tokens_per_sample=tokens,
+            band_pct=None if r.speed.error_band is None else r.speed.error_band * 100,
+            time_per_step_s=r.time_per_iter_s)))
         if band:
             tips.append(arg(self.tr("Expected error %1: the speed model's typical error against "
                                     "measured training throughput"),
@@ -220,13 +257,17 @@ class FitTableModel(HeaderTableModel):
         tips += [tr_core(n) for n in speed_notes(r.speed)]
         speed_tip = "\n".join(tips) or None
         t = r.time_per_iter_s
-        sps = r.samples_per_s
-        sps_text = f"{sps:,.0f}" if sps >= 100 else f"{sps:,.1f}"
+        sps = display_rate(r.samples_per_s, tokens)  # tokens/s for a text model
+        sps_text = rate_text(sps)  # "0.42", never "0.0" for a slow step
         if band:
             sps_text += f" {band}"
         per_usd = r.samples_per_s_per_usd
+        if per_usd is not None:
+            per_usd = display_rate(per_usd, tokens)
         cheaper = r.price
-        per_usd_tip = (arg(self.tr("samples/s divided by %1"), format_price(cheaper))
+        per_usd_tip = (arg(self.tr("%1 divided by %2"),
+                           self.tr("tokens/s") if tokens else self.tr("samples/s"),
+                           format_price(cheaper))
                        if cheaper else self.tr("no price known"))
         ok_t = t is not None and math.isfinite(t) and t > 0
         return (
@@ -243,7 +284,7 @@ class FitTableModel(HeaderTableModel):
              _price_tip(r.price_new)),
             (format_price(r.price_used), r.price_used.usd if r.price_used else None,
              _price_tip(r.price_used)),
-            (f"{per_usd:.3f}" if per_usd is not None else "—", per_usd, per_usd_tip),
+            (rate_text(per_usd) if per_usd is not None else "—", per_usd, per_usd_tip),
             (tr_core(SUPPORT_LABELS.get(r.support, r.support)),
              ("supported", "legacy", "unsupported").index(r.support) * -1
              if r.support in SUPPORT_LABELS else None, tr_msg(r.support_reason)),
@@ -354,6 +395,7 @@ class FitScatter(pg.PlotWidget):
         self._label_color = text.name()
         item.setLabel("bottom", self.tr("price (USD, log scale)"), color=self._label_color)
         item.setLabel("left", y_label, color=self._label_color)
+        self._y_label = y_label
         self._legend = item.addLegend(offset=(8, 8), labelTextColor=text, labelTextSize="8pt",
                                       verticalSpacing=-6,
                                       brush=pg.mkBrush(self.palette().color(
@@ -386,6 +428,12 @@ class FitScatter(pg.PlotWidget):
         self._hovered: str | None = None
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+
+    def set_y_label(self, y_label: str) -> None:
+        """The vertical axis' quantity (samples/s, or tokens/s for a text model)."""
+        if y_label != self._y_label:
+            self._y_label = y_label
+            self.getPlotItem().setLabel("left", y_label, color=self._label_color)
 
     @property
     def names(self) -> list[str]:
@@ -714,7 +762,7 @@ class FitView(QWidget):
             self._set_failure(exc_text(exc))
             return
         self._failure = None
-        self.model.set_rows(rows)
+        self.model.set_rows(rows, tokens_per_step(plan.draft, 1))
         self.stack.setCurrentIndex(0)
         if not self._sized:
             self._sized = True
@@ -841,17 +889,23 @@ class FitView(QWidget):
             common = f"{format_price(price)}\n" + (
                 arg(self.tr("fits, largest batch %1"), str(r.max_batch)) if r.fits
                 else self.tr("does not fit"))
-            band = r.speed.band_text()
-            speed.append((card.name, price.usd, r.samples_per_s, r.fits, r.owned,
-                          f"{head}\n{r.samples_per_s:,.1f} samples/s {band} "
-                          f"({r.relative_speed:.2f}×)\n{common}"))
+            tokens = self.model.tokens_per_sample
+            said = tr_msg(speed_msg(
+                r.samples_per_s, tokens_per_sample=tokens,
+                band_pct=None if r.speed.error_band is None else r.speed.error_band * 100,
+                time_per_step_s=r.time_per_iter_s))
+            speed.append((card.name, price.usd, display_rate(r.samples_per_s, tokens), r.fits,
+                          r.owned, f"{head}\n{said} ({r.relative_speed:.2f}×)\n{common}"))
             memory.append((card.name, price.usd, card.memory_gib, r.fits, r.owned,
                            f"{head}\n{card.memory_gib:g} GiB\n{common}"))
         self.speed_chart.set_points(speed)
         self.memory_chart.set_points(memory)
         note = ("  <span style='color:gray'>" + self.tr(
             "(%n card(s) without a price not shown)", "", missing) + "</span>") if missing else ""
-        self.speed_title.setText("<b>" + self.tr("Samples/s against price") + "</b>" + note)
+        tokens = bool(self.model.tokens_per_sample)
+        self.speed_chart.set_y_label(self.tr("tokens/s") if tokens else self.tr("samples/s"))
+        self.speed_title.setText("<b>" + (self.tr("Tokens/s against price") if tokens else
+                                          self.tr("Samples/s against price")) + "</b>" + note)
         self.memory_title.setText("<b>" + self.tr("Memory against price") + "</b>" + note)
 
     @Slot()

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QSortFilterProxyModel,
@@ -349,6 +350,11 @@ class PlannerPane(QWidget):
                                           hfm.horizontalAdvance(title)) + 20)
         self.layer_view.selectionModel().currentRowChanged.connect(self._on_table_row_changed)
         self.layer_view.addAction(self.remove_action)
+        # A repeated block's row opens and closes with →/+ and ←/−, a double-click or a click
+        # on its arrow (the keys a tree view uses).
+        self.layer_view.installEventFilter(self)
+        self.layer_view.viewport().installEventFilter(self)
+        self.layer_view.doubleClicked.connect(self._on_layer_double_clicked)
         table_box = QWidget(panel)
         tl = QVBoxLayout(table_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -628,25 +634,44 @@ class PlannerPane(QWidget):
             self.strategy_combo.blockSignals(False)
 
     def current_row(self) -> int:
+        """The draft layer index of the table's current row (a block's row: its first layer)."""
         index = self.layer_view.currentIndex()
-        return index.row() if index.isValid() else self._doc.current_row
+        return (self.layer_model.layer_index(index.row()) if index.isValid()
+                else self._doc.current_row)
 
     def select_row(self, row: int) -> None:
-        if not 0 <= row < self.layer_model.rowCount():
+        """Show draft layer ``row`` (in a collapsed repeated block: the block's row)."""
+        if not 0 <= row < len(self._doc.draft.layers):
+            return
+        shown = self.layer_model.display_row(row)
+        if not 0 <= shown < self.layer_model.rowCount():
             return
         self._selecting = True
         try:
-            index = self.layer_model.index(row, COL_NAME)
+            index = self.layer_model.index(shown, COL_NAME)
             self.layer_view.selectionModel().setCurrentIndex(
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect
                 | QItemSelectionModel.SelectionFlag.Rows)
-            self.layer_view.scrollTo(self.layer_model.index(row, 0))  # keep "#" in view
+            self.layer_view.scrollTo(self.layer_model.index(shown, 0))  # keep "#" in view
         finally:
             self._selecting = False
         self._doc.select_row(row)
         self.properties.show_row(row)
-        self.chart.set_selected(row)
+        self.chart.set_selected(self._chart_rows(row))
         self._update_action_state()
+
+    def _chart_rows(self, row: int):
+        """The bars the per-layer chart highlights for layer ``row``: a repeated block's row
+        highlights every layer of every copy; one of its layers, that layer in every copy."""
+        rep = self.layer_model.block_of_layer(row)
+        if rep is None:
+            return row
+        block = self._current_block()
+        if block is not None and block[0] == rep and block[1] or \
+                not self.layer_model.is_expanded(rep.name):
+            return range(rep.first, rep.first + rep.length * rep.times)
+        pos = (row - rep.first) % rep.length
+        return [rep.first + k * rep.length + pos for k in range(rep.times)]
 
     def summary(self) -> str:
         est = self._doc.estimate
@@ -771,7 +796,7 @@ class PlannerPane(QWidget):
         self.chart.set_estimate(est, stale=est is None, message=(
             self.tr("Nothing to estimate yet") if doc.is_empty
             else self.tr("Fix the errors to see the estimate")))
-        self.chart.set_selected(doc.current_row)
+        self.chart.set_selected(self._chart_rows(doc.current_row))
         self.step_chart.set_estimate(est, stale=est is None, message=(
             self.tr("Nothing to estimate yet") if doc.is_empty
             else self.tr("Fix the errors to see the estimate")))
@@ -805,11 +830,98 @@ class PlannerPane(QWidget):
     def _update_action_state(self) -> None:
         n = len(self._doc.draft.layers)
         row = self._doc.current_row
-        self.duplicate_action.setEnabled(0 < row < n)
-        self.remove_action.setEnabled(0 < row < n and n > 1)
-        self.up_action.setEnabled(1 < row < n)
-        self.down_action.setEnabled(0 < row < n - 1)
-        self.insert_menu.setEnabled(row > 0)
+        # Inside a repeated block a layer cannot be added, removed or moved in one copy only
+        # (the copies must stay alike): those actions wait for a row outside the block.
+        inside = self.layer_model.block_of_layer(row) is not None if 0 <= row < n else False
+        self.duplicate_action.setEnabled(0 < row < n and not inside)
+        self.remove_action.setEnabled(0 < row < n and n > 1 and not inside)
+        self.up_action.setEnabled(1 < row < n and not inside)
+        self.down_action.setEnabled(0 < row < n - 1 and not inside)
+        self.insert_menu.setEnabled(row > 0 and not inside)
+        for action in (self.duplicate_action, self.remove_action, self.up_action,
+                       self.down_action):
+            action.setStatusTip(self.tr("A layer of a repeated block cannot be added, removed "
+                                        "or moved in one copy alone") if inside else "")
+
+    # ---- repeated blocks in the layer table --------------------------------------------------
+    def _current_block(self):
+        """(Repeat, on its header row) for the table's current row, or None."""
+        index = self.layer_view.currentIndex()
+        return self.layer_model.block_at(index.row()) if index.isValid() else None
+
+    def set_block_expanded(self, name: str, on: bool) -> None:
+        """Show (on) or hide a repeated block's layers in the table; its row stays current."""
+        reps = [r for r in self._doc.draft.repeats if r.name == name]
+        if not reps or self.layer_model.is_expanded(name) == on:
+            return
+        rep = reps[0]
+        block = self._current_block()
+        on_its_row = block is not None and block[0] == rep and block[1]
+        keep = self._doc.current_row
+        self.layer_model.set_expanded(name, on)
+        if on_its_row or (not on and rep.copy_of(keep) is not None):
+            self._select_block_row(rep)
+        else:
+            self.select_row(keep)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        view = getattr(self, "layer_view", None)
+        if view is not None and obj is view and event.type() == QEvent.Type.KeyPress:
+            if view.state() != QAbstractItemView.State.EditingState and self._block_key(event):
+                return True
+        if (view is not None and obj is view.viewport()
+                and event.type() == QEvent.Type.MouseButtonPress
+                and event.button() == Qt.MouseButton.LeftButton):
+            index = view.indexAt(event.position().toPoint())
+            block = self.layer_model.block_at(index.row()) if index.isValid() else None
+            if block is not None and block[1] and index.column() == COL_NAME:
+                rect = view.visualRect(index)
+                if event.position().x() < rect.left() + view.fontMetrics().height() + 8:
+                    self._select_block_row(block[0])
+                    self.set_block_expanded(block[0].name,
+                                            not self.layer_model.is_expanded(block[0].name))
+                    return True
+        return super().eventFilter(obj, event)
+
+    def _block_key(self, event) -> bool:
+        block = self._current_block()
+        if block is None or event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        rep, header = block
+        key = event.key()
+        opened = self.layer_model.is_expanded(rep.name)
+        if header and key in (Qt.Key.Key_Right, Qt.Key.Key_Plus, Qt.Key.Key_Asterisk):
+            if not opened:
+                self.set_block_expanded(rep.name, True)
+            elif key == Qt.Key.Key_Right:  # as in a tree: → on an open block goes into it
+                self.select_row(rep.first)  # its first layer's row
+            return True
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Minus):
+            if header and opened:
+                self.set_block_expanded(rep.name, False)
+            elif not header:  # ← on a block's layer goes to the block's row, − closes it
+                if key == Qt.Key.Key_Minus:
+                    self.set_block_expanded(rep.name, False)
+                self._select_block_row(rep)
+            return True
+        return False
+
+    def _select_block_row(self, rep) -> None:
+        self.select_row(rep.first)
+        header = self.layer_model.display_row(rep.first)
+        if self.layer_model.is_expanded(rep.name):
+            header -= 1  # the first layer's row follows the block's
+            self.layer_view.selectionModel().setCurrentIndex(
+                self.layer_model.index(header, COL_NAME),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows)
+
+    @Slot(QModelIndex)
+    def _on_layer_double_clicked(self, index: QModelIndex) -> None:
+        block = self.layer_model.block_at(index.row())
+        if block is not None and block[1]:
+            self.set_block_expanded(block[0].name,
+                                    not self.layer_model.is_expanded(block[0].name))
 
     @Slot(int)
     def _on_current_row_changed(self, row: int) -> None:
@@ -822,9 +934,10 @@ class PlannerPane(QWidget):
     def _on_table_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._selecting or not current.isValid():
             return
-        self._doc.select_row(current.row())
-        self.properties.show_row(current.row())
-        self.chart.set_selected(current.row())
+        row = self.layer_model.layer_index(current.row())
+        self._doc.select_row(row)
+        self.properties.show_row(row)
+        self.chart.set_selected(self._chart_rows(row))
         self._update_action_state()
 
     @Slot(int)
@@ -857,10 +970,17 @@ class PlannerPane(QWidget):
         layer = self._new_layer(kind, row)
         self._doc.insert_layer(row, layer, arg(self.tr("Add layer %1"), layer.name))
 
+    def _row_after_current(self) -> int:
+        """Where "add after the selected layer" inserts: after a repeated block as a whole
+        when the selection is in one (a layer is not added to one copy alone)."""
+        row = self._doc.current_row
+        rep = self.layer_model.block_of_layer(row)
+        return rep.first + rep.length * rep.times if rep is not None else row + 1
+
     @Slot()
     def _on_add_triggered(self) -> None:
         kind = self.sender().data()
-        self._insert(kind, self._doc.current_row + 1)
+        self._insert(kind, self._row_after_current())
 
     @Slot()
     def _on_insert_triggered(self) -> None:
@@ -872,7 +992,7 @@ class PlannerPane(QWidget):
         row = self._doc.current_row
         layers = self._doc.draft.layers
         kind = layers[row].kind if 0 < row < len(layers) else "conv2d"
-        self._insert(kind, row + 1)
+        self._insert(kind, self._row_after_current())
 
     @Slot()
     def _on_duplicate_triggered(self) -> None:

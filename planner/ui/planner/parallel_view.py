@@ -15,7 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from planner.ui.i18n import arg
+from planner.core.rates import speed_msg
+from planner.core.transformer import tokens_per_step
+from planner.ui.i18n import arg, tr_msg
 from planner.core.parallel import (
     Parallel,
     ParallelAssumptions,
@@ -210,15 +212,20 @@ class ScalingView(QWidget):
                               "iteration."),
                       str(setup.batch_size), self.format_bytes(grads))
         if par.world > 1:
-            head = self.tr("On %1 × %2 (%3): %4× in a typical framework (%5 samples/s), %6× in "
-                           "optimised code (%7 samples/s).")
+            head = self.tr("On %1 × %2 (%3): %4× in a typical framework (%5), %6× in "
+                           "optimised code (%7).")
         else:
-            head = self.tr("Preview — on %1 × %2 (%3): %4× in a typical framework (%5 samples/s), "
-                           "%6× in optimised code (%7 samples/s). Set GPUs above 1 to plan it.")
+            head = self.tr("Preview — on %1 × %2 (%3): %4× in a typical framework (%5), "
+                           "%6× in optimised code (%7). Set GPUs above 1 to plan it.")
+        draft = getattr(doc, "draft", None)
+        tokens = tokens_per_step(draft, 1) if draft is not None else None
+
+        def rate(point) -> str:  # "0.42 samples/s", or tokens/s for a text model
+            return tr_msg(speed_msg(point.samples_per_s, tokens_per_sample=tokens))
+
         self.summary.setText(" ".join((
-            arg(head, str(n), card.name, par.strategy, f"{last_t.speedup:.2f}",
-                f"{last_t.samples_per_s:,.0f}", f"{last_o.speedup:.2f}",
-                f"{last_o.samples_per_s:,.0f}"),
+            arg(head, str(n), card.name, par.strategy, f"{last_t.speedup:.2f}", rate(last_t),
+                f"{last_o.speedup:.2f}", rate(last_o)),
             how)))
         usable = card.usable_memory_bytes(a.driver_reserved_bytes)
         copies = copies_that_fit(est.peak, usable)

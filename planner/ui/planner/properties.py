@@ -112,6 +112,16 @@ class LayerPropertiesPanel(QGroupBox):
         self.setTitle(arg(self.tr("Layer properties: %1"), tr_core(rule.label)))
         self._help.setText(tr_core(rule.help))
         self._form.addRow(self._help)
+        for rep in self._doc.draft.repeats:  # a layer of a repeated block: every copy
+            if rep.copy_of(self._row) is not None:
+                block = QLabel(arg(self.tr("In the repeated block %1 × %2: a change here is "
+                                           "made in every copy."), rep.name, str(rep.times)),
+                               self)
+                block.setObjectName("block_note")
+                block.setWordWrap(True)
+                block.setStyleSheet("color: #1f4e9c;")
+                self._form.addRow(block)
+                break
         self._error = QLabel(self)
         self._error.setObjectName("layer_error")
         self._error.setWordWrap(True)
