@@ -6809,8 +6809,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>无法作为 ONNX 网络读取（{why}）</translation>
     </message>
     <message>
+        <source>{n} copies of keys and values that PyTorch makes in training (torch.cat onto an empty key/value cache) were removed from the file by the exporter&apos;s optimiser, as its own record of the traced operations shows; the plan puts them back (attention keeps the copies).</source>
+        <translation>PyTorch 在训练中对键和值所做的 {n} 个副本（torch.cat 到空的键/值缓存上）被导出器的优化器从文件中删除了（导出器自己记录的跟踪操作表明了这一点）；规划把它们加了回来（注意力保存这些副本）。</translation>
+    </message>
+    <message>
+        <source>{n} grouped-query attention block(s) repeat keys and values to every head in the file (repeat_kv, as traced for the export); with no mask input, training runs scaled_dot_product_attention on the key/value groups (enable_gqa, what transformers does without a padding mask) and keeps them once, as planned. With a padding mask the repeated copies are kept too.</source>
+        <translation>文件中有 {n} 个分组查询注意力块把键和值重复到每个头（repeat_kv，导出时跟踪所得）；没有掩码输入时，训练对键/值分组运行 scaled_dot_product_attention（enable_gqa，transformers 在没有填充掩码时的做法），只保存一份，规划即按此计算。有填充掩码时，重复的副本也会被保存。</translation>
+    </message>
+    <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>
-        <translation>由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
+        <translation type="vanished">由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
     </message>
     <message>
         <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for training figures.</source>

@@ -140,6 +140,125 @@ def test_transformer_files_say_what_their_plan_leaves_out(tmp_path):
         prop = node.metadata_props.add()
         prop.key, prop.value = "pkg.torch.onnx.stack_trace", "model.py:1"
     dynamo = imp(tmp_path, model, "dynamo.onnx", batch=32)
-    assert any("default exporter from a network with attention" in w
-               for w in dynamo.warnings), dynamo.warnings
+    assert any("No dropout in the file" in w for w in dynamo.warnings), dynamo.warnings
     assert not dynamo.incomplete  # an approximation, stated: not "part of the graph"
+
+
+SDPA_FX = ("%scaled_dot_product_attention : [num_users=1] = call_function[target=torch.ops."
+           "aten.scaled_dot_product_attention.default](args = (%transpose_2, {k}, {v}, "
+           "%expand, 0.1), kwargs = {{scale: 0.35}})")
+
+
+def _stamp_sdpa(model, k: str, v: str):
+    """The FX node the default exporter records on each node of its SDPA decomposition."""
+    for node in model.graph.node:
+        if node.name.startswith("node"):
+            prop = node.metadata_props.add()
+            prop.key, prop.value = "pkg.torch.onnx.fx_node", SDPA_FX.format(k=k, v=v)
+    return model
+
+
+def test_key_value_cache_copies_the_default_exporter_removed_are_put_back(tmp_path):
+    """GPT-2 in training copies k and v onto an empty key/value cache (torch.cat); the default
+    exporter's optimiser drops the one-input Concat, and only its record of the traced FX
+    node (SDPA reading %cat, %cat_1, tensors the file does not have) tells: the plan is the
+    legacy file's, with the copies."""
+    legacy = imp(tmp_path, attention_net(False, cache_copy=True, one_projection=True),
+                 "legacy.onnx")
+    stamped = _stamp_sdpa(attention_net(True, one_projection=True), "%cat", "%cat_1")
+    dynamo = imp(tmp_path, stamped, "dynamo.onnx", batch=2)
+    assert saved_elements(dynamo) == saved_elements(legacy) == \
+        T * C + 3 * T * C + T * C + H * T + 2 * T * C
+    assert any("key/value cache" in n for n in dynamo.notes), dynamo.notes
+    # the same record naming tensors the file has (no copy removed): nothing added
+    plain = _stamp_sdpa(attention_net(True, one_projection=True), "%k4", "%v4")
+    assert saved_elements(imp(tmp_path, plain, "plain.onnx", batch=2)) == \
+        T * C + 3 * T * C + T * C + H * T
+
+
+def gqa_net(mask_input: bool):
+    """Grouped-query attention as transformers exports it (Llama): q with H heads, k and v with
+    G, repeated to every head by Unsqueeze → Expand → Reshape (repeat_kv) before SDPA."""
+    h = helper
+    g = 2
+    nodes = [h.make_node("MatMul", ["x", "wq.weight"], ["q"], name="/q_proj/MatMul"),
+             h.make_node("MatMul", ["x", "wk.weight"], ["k"], name="/k_proj/MatMul"),
+             h.make_node("MatMul", ["x", "wv.weight"], ["v"], name="/v_proj/MatMul")]
+    nodes += _heads(h, "q", "q4", "N")
+    for p in ("k", "v"):
+        nodes += [h.make_node("Reshape", [p, "kvheads"], [p + "_r"], name=f"/{p}/view"),
+                  h.make_node("Transpose", [p + "_r"], [p + "4"], name=f"/{p}/transpose",
+                              perm=[0, 2, 1, 3]),
+                  h.make_node("Unsqueeze", [p + "4", "ax2"], [p + "5"], name=f"/{p}/unsq"),
+                  h.make_node("Expand", [p + "5", "rep"], [p + "6"], name=f"/{p}/expand"),
+                  h.make_node("Reshape", [p + "6", "allheads"], [p + "7"],
+                              name=f"/{p}/reshape")]
+    sdpa = "/attn/scaled_dot_product_attention"
+    score_in = "sc"
+    nodes += [
+        h.make_node("Transpose", ["k7"], ["kt"], name=f"{sdpa}/Transpose", perm=[0, 1, 3, 2]),
+        h.make_node("Mul", ["q4", "s"], ["qs"], name=f"{sdpa}/Mul"),
+        h.make_node("Mul", ["kt", "s"], ["kts"], name=f"{sdpa}/Mul_1"),
+        h.make_node("MatMul", ["qs", "kts"], ["sc"], name=f"{sdpa}/MatMul")]
+    if mask_input:
+        nodes += [h.make_node("Cast", ["mask"], ["maskf"], name="/mask/Cast", to=1),
+                  h.make_node("Add", ["sc", "maskf"], ["scm"], name=f"{sdpa}/Add")]
+        score_in = "scm"
+    nodes += [
+        h.make_node("Softmax", [score_in], ["p"], name=f"{sdpa}/Softmax", axis=-1),
+        h.make_node("MatMul", ["p", "v7"], ["o4"], name=f"{sdpa}/MatMul_1"),
+        h.make_node("Transpose", ["o4"], ["o4t"], name="/attn/Transpose_o", perm=[0, 2, 1, 3]),
+        h.make_node("Reshape", ["o4t", "merge"], ["o"], name="/attn/Reshape_o"),
+        h.make_node("MatMul", ["o", "wo.weight"], ["y"], name="/o/MatMul"),
+    ]
+    inits = [weight("wq.weight", (C, C)), weight("wk.weight", (C, g * D)),
+             weight("wv.weight", (C, g * D)), weight("wo.weight", (C, C)),
+             const("s", D ** -0.25), const("heads", [0, T, H, D], np.int64),
+             const("kvheads", [0, T, g, D], np.int64), const("ax2", [2], np.int64),
+             const("rep", [1, 1, H // g, 1, 1], np.int64),
+             const("allheads", [0, H, T, D], np.int64), const("merge", [0, T, C], np.int64)]
+    inputs = [tensor("x", ["N", T, C])]
+    if mask_input:
+        inputs.append(tensor("mask", ["N", 1, T, T], onnx.TensorProto.INT64))
+    return build(nodes, inputs, [tensor("y", None)], inits, opset=18)
+
+
+def test_grouped_query_attention_keeps_k_and_v_once_without_a_mask_input(tmp_path):
+    """transformers runs SDPA with enable_gqa when there is no padding mask (k and v kept once
+    per group); the trace repeats them (repeat_kv), which training keeps only with a mask."""
+    g = 2
+    plain = imp(tmp_path, gqa_net(mask_input=False), "gqa.onnx", batch=2)
+    assert plain.report.complete and analyze(plain.draft).ok
+    assert analyze(plain.draft).output_shape == (T, C)
+    # x, q, k and v (G heads each), the output, a logsumexp per head and row
+    assert saved_elements(plain) == T * C + T * C + 2 * g * T * D + T * C + H * T
+    assert any("enable_gqa" in n for n in plain.notes), plain.notes
+    masked = imp(tmp_path, gqa_net(mask_input=True), "gqa_mask.onnx", batch=2)
+    # with a padding mask the repeated copies (H heads each) are what attention reads
+    assert saved_elements(masked) == T * C + T * C + 2 * H * T * D + T * C + H * T
+    assert not any("enable_gqa" in n for n in masked.notes)
+
+
+def test_attention_with_heads_in_the_shapes_reads_fewer_key_value_groups():
+    """The core rule for imported attention (heads in the shapes): k and v with fewer groups
+    than q are grouped-query attention, kept as they are when not repeated, repeated to every
+    head otherwise; groups that do not divide q's are refused, naming the layer."""
+    from planner.core.layers import LayerSpec  # noqa: PLC0415
+    from planner.core.network import NetworkDraft  # noqa: PLC0415
+
+    def att(kv_groups, **p):
+        layers = (LayerSpec("input", "q", {"shape": (8, 10, 4)}),
+                  LayerSpec("view", "k", {"shape": (kv_groups, 10, 4), "input": "q"}),
+                  LayerSpec("view", "v", {"shape": (kv_groups, 10, 4), "input": "q"}),
+                  LayerSpec("attention", "att", {"input": "q", "from": ("k", "v"), **p}))
+        return analyze(NetworkDraft("a", layers))
+
+    def saved(a):
+        return [(s.source, s.elements) for s in a.layers[-1].result.saved]
+
+    once = att(2, repeat_kv=False)
+    assert once.ok, once.problems
+    assert saved(once)[1:3] == [("input:1", 2 * 10 * 4), ("input:2", 2 * 10 * 4)]
+    assert saved(att(2))[1:3] == [("own", 8 * 10 * 4), ("own", 8 * 10 * 4)]
+    bad = att(3)
+    assert not bad.ok and "att" in str(bad.problems[0])

@@ -99,6 +99,8 @@ class Importer:
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
         self.restored_bias = 0
+        self.elided_copies = 0  # copies the exporter's optimiser removed, put back
+        self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
