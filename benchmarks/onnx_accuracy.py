@@ -140,7 +140,22 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
         if not s.get("ok"):
             return None, s.get("error", "export failed")
     model, size = build(name)
-    x = example(name, 1, size)
+    try:
+        return _export(name, mode, path, status, model, example(name, 1, size))
+    except _OneSample as exc:
+        # Batch norm after a global pool (DeepLabV3's ASPP) cannot train on one sample:
+        # torch refuses the trace ("Expected more than 1 value per channel when training").
+        # The workaround a user takes: export the training graph with a batch of 2.
+        err, rows = exc.args[0], _export(name, mode, path, status, model,
+                                         example(name, 2, size), batch1_error=exc.args[0])
+        return rows if rows[0] is not None else (None, f"{err} (and at batch 2: {rows[1]})")
+
+
+class _OneSample(Exception):
+    """torch cannot run the training graph on a batch of one."""
+
+
+def _export(name, mode, path, status, model, x, batch1_error: str = ""):
     names = {"input_names": ["input"], "output_names": ["out"],
              "dynamic_axes": {"input": {0: "batch"}, "out": {0: "batch"}}}
     if name in TEXT_NETWORKS:
@@ -162,14 +177,26 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
                                   training=torch.onnx.TrainingMode.TRAINING, **names)
             else:
                 torch.onnx.export(model.eval(), (x,), str(path), dynamo=False)
-        status.write_text(json.dumps({"ok": True, "s": round(time.time() - t, 1)}))
+        done = {"ok": True, "s": round(time.time() - t, 1)}
+        if batch1_error:
+            done["batch"] = int(x.shape[0])
+            done["batch1_error"] = batch1_error
+        status.write_text(json.dumps(done))
         return path, ""
     except Exception as exc:  # noqa: BLE001 - the row records it
+        chain, e = [], exc
+        while e is not None and len(chain) < 8:  # torch.export wraps the model's own error
+            chain.append(e)
+            e = e.__cause__ or e.__context__
         msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()
         err = (msg[0] if msg else repr(exc))[:200]
-        status.write_text(json.dumps({"ok": False, "error": err}))
+        root = next((c for c in reversed(chain) if "more than 1 value per channel" in str(c)),
+                    None)
         if path.exists():
             path.unlink()
+        if root is not None and not batch1_error and x.shape[0] == 1:
+            raise _OneSample(f"{type(root).__name__}: {root}"[:200]) from None
+        status.write_text(json.dumps({"ok": False, "error": err}))
         return None, err
 
 
@@ -268,6 +295,11 @@ def main(argv: list[str] | None = None) -> int:
         measured: dict[int, dict] = {}
         for mode in args.modes.split(","):
             path, err = export(name, mode, cache)
+            st = cache / f"{name}.{mode}.status"
+            s = json.loads(st.read_text()) if st.exists() else {}
+            if s.get("batch1_error"):
+                notes.append(f"  {name} ({mode}): exported at batch {s.get('batch')}: at batch "
+                             f"1 torch fails ({s['batch1_error'][:120]})")
             if path is None:
                 rows.append([name, mode, "-", "-", "-", "-", "-", "-", "-", "-",
                              f"export fails: {err[:70]}"])

@@ -262,3 +262,45 @@ def test_attention_with_heads_in_the_shapes_reads_fewer_key_value_groups():
     assert saved(att(2))[1:3] == [("own", 8 * 10 * 4), ("own", 8 * 10 * 4)]
     bad = att(3)
     assert not bad.ok and "att" in str(bad.problems[0])
+
+
+def _scaled_scores(scale_name: str, scale_dims, signature: str | None = None):
+    """Attention scores (N×H×T×T) times a constant the default exporter folded, then a
+    projection: as Swin-V2's cosine attention exports (exp(clamp(logit_scale)) per head)."""
+    h = helper
+    nodes = [h.make_node("Mul", ["x", scale_name], ["xs"], name="node_mul_1"),
+             h.make_node("MatMul", ["xs", "blocks.0.attn.proj.weight"], ["y"],
+                         name="node_linear")]
+    for node in nodes:
+        for key, value in (("pkg.torch.onnx.name_scopes", "['', 'blocks.0', 'blocks.0.attn', "
+                                                          "'mul_1']"),
+                           ("pkg.torch.onnx.fx_node", "%mul_1 : [num_users=1]")):
+            prop = node.metadata_props.add()
+            prop.key, prop.value = key, value
+    model = build(nodes, [tensor("x", [1, H, T, T])], [tensor("y", None)],
+                  [weight(scale_name, scale_dims, 2.0),
+                   weight("blocks.0.attn.proj.weight", (T, T))], opset=18)
+    if signature is not None:
+        prop = model.metadata_props.add()
+        prop.key, prop.value = "pkg.torch.export.ExportedProgram.graph_signature", signature
+    return model
+
+
+def test_a_product_with_a_constant_folded_out_of_a_parameter_keeps_its_activation(tmp_path):
+    """The default exporter folds exp(clamp(logit_scale)) into a constant ('exp'); training
+    still needs logit_scale's gradient, so the product keeps the T×T scores (Swin-V2: -11 %
+    without them). A per-head factor is taken as learned; a folded table (rotary sines, a
+    mask) is not, nor anything where the file's parameter list says none was folded."""
+    scores = H * T * T
+    projection_keeps = scores  # the MatMul keeps its input (the scaled scores)
+    per_head = imp(tmp_path, _scaled_scores("exp", (H, 1, 1)), "a.onnx", batch=2)
+    assert saved_elements(per_head) == projection_keeps + scores
+    table = imp(tmp_path, _scaled_scores("unsqueeze_3", (1, 1, T, T)), "b.onnx", batch=2)
+    assert saved_elements(table) == projection_keeps
+    listed = "p_w: PARAMETER target='blocks.0.attn.proj.weight'\n"
+    none_folded = imp(tmp_path, _scaled_scores("exp", (H, 1, 1), listed), "c.onnx", batch=2)
+    assert saved_elements(none_folded) == projection_keeps
+    folded = imp(tmp_path, _scaled_scores(
+        "exp", (1, 1, T, T), listed + "p_s: PARAMETER target='blocks.0.attn.logit_scale'\n"),
+        "d.onnx", batch=2)
+    assert saved_elements(folded) == projection_keeps + scores

@@ -129,6 +129,7 @@ class Importer:
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
                           0)
         self._collect_constants(graph)
+        self.folded_modules = self._folded_parameter_modules(model)
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
             self.nodes = topological(list(graph.node), sources)
@@ -653,6 +654,38 @@ class Importer:
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
                 not name.startswith("onnx::")
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
+
+    def _folded_parameter_modules(self, model) -> set[str] | None:
+        """Modules with a parameter the file lacks, where the file lists the parameters: the
+        default exporter may record the exported program's inputs ('p_x: PARAMETER
+        target='blocks.0.attn.logit_scale''), and its optimiser folds a parameter into the
+        constants computed from it alone. None where the file has no such list."""
+        sig = next((p.value for p in model.metadata_props
+                    if p.key == "pkg.torch.export.ExportedProgram.graph_signature"), None)
+        if sig is None:
+            return None
+        modules = set()
+        for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
+            if target not in self.init_dims:
+                modules.add(target.rsplit(".", 1)[0] if "." in target else "")
+        return modules
+
+    def from_folded_parameter(self, node, name: str) -> bool:
+        """``name`` (read by ``node``) is a constant the default exporter folded out of a
+        parameter, so training needs its gradient: one folded from a parameter of the node's
+        module (or one inside it) where the file lists its parameters; otherwise a folded
+        per-channel factor (one axis above 1: Swin-V2's exp(clamp(logit_scale)) per head, not
+        a mask or a rotary table)."""
+        if not self.dynamo or not name or name in self.acts:
+            return False
+        o = self.origin(name) or name
+        if o not in self.init_dims or not self.is_derived(o):
+            return False
+        if self.folded_modules is not None:
+            scope = self.module_scope(node)
+            return bool(scope) and any(m == scope or m.startswith(scope + ".")
+                                       for m in self.folded_modules)
+        return sum(1 for d in self.init_dims[o] if d > 1) == 1
 
     def dims_of(self, name: str) -> tuple[int, ...] | None:
         if name in self.init_dims:

@@ -848,7 +848,9 @@ def _map_binary(imp, node, main, acts, facts):
         learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
     if op in ("Mul", "Div"):
-        keeps = "input" if learned else "nothing"
+        # A constant folded out of a parameter (Swin-V2's exp(clamp(logit_scale))) is still
+        # learned in training: the product keeps its activation for that gradient.
+        keeps = "input" if learned or imp.from_folded_parameter(node, other) else "nothing"
     elif op == "Pow":
         keeps = "input"
     else:
