@@ -71,6 +71,10 @@ NETWORKS = (
 # '_eager' variants use transformers' explicit softmax attention instead.
 TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny")
 SEQUENCE = 128
+# Networks from another vision library (timm, random weights), where it is installed: the
+# transformer and mixer families the torchvision list has least of.
+TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
+                 "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
@@ -119,6 +123,12 @@ def build(name: str):
     if name in TEXT_NETWORKS:
         torch.manual_seed(0)
         return _text(name), SEQUENCE
+    if name.startswith("timm_"):
+        import timm  # noqa: PLC0415 - optional, only these rows need it
+
+        torch.manual_seed(0)
+        m = timm.create_model(name[len("timm_"):], pretrained=False)
+        return m, int(m.pretrained_cfg.get("input_size", (3, 224, 224))[-1])
     if name in SEGMENTATION:
         m = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None,
                                                            aux_loss=False)
@@ -263,7 +273,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
-    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS))
+    try:
+        import timm  # noqa: F401, PLC0415
+
+        extra = TIMM_NETWORKS
+    except ImportError:
+        extra = ()
+    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS + extra))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)

@@ -6825,6 +6825,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
+        <source>{n} per-channel factor(s) the exporter folded out of parameters (a layer scale, a logit scale) are counted as the parameters they came from, and the products with them keep their input for those parameters&apos; gradients.</source>
+        <translation>导出器从参数折叠出的 {n} 个逐通道因子（层缩放、logit 缩放）按其来源参数计入，与它们相乘的运算为这些参数的梯度保留其输入。</translation>
+    </message>
+    <message>
         <source>The exporter removed {n} bias vector(s) that were all zeros (an untrained network&apos;s); the plan counts them, as training has them.</source>
         <translation>导出器移除了 {n} 个全零的偏置向量（未训练网络的）；计划会计入它们，因为训练时存在。</translation>
     </message>
@@ -6941,8 +6945,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{total} 个节点中有 {n} 个不在计划中（其输入无法计划），首先是：{first}。估算只覆盖网络的一部分。</translation>
     </message>
     <message>
+        <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what computing them keeps for those parameters&apos; gradients (Swin-V2&apos;s position-bias MLP). Export with do_constant_folding=False (dynamo=False) to count them.</source>
+        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，计算它们时为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的位置偏置 MLP）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+    </message>
+    <message>
         <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what products with them keep for those parameters&apos; gradients (Swin-V2&apos;s scores times its logit scale). Export with do_constant_folding=False (dynamo=False) to count them.</source>
-        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+        <translation type="vanished">文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
     </message>
     <message>
         <source>{n} weight tensor(s) of the file ({values} values) belong to no layer of the plan: {names}.</source>

@@ -295,6 +295,10 @@ def test_a_product_with_a_constant_folded_out_of_a_parameter_keeps_its_activatio
     projection_keeps = scores  # the MatMul keeps its input (the scaled scores)
     per_head = imp(tmp_path, _scaled_scores("exp", (H, 1, 1)), "a.onnx", batch=2)
     assert saved_elements(per_head) == projection_keeps + scores
+    # the factor counts as the parameter it came from (as many values), and the import says so
+    assert analyze(per_head.draft).parameters == T * T + H
+    assert any("per-channel factor" in n for n in per_head.notes), per_head.notes
+    assert not any("computed when the file was exported" in w for w in per_head.warnings)
     table = imp(tmp_path, _scaled_scores("unsqueeze_3", (1, 1, T, T)), "b.onnx", batch=2)
     assert saved_elements(table) == projection_keeps
     listed = "p_w: PARAMETER target='blocks.0.attn.proj.weight'\n"
@@ -304,3 +308,28 @@ def test_a_product_with_a_constant_folded_out_of_a_parameter_keeps_its_activatio
         "exp", (1, 1, T, T), listed + "p_s: PARAMETER target='blocks.0.attn.logit_scale'\n"),
         "d.onnx", batch=2)
     assert saved_elements(folded) == projection_keeps + scores
+
+
+def test_a_top_level_parameter_of_a_default_export_is_a_parameter_not_a_folded_constant(
+        tmp_path):
+    """The default exporter names parameters by their module path ('blocks.0.mlp.weight'), and
+    its folded constants by the op that made them ('expand'): a parameter of the model itself
+    (timm ViT's 'pos_embed') has no dot either, but the FX record reads it as '%p_pos_embed'."""
+    h = helper
+
+    def net(record: str):
+        node = h.make_node("Add", ["x", "pos_embed"], ["y"], name="node_add")
+        prop = node.metadata_props.add()
+        prop.key, prop.value = "pkg.torch.onnx.fx_node", record
+        proj = h.make_node("MatMul", ["y", "head.weight"], ["z"], name="node_linear")
+        return build([node, proj], [tensor("x", [1, T, C])], [tensor("z", None)],
+                     [weight("pos_embed", (1, T, C)), weight("head.weight", (C, C))], opset=18)
+
+    param = imp(tmp_path, net("%add : = call_function[target=torch.ops.aten.add.Tensor]("
+                              "args = (%x, %p_pos_embed), kwargs = {})"), "p.onnx", batch=2)
+    assert analyze(param.draft).parameters == T * C + C * C
+    assert param.report.complete
+    folded = imp(tmp_path, net("%add : = call_function[target=torch.ops.aten.add.Tensor]("
+                               "args = (%x, %expand), kwargs = {})"), "f.onnx", batch=2)
+    assert analyze(folded.draft).parameters == C * C
+    assert any("computed when the file was exported" in w for w in folded.warnings)

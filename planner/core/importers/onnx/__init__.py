@@ -184,6 +184,12 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "is an inference export and the plan leaves out what dropout keeps (measured "
                 "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
                 "training figures.")))
+    if imp.folded_counted:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} per-channel factor(s) the exporter folded out of parameters (a layer "
+            "scale, a logit scale) are counted as the parameters they came from, and the "
+            "products with them keep their input for those parameters' gradients."),
+            n=imp.folded_counted))
     if imp.restored_bias:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "The exporter removed {n} bias vector(s) that were all zeros (an untrained "

@@ -101,6 +101,7 @@ class Importer:
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
         self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
+        self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
@@ -130,6 +131,14 @@ class Importer:
                           0)
         self._collect_constants(graph)
         self.folded_modules = self._folded_parameter_modules(model)
+        # Parameters the default exporter's FX record reads ('%p_pos_embed'): a top-level
+        # parameter has no module path in its name, like the constants it folds.
+        self.fx_parameters: set[str] = set()
+        if self.dynamo:
+            for node in graph.node:
+                for p in node.metadata_props:
+                    if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
+                        self.fx_parameters.update(re.findall(r"%p_(\w+)", p.value[:4000]))
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
             self.nodes = topological(list(graph.node), sources)
@@ -652,7 +661,7 @@ class Importer:
             return False
         if self.dynamo:  # parameters keep their module path; its own constants do not
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
-                not name.startswith("onnx::")
+                not name.startswith("onnx::") and name not in self.fx_parameters
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
 
     def _folded_parameter_modules(self, model) -> set[str] | None:
@@ -963,7 +972,17 @@ class Importer:
         file_weights = sum(weights.values())
         claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
         shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
-        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t))
+        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
+                      and t not in claimed)
+        self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
+        if self.dynamo:
+            # The optimiser's own name for what it computed from initializers ('val_3': a
+            # position-bias MLP's first product, weight times coordinate table), where no
+            # layer claims it as a weight.
+            derived.update(t for t in seen if t in self.init_dims and t not in claimed
+                           and re.fullmatch(r"val_\d+", t)
+                           and self.init_type.get(t) in _FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
         if self.named_parameters and not self.dynamo:
             # The legacy exporter's constant folding names what it computed from parameters
             # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
@@ -979,9 +998,8 @@ class Importer:
                 "core", "{n} constant(s) of the file ({values} values: {names}) were computed "
                 "when the file was exported (an expanded class token, a gathered position-bias "
                 "table, a mask, rotary sines); the plan takes them as constants, so learned "
-                "parameters they came from (if any) are not counted, nor what products with "
-                "them keep for those parameters' gradients (Swin-V2's scores times its logit "
-                "scale). Export with do_constant_folding=False (dynamo=False) to count them."),
+                "parameters they came from (if any) are not counted, nor what computing them "
+                "keeps for those parameters' gradients (Swin-V2's position-bias MLP). Export with do_constant_folding=False (dynamo=False) to count them."),
                 n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))

@@ -847,10 +847,16 @@ def _map_binary(imp, node, main, acts, facts):
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
+    if op in ("Mul", "Div") and not learned and imp.from_folded_parameter(node, other):
+        # A factor folded out of a parameter (Swin-V2's exp(clamp(logit_scale)), ConvNeXt's
+        # layer scale reshaped) is still learned in training: the product keeps its
+        # activation for that gradient, and the factor counts as the parameter (an
+        # element-wise function or reshape of it: as many values).
+        o = imp.origin(other) or other
+        learned = numel(imp.init_dims[o])
+        weights = (o,)
     if op in ("Mul", "Div"):
-        # A constant folded out of a parameter (Swin-V2's exp(clamp(logit_scale))) is still
-        # learned in training: the product keeps its activation for that gradient.
-        keeps = "input" if learned or imp.from_folded_parameter(node, other) else "nothing"
+        keeps = "input" if learned else "nothing"
     elif op == "Pow":
         keeps = "input"
     else:
