@@ -156,6 +156,7 @@ class Importer:
         self.output_names = [o.name for o in graph.output]
         work = self._prepare(model)
         self._infer(work)
+        asked = None
         if self.input_shape_arg is not None and not self._consistent():
             # Reshape targets fixed in the file do not follow the asked shape: plan the
             # file's own shape and say so.
@@ -167,6 +168,9 @@ class Importer:
             self.unknown_ops.clear()
             work = self._prepare(model)
             self._infer(work)
+        planned = None if self.input_shape_arg is not None or asked is None else \
+            self.per_sample_raw(self.input_name, self.input_axis)
+        if planned is not None and tuple(planned) != tuple(asked):
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "The file fixes the input shape in its reshapes, so it cannot be planned "
                 "at {asked}: planned at {shape} as exported. Export it with a dynamic shape "
