@@ -333,3 +333,36 @@ def test_a_top_level_parameter_of_a_default_export_is_a_parameter_not_a_folded_c
                                "args = (%x, %expand), kwargs = {})"), "f.onnx", batch=2)
     assert analyze(folded.draft).parameters == C * C
     assert any("computed when the file was exported" in w for w in folded.warnings)
+
+
+def test_the_opset_23_attention_op_is_fused_attention_and_gets_its_cache_copies_back(tmp_path):
+    """ONNX's own Attention operator (opset 23): one fused layer; where the default exporter's
+    record says it read %cat / %cat_1 (copies its optimiser removed), the copies are kept."""
+    h = helper
+
+    def net(stamp: bool):
+        nodes = [h.make_node("MatMul", ["x", f"w{p}.weight"], [p], name=f"/{p}/MatMul")
+                 for p in "qkv"]
+        for p in "qkv":
+            nodes += _heads(h, p, p + "4", "N")
+        att = h.make_node("Attention", ["q4", "k4", "v4"], ["o4"], name="node_attention")
+        if stamp:
+            prop = att.metadata_props.add()
+            prop.key, prop.value = "pkg.torch.onnx.fx_node", SDPA_FX.format(k="%cat",
+                                                                            v="%cat_1")
+        nodes += [att,
+                  h.make_node("Transpose", ["o4"], ["o4t"], name="/o/T", perm=[0, 2, 1, 3]),
+                  h.make_node("Reshape", ["o4t", "merge"], ["o"], name="/o/Reshape"),
+                  h.make_node("MatMul", ["o", "wo.weight"], ["y"], name="/o/MatMul")]
+        inits = [weight(f"w{p}.weight", (C, C)) for p in "qkvo"] + [
+            const("heads", [0, T, H, D], np.int64), const("merge", [0, T, C], np.int64)]
+        return build(nodes, [tensor("x", ["N", T, C])], [tensor("y", None)], inits, opset=23)
+
+    plain = imp(tmp_path, net(False), "plain.onnx", batch=2)
+    assert "attention" in kinds(plain) and plain.report.complete, plain.warnings
+    # x (the three projections' input), q, k, v, the output, a logsumexp per head and row
+    assert saved_elements(plain) == T * C + 3 * T * C + T * C + H * T
+    copied = imp(tmp_path, net(True), "copied.onnx", batch=2)
+    assert kinds(copied).count("elementwise") == kinds(plain).count("elementwise") + 2
+    # attention keeps the copies instead of the k and v projections (kept by nothing else)
+    assert saved_elements(copied) == saved_elements(plain)

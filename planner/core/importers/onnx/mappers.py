@@ -1071,8 +1071,13 @@ def _map_attention_op(imp, node, main, acts, facts):
     q, k, v = ins[:3]
     if len(imp.per_sample(q) or ()) != len(imp.per_sample(k) or (1,)):
         return imp.placeholder(node, main)
-    imp.emit("attention", node, {"from": (imp.tensor_layer[k], imp.tensor_layer[v])}, q,
-             out=[node.output[0]])
+    k_layer, v_layer = imp.tensor_layer[k], imp.tensor_layer[v]
+    k_copy, v_copy = _elided_copies(imp, (imp.current,))
+    if k_copy:
+        k_layer = _copy_layer(imp, k_layer)
+    if v_copy:
+        v_layer = _copy_layer(imp, v_layer)
+    imp.emit("attention", node, {"from": (k_layer, v_layer)}, q, out=[node.output[0]])
 
 
 def _map_concat(imp, node, main, acts, facts):
