@@ -366,3 +366,21 @@ def test_the_opset_23_attention_op_is_fused_attention_and_gets_its_cache_copies_
     assert kinds(copied).count("elementwise") == kinds(plain).count("elementwise") + 2
     # attention keeps the copies instead of the k and v projections (kept by nothing else)
     assert saved_elements(copied) == saved_elements(plain)
+
+
+def test_a_layer_scale_the_legacy_exporter_folded_counts_as_the_parameter(tmp_path):
+    """dynamo=False with its default constant folding turns ConvNeXt's gamma.reshape(1,-1,1,1)
+    into 'onnx::Mul_N': among named parameters a per-channel factor is that parameter (timm
+    convnext_atto eval export: -1,840 parameters and -7.5 % saved bytes before)."""
+    h = helper
+    nodes = [h.make_node("Mul", ["x", "onnx::Mul_7"], ["xs"], name="/stages.0/Mul"),
+             h.make_node("Conv", ["xs", "stages.0.conv.weight"], ["y"], name="/stages.0/Conv",
+                         kernel_shape=[1, 1])]
+    model = build(nodes, [tensor("x", ["N", C, 8, 8])], [tensor("y", None)],
+                  [weight("onnx::Mul_7", (1, C, 1, 1), 1e-6),
+                   weight("stages.0.conv.weight", (C, C, 1, 1))])
+    r = imp(tmp_path, model, "ls.onnx", batch=2)
+    assert analyze(r.draft).parameters == C + C * C
+    assert r.report.complete, r.warnings
+    # the product keeps x (gamma's gradient), the convolution keeps the product
+    assert saved_elements(r) == 2 * C * 8 * 8

@@ -689,10 +689,18 @@ class Importer:
         module (or one inside it) where the file lists its parameters; otherwise a folded
         per-channel factor (one axis above 1: Swin-V2's exp(clamp(logit_scale)) per head, not
         a mask or a rotary table)."""
-        if not self.dynamo or not name or name in self.acts:
+        if not name or name in self.acts:
             return False
         o = self.origin(name) or name
-        if o not in self.init_dims or not self.is_derived(o):
+        if o not in self.init_dims:
+            return False
+        if not self.dynamo:
+            # The legacy exporter's constant folding (an eval export's default) names what it
+            # computed 'onnx::Mul_N': a per-channel factor among named parameters.
+            return self.named_parameters and o.startswith("onnx::") and \
+                self.init_type.get(o) in _FLOAT_TYPES and \
+                sum(1 for d in self.init_dims[o] if d > 1) == 1
+        if not self.is_derived(o):
             return False
         if self.folded_modules is not None:
             scope = self.module_scope(node)
