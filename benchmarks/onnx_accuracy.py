@@ -6,8 +6,13 @@ Run it in the torch venv (see ``benchmarks/README.md``)::
         [--cache /work/onnx-cache] [--batches 2,8] [--networks resnet50,vit_b_16] [--modes ...]
 
 Every network (``weights=None``, 224×224, Inception-v3 299×299; the text models of
-``TEXT_NETWORKS`` with 128 token ids; exported with a batch of 1 as users do) is exported once per
-mode into the cache folder, and the files are reused:
+``TEXT_NETWORKS`` with 128 token ids; the timm models of ``TIMM_NETWORKS`` where timm is
+installed; exported with a batch of 1 as users do) is exported once per mode into the cache
+folder, and the files are reused. Where torch refuses the export as made, the workaround a user
+takes is used and the run says so: a training graph torch cannot run on one sample (DeepLabV3's
+batch norm after a global pool) is exported at batch 2; a text model whose SDPA call uses
+``enable_gqa`` (which ``dynamo=False`` cannot convert) is exported with an all-ones attention
+mask.
 
 * ``dynamo_eval``: ``torch.onnx.export(model.eval(), (x,), f)``, all defaults (the default
   exporter; it folds batch norms into the convolutions and drops zero biases);
