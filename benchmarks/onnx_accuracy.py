@@ -6,8 +6,13 @@ Run it in the torch venv (see ``benchmarks/README.md``)::
         [--cache /work/onnx-cache] [--batches 2,8] [--networks resnet50,vit_b_16] [--modes ...]
 
 Every network (``weights=None``, 224×224, Inception-v3 299×299; the text models of
-``TEXT_NETWORKS`` with 128 token ids; exported with a batch of 1 as users do) is exported once per
-mode into the cache folder, and the files are reused:
+``TEXT_NETWORKS`` with 128 token ids; the timm models of ``TIMM_NETWORKS`` where timm is
+installed; exported with a batch of 1 as users do) is exported once per mode into the cache
+folder, and the files are reused. Where torch refuses the export as made, the workaround a user
+takes is used and the run says so: a training graph torch cannot run on one sample (DeepLabV3's
+batch norm after a global pool) is exported at batch 2; a text model whose SDPA call uses
+``enable_gqa`` (which ``dynamo=False`` cannot convert) is exported with an all-ones attention
+mask.
 
 * ``dynamo_eval``: ``torch.onnx.export(model.eval(), (x,), f)``, all defaults (the default
   exporter; it folds batch norms into the convolutions and drops zero biases);
@@ -71,6 +76,10 @@ NETWORKS = (
 # '_eager' variants use transformers' explicit softmax attention instead.
 TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny")
 SEQUENCE = 128
+# Networks from another vision library (timm, random weights), where it is installed: the
+# transformer and mixer families the torchvision list has least of.
+TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
+                 "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
@@ -90,8 +99,11 @@ class _Ids(torch.nn.Module):
     def __init__(self, m):
         super().__init__()
         self.m = m
+        self.mask = False  # pass an all-ones attention mask (the legacy Llama workaround)
 
     def forward(self, ids):
+        if self.mask:
+            return self.m(input_ids=ids, attention_mask=torch.ones_like(ids)).last_hidden_state
         return self.m(input_ids=ids).last_hidden_state
 
 
@@ -119,6 +131,12 @@ def build(name: str):
     if name in TEXT_NETWORKS:
         torch.manual_seed(0)
         return _text(name), SEQUENCE
+    if name.startswith("timm_"):
+        import timm  # noqa: PLC0415 - optional, only these rows need it
+
+        torch.manual_seed(0)
+        m = timm.create_model(name[len("timm_"):], pretrained=False)
+        return m, int(m.pretrained_cfg.get("input_size", (3, 224, 224))[-1])
     if name in SEGMENTATION:
         m = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None,
                                                            aux_loss=False)
@@ -140,7 +158,33 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
         if not s.get("ok"):
             return None, s.get("error", "export failed")
     model, size = build(name)
-    x = example(name, 1, size)
+    try:
+        return _export(name, mode, path, status, model, example(name, 1, size))
+    except _NoGqa as exc:
+        # transformers calls SDPA with enable_gqa when no mask is given, which the legacy
+        # exporter cannot convert; with an (all-ones) attention mask it repeats k and v.
+        model.mask = True
+        path_, err = _export(name, mode, path, status, model, example(name, 1, size),
+                             batch1_error=exc.args[0], note="an all-ones attention mask")
+        return (path_, err) if path_ is not None else (None, f"{exc.args[0]} (and: {err})")
+    except _OneSample as exc:
+        # Batch norm after a global pool (DeepLabV3's ASPP) cannot train on one sample:
+        # torch refuses the trace ("Expected more than 1 value per channel when training").
+        # The workaround a user takes: export the training graph with a batch of 2.
+        err, rows = exc.args[0], _export(name, mode, path, status, model,
+                                         example(name, 2, size), batch1_error=exc.args[0])
+        return rows if rows[0] is not None else (None, f"{err} (and at batch 2: {rows[1]})")
+
+
+class _OneSample(Exception):
+    """torch cannot run the training graph on a batch of one."""
+
+
+class _NoGqa(Exception):
+    """the legacy exporter cannot convert SDPA with enable_gqa."""
+
+
+def _export(name, mode, path, status, model, x, batch1_error: str = "", note: str = ""):
     names = {"input_names": ["input"], "output_names": ["out"],
              "dynamic_axes": {"input": {0: "batch"}, "out": {0: "batch"}}}
     if name in TEXT_NETWORKS:
@@ -162,14 +206,29 @@ def export(name: str, mode: str, cache: Path) -> tuple[Path | None, str]:
                                   training=torch.onnx.TrainingMode.TRAINING, **names)
             else:
                 torch.onnx.export(model.eval(), (x,), str(path), dynamo=False)
-        status.write_text(json.dumps({"ok": True, "s": round(time.time() - t, 1)}))
+        done = {"ok": True, "s": round(time.time() - t, 1)}
+        if batch1_error:
+            done["batch"] = int(x.shape[0])
+            done["batch1_error"] = batch1_error
+            done["with"] = note or f"a batch of {int(x.shape[0])}"
+        status.write_text(json.dumps(done))
         return path, ""
     except Exception as exc:  # noqa: BLE001 - the row records it
+        chain, e = [], exc
+        while e is not None and len(chain) < 8:  # torch.export wraps the model's own error
+            chain.append(e)
+            e = e.__cause__ or e.__context__
         msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()
         err = (msg[0] if msg else repr(exc))[:200]
-        status.write_text(json.dumps({"ok": False, "error": err}))
+        root = next((c for c in reversed(chain) if "more than 1 value per channel" in str(c)),
+                    None)
         if path.exists():
             path.unlink()
+        if root is not None and not batch1_error and x.shape[0] == 1:
+            raise _OneSample(f"{type(root).__name__}: {root}"[:200]) from None
+        if "enable_gqa" in str(exc) and not batch1_error and isinstance(model, _Ids):
+            raise _NoGqa(err) from None
+        status.write_text(json.dumps({"ok": False, "error": err}))
         return None, err
 
 
@@ -236,7 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
-    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS))
+    try:
+        import timm  # noqa: F401, PLC0415
+
+        extra = TIMM_NETWORKS
+    except ImportError:
+        extra = ()
+    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS + extra))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)
@@ -268,6 +333,11 @@ def main(argv: list[str] | None = None) -> int:
         measured: dict[int, dict] = {}
         for mode in args.modes.split(","):
             path, err = export(name, mode, cache)
+            st = cache / f"{name}.{mode}.status"
+            s = json.loads(st.read_text()) if st.exists() else {}
+            if s.get("batch1_error"):
+                notes.append(f"  {name} ({mode}): exported with {s.get('with')}: as the "
+                             f"benchmark exports it, torch fails ({s['batch1_error'][:120]})")
             if path is None:
                 rows.append([name, mode, "-", "-", "-", "-", "-", "-", "-", "-",
                              f"export fails: {err[:70]}"])

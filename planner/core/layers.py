@@ -1281,7 +1281,10 @@ def _attention(params, ins):
         out = q[:-1] + (v[-1],)
         t_q, t_k, hd, hdv = q[-2], k[-2], q[-1], v[-1]
         groups = numel(q) // (t_q * hd)
-        kv_groups = groups
+        # Fewer k/v heads than q heads (grouped-query attention, k and v not repeated).
+        kv_groups = numel(k) // (t_k * hd)
+        if not kv_groups or groups % kv_groups or numel(v) != kv_groups * t_k * hdv:
+            raise LayerError(bad)
     else:  # sequences of features: q (T, heads·d), k (S, kv_heads·d), v (S, kv_heads·dv)
         kv_heads = int(params.get("kv_heads") or 0) or heads
         if len(q) != 2 or len(k) != 2 or len(v) != 2 or k[0] != v[0]:

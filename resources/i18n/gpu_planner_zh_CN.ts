@@ -1689,6 +1689,10 @@ reasons</source>
         <translation>该文件是为推理保存的：计划为训练补回了批归一化，但缺少 dropout，因此训练内存比显示的略高。</translation>
     </message>
     <message>
+        <source>The network has attention but the file has no dropout: it may have been exported for inference, and training also keeps what dropout keeps (2-22 % more activation memory on BERT and GPT-2). Export with model.train() for training figures.</source>
+        <translation>网络含有注意力，但文件中没有 dropout：它可能是为推理导出的，而训练还会保存 dropout 所保存的张量（在 BERT 和 GPT-2 上激活内存多 2-22 %）。要得到训练的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
         <source>The file fixes its shapes, or the plan&apos;s shapes differ from the file&apos;s in places: check the layers whose output shape looks wrong.</source>
         <translation>文件固定了形状，或计划的形状在某些位置与文件不同：请检查输出形状看起来不对的层。</translation>
     </message>
@@ -6943,12 +6947,24 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>无法作为 ONNX 网络读取（{why}）</translation>
     </message>
     <message>
+        <source>{n} copies of keys and values that PyTorch makes in training (torch.cat onto an empty key/value cache) were removed from the file by the exporter&apos;s optimiser, as its own record of the traced operations shows; the plan puts them back (attention keeps the copies).</source>
+        <translation>PyTorch 在训练中对键和值所做的 {n} 个副本（torch.cat 到空的键/值缓存上）被导出器的优化器从文件中删除了（导出器自己记录的跟踪操作表明了这一点）；规划把它们加了回来（注意力保存这些副本）。</translation>
+    </message>
+    <message>
+        <source>{n} grouped-query attention block(s) repeat keys and values to every head in the file (repeat_kv, as traced for the export); with no mask input, training runs scaled_dot_product_attention on the key/value groups (enable_gqa, what transformers does without a padding mask) and keeps them once, as planned. With a padding mask the repeated copies are kept too.</source>
+        <translation>文件中有 {n} 个分组查询注意力块把键和值重复到每个头（repeat_kv，导出时跟踪所得）；没有掩码输入时，训练对键/值分组运行 scaled_dot_product_attention（enable_gqa，transformers 在没有填充掩码时的做法），只保存一份，规划即按此计算。有填充掩码时，重复的副本也会被保存。</translation>
+    </message>
+    <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>
-        <translation>由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
+        <translation type="vanished">由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
     </message>
     <message>
         <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for training figures.</source>
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
+        <source>{n} per-channel factor(s) the exporter folded out of parameters (a layer scale, a logit scale) are counted as the parameters they came from, and the products with them keep their input for those parameters&apos; gradients.</source>
+        <translation>导出器从参数折叠出的 {n} 个逐通道因子（层缩放、logit 缩放）按其来源参数计入，与它们相乘的运算为这些参数的梯度保留其输入。</translation>
     </message>
     <message>
         <source>The exporter removed {n} bias vector(s) that were all zeros (an untrained network&apos;s); the plan counts them, as training has them.</source>
@@ -7067,8 +7083,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{total} 个节点中有 {n} 个不在计划中（其输入无法计划），首先是：{first}。估算只覆盖网络的一部分。</translation>
     </message>
     <message>
+        <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what computing them keeps for those parameters&apos; gradients (Swin-V2&apos;s position-bias MLP). Export with do_constant_folding=False (dynamo=False) to count them.</source>
+        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，计算它们时为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的位置偏置 MLP）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+    </message>
+    <message>
         <source>{n} constant(s) of the file ({values} values: {names}) were computed when the file was exported (an expanded class token, a gathered position-bias table, a mask, rotary sines); the plan takes them as constants, so learned parameters they came from (if any) are not counted, nor what products with them keep for those parameters&apos; gradients (Swin-V2&apos;s scores times its logit scale). Export with do_constant_folding=False (dynamo=False) to count them.</source>
-        <translation>文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
+        <translation type="vanished">文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
     </message>
     <message>
         <source>{n} weight tensor(s) of the file ({values} values) belong to no layer of the plan: {names}.</source>

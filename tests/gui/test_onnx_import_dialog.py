@@ -120,8 +120,26 @@ def test_every_kind_of_importer_line_gets_a_plain_sentence():
         "This file was exported for inference (eval mode): 4 batch norm(s) were folded.",
         "2 weight tensor(s) of the file (10 values) belong to no layer of the plan: a, b.",
         "Gemm '/fc' has no bias; the plan counts the biases PyTorch has.",
+        "No dropout in the file: if the network uses dropout in training, this is an "
+        "inference export and the plan leaves out what dropout keeps.",
         "Something entirely new the importer says.",
     ]
     kinds, other = classify(lines)
-    assert kinds == ["missing", "unknown", "eval", "weights", "bias", "layout"]
+    assert kinds == ["missing", "unknown", "eval", "dropout", "weights", "bias", "layout"]
     assert other == 1
+
+
+def test_a_text_model_without_dropout_says_it_may_be_an_inference_export(window, tmp_path):
+    """A transformer exported in eval mode cannot be told from the graph (no batch norms):
+    the box says in plain words that dropout may be missing and how to export for training."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
+    try:
+        from test_onnx_text import attention_net  # noqa: PLC0415
+    finally:
+        sys.path.pop(0)
+    path = fx.save(attention_net(dynamo=False), tmp_path / "bert-eval.onnx")
+    assert window.files.import_onnx(path)
+    title, summary, details, incomplete = window.prompts.imports[-1]
+    assert not incomplete
+    assert "may have been exported for inference" in summary and "model.train()" in summary
+    assert "No dropout in the file" in details

@@ -164,19 +164,32 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     if "attention" in kinds:
         # Measured limits of transformer files (benchmarks/onnx_accuracy.py): said, never
         # passed off as exact.
-        if imp.dynamo:
-            warnings.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "Made by PyTorch's default exporter from a network with attention: "
-                "such files leave out some copies a transformer makes in training (measured: "
-                "GPT-2's key/value cache, 6.4 % of what autograd keeps, is missing; Llama's "
-                "repeated keys and values add 4.5 %). For exact figures export with "
-                "dynamo=False in training mode.")))
+        if imp.elided_copies:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} copies of keys and values that PyTorch makes in training "
+                "(torch.cat onto an empty key/value cache) were removed from the file by the "
+                "exporter's optimiser, as its own record of the traced operations shows; the "
+                "plan puts them back (attention keeps the copies)."), n=imp.elided_copies))
+        if imp.grouped_attention:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} grouped-query attention block(s) repeat keys and values to every "
+                "head in the file (repeat_kv, as traced for the export); with no mask input, "
+                "training runs scaled_dot_product_attention on the key/value groups "
+                "(enable_gqa, what transformers does without a padding mask) and keeps them "
+                "once, as planned. With a padding mask the repeated copies are kept too."),
+                n=imp.grouped_attention))
         if "dropout" not in kinds and not eval_export:
             warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "No dropout in the file: if the network uses dropout in training, this "
                 "is an inference export and the plan leaves out what dropout keeps (measured "
                 "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
                 "training figures.")))
+    if imp.folded_counted:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} per-channel factor(s) the exporter folded out of parameters (a layer "
+            "scale, a logit scale) are counted as the parameters they came from, and the "
+            "products with them keep their input for those parameters' gradients."),
+            n=imp.folded_counted))
     if imp.restored_bias:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "The exporter removed {n} bias vector(s) that were all zeros (an untrained "

@@ -99,6 +99,9 @@ class Importer:
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
         self.restored_bias = 0
+        self.elided_copies = 0  # copies the exporter's optimiser removed, put back
+        self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
+        self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
@@ -127,6 +130,15 @@ class Importer:
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
                           0)
         self._collect_constants(graph)
+        self.folded_modules = self._folded_parameter_modules(model)
+        # Parameters the default exporter's FX record reads ('%p_pos_embed'): a top-level
+        # parameter has no module path in its name, like the constants it folds.
+        self.fx_parameters: set[str] = set()
+        if self.dynamo:
+            for node in graph.node:
+                for p in node.metadata_props:
+                    if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
+                        self.fx_parameters.update(re.findall(r"%p_(\w+)", p.value[:4000]))
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
             self.nodes = topological(list(graph.node), sources)
@@ -144,6 +156,7 @@ class Importer:
         self.output_names = [o.name for o in graph.output]
         work = self._prepare(model)
         self._infer(work)
+        asked = None
         if self.input_shape_arg is not None and not self._consistent():
             # Reshape targets fixed in the file do not follow the asked shape: plan the
             # file's own shape and say so.
@@ -155,6 +168,9 @@ class Importer:
             self.unknown_ops.clear()
             work = self._prepare(model)
             self._infer(work)
+        planned = None if self.input_shape_arg is not None or asked is None else \
+            self.per_sample_raw(self.input_name, self.input_axis)
+        if planned is not None and tuple(planned) != tuple(asked):
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "The file fixes the input shape in its reshapes, so it cannot be planned "
                 "at {asked}: planned at {shape} as exported. Export it with a dynamic shape "
@@ -649,8 +665,48 @@ class Importer:
             return False
         if self.dynamo:  # parameters keep their module path; its own constants do not
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
-                not name.startswith("onnx::")
+                not name.startswith("onnx::") and name not in self.fx_parameters
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
+
+    def _folded_parameter_modules(self, model) -> set[str] | None:
+        """Modules with a parameter the file lacks, where the file lists the parameters: the
+        default exporter may record the exported program's inputs ('p_x: PARAMETER
+        target='blocks.0.attn.logit_scale''), and its optimiser folds a parameter into the
+        constants computed from it alone. None where the file has no such list."""
+        sig = next((p.value for p in model.metadata_props
+                    if p.key == "pkg.torch.export.ExportedProgram.graph_signature"), None)
+        if sig is None:
+            return None
+        modules = set()
+        for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
+            if target not in self.init_dims:
+                modules.add(target.rsplit(".", 1)[0] if "." in target else "")
+        return modules
+
+    def from_folded_parameter(self, node, name: str) -> bool:
+        """``name`` (read by ``node``) is a constant the default exporter folded out of a
+        parameter, so training needs its gradient: one folded from a parameter of the node's
+        module (or one inside it) where the file lists its parameters; otherwise a folded
+        per-channel factor (one axis above 1: Swin-V2's exp(clamp(logit_scale)) per head, not
+        a mask or a rotary table)."""
+        if not name or name in self.acts:
+            return False
+        o = self.origin(name) or name
+        if o not in self.init_dims:
+            return False
+        if not self.dynamo:
+            # The legacy exporter's constant folding (an eval export's default) names what it
+            # computed 'onnx::Mul_N': a per-channel factor among named parameters.
+            return self.named_parameters and o.startswith("onnx::") and \
+                self.init_type.get(o) in _FLOAT_TYPES and \
+                sum(1 for d in self.init_dims[o] if d > 1) == 1
+        if not self.is_derived(o):
+            return False
+        if self.folded_modules is not None:
+            scope = self.module_scope(node)
+            return bool(scope) and any(m == scope or m.startswith(scope + ".")
+                                       for m in self.folded_modules)
+        return sum(1 for d in self.init_dims[o] if d > 1) == 1
 
     def dims_of(self, name: str) -> tuple[int, ...] | None:
         if name in self.init_dims:
@@ -928,7 +984,17 @@ class Importer:
         file_weights = sum(weights.values())
         claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
         shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
-        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t))
+        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
+                      and t not in claimed)
+        self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
+        if self.dynamo:
+            # The optimiser's own name for what it computed from initializers ('val_3': a
+            # position-bias MLP's first product, weight times coordinate table), where no
+            # layer claims it as a weight.
+            derived.update(t for t in seen if t in self.init_dims and t not in claimed
+                           and re.fullmatch(r"val_\d+", t)
+                           and self.init_type.get(t) in _FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
         if self.named_parameters and not self.dynamo:
             # The legacy exporter's constant folding names what it computed from parameters
             # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
@@ -944,9 +1010,8 @@ class Importer:
                 "core", "{n} constant(s) of the file ({values} values: {names}) were computed "
                 "when the file was exported (an expanded class token, a gathered position-bias "
                 "table, a mask, rotary sines); the plan takes them as constants, so learned "
-                "parameters they came from (if any) are not counted, nor what products with "
-                "them keep for those parameters' gradients (Swin-V2's scores times its logit "
-                "scale). Export with do_constant_folding=False (dynamo=False) to count them."),
+                "parameters they came from (if any) are not counted, nor what computing them "
+                "keeps for those parameters' gradients (Swin-V2's position-bias MLP). Export with do_constant_folding=False (dynamo=False) to count them."),
                 n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))

@@ -328,7 +328,41 @@ def _try_attention(imp, k_soft: int) -> None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
     imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
-                                  _batched_view(imp, pv.input[1]))}
+                                  _batched_view(imp, pv.input[1])),
+                    "copied": _elided_copies(imp, (u, k_soft, qk))}
+
+
+# A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input
+# Concat or an Identity is removed, its consumers read the source): torch.cat (of one tensor and
+# an empty key/value cache, Hugging Face's DynamicCache in training), clone / contiguous.
+_COPY_FX = re.compile(r"(?:cat|clone|contiguous|_to_copy|copy)(?:_\d+)?")
+_FX_ARGS = re.compile(r"args = \((.*?)\), kwargs")
+
+
+def _elided_copies(imp, members) -> tuple[bool, bool]:
+    """(key copied, value copied) for a decomposed scaled_dot_product_attention: the default
+    exporter records each node's FX node ('%sdpa = …scaled_dot_product_attention(args =
+    (%q, %cat, %cat_1, …))'); an argument named for a copying op with no tensor of that name
+    in the file is a copy the optimiser removed, and attention keeps the copy."""
+    for j in members:
+        for p in imp.nodes[j].metadata_props:
+            if p.key != "pkg.torch.onnx.fx_node" or \
+                    "scaled_dot_product_attention" not in p.value:
+                continue
+            m = _FX_ARGS.search(p.value[:2000])
+            if m is None:
+                return False, False
+            args = [a.strip() for a in m.group(1).split(",")]
+            if len(args) < 3:
+                return False, False
+
+            def elided(arg: str) -> bool:
+                name = arg[1:] if arg.startswith("%") else ""
+                return bool(name) and _COPY_FX.fullmatch(name) is not None and \
+                    name not in imp.producer and name not in imp.init_dims and \
+                    name != imp.input_name
+            return elided(args[1]), elided(args[2])
+    return False, False
 
 
 def _batched_view(imp, tensor: str) -> str:
@@ -813,6 +847,14 @@ def _map_binary(imp, node, main, acts, facts):
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
+    if op in ("Mul", "Div") and not learned and imp.from_folded_parameter(node, other):
+        # A factor folded out of a parameter (Swin-V2's exp(clamp(logit_scale)), ConvNeXt's
+        # layer scale reshaped) is still learned in training: the product keeps its
+        # activation for that gradient, and the factor counts as the parameter (an
+        # element-wise function or reshape of it: as many values).
+        o = imp.origin(other) or other
+        learned = numel(imp.init_dims[o])
+        weights = (o,)
     if op in ("Mul", "Div"):
         keeps = "input" if learned else "nothing"
     elif op == "Pow":
@@ -918,7 +960,19 @@ def _map_attention_fused(imp, node, main, acts, facts):
         k_layer = ks
         v_layer = _as_view(imp, v, vs)
         ks = imp.layer_out[ks]
-        imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
+        params: dict[str, Any] = {}
+        grouped = _grouped_kv(imp, kt, v, qs, tk, d, dv)
+        if grouped is not None:
+            k_layer, v_layer = grouped
+            params["repeat_kv"] = False
+        imp.emit("attention", node, {"from": (k_layer, v_layer), **params}, q,
+                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        return None
+    grouped = _grouped_kv(imp, kt, v, qs, vs[-2], qs[-1], vs[-1]) \
+        if qs is not None and vs is not None and len(qs) >= 3 and len(vs) == len(qs) else None
+    if grouped is not None:
+        imp.emit("attention", node, {"from": grouped, "repeat_kv": False}, q,
                  name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
         imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
         return None
@@ -931,9 +985,71 @@ def _map_attention_fused(imp, node, main, acts, facts):
                                                    "input": src}))
         imp.layer_out[name] = ks[:-2] + (ks[-1], ks[-2])
         k_layer = name
-    imp.emit("attention", node, {"from": (k_layer, imp.tensor_layer[v])}, q,
+    v_layer = imp.tensor_layer[v]
+    k_copy, v_copy = facts.get("copied", (False, False))
+    if k_copy:
+        k_layer = _copy_layer(imp, k_layer)
+    if v_copy:
+        v_layer = _copy_layer(imp, v_layer)
+    imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
              name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+
+
+def _copy_layer(imp, src: str) -> str:
+    """A copy of layer ``src`` (a new storage, as torch.cat makes) that a later layer keeps."""
+    name = imp.unique(f"{src}.copy")
+    imp.layers.append(LayerSpec("elementwise", name, {"op": "other", "keeps": "nothing",
+                                                      "input": src}))
+    imp.layer_out[name] = imp.layer_out.get(src)
+    imp.elided_copies += 1
+    return name
+
+
+def _repeat_source(imp, tensor: str) -> tuple[str, int] | None:
+    """(the tensor before the repeat, the repeat) where ``tensor`` is k or v repeated to every
+    head: Unsqueeze → Expand of the new axis → Reshape merging it (Hugging Face's repeat_kv)."""
+    t = tensor
+    for _ in range(6):
+        p = imp.producer.get(t)
+        if p is None:
+            return None
+        n = imp.nodes[p]
+        if n.op_type == "Expand":
+            src = n.input[0]
+            before, after = imp.full_shape(src), imp.full_shape(n.output[0])
+            if before is None or after is None or len(before) != len(after):
+                return None
+            grown = [(a, b) for a, b in zip(before, after) if a != b]
+            if len(grown) != 1 or grown[0][0] != 1 or grown[0][1] < 2:
+                return None
+            u = imp.producer.get(src)
+            if u is not None and imp.nodes[u].op_type == "Unsqueeze":
+                src = imp.nodes[u].input[0]
+            return (src, grown[0][1]) if src in imp.tensor_layer else None
+        if n.op_type not in ("Reshape", "Transpose", "Identity", "Squeeze", "Unsqueeze"):
+            return None
+        t = n.input[0]
+    return None
+
+
+def _grouped_kv(imp, kt, v, qs, tk, d, dv) -> tuple[str, str] | None:
+    """k and v before their repeat to every head, as views in q's layout, where the network
+    runs attention on the key/value groups in training: a file with no mask input (no padding)
+    is, in Hugging Face's SDPA attention, scaled_dot_product_attention(enable_gqa=True), which
+    keeps k and v once; the exported trace repeats them (repeat_kv), as it does with a mask."""
+    if imp.side_inputs or len(qs) < 3:
+        return None
+    rk, rv = _repeat_source(imp, kt), _repeat_source(imp, v)
+    if rk is None or rv is None or rk[1] != rv[1] or qs[-3] % rk[1]:
+        return None
+    lead = qs[:-3] + (qs[-3] // rk[1],)
+    for (src, _n), last in ((rk, d), (rv, dv)):
+        ps = imp.per_sample(src)
+        if ps is None or numel(ps) != numel(lead) * tk * last:
+            return None
+    imp.grouped_attention += 1
+    return _as_view(imp, rk[0], lead + (tk, d)), _as_view(imp, rv[0], lead + (tk, dv))
 
 
 def _as_view(imp, tensor: str, shape: tuple[int, ...]) -> str:
@@ -955,8 +1071,13 @@ def _map_attention_op(imp, node, main, acts, facts):
     q, k, v = ins[:3]
     if len(imp.per_sample(q) or ()) != len(imp.per_sample(k) or (1,)):
         return imp.placeholder(node, main)
-    imp.emit("attention", node, {"from": (imp.tensor_layer[k], imp.tensor_layer[v])}, q,
-             out=[node.output[0]])
+    k_layer, v_layer = imp.tensor_layer[k], imp.tensor_layer[v]
+    k_copy, v_copy = _elided_copies(imp, (imp.current,))
+    if k_copy:
+        k_layer = _copy_layer(imp, k_layer)
+    if v_copy:
+        v_layer = _copy_layer(imp, v_layer)
+    imp.emit("attention", node, {"from": (k_layer, v_layer)}, q, out=[node.output[0]])
 
 
 def _map_concat(imp, node, main, acts, facts):
