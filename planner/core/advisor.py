@@ -70,11 +70,17 @@ class Profile:
     start_cheap: bool = False  # the article's start-cheap, sell-and-upgrade path
     article: str = ""  # what the article recommended (2017 revision)
 
-    def assumptions_text(self, as_of: str | None = None) -> str:
+    def assumptions_text(self, as_of: str | None = None, plan: str | None = None) -> str:
         """What the profile assumes; as of a date from which it has an era's workload
-        (planner.core.eras), that workload, whose planned peak is the memory need."""
+        (planner.core.eras), that workload, whose planned peak is the memory need; with the
+        user's plan (its name), the plan, which replaces both the memory and the workload."""
         budget = (f"${self.budget_usd:,.0f}" if self.budget_usd
                   else Msg(QT_TRANSLATE_NOOP("core", "no limit")))
+        if plan:
+            return Msg(QT_TRANSLATE_NOOP(
+                "core", "judged on your plan ({plan}): its peak planned on each card and its "
+                        "speed; budget {budget}; price weight {weight:g}"),
+                plan=plan, budget=budget, weight=self.price_weight)
         era = era_workload(self.key, as_of) if as_of else None
         if era is not None:
             return Msg(QT_TRANSLATE_NOOP(

@@ -253,7 +253,7 @@
     </message>
     <message>
         <source>With your plan, its own peak and speed replace the profile&apos;s memory and workload.</source>
-        <translation>使用你的计划时，以计划自己的峰值和速度代替方案的显存和工作负载。</translation>
+        <translation type="vanished">使用你的计划时，以计划自己的峰值和速度代替方案的显存和工作负载。</translation>
     </message>
     <message>
         <source>As of %1 this profile is judged on %2. (The article, 2017: %3)</source>
@@ -302,6 +302,10 @@
     <message>
         <source>Could not save your cards: %1</source>
         <translation>无法保存你的显卡：%1</translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation>未命名</translation>
     </message>
     <message>
         <source>Assumes: %1.</source>
@@ -4685,6 +4689,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>no limit</source>
         <translation>不限</translation>
+    </message>
+    <message>
+        <source>judged on your plan ({plan}): its peak planned on each card and its speed; budget {budget}; price weight {weight:g}</source>
+        <translation>按你的方案（{plan}）评判：在每张卡上规划的峰值及其速度；预算 {budget}；价格权重 {weight:g}</translation>
     </message>
     <message>
         <source>judged on {workload} (since {since}), memory planned on each card; budget {budget}; price weight {weight:g}</source>

@@ -209,6 +209,24 @@ def test_plan_is_used_when_asked(pane, qtbot):
     assert recs(pane) and all("ResNet-18" not in r.reason for r in recs(pane))
 
 
+def test_with_the_plan_the_assumptions_speak_of_the_plan_not_the_profiles_workload(pane, qtbot):
+    # With "Use my plan" the line under the profile said "needs 6 GB … speed measured on vgg16
+    # at batch 64" beside advice judged on the user's Llama: it names the plan instead.
+    draft, setup = load_preset("llama_1b")
+    pane.set_plan(compute_plan(draft, setup))
+    settle(qtbot, pane)
+    before = pane.profile_assumptions.text()
+    assert "vgg16" in before or "judged on" in before
+    pane.use_plan_check.setChecked(True)
+    settle(qtbot, pane)
+    text = pane.profile_assumptions.text()
+    assert draft.name in text and "your plan" in text
+    assert "vgg16" not in text and "needs" not in text
+    pane.use_plan_check.setChecked(False)
+    settle(qtbot, pane)
+    assert pane.profile_assumptions.text() == before
+
+
 def test_electricity_and_cloud_price(pane, qtbot):
     pane.electricity_spin.setValue(0.3)
     pane.cloud_spin.setValue(1.2)
@@ -365,7 +383,7 @@ def test_with_my_plan_the_plans_peak_decides_and_the_pane_says_so(pane, qtbot):
     assert not pane.memory_spin.isEnabled()
     rule = pane.memory_rule_label.text()
     assert f"{need / 2**30:.1f} GiB" in rule and "12 GB above is not used" in rule
-    assert "its own peak" in pane.profile_assumptions.text()
+    assert "judged on your plan (ResNet-50): its peak" in pane.profile_assumptions.text()
     assert "not used" in pane.notes_label.text()
     catalog = load_catalog()
     buys = [r for r in recs(pane) if r.action == "buy"]

@@ -725,14 +725,11 @@ class AdvisorPane(QWidget):
         base = get_profile(self.profile_combo.currentData())
         current = self.profile()
         modified = current != base
+        plan = (self._plan.draft.name or self.tr("unnamed")) if self.plan_used() else None
         text = arg(self.tr("Assumes: %1."),
-                   tr_msg(current.assumptions_text(
-            self.as_of())))
+                   tr_msg(current.assumptions_text(self.as_of(), plan=plan)))
         if modified:
             text += " " + self.tr("(Changed from the profile.)")
-        if self.plan_used():
-            text += " " + self.tr("With your plan, its own peak and speed replace the "
-                                  "profile's memory and workload.")
         from planner.core.eras import era_workload  # noqa: PLC0415
 
         # The profile's text is the article's (2017); from the era of a planned workload it
