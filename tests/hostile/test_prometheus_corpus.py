@@ -86,7 +86,8 @@ def series(name: str, value, **labels) -> dict:
     base = {"__name__": name, "Hostname": "node-1", "gpu": "0", "UUID": "GPU-1",
             "modelName": "NVIDIA H100", "instance": "node-1:9400"}
     base.update(labels)
-    return {"metric": base, "value": [time.time(), value if isinstance(value, str) else repr(value)]}
+    shown = value if isinstance(value, str) else repr(value)
+    return {"metric": base, "value": [time.time(), shown]}
 
 
 def ok_body(result: list) -> bytes:
@@ -122,12 +123,14 @@ def _answers() -> dict[str, tuple[int, bytes, float]]:
         "status-missing": (200, b'{"data":{}}', 0),
         "empty": (200, b"", 0),
         "html": (200, b"<html><body>Hello \x1b[31m</body></html>", 0),
-        "not-utf8": (200, b'{"status":"success","data":{"resultType":"vector","result":[\xff\xfe]}}',
+        "not-utf8": (200,
+                     b'{"status":"success","data":{"resultType":"vector","result":[\xff\xfe]}}',
                      0),
         "digits": (200, ('{"status":"success","data":{"resultType":"vector","result":[],"n":'
                          + "9" * 5000 + "}}").encode(), 0),
         "error-echo": (400, json.dumps({"status": "error", "errorType": "bad_data",
-                                        "error": f"bad token Bearer {TOKEN}\n\x1b[2J"}).encode(), 0),
+                                        "error": f"bad token Bearer {TOKEN}\n\x1b[2J"}).encode(),
+                       0),
         "http-500-echo": (500, f"internal error for {TOKEN}\x1b]0;pwned\x07".encode(), 0),
         "http-401": (401, b"unauthorized", 0),
         "http-404": (404, b"not found", 0),
