@@ -115,103 +115,151 @@ def coerce_param(spec: ParamSpec, value):
     """Turn a value from JSON or a text field into the parameter's type, or raise LayerError."""
     if _already_valid(spec, value):
         return value
-    what = spec.name
-    t = spec.type
     if value is None or (isinstance(value, str) and not value.strip()):
-        if spec.optional:
-            return None
-        if t == "refs":
-            return ()
-        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} is required"), what=what))
-    if t == "int":
-        if isinstance(value, (list, tuple)) and len(value) != 1:
-            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be one number"), what=what))
-        return parse_ints(value, minimum=int(spec.minimum or 0), what=what)[0]
-    if t == "float":
-        try:
-            v = float(value)
-        except (TypeError, ValueError):
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "{what} '{value}' is not a number"),
-                    what=what,
-                    value=value,
-                )
-            ) from None
-        if not math.isfinite(v):
-            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be finite"), what=what))
-        if spec.minimum is not None and v < spec.minimum:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "{what} {v} is below {minimum}"),
-                    what=what,
-                    v=v,
-                    minimum=spec.minimum,
-                )
-            )
-        if spec.maximum is not None and v > spec.maximum:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "{what} {v} is above {maximum}"),
-                    what=what,
-                    v=v,
-                    maximum=spec.maximum,
-                )
-            )
-        return v
-    if t == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, (int, float)) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
-            return True
-        if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
-            return False
+        return _missing(spec)
+    coerce = _COERCE.get(spec.type)
+    if coerce is None:
+        raise LayerError(
+            Msg(QT_TRANSLATE_NOOP("core", "{what}: unknown parameter type {t}"), what=spec.name,
+                t=spec.type)
+        )  # pragma: no cover
+    return coerce(spec, value)
+
+
+def _missing(spec: ParamSpec):
+    """An empty value: None where the parameter is optional, no layers for a list of them."""
+    if spec.optional:
+        return None
+    if spec.type == "refs":
+        return ()
+    raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} is required"), what=spec.name))
+
+
+def _coerce_int(spec: ParamSpec, value) -> int:
+    what = spec.name
+    if isinstance(value, (list, tuple)) and len(value) != 1:
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be one number"), what=what))
+    return parse_ints(value, minimum=int(spec.minimum or 0), what=what)[0]
+
+
+def _coerce_float(spec: ParamSpec, value) -> float:
+    what = spec.name
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
         raise LayerError(
             Msg(
-                QT_TRANSLATE_NOOP("core", "{what} must be true or false, not {value!r}"),
+                QT_TRANSLATE_NOOP("core", "{what} '{value}' is not a number"),
                 what=what,
                 value=value,
             )
-        )
-    if t == "choice":
-        v = str(value).strip().lower()
-        if v not in spec.choices:
-            raise LayerError(
-                Msg(
-                    QT_TRANSLATE_NOOP("core", "{what} '{value}' is not one of {choices}"),
-                    what=what,
-                    value=value,
-                    choices=", ".join(spec.choices),
-                )
+        ) from None
+    if not math.isfinite(v):
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must be finite"), what=what))
+    if spec.minimum is not None and v < spec.minimum:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{what} {v} is below {minimum}"),
+                what=what,
+                v=v,
+                minimum=spec.minimum,
             )
-        return v
-    if t in ("ints", "shape"):
-        v = parse_ints(
-            value, minimum=int(spec.minimum if spec.minimum is not None else 1), what=what
         )
-        if t == "shape":
-            return v
-        return v[0] if len(v) == 1 else v
-    if t == "padding":
-        if isinstance(value, str) and value.strip().lower() in ("valid", "same"):
-            return value.strip().lower()
-        v = parse_ints(value, minimum=0, what=what)
-        return v[0] if len(v) == 1 else v
-    if t == "ref":
-        if not isinstance(value, str):
-            raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must name a layer"), what=what))
-        return value.strip()
-    if t == "refs":
-        if isinstance(value, str):
-            return tuple(r.strip() for r in value.split(",") if r.strip())
-        if isinstance(value, (list, tuple)) and all(isinstance(r, str) for r in value):
-            return tuple(r.strip() for r in value)
-        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must list layer names"), what=what))
+    if spec.maximum is not None and v > spec.maximum:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{what} {v} is above {maximum}"),
+                what=what,
+                v=v,
+                maximum=spec.maximum,
+            )
+        )
+    return v
+
+
+_TRUE_WORDS = ("true", "yes", "1", "on")
+_FALSE_WORDS = ("false", "no", "0", "off")
+
+
+def _coerce_bool(spec: ParamSpec, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE_WORDS:
+        return True
+    if isinstance(value, str) and value.strip().lower() in _FALSE_WORDS:
+        return False
     raise LayerError(
-        Msg(QT_TRANSLATE_NOOP("core", "{what}: unknown parameter type {t}"), what=what, t=t)
-    )  # pragma: no cover
+        Msg(
+            QT_TRANSLATE_NOOP("core", "{what} must be true or false, not {value!r}"),
+            what=spec.name,
+            value=value,
+        )
+    )
+
+
+def _coerce_choice(spec: ParamSpec, value) -> str:
+    v = str(value).strip().lower()
+    if v not in spec.choices:
+        raise LayerError(
+            Msg(
+                QT_TRANSLATE_NOOP("core", "{what} '{value}' is not one of {choices}"),
+                what=spec.name,
+                value=value,
+                choices=", ".join(spec.choices),
+            )
+        )
+    return v
+
+
+def _coerce_shape(spec: ParamSpec, value) -> tuple[int, ...]:
+    return parse_ints(
+        value, minimum=int(spec.minimum if spec.minimum is not None else 1), what=spec.name
+    )
+
+
+def _coerce_ints(spec: ParamSpec, value):
+    """One number per dimension, or one number for all (kept as that number)."""
+    v = _coerce_shape(spec, value)
+    return v[0] if len(v) == 1 else v
+
+
+def _coerce_padding(spec: ParamSpec, value):
+    if isinstance(value, str) and value.strip().lower() in ("valid", "same"):
+        return value.strip().lower()
+    v = parse_ints(value, minimum=0, what=spec.name)
+    return v[0] if len(v) == 1 else v
+
+
+def _coerce_ref(spec: ParamSpec, value) -> str:
+    if not isinstance(value, str):
+        raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must name a layer"),
+                             what=spec.name))
+    return value.strip()
+
+
+def _coerce_refs(spec: ParamSpec, value) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(r.strip() for r in value.split(",") if r.strip())
+    if isinstance(value, (list, tuple)) and all(isinstance(r, str) for r in value):
+        return tuple(r.strip() for r in value)
+    raise LayerError(Msg(QT_TRANSLATE_NOOP("core", "{what} must list layer names"),
+                         what=spec.name))
+
+
+# How a value that is not already valid becomes each parameter type (see ParamSpec.type).
+_COERCE = {
+    "int": _coerce_int,
+    "float": _coerce_float,
+    "bool": _coerce_bool,
+    "choice": _coerce_choice,
+    "ints": _coerce_ints,
+    "shape": _coerce_shape,
+    "padding": _coerce_padding,
+    "ref": _coerce_ref,
+    "refs": _coerce_refs,
+}
 
 
 def format_param(spec: ParamSpec, value) -> str:
