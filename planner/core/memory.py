@@ -1018,7 +1018,7 @@ def _kept_by_grad(analysis: Analysis, needs_grad: tuple[bool, ...]) -> np.ndarra
             continue
         spec = draft_layers[info.index]
         prev = draft_layers[info.index - 1].name
-        ins = [outs[spec._source or prev]] + [outs[r] for r in spec._refs]
+        ins = [outs[spec.source_name or prev]] + [outs[r] for r in spec.ref_names]
         kept.update(info.saved_storages)
         for t in info.result.saved:
             if t.source == "output":

@@ -434,7 +434,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                      else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
         in_names: tuple[str, ...] = ()
         if error is None and i > 0:
-            src = layer._source
+            src = layer.source_name
             if src is not None and src not in out_shape:
                 error = Msg(
                     QT_TRANSLATE_NOOP(
@@ -442,7 +442,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                     ),
                     src=src,
                 )
-            refs = layer._refs
+            refs = layer.ref_names
             in_names = (src or prev_name,)  # type: ignore[assignment]
             if refs:
                 for ref in refs:
@@ -563,7 +563,7 @@ _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
-    key = (layer._value_key, in_shapes)
+    key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit

@@ -323,7 +323,7 @@ def _fan_out(analysis: Analysis) -> np.ndarray:
     uses = np.zeros(len(specs), dtype=np.float64)
     for i in range(1, len(specs)):
         spec = specs[i]
-        for name in ((spec._source or specs[i - 1].name),) + tuple(spec._refs):
+        for name in ((spec.source_name or specs[i - 1].name),) + tuple(spec.ref_names):
             j = index.get(name)
             if j is not None:
                 uses[j] += 1

@@ -10,7 +10,14 @@ from planner.core.layers.rules import MULTI_INPUT_KINDS, OMIT_AT_DEFAULT, RULES,
 
 @dataclass(frozen=True, eq=False)
 class LayerSpec:
-    """One layer of a draft: kind, unique name, parameters (missing ones take defaults)."""
+    """One layer of a draft: kind, unique name, parameters (missing ones take defaults).
+
+    Worked out once when it is made, read-only (the analysis, the step's timeline and the speed
+    model read them for every layer on every edit): ``source_name``, the layer read as the main
+    input when it is not the previous one (None: the previous one; also ``source()``);
+    ``ref_names``, the further layers it reads (also ``refs()``); ``value_key``, what its
+    result depends on: kind and parameters without the wiring.
+    """
 
     kind: str
     name: str
@@ -31,11 +38,11 @@ class LayerSpec:
         # the names of the layers it reads (the rule sees their shapes): layers alike (a
         # network's repeated blocks, every residual add) share one computed result.
         wiring = WIRING_PARAMS.get(self.kind)
-        object.__setattr__(self, "_value_key", (self.kind, tuple(
+        object.__setattr__(self, "value_key", (self.kind, tuple(
             p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
-        object.__setattr__(self, "_source", self.params.get("input") or None)
-        object.__setattr__(self, "_refs", self._compute_refs())
+        object.__setattr__(self, "source_name", self.params.get("input") or None)
+        object.__setattr__(self, "ref_names", self._compute_refs())
 
     def __reduce__(self):
         # Pickled as what it is made of; its hash is worked out again where it is loaded (a
@@ -58,11 +65,11 @@ class LayerSpec:
 
     def source(self) -> str | None:
         """The layer read as the main input when it is not the previous one."""
-        return self._source
+        return self.source_name
 
     def refs(self) -> tuple[str, ...]:
         """Names of earlier layers this one reads besides its main input."""
-        return self._refs
+        return self.ref_names
 
     def _compute_refs(self) -> tuple[str, ...]:
         if self.kind == "add":
