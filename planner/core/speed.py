@@ -50,7 +50,7 @@ from planner.core.memory import (
     STATE_BYTES,
     WEIGHT_BYTES,
     Assumptions,
-    _prepare,
+    prepare,
 )
 from planner.core.network import Analysis, Setup
 from planner.i18n import QT_TRANSLATE_NOOP
@@ -332,7 +332,7 @@ def _fan_out(analysis: Analysis) -> np.ndarray:
 
 def workload(analysis: Analysis, setup: Setup) -> Workload:
     """Everything the roofline needs, computed once per plan and reused for every card."""
-    p = _prepare(analysis)
+    p = prepare(analysis)
     b = setup.batch_size
     prec = setup.precision
     abpe, wbpe = ACT_BYTES[prec], WEIGHT_BYTES[prec]

@@ -16,7 +16,7 @@ from planner.core.memory import (
     PARAM_BYTES,
     STATE_BYTES,
     Assumptions,
-    _prepare,
+    prepare,
     estimate,
     max_batch,
     max_batch_many,
@@ -163,7 +163,7 @@ def test_checkpointing_recomputes_each_segment_before_its_backward():
 def test_vectorised_replay_matches_the_layer_by_layer_one(preset, mode, optimizer,
                                                           accumulation):
     a = analyze(load_preset(preset)[0])
-    p = _prepare(a)
+    p = prepare(a)
     kw = dict(mode=mode, optimizer=optimizer, optimizer_states=OPTIMIZER_STATES[optimizer],
               accumulation=accumulation)
     fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, ACT_BYTES["fp32"],
