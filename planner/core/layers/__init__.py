@@ -21,6 +21,20 @@ follow what PyTorch's autograd saves (``derivatives.yaml``) on CUDA:
 * dropout keeps a one-byte mask of its output's shape;
 * residual add, concat, flatten and nearest/bilinear upsampling keep nothing.
 
+The kinds of modern networks (what imported graphs need) follow derivatives.yaml too:
+
+* view (reshape, permute, slice, select, squeeze): a view of its input, keeps nothing;
+* matmul of two activations (attention's q·kᵀ and p·v): keeps both operands;
+* softmax: keeps its output;
+* RMSNorm: keeps its input and one fp32 inverse RMS per normalised row;
+* embedding: keeps the token ids it read (its input);
+* scaled-dot-product attention (a fused kernel): keeps q, k, v, its output and one fp32
+  logsumexp per query row and head;
+* einsum of activations: keeps every operand;
+* where / masked_fill: keeps a one-byte mask of its output's shape;
+* element-wise with a learned tensor (layer scale, position embedding): the learned tensor's
+  elements are parameters; what it keeps depends on the operation ('keeps').
+
 The package by concern: ``shapes`` (what a rule returns), ``schema`` (parameter specs and
 ``LayerRule``), ``params`` (parsing and checking parameter values), the rules by family (``conv``,
 ``norm_act``, ``dense``, ``attention``, ``ops``), ``rules`` (the table composed from them) and

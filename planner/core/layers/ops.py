@@ -25,11 +25,6 @@ from planner.core.layers.schema import param as _p
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 
-# --------------------------------------------------------------------------------------------
-# The rules
-# --------------------------------------------------------------------------------------------
-
-
 def _input(params, ins: list[Shape]) -> LayerResult:
     shape = tuple(int(v) for v in params["shape"])
     if not shape or len(shape) > 4:
@@ -109,24 +104,6 @@ def _generic(params, ins):
     n = max(numel(x), numel(out))
     return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n, saved=saved)
 
-# --------------------------------------------------------------------------------------------
-# Layer kinds of modern networks (what imported graphs need): views and layout changes, products
-# of two activations, softmax, RMSNorm, token embeddings, fused attention, einsum, masking and
-# element-wise operations with a learned tensor. What each keeps for backward follows PyTorch's
-# derivatives.yaml, as above:
-#
-# * view (reshape, permute, slice, select, squeeze): a view of its input, keeps nothing;
-# * matmul of two activations (attention's q·kᵀ and p·v): keeps both operands;
-# * softmax: keeps its output;
-# * RMSNorm: keeps its input and one fp32 inverse RMS per normalised row;
-# * embedding: keeps the token ids it read (its input);
-# * scaled-dot-product attention (a fused kernel): keeps q, k, v, its output and one fp32
-#   logsumexp per query row and head;
-# * einsum of activations: keeps every operand;
-# * where / masked_fill: keeps a one-byte mask of its output's shape;
-# * element-wise with a learned tensor (layer scale, position embedding): the learned tensor's
-#   elements are parameters; what it keeps depends on the operation ('keeps').
-# --------------------------------------------------------------------------------------------
 
 ELEMENTWISE_OPS = ("add", "sub", "mul", "div", "pow", "other")
 KEEPS = ("nothing", "input", "inputs", "output")
