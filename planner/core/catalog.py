@@ -312,29 +312,59 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
     """Validate one catalog row and build its GpuSpec.
 
     Shipped rows (``custom=False``) must name their source and every price's source; a user's
-    custom card gets ``CUSTOM_CARD_SOURCE`` when it names none.
+    custom card gets ``CUSTOM_CARD_SOURCE`` when it names none. The fields are checked in a fixed
+    order, so a row with several bad fields is told of the same one every time.
     """
     r = _Row(row, where, error)
+    name, cc = _identity(r)
+    memory_type = _memory_type(r, custom)
+    prices = _prices(r, custom)
+    quirks, mem = _quirks_and_memory(r)
+    has_tc, tensor = _tensor_cores(r)
+    nvlink = _nvlink(r)
+    source = r.str_("source", required=not custom, default=CUSTOM_CARD_SOURCE if custom else None)
+    launch = _launch_price(r)
+    return GpuSpec(name=name, compute_capability=cc, memory_gib=mem, memory_type=memory_type,
+                   has_tensor_cores=has_tc, fp16_tensor_tflops=tensor, nvlink=nvlink,
+                   launch_price_usd=launch, prices=prices, quirks=dict(quirks),
+                   source=source or "", custom=custom, **_plain_fields(r))
+
+
+def _identity(r: _Row) -> tuple[str, str]:
+    """The card's name and its compute capability ('8.6')."""
     name = r.str_("name", required=True)
     assert name is not None
     cc = r.str_("compute_capability", required=True)
     if not _CC_RE.match(cc or ""):
         raise r.fail("compute_capability", f"must look like '8.6', got {cc!r}")
+    return name, cc or ""
+
+
+def _memory_type(r: _Row, custom: bool) -> str | None:
+    """GDDR6X, HBM3…: one of MEMORY_TYPES on a shipped row, any text on a user's own card."""
     memory_type = r.str_("memory_type")
     if memory_type is not None and not custom and memory_type not in MEMORY_TYPES:
         raise r.fail("memory_type",
                      f"must be one of {', '.join(MEMORY_TYPES)}; got {memory_type!r}")
-    prices_raw = row.get("prices", [])
+    return memory_type
+
+
+def _prices(r: _Row, custom: bool) -> tuple[PricePoint, ...]:
+    prices_raw = r.row.get("prices", [])
     if prices_raw is None:
         prices_raw = []
     if not isinstance(prices_raw, list):
         raise r.fail("prices", f"must be a list, got {type(prices_raw).__name__}")
-    prices = tuple(
-        price_point_from_dict(p, f"{r.label}: prices[{i}]", error=error,
+    return tuple(
+        price_point_from_dict(p, f"{r.label}: prices[{i}]", error=r.error,
                               default_source=USER_PRICE_SOURCE if custom else None)
         for i, p in enumerate(prices_raw)
     )
-    quirks = row.get("quirks")
+
+
+def _quirks_and_memory(r: _Row) -> tuple[dict, Any]:
+    """The quirks object (fast_memory_gib below memory_gib, form_factor 'SXM') and memory_gib."""
+    quirks = r.row.get("quirks")
     if quirks is None:
         quirks = {}
     if not isinstance(quirks, dict):
@@ -346,55 +376,60 @@ def spec_from_dict(row: Any, where: str = "card", *, custom: bool = False,
     form = quirks.get("form_factor")
     if form is not None and form != "SXM":
         raise r.fail("quirks", f"form_factor must be 'SXM' or absent, got {form!r}")
-    has_tc = row.get("has_tensor_cores", False)
+    return quirks, mem
+
+
+def _tensor_cores(r: _Row) -> tuple[bool, Any]:
+    """has_tensor_cores and the FP16 tensor rate, with every tensor rate checked."""
+    has_tc = r.row.get("has_tensor_cores", False)
     if not isinstance(has_tc, bool):
         raise r.fail("has_tensor_cores", f"must be true or false, got {has_tc!r}")
     tensor = r.num("fp16_tensor_tflops")
     if tensor is not None and not has_tc:
         raise r.fail("fp16_tensor_tflops", "is given but has_tensor_cores is false")
     _check_tensor_rates(r, has_tc, r.num("fp32_tflops", required=True))
-    nvlink = row.get("nvlink")
+    return has_tc, tensor
+
+
+def _nvlink(r: _Row) -> str | None:
+    nvlink = r.row.get("nvlink")
     if nvlink is not None and (not isinstance(nvlink, str) or not nvlink.strip()):
         raise r.fail("nvlink", f"must be a description string or null, got {nvlink!r}")
-    source = r.str_("source", required=not custom, default=CUSTOM_CARD_SOURCE if custom else None)
-    launch = row.get("launch_price_usd")
+    return nvlink
+
+
+def _launch_price(r: _Row) -> Any:
+    launch = r.row.get("launch_price_usd")
     if launch is not None and (not _is_number(launch) or launch < 0):
         raise r.fail("launch_price_usd", f"must be a number >= 0 or null, got {launch!r}")
-    return GpuSpec(
-        name=name,
-        architecture=r.str_("architecture", required=True, choices=ARCHITECTURES) or "",
-        compute_capability=cc or "",
-        segment=r.str_("segment", required=True, choices=SEGMENTS) or "",
-        memory_gib=mem,
-        bandwidth_gbs=r.num("bandwidth_gbs", required=True),
-        fp32_tflops=r.num("fp32_tflops", required=True),
-        aliases=r.strings("aliases"),
-        nvml_names=r.strings("nvml_names"),
-        variant_of=r.str_("variant_of"),
-        chip=r.str_("chip"),
-        memory_type=memory_type,
-        bus_width_bits=r.num("bus_width_bits", integer=True),
-        memory_data_rate_gbps=r.num("memory_data_rate_gbps"),
-        cuda_cores=r.num("cuda_cores", integer=True),
-        boost_clock_mhz=r.num("boost_clock_mhz", integer=True),
-        fp16_tflops=r.num("fp16_tflops"),
-        has_tensor_cores=has_tc,
-        fp16_tensor_tflops=tensor,
-        fp16_tensor_fp32acc_tflops=r.num("fp16_tensor_fp32acc_tflops"),
-        bf16_tensor_tflops=r.num("bf16_tensor_tflops"),
-        tf32_tensor_tflops=r.num("tf32_tensor_tflops"),
-        int8_tops=r.num("int8_tops"),
-        tdp_w=r.num("tdp_w"),
-        pcie_gen=r.num("pcie_gen", integer=True),
-        nvlink=nvlink,
-        release=r.month("release"),
-        launch_price_usd=launch,
-        prices=prices,
-        quirks=dict(quirks),
-        notes=r.str_("notes"),
-        source=source or "",
-        custom=custom,
-    )
+    return launch
+
+
+def _plain_fields(r: _Row) -> dict[str, Any]:
+    """The fields read as they are, in the order they are checked."""
+    return {
+        "architecture": r.str_("architecture", required=True, choices=ARCHITECTURES) or "",
+        "segment": r.str_("segment", required=True, choices=SEGMENTS) or "",
+        "bandwidth_gbs": r.num("bandwidth_gbs", required=True),
+        "fp32_tflops": r.num("fp32_tflops", required=True),
+        "aliases": r.strings("aliases"),
+        "nvml_names": r.strings("nvml_names"),
+        "variant_of": r.str_("variant_of"),
+        "chip": r.str_("chip"),
+        "bus_width_bits": r.num("bus_width_bits", integer=True),
+        "memory_data_rate_gbps": r.num("memory_data_rate_gbps"),
+        "cuda_cores": r.num("cuda_cores", integer=True),
+        "boost_clock_mhz": r.num("boost_clock_mhz", integer=True),
+        "fp16_tflops": r.num("fp16_tflops"),
+        "fp16_tensor_fp32acc_tflops": r.num("fp16_tensor_fp32acc_tflops"),
+        "bf16_tensor_tflops": r.num("bf16_tensor_tflops"),
+        "tf32_tensor_tflops": r.num("tf32_tensor_tflops"),
+        "int8_tops": r.num("int8_tops"),
+        "tdp_w": r.num("tdp_w"),
+        "pcie_gen": r.num("pcie_gen", integer=True),
+        "release": r.month("release"),
+        "notes": r.str_("notes"),
+    }
 
 
 # --------------------------------------------------------------------------- name matching

@@ -125,8 +125,8 @@ def _patched(parent: Analysis, draft: NetworkDraft) -> Analysis | None:
         return None
     for i in changed:
         a, b = old_layers[i], new_layers[i]
-        if a.name != b.name or a.kind != b.kind or a._source != b._source \
-                or a._refs != b._refs:
+        if a.name != b.name or a.kind != b.kind or a.source_name != b.source_name \
+                or a.ref_names != b.ref_names:
             return None
     infos = parent.layers
     edge_reader, edge_read = cols.edge_reader, cols.edge_read

@@ -483,7 +483,7 @@ class MemoryEstimate:
         only needs the peak and the largest batch does not build them)."""
         if self.events is None:
             return ()
-        return _layer_estimates(_prepare(self.analysis), self.events, self.setup,
+        return _layer_estimates(prepare(self.analysis), self.events, self.setup,
                                 self.assumptions)
 
     @cached_property
@@ -525,7 +525,7 @@ class MemoryEstimate:
             return self.allocated_bytes
         from planner.core.allocator import simulate_step  # noqa: PLC0415 (on demand)
 
-        p = _prepare(self.analysis)
+        p = prepare(self.analysis)
         ws_points, ws_bytes = _workspace_points(p, self.events, self.setup, self.assumptions,
                                                 self.setup.batch_size)
         cublas = _ws_layout(p, self.events, self.setup, self.assumptions)[4]
@@ -583,7 +583,7 @@ class MemoryEstimate:
         b = self.setup.batch_size
         cats = ps * b + fx
         rounded = self.point_allocated
-        p = _prepare(self.analysis)
+        p = prepare(self.analysis)
         ws = _ws_at(_ws_layout(p, ev, self.setup, self.assumptions),
                     np.array([b], dtype=np.int64), ev.n_points)[:, 0]
         rounding = rounded - cats.sum(axis=0) - ws
@@ -645,7 +645,7 @@ class MemoryEstimate:
 
 
 @dataclass(frozen=True, eq=False)
-class _Prepared:
+class Prepared:
     analysis: Analysis
     saved_elems: np.ndarray  # per sample, per unique saved storage (or fixed: see below)
     saved_class: np.ndarray  # each one's storage class (timeline.class_codes)
@@ -661,16 +661,16 @@ class _Prepared:
     flops_fwd: np.ndarray
     flops_bwd: np.ndarray
     columns: Any = None  # the analysis's Columns (worked out again for a hand-made Analysis)
-    tables: tuple = ()  # (stats, workspace, weights) per layer, as _prepare read them
+    tables: tuple = ()  # (stats, workspace, weights) per layer, as prepare read them
     st_elems: np.ndarray | None = None  # elements per sample of every storage
     grouped: dict = field(default_factory=dict)  # memo for _step and _ws_layout
 
 
-_PREPARED_CACHE: dict[int, tuple[Analysis, _Prepared]] = {}
+_PREPARED_CACHE: dict[int, tuple[Analysis, Prepared]] = {}
 _WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")
 
 
-def _prepare(analysis: Analysis) -> _Prepared:
+def prepare(analysis: Analysis) -> Prepared:
     hit = _PREPARED_CACHE.get(id(analysis))
     if hit is not None and hit[0] is analysis:
         return hit[1]
@@ -692,7 +692,7 @@ def _prepare(analysis: Analysis) -> _Prepared:
     all_elems = np.fromiter(cols.st_elems, dtype=np.int64, count=len(cols.st_elems))
     saved_idx = as_array(analysis.saved)
     codes = storage_codes(cols.st_class)[saved_idx]
-    prepared = _Prepared(
+    prepared = Prepared(
         analysis=analysis,
         saved_elems=all_elems[saved_idx],
         saved_class=codes,
@@ -802,7 +802,7 @@ def _bpe(codes: np.ndarray, precision: str) -> np.ndarray:
     return class_bytes(codes, ACT_BYTES[precision])
 
 
-def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.ndarray:
+def _workspace(p: Prepared, batch: int, precision: str, a: Assumptions) -> np.ndarray:
     """Workspace bytes per convolution layer for the chosen algorithm family."""
     if not len(p.ws_layers):
         return np.zeros(0, dtype=np.int64)
@@ -816,7 +816,7 @@ def _workspace(p: _Prepared, batch: int, precision: str, a: Assumptions) -> np.n
     return (ps * batch + c) * bpe
 
 
-def _step(p: _Prepared, setup: Setup) -> StepEvents:
+def _step(p: Prepared, setup: Setup) -> StepEvents:
     """The simulated step for this setup (batch-independent; memoised per analysis): the
     vectorised replay where it covers the case, else the layer-by-layer one."""
     key = ("step", setup.precision, setup.mode, setup.optimizer, setup.checkpointing,
@@ -848,7 +848,7 @@ _CUBLAS_KINDS = frozenset({"fc", "lstm", "gru"}) | (AUTOCAST_16 - {
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"})
 
 
-def _ws_layout(p: _Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
+def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
     """Where convolution workspace is held: (points, bytes per sample, constant bytes, cap or
     None, the cuBLAS workspace held throughout)."""
     key = ("ws_layout", id(ev), a.conv_algorithm, a.workspace_cap_bytes,
@@ -892,7 +892,7 @@ def _ws_at(layout, batches: np.ndarray, n_points: int) -> np.ndarray:
     return out
 
 
-def _workspace_points(p: _Prepared, ev: StepEvents, setup: Setup, a: Assumptions,
+def _workspace_points(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions,
                       batch: int) -> tuple[np.ndarray, np.ndarray]:
     """(points, bytes) of the convolution workspace at one batch (the allocator simulation)."""
     pts, ps, c, cap, _ = _ws_layout(p, ev, setup, a)
@@ -955,7 +955,7 @@ def _live_rounded(ev: StepEvents, batches: np.ndarray, block: int) -> np.ndarray
     return ca[n_alloc] - cf[n_freed]
 
 
-def _peaks(p: _Prepared, setup: Setup, a: Assumptions, batches) -> np.ndarray:
+def _peaks(p: Prepared, setup: Setup, a: Assumptions, batches) -> np.ndarray:
     """The peak (context and libraries included) at several batch sizes at once."""
     b = np.asarray(batches, dtype=np.int64).reshape(-1)
     ev = _step(p, setup)
@@ -992,7 +992,7 @@ def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-def _solve_max_batch(p: _Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
+def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
     """The largest batch whose exact peak (no block rounding) fits each memory: the peak is the
     largest of affine functions of the batch, one per point, so each gives a bound directly."""
     ev = _step(p, setup)
@@ -1020,7 +1020,7 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
     """
     a = assumptions or Assumptions()
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
-    p = _prepare(analysis)
+    p = prepare(analysis)
     mem = np.asarray(memories, dtype=np.int64).reshape(-1)
     hi_exact = _solve_max_batch(p, setup, a, mem)
     block = _block(a)
@@ -1045,7 +1045,7 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
 def peak_bytes(analysis: Analysis, setup: Setup, assumptions: Assumptions | None = None) -> int:
     """Only the peak, quickly (used by the fit table and the largest-batch search)."""
     a = assumptions or Assumptions()
-    return int(_peaks(_prepare(analysis), setup, a, [setup.batch_size])[0])
+    return int(_peaks(prepare(analysis), setup, a, [setup.batch_size])[0])
 
 
 def estimate(draft: NetworkDraft | Analysis, setup: Setup,
@@ -1053,7 +1053,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     """The full estimate. Raises ``InvalidDraft`` (listing every problem) for a bad draft."""
     a = assumptions or Assumptions()
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
-    p = _prepare(analysis)
+    p = prepare(analysis)
     batch = setup.batch_size
     ev = _step(p, setup)
     b = np.array([batch], dtype=np.int64)
@@ -1077,7 +1077,7 @@ def estimate(draft: NetworkDraft | Analysis, setup: Setup,
     )
 
 
-def _layer_estimates(p: _Prepared, ev: StepEvents, setup: Setup,
+def _layer_estimates(p: Prepared, ev: StepEvents, setup: Setup,
                      a: Assumptions) -> tuple[LayerEstimate, ...]:
     """Each layer's figures (``MemoryEstimate.layers``, made when first asked for)."""
     analysis = p.analysis
@@ -1127,7 +1127,7 @@ def _layer_estimates(p: _Prepared, ev: StepEvents, setup: Setup,
     return tuple(map(partial(tuple.__new__, LayerEstimate), columns))
 
 
-def _kept_by_grad(p: _Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
+def _kept_by_grad(p: Prepared, needs_grad: tuple[bool, ...]) -> np.ndarray:
     """1 for each of ``analysis.saved`` that a layer needing a gradient keeps, else 0."""
     cols = p.columns
     layer, storage = keep_pairs(p.analysis if p.analysis.columns is not None

@@ -403,157 +403,209 @@ def _analyze(draft: NetworkDraft) -> Analysis:
         return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
     infos: list[LayerInfo] = []
-    # Storages as parallel lists: elements per sample, class, producer, last use.
-    st_elems: list[int] = []
-    st_class: list[str] = []
-    st_prod: list[int] = []
-    st_last: list[int] = []
-    out_storage: dict[str, int] = {}
-    out_shape: dict[str, Shape | None] = {}
-    saved_seen: set[int] = set()
-    saved_order: list[int] = []
-    saved_owner: list[int] = []
-    outputs: list[int] = []
-    output_storage: list[int] = []
-    edge_reader: list[int] = []
-    edge_read: list[int] = []
-    ws_layers: list[int] = []
-    layer_index: dict[str, int] = {}
-    prev_name: str | None = None
+    st = _Storages()
+    output_storage = st.output_storage  # per layer: its output's storage (-1: none)
+    shapes: list[Shape | None] = []  # per layer: its output's shape (None: not worked out)
+    index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
     for i, layer in enumerate(layers):
         name = layer.name
         kind = layer.kind
-        error: str | None = None
-        if not name or not isinstance(name, str):
-            error = Msg(QT_TRANSLATE_NOOP("core", "every layer needs a name"))
-        elif name in out_shape:
-            error = Msg(
-                QT_TRANSLATE_NOOP("core", "the name '{name}' is already used by an earlier layer"),
-                name=clean(name, max_len=80),
-            )
-        elif kind not in RULES:
-            error = Msg(QT_TRANSLATE_NOOP("core", "unknown layer type '{kind}'"), kind=kind)
-        elif (kind == "input") != (i == 0):
-            error = (Msg(QT_TRANSLATE_NOOP("core", "the first layer must be the input")) if i == 0
-                     else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
-        in_names: tuple[str, ...] = ()
-        if error is None and i > 0:
-            src = layer._source
-            if src is not None and src not in out_shape:
-                error = Msg(
-                    QT_TRANSLATE_NOOP(
-                        "core", "'input' names '{src}', which is not an earlier layer"
-                    ),
-                    src=src,
-                )
-            refs = layer._refs
-            in_names = (src or prev_name,)  # type: ignore[assignment]
-            if refs:
-                for ref in refs:
-                    if ref not in out_shape:
-                        error = Msg(
-                            QT_TRANSLATE_NOOP(
-                                "core", "'from' names '{ref}', which is not an earlier layer"
-                            ),
-                            ref=ref,
-                        )
-                        break
-                    in_names += (ref,)
-            elif error is None and (kind == "add" or kind == "concat"):
-                error = Msg(QT_TRANSLATE_NOOP("core", "'from' must name an earlier layer"))
+        if not name or not isinstance(name, str) or name in index or kind not in RULES \
+                or (kind == "input") != (i == 0):
+            error, reads = _naming_problem(i, name, kind, index), ()
+        elif i:
+            src = layer.source_name
+            if not layer.ref_names and kind != "add" and kind != "concat" \
+                    and (src is None or src in index):  # the usual case, inline: one input
+                error, reads = None, (i - 1 if src is None else index[src],)
+            else:
+                error, reads = _reads(layer, i, index)
+        else:
+            error, reads = None, ()
         result: LayerResult | None = None
         stats: tuple[int, ...] = ()
         blocked = False
         in_shapes: tuple[Shape, ...] = ()
         if error is None:
-            shapes = tuple([out_shape[n] for n in in_names]) if len(in_names) != 1 \
-                else (out_shape[in_names[0]],)
-            if None in shapes:
+            got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
+            if None in got:
                 blocked = True
             else:
-                in_shapes = shapes  # type: ignore[assignment]
+                in_shapes = got  # type: ignore[assignment]
                 result, error, stats = _apply(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
-        info_storage = -1
-        first_saves: tuple[int, ...] = ()
         if result is not None:
-            if len(in_names) == 1:
-                first = in_names[0]
-                in_st = [out_storage[first]]
-                st_last[in_st[0]] = i
-                edge_reader.append(i)
-                edge_read.append(layer_index[first])
-            else:
-                in_st = [out_storage[n] for n in in_names]
-                for sid in in_st:
-                    st_last[sid] = i
-                for n in in_names:
-                    edge_reader.append(i)
-                    edge_read.append(layer_index[n])
-            if result.workspace:
-                ws_layers.append(i)
-            if in_st and not stats[6]:  # in place or a view: the input's storage
-                info_storage = in_st[0]
-            else:
-                info_storage = len(st_elems)
-                outputs.append(info_storage)
-                st_elems.append(stats[0])
-                st_class.append(ACT)
-                st_prod.append(i)
-                st_last.append(i)
-            if result.saved:
-                firsts = []
-                for t in result.saved:
-                    source = t.source
-                    if source == "input":
-                        sid = in_st[0]
-                    elif source == "output":
-                        sid = info_storage
-                    elif source == "own":
-                        sid = len(st_elems)
-                        st_elems.append(t.elements)
-                        st_class.append(t.storage)
-                        st_prod.append(i)
-                        st_last.append(i)
-                    else:  # "input:k"
-                        sid = in_st[int(source.split(":")[1])]
-                    if sid not in saved_seen:
-                        saved_seen.add(sid)
-                        saved_order.append(sid)
-                        saved_owner.append(i)
-                        firsts.append(sid)
-                first_saves = tuple(firsts)
-            out_shape[name] = result.out_shape
+            storage, first_saves = st.place(i, reads, result, stats)
+            shapes.append(result.out_shape)
             infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
-                                    blocked, info_storage, first_saves, stats)))
+                                    blocked, storage, first_saves, stats)))
         else:
-            out_shape[name] = None
+            storage = -1
+            shapes.append(None)
             infos.append(LayerInfo(i, name, kind, in_shapes, None, None, error, blocked, -1,
                                    (), ()))
-        out_storage[name] = info_storage
-        output_storage.append(info_storage)
-        layer_index[name] = i
-        prev_name = name
-    last = infos[-1].output_storage
+        index[name] = i
+        output_storage.append(storage)
+    last = output_storage[-1]
     if last >= 0:
-        st_last[last] = len(layers) - 1
-    if not problems and sum(st_elems) > MAX_TOTAL_ELEMENTS:
-        big = max(range(len(st_elems)), key=st_elems.__getitem__)
-        problems.append(Problem(st_prod[big], str(layers[st_prod[big]].name), Msg(
-            QT_TRANSLATE_NOOP("core", "the tensors of the network hold {total} elements per "
-                                      "sample, beyond the bound of {bound}"),
-            total=sum(st_elems), bound=MAX_TOTAL_ELEMENTS)))
-    return Analysis(
-        draft,
-        tuple(infos),
-        tuple(problems),
-        tuple(map(_new_storage, zip(st_elems, st_class, st_prod, st_last))),
-        tuple(saved_order),
-        Columns(tuple(st_elems), tuple(st_class), tuple(st_prod), tuple(st_last),
-                tuple(saved_owner), tuple(outputs), tuple(output_storage), tuple(edge_reader),
-                tuple(edge_read), tuple(ws_layers)),
-    )
+        st.last[last] = len(layers) - 1
+    if not problems:
+        problems += _beyond_total(layers, st)
+    return st.analysis(draft, tuple(infos), tuple(problems))
+
+
+def _naming_problem(i: int, name: Any, kind: str, index: dict[str, int]) -> str:
+    """Why layer i's name or kind is not right (``index``: the layers before it by name)."""
+    if not name or not isinstance(name, str):
+        return Msg(QT_TRANSLATE_NOOP("core", "every layer needs a name"))
+    if name in index:
+        return Msg(
+            QT_TRANSLATE_NOOP("core", "the name '{name}' is already used by an earlier layer"),
+            name=clean(name, max_len=80),
+        )
+    if kind not in RULES:
+        return Msg(QT_TRANSLATE_NOOP("core", "unknown layer type '{kind}'"), kind=kind)
+    return (Msg(QT_TRANSLATE_NOOP("core", "the first layer must be the input")) if i == 0
+            else Msg(QT_TRANSLATE_NOOP("core", "only the first layer can be an input")))
+
+
+def _reads(layer: LayerSpec, i: int,
+           index: dict[str, int]) -> tuple[str | None, tuple[int, ...]]:
+    """The layers layer i reads, its main input first, by index: (None, them), or (the problem
+    of a name that is not an earlier layer, ())."""
+    src = layer.source_name
+    refs = layer.ref_names
+    error: str | None = None
+    if src is not None and src not in index:
+        error = Msg(
+            QT_TRANSLATE_NOOP(
+                "core", "'input' names '{src}', which is not an earlier layer"
+            ),
+            src=src,
+        )
+    if refs:
+        for ref in refs:
+            if ref not in index:
+                return Msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "'from' names '{ref}', which is not an earlier layer"
+                    ),
+                    ref=ref,
+                ), ()
+        if error is not None:
+            return error, ()
+        return None, (index[src] if src else i - 1,) + tuple([index[r] for r in refs])
+    if error is None and (layer.kind == "add" or layer.kind == "concat"):
+        error = Msg(QT_TRANSLATE_NOOP("core", "'from' must name an earlier layer"))
+    if error is not None:
+        return error, ()
+    return None, (index[src] if src else i - 1,)
+
+
+class _Storages:
+    """The storages of an analysis as it goes, column by column (elements per sample, class,
+    producer, last use), with the storages kept for backward, who reads whom, and each layer's
+    output storage."""
+
+    __slots__ = ("elems", "cls", "prod", "last", "saved_seen", "saved_order", "saved_owner",
+                 "outputs", "output_storage", "edge_reader", "edge_read", "ws_layers")
+
+    def __init__(self) -> None:
+        self.elems: list[int] = []
+        self.cls: list[str] = []
+        self.prod: list[int] = []
+        self.last: list[int] = []
+        self.saved_seen: set[int] = set()
+        self.saved_order: list[int] = []
+        self.saved_owner: list[int] = []
+        self.outputs: list[int] = []
+        self.output_storage: list[int] = []  # per layer (-1: it has none)
+        self.edge_reader: list[int] = []
+        self.edge_read: list[int] = []
+        self.ws_layers: list[int] = []
+
+    def place(self, i: int, reads: tuple[int, ...], result: LayerResult,
+              stats: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """Layer i read the layers ``reads`` and made ``result``: its reads recorded, and (the
+        storage of its output, the storages it is the first to keep for backward)."""
+        output_storage, st_last, st_elems = self.output_storage, self.last, self.elems
+        in_st: list[int] | None = None  # the storages read, when more than one
+        if len(reads) == 1:
+            j = reads[0]
+            main = output_storage[j]
+            st_last[main] = i
+            self.edge_reader.append(i)
+            self.edge_read.append(j)
+        elif reads:
+            in_st = [output_storage[j] for j in reads]
+            main = in_st[0]
+            for sid in in_st:
+                st_last[sid] = i
+            self.edge_reader.extend([i] * len(reads))
+            self.edge_read.extend(reads)
+        else:  # the input layer reads nothing
+            main = -1
+        if result.workspace:
+            self.ws_layers.append(i)
+        if main >= 0 and not stats[6]:  # in place or a view: the input's storage
+            storage = main
+        else:
+            storage = len(st_elems)
+            self.outputs.append(storage)
+            st_elems.append(stats[0])
+            self.cls.append(ACT)
+            self.prod.append(i)
+            st_last.append(i)
+        if not result.saved:
+            return storage, ()
+        firsts = []
+        saved_seen = self.saved_seen
+        for source, elements, storage_class in result.saved:
+            if source == "input":
+                sid = main
+            elif source == "output":
+                sid = storage
+            elif source == "own":
+                sid = len(st_elems)
+                st_elems.append(elements)
+                self.cls.append(storage_class)
+                self.prod.append(i)
+                st_last.append(i)
+            else:  # "input:k" (k ≥ 1: a layer of several inputs)
+                sid = in_st[int(source.split(":")[1])]  # type: ignore[index]
+            if sid not in saved_seen:
+                saved_seen.add(sid)
+                self.saved_order.append(sid)
+                self.saved_owner.append(i)
+                firsts.append(sid)
+        return storage, tuple(firsts)
+
+    def analysis(self, draft: NetworkDraft, infos: tuple[LayerInfo, ...],
+                 problems: tuple[Problem, ...]) -> Analysis:
+        elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
+        return Analysis(
+            draft, infos, problems,
+            tuple(map(_new_storage, zip(elems, cls, prod, last))),
+            tuple(self.saved_order),
+            Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
+                    tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
+                    tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
+        )
+
+
+def _beyond_total(layers: tuple[LayerSpec, ...], st: _Storages) -> list[Problem]:
+    """The problem of a network whose tensors together pass MAX_TOTAL_ELEMENTS per sample
+    (named at the layer of the largest), or none."""
+    total = sum(st.elems)
+    if total <= MAX_TOTAL_ELEMENTS:
+        return []
+    big = max(range(len(st.elems)), key=st.elems.__getitem__)
+    at = st.prod[big]
+    return [Problem(at, str(layers[at].name), Msg(
+        QT_TRANSLATE_NOOP("core", "the tensors of the network hold {total} elements per "
+                                  "sample, beyond the bound of {bound}"),
+        total=total, bound=MAX_TOTAL_ELEMENTS))]
 
 
 # Layer results by (kind and parameters, input shapes): a rule's result depends on nothing else.
@@ -567,7 +619,7 @@ _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
-    key = (layer._value_key, in_shapes)
+    key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit

@@ -55,7 +55,7 @@ from planner.core.memory import (
     STATE_BYTES,
     WEIGHT_BYTES,
     Assumptions,
-    _prepare,
+    prepare,
 )
 from planner.core.network import Analysis, Setup
 from planner.i18n import QT_TRANSLATE_NOOP
@@ -372,7 +372,7 @@ def _fan_out(analysis: Analysis) -> np.ndarray:
     uses = np.zeros(len(specs), dtype=np.float64)
     for i in range(1, len(specs)):
         spec = specs[i]
-        for name in ((spec._source or specs[i - 1].name),) + tuple(spec._refs):
+        for name in ((spec.source_name or specs[i - 1].name),) + tuple(spec.ref_names):
             j = index.get(name)
             if j is not None:
                 uses[j] += 1
@@ -381,7 +381,7 @@ def _fan_out(analysis: Analysis) -> np.ndarray:
 
 def workload(analysis: Analysis, setup: Setup) -> Workload:
     """Everything the roofline needs, computed once per plan and reused for every card."""
-    p = _prepare(analysis)
+    p = prepare(analysis)
     b = setup.batch_size
     prec = setup.precision
     abpe, wbpe = ACT_BYTES[prec], WEIGHT_BYTES[prec]
@@ -405,7 +405,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         if info.kind in _CONV_KINDS:
             kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
             if kind[i] in (CONV, WINOGRAD) and info.in_shapes and info.out_shape:
-                tiles[i] = _conv_tile_fill(specs[i], info, b, i > 1 or bool(specs[i]._refs))
+                tiles[i] = _conv_tile_fill(specs[i], info, b, i > 1 or bool(specs[i].ref_names))
         elif info.kind in _GEMM_KINDS or info.kind in _TRANSFORMER_GEMM_KINDS:
             kind[i] = GEMM
         elif info.kind in _TRANSFORMER_CONV_KINDS:

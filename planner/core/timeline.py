@@ -588,8 +588,8 @@ def _wiring(analysis: Analysis, train: bool) -> tuple[list[tuple[int, ...]], lis
     needs_grad = [False] * n
     for i in range(1, n):
         spec = draft_layers[i]
-        src = spec._source
-        ins = (index[src] if src else i - 1,) + tuple(index[r] for r in spec._refs)
+        src = spec.source_name
+        ins = (index[src] if src else i - 1,) + tuple(index[r] for r in spec.ref_names)
         inputs[i] = ins
         if train:
             needs_grad[i] = _trainable(infos[i].result) > 0 or any(needs_grad[j] for j in ins)

@@ -63,7 +63,7 @@ def test_a_layer_spec_pickles_as_its_parts():
         again = pickle.loads(pickle.dumps(spec))
         assert again == spec and hash(again) == hash(spec) and again.params == spec.params
         assert again.source() == spec.source() and again.refs() == spec.refs()
-        assert again._value_key == spec._value_key
+        assert again.value_key == spec.value_key
 
 
 def test_the_importers_own_error_comes_back_as_it_was(tmp_path):

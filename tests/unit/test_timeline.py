@@ -16,7 +16,7 @@ from planner.core.memory import (
     PARAM_BYTES,
     STATE_BYTES,
     Assumptions,
-    _prepare,
+    prepare,
     estimate,
     max_batch,
     max_batch_many,
@@ -163,7 +163,7 @@ def test_checkpointing_recomputes_each_segment_before_its_backward():
 def test_vectorised_replay_matches_the_layer_by_layer_one(preset, mode, optimizer,
                                                           accumulation):
     a = analyze(load_preset(preset)[0])
-    p = _prepare(a)
+    p = prepare(a)
     kw = dict(mode=mode, optimizer=optimizer, optimizer_states=OPTIMIZER_STATES[optimizer],
               accumulation=accumulation)
     fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, ACT_BYTES["fp32"],
@@ -220,8 +220,8 @@ def test_vectorised_replay_of_frozen_weights_is_the_layer_by_layer_one(
     # Frozen, quantised and tied weights (LoRA, QLoRA, a tied LM head): the vectorised replay
     # makes the very same tensors in the same order (the allocator replay depends on it).
     a = analyze(draft)
-    p = _prepare(a)
-    weights = p.grouped["weights"]  # the frozen parts _prepare read
+    p = prepare(a)
+    weights = p.grouped["weights"]  # the frozen parts prepare read
     assert (weights is None) == (label == "no weights")
     kw = dict(mode=mode, optimizer=optimizer, optimizer_states=OPTIMIZER_STATES[optimizer],
               accumulation=accumulation)
@@ -245,7 +245,7 @@ def test_a_layer_no_gradient_reaches_is_left_to_the_layer_by_layer_replay():
         LayerSpec("add", "a", {"from": "mp", "input": "c1"}),
         LayerSpec("flatten", "fl"), LayerSpec("fc", "fc", {"units": 10})))
     a = analyze(d)
-    p = _prepare(a)
+    p = prepare(a)
     fast = T.build_step_fast(a, p.param_counts, p.flops_bwd, 4, 4, 4, mode="train",
                              optimizer="sgd", optimizer_states=0, accumulation=1,
                              saved_owner=p.saved_owner,

@@ -27,7 +27,7 @@ from typing import Any
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
 from planner.core.importers.onnx.graph import GraphError, UniqueNames, topological
 from planner.core.importers.onnx.reading import ReadError, read_model
-from planner.core.layers import _MAX_DIM, LayerSpec, numel, shape_str
+from planner.core.layers import MAX_DIM, LayerSpec, numel, shape_str
 from planner.core.network import MAX_BATCH, NetworkDraft, Setup, analyze
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
@@ -313,7 +313,7 @@ class Importer:
                         "core", "input '{name}' has a symbolic dimension besides the batch; the "
                         "planner needs every dimension but the batch fixed (give it with "
                         "--input)"), name=vi.name))
-            elif not 1 <= p <= _MAX_DIM:
+            elif not 1 <= p <= MAX_DIM:
                 self.fail(Msg(QT_TRANSLATE_NOOP(
                     "core", "input '{name}' dimension {k} is {p}: absurd dimensions"),
                     name=vi.name, k=k + 1, p=p))
@@ -490,7 +490,7 @@ class Importer:
                 for d in tt.shape.dim:
                     if d.HasField("dim_value"):
                         v = int(d.dim_value)
-                        if v > _MAX_DIM and vi.name not in self.init_dims:
+                        if v > MAX_DIM and vi.name not in self.init_dims:
                             self.fail(Msg(QT_TRANSLATE_NOOP(
                                 "core", "tensor '{name}' has a dimension of {v}: absurd "
                                 "dimensions"), name=vi.name, v=v))

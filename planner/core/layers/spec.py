@@ -1,0 +1,114 @@
+"""``LayerSpec``: one layer of a draft (kind, unique name, parameters), immutable and hashable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from planner.core.layers.rules import MULTI_INPUT_KINDS, OMIT_AT_DEFAULT, RULES, WIRING_PARAMS
+
+
+@dataclass(frozen=True, eq=False)
+class LayerSpec:
+    """One layer of a draft: kind, unique name, parameters (missing ones take defaults).
+
+    Worked out once when it is made, read-only (the analysis, the step's timeline and the speed
+    model read them for every layer on every edit): ``source_name``, the layer read as the main
+    input when it is not the previous one (None: the previous one; also ``source()``);
+    ``ref_names``, the further layers it reads (also ``refs()``); ``value_key``, what its
+    result depends on: kind and parameters without the wiring.
+    """
+
+    kind: str
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        rule = RULES.get(self.kind)
+        merged = rule.defaults() if rule else {}
+        merged.update(self.params)
+        object.__setattr__(self, "params", merged)
+        self._derive(_freeze(merged))
+
+    def _derive(self, frozen: tuple) -> None:
+        key = (self.kind, self.name, frozen)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+        # What the layer computes depends on its kind and parameters, not on its name nor on
+        # the names of the layers it reads (the rule sees their shapes): layers alike (a
+        # network's repeated blocks, every residual add) share one computed result.
+        wiring = WIRING_PARAMS.get(self.kind)
+        object.__setattr__(self, "value_key", (self.kind, tuple(
+            p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
+        # What it reads, worked out once (the analysis asks for every layer on every edit).
+        object.__setattr__(self, "source_name", self.params.get("input") or None)
+        object.__setattr__(self, "ref_names", self._compute_refs())
+
+    def __reduce__(self):
+        # Pickled as what it is made of; its hash is worked out again where it is loaded (a
+        # str's hash differs from one process to the next: an import runs in a child process).
+        return (_restore_spec, (self.kind, self.name, self.params, self._key[2]))
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, LayerSpec) and self._key == other._key)
+
+    def __hash__(self):
+        return self._hash
+
+    def get(self, name: str, default=None):
+        return self.params.get(name, default)
+
+    def replace(self, *, name: str | None = None, kind: str | None = None, **params) -> "LayerSpec":
+        merged = dict(self.params) if kind in (None, self.kind) else {}
+        merged.update(params)
+        return LayerSpec(kind or self.kind, name if name is not None else self.name, merged)
+
+    def source(self) -> str | None:
+        """The layer read as the main input when it is not the previous one."""
+        return self.source_name
+
+    def refs(self) -> tuple[str, ...]:
+        """Names of earlier layers this one reads besides its main input."""
+        return self.ref_names
+
+    def _compute_refs(self) -> tuple[str, ...]:
+        if self.kind == "add":
+            ref = self.params.get("from")
+            return (ref,) if ref else ()
+        if self.kind in MULTI_INPUT_KINDS:
+            refs = self.params.get("from") or ()
+            if isinstance(refs, str):
+                refs = tuple(r.strip() for r in refs.split(",") if r.strip())
+            return tuple(refs)
+        return ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind, "name": self.name}
+        rule = RULES.get(self.kind)
+        for k, v in self.params.items():
+            if k == "input" and not v:
+                continue  # reads the previous layer, the usual case
+            if k in OMIT_AT_DEFAULT and rule is not None:
+                spec = rule.param(k)
+                if spec is not None and v == spec.default:
+                    continue
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+def _restore_spec(kind: str, name: str, params: dict, frozen: tuple) -> LayerSpec:
+    """A pickled LayerSpec (its params already merged with the defaults and frozen)."""
+    spec = object.__new__(LayerSpec)
+    object.__setattr__(spec, "kind", kind)
+    object.__setattr__(spec, "name", name)
+    object.__setattr__(spec, "params", params)
+    spec._derive(frozen)
+    return spec
+
+
+def _freeze(v):
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
