@@ -34,6 +34,7 @@ import csv
 import datetime as _dt
 import logging
 import math
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,7 @@ from planner.i18n import QT_TRANSLATE_NOOP
 log = logging.getLogger(__name__)
 
 REDRAW_HZ = 2  # ARCHITECTURE: 2–4 Hz; the lowest keeps the live CPU under 5% of a core
+MAX_REDRAW_WAIT_S = 1.0  # a live plot is never older than this (one pixel may be longer)
 REFIT_S = 10  # seconds between fitting the table columns to their contents
 HISTORY_CAPACITY = 7200  # fine samples per metric per card (2 h at 1 s, 12 min at 0.1 s)
 
@@ -183,6 +185,7 @@ class MonitorPane(QWidget):
         self._dirty = False
         self._paused = False
         self._drawn = -1  # history.appended at the last redraw
+        self._drawn_at = -math.inf  # time.monotonic() of the last live redraw
         self._ticks = 0
         self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
         self._replay_frame: Frame | None = None  # the replay's last frame (its tables)
@@ -997,8 +1000,17 @@ class MonitorPane(QWidget):
             self._update_processes()
             self._update_source_ui()
         if not self._paused and self._replay is None and self.history is not None \
-                and self.history.appended != self._drawn:
+                and self.history.appended != self._drawn and self._redraw_due():
             self.redraw()  # only when a frame came since the last redraw
+
+    def _redraw_due(self) -> bool:
+        """A live redraw waits until the newest sample is a pixel further on the x axis
+        (a 10-minute window 700 px wide moves a pixel every 0.86 s: redrawing it twice a second
+        drew the same picture every other time), but never longer than MAX_REDRAW_WAIT_S."""
+        assert self.history is not None
+        waited = time.monotonic() - self._drawn_at + 0.5 / REDRAW_HZ  # half a tick's slack
+        return waited >= min(MAX_REDRAW_WAIT_S,
+                             self.plots.seconds_per_pixel(self.history, self.window_s))
 
     def redraw(self) -> None:
         """One full redraw of the plots from the live history (or the replay)."""
@@ -1007,6 +1019,7 @@ class MonitorPane(QWidget):
             return
         if self._replay is None:
             self._drawn = source.appended
+            self._drawn_at = time.monotonic()
         self.plots.redraw(source, self.window_s)
         self._redraw_followed()
         if self.plots.coarse_shown:

@@ -460,6 +460,18 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.redraws += 1
         self.last_redraw_s = time.perf_counter() - t0
 
+    def seconds_per_pixel(self, history: History, window_s: float | None) -> float:
+        """How much time one pixel of the x axis spans now (inf before any data): a live
+        redraw sooner than that would draw the same picture, a pixel further on."""
+        end = history.fine.last_time()
+        width = self.memory.vb.width() if self.memory.vb is not None else 0.0
+        if math.isnan(end) or width < 1:
+            return math.inf
+        if window_s is None:
+            first = history.first_time_s if history.first_time_s is not None else end
+            window_s = end - first
+        return max(window_s, MIN_SPAN_S) / width
+
     def _bins(self) -> int:
         """Min/max pairs per curve for the plots' current width in pixels."""
         width = self.memory.vb.width() if self.memory.vb is not None else 0.0
@@ -475,7 +487,9 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             if curve.xData is not None and len(curve.xData):
                 curve.setData([], [])
             return False
-        curve.setData(x, y, connect="finite")
+        # the envelope's buffers are finite where the data are (NaN only for gaps, which
+        # connect="finite" breaks the line at): pyqtgraph's own check is not needed
+        curve.setData(x, y, connect="finite", skipFiniteCheck=True)
         return True
 
     def invalidate(self) -> None:
