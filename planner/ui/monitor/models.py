@@ -406,10 +406,18 @@ class ProcessTableModel(HeaderTableModel):
             return  # nothing new (processes are sampled every few ticks)
         keys = [(r.device, r.process.pid) for r in rows]
         if keys == [(r.device, r.process.pid) for r in self._rows]:
-            self._rows = rows
-            if rows:
-                self.dataChanged.emit(self.index(0, 0),
-                                      self.index(len(rows) - 1, len(self._headers) - 1))
+            old, self._rows = self._rows, rows
+            # the same processes: only the cells whose text changed are repainted (memory is
+            # shown to 0.1 GiB, so most samples change none)
+            for i, (a, b) in enumerate(zip(old, rows, strict=True)):
+                if a == b:
+                    continue
+                changed = [c for c in range(len(self._headers))
+                           if self._display(a, c) != self._display(b, c)
+                           or self._tip(a, c) != self._tip(b, c)]
+                if changed:
+                    self.dataChanged.emit(self.index(i, changed[0]),
+                                          self.index(i, changed[-1]))
             return
         self.beginResetModel()
         self._rows = rows
@@ -427,32 +435,42 @@ class ProcessTableModel(HeaderTableModel):
     def _row_count(self) -> int:
         return len(self._rows)
 
+    @staticmethod
+    def _display(r: ProcessRow, c: int) -> str | None:
+        p = r.process
+        if c == 0:
+            return str(r.device)
+        if c == 1:
+            return str(p.pid)
+        if c == 2:
+            return p.name
+        if c == 3:
+            return p.user if p.user is not None else "N/A"
+        if c == 4:
+            return format_gib(p.memory_used_bytes)
+        if c == 5:
+            return format_gib(r.peak_bytes)
+        return None
+
+    def _tip(self, r: ProcessRow, c: int) -> str | None:
+        p = r.process
+        if c == 2:
+            return p.name
+        if c == 4 and p.memory_used_bytes is None:
+            return self.tr("the driver does not report per-process memory here")
+        if c == 3 and p.user is None:
+            return self.tr("the owner could not be read")
+        return None
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self._in_range(index):
             return None
         r = self._rows[index.row()]
-        p = r.process
         c = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            if c == 0:
-                return str(r.device)
-            if c == 1:
-                return str(p.pid)
-            if c == 2:
-                return p.name
-            if c == 3:
-                return p.user if p.user is not None else "N/A"
-            if c == 4:
-                return format_gib(p.memory_used_bytes)
-            if c == 5:
-                return format_gib(r.peak_bytes)
+            return self._display(r, c)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if c == 2:
-                return p.name
-            if c == 4 and p.memory_used_bytes is None:
-                return self.tr("the driver does not report per-process memory here")
-            if c == 3 and p.user is None:
-                return self.tr("the owner could not be read")
+            return self._tip(r, c)
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (0, 1, 4, 5):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
