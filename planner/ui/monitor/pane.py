@@ -30,7 +30,6 @@ node is gone is "lost", a card whose telemetry server did not answer is "no answ
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import logging
 import math
@@ -64,11 +63,14 @@ from PySide6.QtWidgets import (
 
 from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
-from planner.telemetry.recorder import RecordingError, apply_retention, open_recording
+from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
+from planner.telemetry.export import shown_span, window_rows, write_csv
+from planner.telemetry.recorder import RecordingError, apply_retention
+from planner.telemetry.replay import load_replay
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
-from planner.telemetry.watch import Alert, Alerts, CardWatch
+from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
 from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import TextBindings, arg, tr_core
 from planner.ui.monitor.cluster import (
@@ -881,12 +883,7 @@ class MonitorPane(QWidget):
         first = self.latest is None or self.source in ("unavailable", "connecting")
         if frame.devices != self.devices or self.history is None:
             self._new_devices(frame)
-        if frame.source == "prometheus":
-            source = "prometheus"
-        elif frame.source == "simulated" or any(d.simulated for d in frame.devices):
-            source = "simulated"
-        else:
-            source = "nvml"
+        source = frame_source(frame)
         if source != self.source:
             self.source = source
             self.source_changed.emit(source)
@@ -930,19 +927,9 @@ class MonitorPane(QWidget):
         self._prune_process_series()
         if self.predicted_bytes is None:
             return
-        rec = None
-        if self._followed is not None:
-            rec = next((r for r in ended if (r.device, r.pid) == self._followed), None)
-        else:
-            sel = self.selected_device
-            cands = [r for r in ended if r.peak_bytes and (sel is None or r.device == sel)]
-            rec = max(cands, key=lambda r: r.peak_bytes or 0, default=None)
-        if rec is None or not rec.peak_bytes:
-            return
-        msg = self._comparison_text(rec.peak_bytes, arg(self.tr(
-                "process %1 (%2) on GPU %3 ended"),
-                                                        rec.pid, rec.name, rec.device))
-        self._show_comparison(msg)
+        reading = ended_peak(ended, self._followed, self.selected_device)
+        if reading is not None:
+            self._show_comparison(self._comparison_text(reading, ended=True))
 
     # -- alerts --------------------------------------------------------------------------------
 
@@ -1044,9 +1031,7 @@ class MonitorPane(QWidget):
         if not series:
             self.plots.set_process_curve(label, np.empty(0), np.empty(0))
             return
-        arr = np.fromiter((v for tv in series for v in tv), float, 2 * len(series))
-        arr = arr.reshape(-1, 2)
-        self.plots.set_process_curve(label, arr[:, 0], arr[:, 1])
+        self.plots.set_process_curve(label, *series.arrays())
 
     @Slot()
     def _fit_process_columns(self) -> None:
@@ -1065,14 +1050,11 @@ class MonitorPane(QWidget):
             self.gpu_table.selectionModel().blockSignals(False)
 
     def _update_processes(self) -> None:
-        sel = self.selected_device
+        records = self.tracker.records
         rows = []
-        for dev in sorted(self.watch.last_processes):
-            if sel is not None and dev != sel:
-                continue
-            for p in self.watch.last_processes[dev]:
-                rec = self.tracker.records.get((dev, p.pid))
-                rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
+        for dev, p in self.watch.processes_on(self.selected_device):
+            rec = records.get((dev, p.pid))
+            rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
         self.process_model.set_rows(rows)
         if self._followed is not None:
             r = self.process_model.row_of(*self._followed)
@@ -1148,11 +1130,20 @@ class MonitorPane(QWidget):
     def followed_process(self) -> tuple[int, int] | None:
         return self._followed
 
-    def _comparison_text(self, peak_bytes: int, subject: str) -> str:
+    def _comparison_text(self, reading: PeakReading, *, ended: bool = False) -> str:
         assert self.predicted_bytes is not None
-        diff = 100.0 * (peak_bytes - self.predicted_bytes) / self.predicted_bytes
+        diff = percent_off(self.predicted_bytes, reading.peak_bytes)
         text = arg(self.tr("plan predicted %1, the run peaked at %2 (%3%)"),
-                   format_gib(self.predicted_bytes), format_gib(peak_bytes), format(diff, "+.0f"))
+                   format_gib(self.predicted_bytes), format_gib(reading.peak_bytes),
+                   format(diff, "+.0f"))
+        if reading.pid is None:
+            subject = arg(self.tr("GPU %1, whole card"), reading.device)
+        elif ended:
+            subject = arg(self.tr("process %1 (%2) on GPU %3 ended"), reading.pid,
+                          reading.name, reading.device)
+        else:
+            subject = arg(self.tr("process %1 (%2) on GPU %3"), reading.pid, reading.name,
+                          reading.device)
         return f"{text} — {subject}"
 
     def _show_comparison(self, msg: str) -> None:
@@ -1169,23 +1160,14 @@ class MonitorPane(QWidget):
             self.comparison_label.setText(msg)
             self._status(msg)
             return None
-        if self._followed is not None:
-            rec = self.tracker.records.get(self._followed)
-            if rec is None or not rec.peak_bytes:
-                self.comparison_label.setText(self.tr("No memory reading of that process yet."))
-                return None
-            subject = arg(self.tr("process %1 (%2) on GPU %3"), rec.pid, rec.name, rec.device)
-            peak = rec.peak_bytes
-        else:
-            dev = self.selected_device
-            if dev is None:
-                dev = next(iter(self.watch.card_peak), None)
-            peak = self.watch.card_peak.get(dev) if dev is not None else None
-            if not peak:
-                self.comparison_label.setText(self.tr("No memory reading yet."))
-                return None
-            subject = arg(self.tr("GPU %1, whole card"), dev)
-        msg = self._comparison_text(peak, subject)
+        reading = current_peak(self.tracker.records, self.watch.card_peak, self._followed,
+                               self.selected_device)
+        if reading is None:
+            self.comparison_label.setText(self.tr("No memory reading of that process yet.")
+                                          if self._followed is not None
+                                          else self.tr("No memory reading yet."))
+            return None
+        msg = self._comparison_text(reading)
         self._show_comparison(msg)
         return msg
 
@@ -1229,16 +1211,9 @@ class MonitorPane(QWidget):
         """(time, device index, device name, values) for every card in the shown window."""
         source, devices = self._export_source()
         if source is None:
-            return
-        names = {d.index: d.name for d in devices}
-        for dev in source.device_indices:
-            cols = [source.window(self.window_s, m, dev) for m in PLOT_METRICS]
-            times = cols[0].times
-            for i in range(len(times)):
-                values = [c.values[i] for c in cols]
-                if all(math.isnan(v) for v in values):
-                    continue  # a gap marker
-                yield float(times[i]), dev, names.get(dev, ""), values
+            return iter(())
+        return window_rows(source, self.window_s, PLOT_METRICS,
+                           {d.index: d.name for d in devices})
 
     def _has_export_data(self) -> bool:
         return next(self._export_rows(), None) is not None
@@ -1250,14 +1225,11 @@ class MonitorPane(QWidget):
         shown = [d for d in devices if sel is None or d.index == sel]
         cards = ", ".join(card_label(d) for d in shown) or self.tr("no card")
         span = ""
-        if source is not None:
-            end = source.fine.last_time()
-            first = source.first_time_s if source.first_time_s is not None else end
-            if not math.isnan(end):
-                start = first if self.window_s is None else max(end - self.window_s, first)
-                fmt = "%Y-%m-%d %H:%M:%S"
-                span = (_dt.datetime.fromtimestamp(start).strftime(fmt) + " – "
-                        + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
+        shown = shown_span(source, self.window_s) if source is not None else None
+        if shown is not None:
+            start, end = shown
+            span = (_dt.datetime.fromtimestamp(start).strftime("%Y-%m-%d %H:%M:%S") + " – "
+                    + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
         if self._replay is not None:
             kind = self.tr("replay of a recording")
         elif self.source == "simulated" or any(d.simulated for d in shown):
@@ -1297,20 +1269,7 @@ class MonitorPane(QWidget):
     def export_data_csv(self, path: str | Path) -> int:
         """Every card's data in the shown time window as CSV (bytes as whole numbers); returns
         the number of rows. Nothing is written when there is no sample (returns 0)."""
-        rows = list(self._export_rows())
-        if not rows:
-            return 0
-        whole = [m.endswith("_bytes") or m.endswith("_bytes_s") for m in PLOT_METRICS]
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(["timestamp_s", "time_iso", "device_index", "device_name",
-                        *PLOT_METRICS])
-            for t, dev, name, values in rows:
-                cells = ["" if math.isnan(v) else (str(int(round(v))) if is_int else f"{v:.6g}")
-                         for v, is_int in zip(values, whole)]
-                iso = _dt.datetime.fromtimestamp(t).isoformat(timespec="milliseconds")
-                w.writerow([f"{t:.3f}", iso, dev, name, *cells])
-        return len(rows)
+        return write_csv(path, list(self._export_rows()), PLOT_METRICS)
 
     # -- recordings ----------------------------------------------------------------------------
 
@@ -1347,33 +1306,17 @@ class MonitorPane(QWidget):
         underneath."""
         path = Path(path)
         try:
-            with open_recording(path) as rec:
-                if not rec.sessions:
-                    raise RecordingError(f"{path.name} holds no session")
-                sessions = rec.sessions
-                sess = next((x for x in sessions if x.id == session_id), None) \
-                    if session_id is not None else sessions[0]
-                if sess is None:
-                    raise RecordingError(f"{path.name} has no session {session_id}")
-                n = max(1, rec.n_samples())
-                rows = max(1, len(sess.devices)) * len(PLOT_METRICS)
-                capacity = int(min(n, max(1000, 2_000_000 // rows)))
-                hist = History([d.index for d in sess.devices], capacity,
-                               metrics=PLOT_METRICS, gap_s=None)
-                last_frame = None
-                for frame in rec.frames(sess.id):
-                    hist.append(frame)
-                    last_frame = frame
-                gaps = rec.gaps(sess.id)
+            loaded = load_replay(path, PLOT_METRICS, session_id)
         except (RecordingError, OSError) as exc:
             self._status(arg(self.tr("Cannot replay: %1"), exc))
             return False
+        sessions, sess, gaps = loaded.sessions, loaded.session, loaded.gaps
         when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
         label = arg(self.tr("REPLAY of the recording of %1 (%2) — not live"), when, sess.source)
         self._replay_path = path
         self.session_combo.clear()
         if len(sessions) > 1:
-            position = sessions.index(sess) + 1
+            position = loaded.position
             label += arg(self.tr(" · session %1 of %2"), position, len(sessions))
             for i, x in enumerate(sessions, 1):
                 start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
@@ -1384,8 +1327,8 @@ class MonitorPane(QWidget):
         self.session_combo.setVisible(len(sessions) > 1)
         label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
         self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
-        self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
-                          arg(self.tr("REPLAY %1 — "), when), last_frame)
+        self.show_history(loaded.history, sess.devices, label + f"  ·  {path.name}",
+                          arg(self.tr("REPLAY %1 — "), when), loaded.last_frame)
         return True
 
     def _gap_text(self, gap, *, why: bool = False) -> str:
