@@ -156,6 +156,38 @@ class MonitorPane(QWidget):
         not (dcgm-exporter), e.g. from the catalog; None leaves it "N/A"."""
         super().__init__(parent)
         self.setObjectName("MonitorPane")
+        self._init_sources(backend_factory, demo, demo_factory, peak_bandwidth_lookup,
+                           cluster_settings, cluster_backend_factory)
+        self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
+        self._record = record
+        self.retention_days = float(retention_days)
+        self.alerts = Alerts(memory_alert_pct, temperature_alert_c)
+        self._history_capacity = int(history_capacity)
+        self._confirm = confirm
+        self._ask_save_path = ask_save_path
+        self._init_state()
+        self._init_recording(record)
+        self._init_bridge(interval_s)
+
+        # the fixed texts are noted while the widgets are built, so that a change of language
+        # shows them again without rebuilding the pane (its sampler and recording go on)
+        self._texts = TextBindings(self, "MonitorPane")
+        with self._texts.record():
+            self._build_ui()
+        self._texts.capture()
+        self._timer = QTimer(self)
+        self._timer.setInterval(int(1000 / REDRAW_HZ))
+        self._timer.timeout.connect(self._on_tick)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+        self._update_source_ui()
+        if autostart:
+            self.start()
+
+    def _init_sources(self, backend_factory, demo, demo_factory, peak_bandwidth_lookup,
+                      cluster_settings, cluster_backend_factory) -> None:
+        """Where frames come from: this computer's cards (or the demo), or a cluster."""
         self._factory = backend_factory
         self._demo = bool(demo)
         self._demo_factory = demo_factory or default_demo_factory
@@ -168,13 +200,11 @@ class MonitorPane(QWidget):
         self._local_interval_s: float | None = None
         self._interval_floor_s = MIN_INTERVAL_S
         self.cluster_dialog: ClusterDialog | None = None
-        self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
-        self._record = record
-        self.retention_days = float(retention_days)
-        self.alerts = Alerts(memory_alert_pct, temperature_alert_c)
-        self._history_capacity = int(history_capacity)
-        self._confirm = confirm
-        self._ask_save_path = ask_save_path
+        self.source: str = "simulated" if demo else "nvml"
+        self.unavailable_message: str | None = None
+
+    def _init_state(self) -> None:
+        """What the frames built up so far (none yet), the replay and the plan's peak."""
         self._shut = False
         self.history: History | None = None
         self.devices: tuple[DeviceInfo, ...] = ()
@@ -196,10 +226,10 @@ class MonitorPane(QWidget):
         self.predicted_bytes: int | None = None
         self.predicted_label = ""
         self.last_comparison: str | None = None
-        self.source: str = "simulated" if demo else "nvml"
-        self.unavailable_message: str | None = None
         self.frames_received = 0
 
+    def _init_recording(self, record: bool) -> None:
+        """The recording the sampling thread writes (old ones past the retention go)."""
         self.sink: RecordingSink | None = None
         self._told_recording_failure = False
         if record:
@@ -210,27 +240,15 @@ class MonitorPane(QWidget):
                 apply_retention(folder, self.retention_days)
             except OSError as exc:
                 log.warning("retention: %s", exc)
+
+    def _init_bridge(self, interval_s: float) -> None:
+        """The sampling thread and the queued signals its frames arrive by."""
         self.bridge = SamplingBridge(self._factory, interval_s, self,
                                      in_thread=self.sink.write if self.sink else None)
-        self.bridge.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
-        self.bridge.unavailable.connect(self._on_unavailable, Qt.ConnectionType.QueuedConnection)
-        self.bridge.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
-
-        # the fixed texts are noted while the widgets are built, so that a change of language
-        # shows them again without rebuilding the pane (its sampler and recording go on)
-        self._texts = TextBindings(self, "MonitorPane")
-        with self._texts.record():
-            self._build_ui()
-        self._texts.capture()
-        self._timer = QTimer(self)
-        self._timer.setInterval(int(1000 / REDRAW_HZ))
-        self._timer.timeout.connect(self._on_tick)
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
-        self._update_source_ui()
-        if autostart:
-            self.start()
+        queued = Qt.ConnectionType.QueuedConnection
+        self.bridge.frame_ready.connect(self._on_frame, queued)
+        self.bridge.unavailable.connect(self._on_unavailable, queued)
+        self.bridge.error.connect(self._on_error, queued)
 
     # -- UI -----------------------------------------------------------------------------------
 
@@ -350,6 +368,24 @@ class MonitorPane(QWidget):
 
     def _build_controls(self) -> FlowLayout:
         """Card, time window, interval, pause, alert thresholds, exports, recordings."""
+        self._build_view_controls()
+        self._build_alert_and_file_controls()
+        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
+        controls = FlowLayout(h_spacing=12, v_spacing=4)
+        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
+                                 self.interval_spin))
+        controls.addWidget(self.pause_button)
+        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
+                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
+                                 self.temp_alert_spin))
+        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
+                                 self.recordings_button))
+        return controls
+
+    def _build_view_controls(self) -> None:
+        """What the plots show: the card, the time window, the interval, pause."""
         self.card_combo = QComboBox(self)
         self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.card_combo.currentIndexChanged.connect(self._on_card_combo)
@@ -370,6 +406,9 @@ class MonitorPane(QWidget):
         self.pause_button.setCheckable(True)
         self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on"))
         self.pause_button.toggled.connect(self.set_paused)
+
+    def _build_alert_and_file_controls(self) -> None:
+        """The alert thresholds, the exports and the recordings browser."""
         self.export_plot_button = QPushButton(self.tr("Export plot…"), self)
         self.export_plot_button.clicked.connect(self._on_export_plot)
         self.export_data_button = QPushButton(self.tr("Export data…"), self)
@@ -389,20 +428,6 @@ class MonitorPane(QWidget):
         self.temp_alert_spin.setValue(int(round(self.alerts.temperature_c)))
         self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
         self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-
-        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
-        controls = FlowLayout(h_spacing=12, v_spacing=4)
-        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
-                                 self.interval_spin))
-        controls.addWidget(self.pause_button)
-        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
-                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
-                                 self.temp_alert_spin))
-        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
-                                 self.recordings_button))
-        return controls
 
     def _build_card_table(self) -> None:
         self.gpu_model = GpuTableModel(self)
