@@ -1,9 +1,12 @@
 """Start-up time: process start → first painted main window, against an empty PySide6 +
-pyqtgraph window started the same way, in the same run. Target (issue 7): under 1.3×.
+pyqtgraph window started the same way, in the same run. Target (issue 16): under 1.1× (issue 7
+asked 1.3×).
 
 Each measurement is a fresh interpreter; the parent notes CLOCK_MONOTONIC (shared by all
 processes on Linux and macOS) just before starting it, the child prints it when the window's
-first paint event arrives. Run: python benchmarks/startup.py [--runs 7] [--platform offscreen|xcb]
+first paint event arrives, with the CPU time the process has used by then (on a shared,
+loaded machine the CPU time says more than the wall time: it does not count waiting for a core).
+Run: python benchmarks/startup.py [--runs 7] [--platform offscreen|xcb]
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ class FirstPaint(QObject):
     def eventFilter(self, obj, event):
         if not self.done and event.type() == QEvent.Type.Paint:
             self.done = True
-            print("PAINTED", time.monotonic(), flush=True)
+            print("PAINTED", time.monotonic(), time.process_time(), flush=True)
             QTimer.singleShot(0, QApplication.instance().quit)
         return False
 """
@@ -57,13 +60,18 @@ app.exec()
 """ % str(ROOT)
 
 
-def measure(code: str, env: dict) -> float:
+TARGET = 1.1
+
+
+def measure(code: str, env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) from the start of the process to its first paint."""
     t0 = time.monotonic()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, timeout=120)
     for line in out.stdout.splitlines():
         if line.startswith("PAINTED"):
-            return float(line.split()[1]) - t0
+            _, wall, cpu = line.split()
+            return float(wall) - t0, float(cpu)
     raise RuntimeError(f"no paint event:\n{out.stdout}\n{out.stderr}")
 
 
@@ -84,11 +92,14 @@ def main() -> None:
     for _ in range(args.runs):  # interleaved, so load changes hit both alike
         base.append(measure(BASELINE, env))
         app.append(measure(APP, env))
-    b, a = statistics.median(base), statistics.median(app)
-    print(f"platform {args.platform}, {args.runs} runs each (median)")
-    print(f"empty PySide6 + pyqtgraph window: {b * 1000:7.0f} ms")
-    print(f"GPU Planner main window:          {a * 1000:7.0f} ms")
-    print(f"ratio {a / b:.2f}  (target < 1.3)")
+    b, a = (statistics.median(w for w, _ in base), statistics.median(w for w, _ in app))
+    bc, ac = (statistics.median(c for _, c in base), statistics.median(c for _, c in app))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"platform {args.platform}, {args.runs} runs each (median), load average {load:.2f}")
+    print(f"                                  wall      CPU")
+    print(f"empty PySide6 + pyqtgraph window: {b * 1000:5.0f} ms {bc * 1000:5.0f} ms")
+    print(f"GPU Planner main window:          {a * 1000:5.0f} ms {ac * 1000:5.0f} ms")
+    print(f"ratio (wall) {a / b:.2f}, ratio (CPU) {ac / bc:.2f}  (target < {TARGET:g})")
 
 
 if __name__ == "__main__":

@@ -9,16 +9,19 @@ and used (dated), samples per second per dollar, and whether current software su
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from planner.core.catalog import Catalog, GpuSpec, PricePoint, software_support
 from planner.core.memory import Assumptions, max_batch_many
 from planner.core.network import Analysis, InvalidDraft, NetworkDraft, Setup
 from planner.core.parallel import scaling
 from planner.core.plan import PlanResult
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 from planner.units import format_bytes
+
+if TYPE_CHECKING:  # the catalog (and its prices) is imported by fit_table, off the start-up path
+    from planner.core.catalog import Catalog, GpuSpec, PricePoint
 from planner.core.speed import (
     SpeedEstimate,
     iteration_time,
@@ -134,6 +137,8 @@ def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = Non
     On several GPUs (``plan.parallel``), fit is judged per GPU and speed is that of the whole
     set; the batch is per GPU.
     """
+    from planner.core.catalog import software_support
+
     if plan.estimate is None:
         if plan.failure is not None and not plan.problems:
             raise ValueError(str(plan.failure))  # the estimate itself failed (an overflow)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
@@ -94,6 +93,8 @@ def preset_names() -> list[str]:
 def load_preset(name: str) -> tuple[NetworkDraft, Setup]:
     path = presets_dir() / f"{name}.json"
     if not path.is_file():
+        import difflib  # only for this message: off the start-up path
+
         close = difflib.get_close_matches(name, preset_names(), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise PlanFileError(f"no preset named '{name}'{hint}")

@@ -181,14 +181,45 @@ def _value(v: object) -> object:
 _numeric = operator.attrgetter(*NUMERIC_COLUMNS)
 
 
+class _JsonCache:
+    """The JSON text of values that repeat from sample to sample (a card's throttle reasons,
+    what it does not report, a process list between two process samples): encoded once,
+    looked up by value; bounded (cleared when full)."""
+
+    __slots__ = ("_texts", "_limit")
+
+    def __init__(self, limit: int = 512) -> None:
+        self._texts: dict[object, str] = {}
+        self._limit = limit
+
+    def text(self, key: object, encode: Callable[[], object]) -> str:
+        try:
+            return self._texts[key]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable (a process name that is not a str): not cached
+            return json.dumps(encode())
+        if len(self._texts) >= self._limit:
+            self._texts.clear()
+        text = self._texts[key] = json.dumps(encode())
+        return text
+
+
+_json_texts = _JsonCache()
+
+
 def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
     lo, hi = _INT64
+    throttle, processes, unavailable = s.throttle_reasons, s.processes, s.unavailable
+    text = _json_texts.text
     return (
         session_id, frame.timestamp_s, frame.monotonic_s, s.index, s.uuid, int(s.lost),
         *(None if type(v) is int and not lo <= v <= hi else v for v in _numeric(s)),
-        None if s.throttle_reasons is None else json.dumps(list(s.throttle_reasons)),
-        None if s.processes is None else json.dumps([process_to_dict(p) for p in s.processes]),
-        json.dumps(dict(s.unavailable)) if s.unavailable else None,
+        None if throttle is None else text(("t", throttle), lambda: list(throttle)),
+        None if processes is None else text(
+            ("p", processes), lambda: [process_to_dict(p) for p in processes]),
+        text(("u", tuple(unavailable.items())), lambda: dict(unavailable))
+        if unavailable else None,
     )
 
 

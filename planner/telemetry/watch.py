@@ -3,8 +3,9 @@
 * ``Alerts``: memory-in-use and temperature alerts per card, edge-triggered (announced once on
   crossing up, re-armed below a hysteresis), ended with a lost card.
 * ``CardWatch``: cards that were lost or came back, each card's peak memory in use, the
-  processes last seen per card, each process's memory series (bounded), and the fleet's
-  "did not answer" reason.
+  processes last seen per card, each process's memory series (a bounded ``ProcessSeries``),
+  and the fleet's "did not answer" reason.
+* ``frame_source``: what a frame says about where it came from (NVML, simulated, Prometheus).
 
 The Qt pane feeds frames in and turns what comes out into texts, tables and plots; the tests
 feed frames in directly (``tests/unit/telemetry/test_watch.py``).
@@ -13,9 +14,10 @@ feed frames in directly (``tests/unit/telemetry/test_watch.py``).
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from planner.telemetry.types import Frame, ProcessSample
 
@@ -94,6 +96,62 @@ class Alerts:
         return False
 
 
+def frame_source(frame: Frame) -> str:
+    """"prometheus" (a cluster), "simulated" (the source or any of its cards says so) or
+    "nvml"."""
+    if frame.source == "prometheus":
+        return "prometheus"
+    if frame.source == "simulated" or any(d.simulated for d in frame.devices):
+        return "simulated"
+    return "nvml"
+
+
+class ProcessSeries:
+    """One process's memory in use over time: a ring of at most ``capacity`` (time, bytes)
+    points in numpy arrays (NaN: not reported), grown as needed so a short-lived process
+    costs little. ``arrays()`` gives them in order, ready to plot."""
+
+    __slots__ = ("capacity", "_t", "_v", "_n", "_head")
+
+    def __init__(self, capacity: int = PROCESS_POINTS) -> None:
+        self.capacity = max(1, int(capacity))
+        size = min(self.capacity, 64)
+        self._t = np.empty(size)
+        self._v = np.empty(size)
+        self._n = 0  # points held
+        self._head = 0  # where the next point goes once the ring is full
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        """(time, bytes) points, oldest first."""
+        t, v = self.arrays()
+        return zip(t.tolist(), v.tolist(), strict=True)
+
+    def append(self, t: float, value: float) -> None:
+        if self._n < self.capacity:
+            if self._n == len(self._t):  # grow (the ring is not full yet: in order)
+                size = min(self.capacity, 2 * len(self._t))
+                self._t = np.resize(self._t, size)
+                self._v = np.resize(self._v, size)
+            self._t[self._n] = t
+            self._v[self._n] = value
+            self._n += 1
+            return
+        self._t[self._head] = t
+        self._v[self._head] = value
+        self._head = (self._head + 1) % self.capacity
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(times, bytes), oldest first (copies)."""
+        if self._n < self.capacity or self._head == 0:
+            return self._t[:self._n].copy(), self._v[:self._n].copy()
+        h = self._head
+        return (np.concatenate((self._t[h:], self._t[:h])),
+                np.concatenate((self._v[h:], self._v[:h])))
+
+
 @dataclass
 class FrameNews:
     """What changed with one frame, for the pane to say."""
@@ -113,7 +171,7 @@ class CardWatch:
         self.lost: set[int] = set()
         self.card_peak: dict[int, int] = {}
         self.last_processes: dict[int, tuple[ProcessSample, ...]] = {}
-        self.series: dict[tuple[int, int], deque[tuple[float, float]]] = {}
+        self.series: dict[tuple[int, int], ProcessSeries] = {}
         self.no_answer: str | None = None
 
     def reset_cards(self) -> None:
@@ -151,14 +209,19 @@ class CardWatch:
                     key = (s.index, p.pid)
                     series = self.series.get(key)
                     if series is None:
-                        series = self.series[key] = deque(maxlen=self._points)
-                    series.append((t, math.nan if p.memory_used_bytes is None
-                                   else float(p.memory_used_bytes)))
+                        series = self.series[key] = ProcessSeries(self._points)
+                    series.append(t, math.nan if p.memory_used_bytes is None
+                                  else float(p.memory_used_bytes))
         if no_answer != self.no_answer:
             self.no_answer = no_answer
             news.no_answer_changed = True
         news.no_answer = no_answer
         return news
+
+    def processes_on(self, device: int | None) -> list[tuple[int, ProcessSample]]:
+        """(card, process) last seen on one card (None: every card), by card index."""
+        return [(dev, p) for dev in sorted(self.last_processes)
+                if device is None or dev == device for p in self.last_processes[dev]]
 
     def prune(self, running: Iterable[tuple[int, int]],
               keep: tuple[int, int] | None = None) -> None:

@@ -484,6 +484,7 @@ class MainWindow(QMainWindow):
     def _on_first_shown(self) -> None:
         if self._closing:
             return
+        self._fill_presets_menu()
         self.load_catalog()
         self.ensure_monitor()
         if not self.prefs.first_run_done and self._can_welcome():
@@ -610,8 +611,13 @@ class MainWindow(QMainWindow):
                     self.redo_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Redo))
                     menu.addAction(self.redo_action)
                 elif row == "presets":
+                    # filled after the first paint (it reads every preset file), or when
+                    # opened first, whichever comes first
                     self.presets_menu = menu
-                    self._add_presets(menu)
+                    self._preset_actions = None
+                    menu.aboutToShow.connect(self._fill_presets_menu)
+                    if self._shown_once:
+                        self._fill_presets_menu()
                 elif isinstance(row, QMenu):
                     menu.addMenu(row)
                 elif isinstance(row, QAction):
@@ -630,17 +636,28 @@ class MainWindow(QMainWindow):
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self._rebuild_recent_menu()
 
-    def _add_presets(self, menu: QMenu) -> None:
+    @property
+    def preset_actions(self) -> dict[str, QAction]:
+        """The Presets menu's actions by preset name (the menu is filled on first need)."""
+        self._fill_presets_menu()
+        assert self._preset_actions is not None
+        return self._preset_actions
+
+    @Slot()
+    def _fill_presets_menu(self) -> None:
+        if self._preset_actions is not None:
+            return
         from planner.core.presets import list_presets
 
-        self.preset_actions: dict[str, QAction] = {}
+        menu = self.presets_menu
+        self._preset_actions = {}
         for info in list_presets():
             action = menu.addAction(tr_core(info.title))
             action.setData(info.name)
             action.setToolTip(tr_core(info.description))
             action.setStatusTip(tr_core(info.description))
             action.triggered.connect(self._on_preset_triggered)
-            self.preset_actions[info.name] = action
+            self._preset_actions[info.name] = action
         menu.setToolTipsVisible(True)
 
     # ------------------------------------------------------------------------------------------

@@ -30,10 +30,10 @@ node is gone is "lost", a card whose telemetry server did not answer is "no answ
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import logging
 import math
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,11 +63,14 @@ from PySide6.QtWidgets import (
 
 from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
-from planner.telemetry.recorder import RecordingError, apply_retention, open_recording
+from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
+from planner.telemetry.export import shown_span, window_rows, write_csv
+from planner.telemetry.recorder import RecordingError, apply_retention
+from planner.telemetry.replay import load_replay
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
-from planner.telemetry.watch import Alert, Alerts, CardWatch
+from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
 from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import TextBindings, arg, tr_core
 from planner.ui.monitor.cluster import (
@@ -97,6 +100,7 @@ from planner.i18n import QT_TRANSLATE_NOOP
 log = logging.getLogger(__name__)
 
 REDRAW_HZ = 2  # ARCHITECTURE: 2–4 Hz; the lowest keeps the live CPU under 5% of a core
+MAX_REDRAW_WAIT_S = 1.0  # a live plot is never older than this (one pixel may be longer)
 REFIT_S = 10  # seconds between fitting the table columns to their contents
 HISTORY_CAPACITY = 7200  # fine samples per metric per card (2 h at 1 s, 12 min at 0.1 s)
 
@@ -152,18 +156,8 @@ class MonitorPane(QWidget):
         not (dcgm-exporter), e.g. from the catalog; None leaves it "N/A"."""
         super().__init__(parent)
         self.setObjectName("MonitorPane")
-        self._factory = backend_factory
-        self._demo = bool(demo)
-        self._demo_factory = demo_factory or default_demo_factory
-        self._local_factory = backend_factory  # what "Local cards" returns to
-        self._local_demo = self._demo
-        self._peak_lookup = peak_bandwidth_lookup
-        self._cluster_backend_factory = cluster_backend_factory or prometheus_factory
-        self.cluster_config: ClusterConfig | None = ClusterConfig.from_settings(cluster_settings)
-        self._watching = False  # the source is the cluster
-        self._local_interval_s: float | None = None
-        self._interval_floor_s = MIN_INTERVAL_S
-        self.cluster_dialog: ClusterDialog | None = None
+        self._init_sources(backend_factory, demo, demo_factory, peak_bandwidth_lookup,
+                           cluster_settings, cluster_backend_factory)
         self.recordings_dir = Path(recordings_dir) if recordings_dir is not None else None
         self._record = record
         self.retention_days = float(retention_days)
@@ -171,45 +165,9 @@ class MonitorPane(QWidget):
         self._history_capacity = int(history_capacity)
         self._confirm = confirm
         self._ask_save_path = ask_save_path
-        self._shut = False
-        self.history: History | None = None
-        self.devices: tuple[DeviceInfo, ...] = ()
-        self.latest: Frame | None = None
-        self.tracker = ProcessTracker()
-        self.watch = CardWatch()  # lost cards, peaks, processes and their series
-        self._followed: tuple[int, int] | None = None
-        self.alerts_fired: list[str] = []  # the texts of the alerts announced
-        self._last_error: str | None = None
-        self._dirty = False
-        self._paused = False
-        self._drawn = -1  # history.appended at the last redraw
-        self._ticks = 0
-        self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
-        self._replay_frame: Frame | None = None  # the replay's last frame (its tables)
-        self._live_window_s: float | None = None  # the window to go back to after a replay
-        self._replay_path: Path | None = None
-        self.predicted_bytes: int | None = None
-        self.predicted_label = ""
-        self.last_comparison: str | None = None
-        self.source: str = "simulated" if demo else "nvml"
-        self.unavailable_message: str | None = None
-        self.frames_received = 0
-
-        self.sink: RecordingSink | None = None
-        self._told_recording_failure = False
-        if record:
-            folder = self.recordings_dir or paths.recordings_dir()
-            self.recordings_dir = folder
-            self.sink = RecordingSink(folder)
-            try:
-                apply_retention(folder, self.retention_days)
-            except OSError as exc:
-                log.warning("retention: %s", exc)
-        self.bridge = SamplingBridge(self._factory, interval_s, self,
-                                     in_thread=self.sink.write if self.sink else None)
-        self.bridge.frame_ready.connect(self._on_frame, Qt.ConnectionType.QueuedConnection)
-        self.bridge.unavailable.connect(self._on_unavailable, Qt.ConnectionType.QueuedConnection)
-        self.bridge.error.connect(self._on_error, Qt.ConnectionType.QueuedConnection)
+        self._init_state()
+        self._init_recording(record)
+        self._init_bridge(interval_s)
 
         # the fixed texts are noted while the widgets are built, so that a change of language
         # shows them again without rebuilding the pane (its sampler and recording go on)
@@ -226,6 +184,71 @@ class MonitorPane(QWidget):
         self._update_source_ui()
         if autostart:
             self.start()
+
+    def _init_sources(self, backend_factory, demo, demo_factory, peak_bandwidth_lookup,
+                      cluster_settings, cluster_backend_factory) -> None:
+        """Where frames come from: this computer's cards (or the demo), or a cluster."""
+        self._factory = backend_factory
+        self._demo = bool(demo)
+        self._demo_factory = demo_factory or default_demo_factory
+        self._local_factory = backend_factory  # what "Local cards" returns to
+        self._local_demo = self._demo
+        self._peak_lookup = peak_bandwidth_lookup
+        self._cluster_backend_factory = cluster_backend_factory or prometheus_factory
+        self.cluster_config: ClusterConfig | None = ClusterConfig.from_settings(cluster_settings)
+        self._watching = False  # the source is the cluster
+        self._local_interval_s: float | None = None
+        self._interval_floor_s = MIN_INTERVAL_S
+        self.cluster_dialog: ClusterDialog | None = None
+        self.source: str = "simulated" if demo else "nvml"
+        self.unavailable_message: str | None = None
+
+    def _init_state(self) -> None:
+        """What the frames built up so far (none yet), the replay and the plan's peak."""
+        self._shut = False
+        self.history: History | None = None
+        self.devices: tuple[DeviceInfo, ...] = ()
+        self.latest: Frame | None = None
+        self.tracker = ProcessTracker()
+        self.watch = CardWatch()  # lost cards, peaks, processes and their series
+        self._followed: tuple[int, int] | None = None
+        self.alerts_fired: list[str] = []  # the texts of the alerts announced
+        self._last_error: str | None = None
+        self._dirty = False
+        self._paused = False
+        self._drawn = -1  # history.appended at the last redraw
+        self._drawn_at = -math.inf  # time.monotonic() of the last live redraw
+        self._ticks = 0
+        self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
+        self._replay_frame: Frame | None = None  # the replay's last frame (its tables)
+        self._live_window_s: float | None = None  # the window to go back to after a replay
+        self._replay_path: Path | None = None
+        self.predicted_bytes: int | None = None
+        self.predicted_label = ""
+        self.last_comparison: str | None = None
+        self.frames_received = 0
+
+    def _init_recording(self, record: bool) -> None:
+        """The recording the sampling thread writes (old ones past the retention go)."""
+        self.sink: RecordingSink | None = None
+        self._told_recording_failure = False
+        if record:
+            folder = self.recordings_dir or paths.recordings_dir()
+            self.recordings_dir = folder
+            self.sink = RecordingSink(folder)
+            try:
+                apply_retention(folder, self.retention_days)
+            except OSError as exc:
+                log.warning("retention: %s", exc)
+
+    def _init_bridge(self, interval_s: float) -> None:
+        """The sampling thread and the queued signals its frames arrive by."""
+        self.bridge = SamplingBridge(self._factory, interval_s, self,
+                                     in_thread=self.sink.write if self.sink else None)
+        queued = Qt.ConnectionType.QueuedConnection
+        self.bridge.frame_ready.connect(self._on_frame, queued)
+        self.bridge.unavailable.connect(self._on_unavailable, queued)
+        self.bridge.error.connect(self._on_error, queued)
 
     # -- UI -----------------------------------------------------------------------------------
 
@@ -345,6 +368,24 @@ class MonitorPane(QWidget):
 
     def _build_controls(self) -> FlowLayout:
         """Card, time window, interval, pause, alert thresholds, exports, recordings."""
+        self._build_view_controls()
+        self._build_alert_and_file_controls()
+        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
+        controls = FlowLayout(h_spacing=12, v_spacing=4)
+        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
+        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
+                                 self.interval_spin))
+        controls.addWidget(self.pause_button)
+        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
+                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
+                                 self.temp_alert_spin))
+        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
+                                 self.recordings_button))
+        return controls
+
+    def _build_view_controls(self) -> None:
+        """What the plots show: the card, the time window, the interval, pause."""
         self.card_combo = QComboBox(self)
         self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.card_combo.currentIndexChanged.connect(self._on_card_combo)
@@ -365,6 +406,9 @@ class MonitorPane(QWidget):
         self.pause_button.setCheckable(True)
         self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on"))
         self.pause_button.toggled.connect(self.set_paused)
+
+    def _build_alert_and_file_controls(self) -> None:
+        """The alert thresholds, the exports and the recordings browser."""
         self.export_plot_button = QPushButton(self.tr("Export plot…"), self)
         self.export_plot_button.clicked.connect(self._on_export_plot)
         self.export_data_button = QPushButton(self.tr("Export data…"), self)
@@ -384,20 +428,6 @@ class MonitorPane(QWidget):
         self.temp_alert_spin.setValue(int(round(self.alerts.temperature_c)))
         self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
         self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-
-        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
-        controls = FlowLayout(h_spacing=12, v_spacing=4)
-        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
-                                 self.interval_spin))
-        controls.addWidget(self.pause_button)
-        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
-                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
-                                 self.temp_alert_spin))
-        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
-                                 self.recordings_button))
-        return controls
 
     def _build_card_table(self) -> None:
         self.gpu_model = GpuTableModel(self)
@@ -878,12 +908,7 @@ class MonitorPane(QWidget):
         first = self.latest is None or self.source in ("unavailable", "connecting")
         if frame.devices != self.devices or self.history is None:
             self._new_devices(frame)
-        if frame.source == "prometheus":
-            source = "prometheus"
-        elif frame.source == "simulated" or any(d.simulated for d in frame.devices):
-            source = "simulated"
-        else:
-            source = "nvml"
+        source = frame_source(frame)
         if source != self.source:
             self.source = source
             self.source_changed.emit(source)
@@ -927,19 +952,9 @@ class MonitorPane(QWidget):
         self._prune_process_series()
         if self.predicted_bytes is None:
             return
-        rec = None
-        if self._followed is not None:
-            rec = next((r for r in ended if (r.device, r.pid) == self._followed), None)
-        else:
-            sel = self.selected_device
-            cands = [r for r in ended if r.peak_bytes and (sel is None or r.device == sel)]
-            rec = max(cands, key=lambda r: r.peak_bytes or 0, default=None)
-        if rec is None or not rec.peak_bytes:
-            return
-        msg = self._comparison_text(rec.peak_bytes, arg(self.tr(
-                "process %1 (%2) on GPU %3 ended"),
-                                                        rec.pid, rec.name, rec.device))
-        self._show_comparison(msg)
+        reading = ended_peak(ended, self._followed, self.selected_device)
+        if reading is not None:
+            self._show_comparison(self._comparison_text(reading, ended=True))
 
     # -- alerts --------------------------------------------------------------------------------
 
@@ -997,8 +1012,17 @@ class MonitorPane(QWidget):
             self._update_processes()
             self._update_source_ui()
         if not self._paused and self._replay is None and self.history is not None \
-                and self.history.appended != self._drawn:
+                and self.history.appended != self._drawn and self._redraw_due():
             self.redraw()  # only when a frame came since the last redraw
+
+    def _redraw_due(self) -> bool:
+        """A live redraw waits until the newest sample is a pixel further on the x axis
+        (a 10-minute window 700 px wide moves a pixel every 0.86 s: redrawing it twice a second
+        drew the same picture every other time), but never longer than MAX_REDRAW_WAIT_S."""
+        assert self.history is not None
+        waited = time.monotonic() - self._drawn_at + 0.5 / REDRAW_HZ  # half a tick's slack
+        return waited >= min(MAX_REDRAW_WAIT_S,
+                             self.plots.seconds_per_pixel(self.history, self.window_s))
 
     def redraw(self) -> None:
         """One full redraw of the plots from the live history (or the replay)."""
@@ -1007,6 +1031,7 @@ class MonitorPane(QWidget):
             return
         if self._replay is None:
             self._drawn = source.appended
+            self._drawn_at = time.monotonic()
         self.plots.redraw(source, self.window_s)
         self._redraw_followed()
         if self.plots.coarse_shown:
@@ -1031,9 +1056,7 @@ class MonitorPane(QWidget):
         if not series:
             self.plots.set_process_curve(label, np.empty(0), np.empty(0))
             return
-        arr = np.fromiter((v for tv in series for v in tv), float, 2 * len(series))
-        arr = arr.reshape(-1, 2)
-        self.plots.set_process_curve(label, arr[:, 0], arr[:, 1])
+        self.plots.set_process_curve(label, *series.arrays())
 
     @Slot()
     def _fit_process_columns(self) -> None:
@@ -1052,14 +1075,11 @@ class MonitorPane(QWidget):
             self.gpu_table.selectionModel().blockSignals(False)
 
     def _update_processes(self) -> None:
-        sel = self.selected_device
+        records = self.tracker.records
         rows = []
-        for dev in sorted(self.watch.last_processes):
-            if sel is not None and dev != sel:
-                continue
-            for p in self.watch.last_processes[dev]:
-                rec = self.tracker.records.get((dev, p.pid))
-                rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
+        for dev, p in self.watch.processes_on(self.selected_device):
+            rec = records.get((dev, p.pid))
+            rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
         self.process_model.set_rows(rows)
         if self._followed is not None:
             r = self.process_model.row_of(*self._followed)
@@ -1135,11 +1155,20 @@ class MonitorPane(QWidget):
     def followed_process(self) -> tuple[int, int] | None:
         return self._followed
 
-    def _comparison_text(self, peak_bytes: int, subject: str) -> str:
+    def _comparison_text(self, reading: PeakReading, *, ended: bool = False) -> str:
         assert self.predicted_bytes is not None
-        diff = 100.0 * (peak_bytes - self.predicted_bytes) / self.predicted_bytes
+        diff = percent_off(self.predicted_bytes, reading.peak_bytes)
         text = arg(self.tr("plan predicted %1, the run peaked at %2 (%3%)"),
-                   format_gib(self.predicted_bytes), format_gib(peak_bytes), format(diff, "+.0f"))
+                   format_gib(self.predicted_bytes), format_gib(reading.peak_bytes),
+                   format(diff, "+.0f"))
+        if reading.pid is None:
+            subject = arg(self.tr("GPU %1, whole card"), reading.device)
+        elif ended:
+            subject = arg(self.tr("process %1 (%2) on GPU %3 ended"), reading.pid,
+                          reading.name, reading.device)
+        else:
+            subject = arg(self.tr("process %1 (%2) on GPU %3"), reading.pid, reading.name,
+                          reading.device)
         return f"{text} — {subject}"
 
     def _show_comparison(self, msg: str) -> None:
@@ -1156,23 +1185,14 @@ class MonitorPane(QWidget):
             self.comparison_label.setText(msg)
             self._status(msg)
             return None
-        if self._followed is not None:
-            rec = self.tracker.records.get(self._followed)
-            if rec is None or not rec.peak_bytes:
-                self.comparison_label.setText(self.tr("No memory reading of that process yet."))
-                return None
-            subject = arg(self.tr("process %1 (%2) on GPU %3"), rec.pid, rec.name, rec.device)
-            peak = rec.peak_bytes
-        else:
-            dev = self.selected_device
-            if dev is None:
-                dev = next(iter(self.watch.card_peak), None)
-            peak = self.watch.card_peak.get(dev) if dev is not None else None
-            if not peak:
-                self.comparison_label.setText(self.tr("No memory reading yet."))
-                return None
-            subject = arg(self.tr("GPU %1, whole card"), dev)
-        msg = self._comparison_text(peak, subject)
+        reading = current_peak(self.tracker.records, self.watch.card_peak, self._followed,
+                               self.selected_device)
+        if reading is None:
+            self.comparison_label.setText(self.tr("No memory reading of that process yet.")
+                                          if self._followed is not None
+                                          else self.tr("No memory reading yet."))
+            return None
+        msg = self._comparison_text(reading)
         self._show_comparison(msg)
         return msg
 
@@ -1216,16 +1236,9 @@ class MonitorPane(QWidget):
         """(time, device index, device name, values) for every card in the shown window."""
         source, devices = self._export_source()
         if source is None:
-            return
-        names = {d.index: d.name for d in devices}
-        for dev in source.device_indices:
-            cols = [source.window(self.window_s, m, dev) for m in PLOT_METRICS]
-            times = cols[0].times
-            for i in range(len(times)):
-                values = [c.values[i] for c in cols]
-                if all(math.isnan(v) for v in values):
-                    continue  # a gap marker
-                yield float(times[i]), dev, names.get(dev, ""), values
+            return iter(())
+        return window_rows(source, self.window_s, PLOT_METRICS,
+                           {d.index: d.name for d in devices})
 
     def _has_export_data(self) -> bool:
         return next(self._export_rows(), None) is not None
@@ -1237,14 +1250,11 @@ class MonitorPane(QWidget):
         shown = [d for d in devices if sel is None or d.index == sel]
         cards = ", ".join(card_label(d) for d in shown) or self.tr("no card")
         span = ""
-        if source is not None:
-            end = source.fine.last_time()
-            first = source.first_time_s if source.first_time_s is not None else end
-            if not math.isnan(end):
-                start = first if self.window_s is None else max(end - self.window_s, first)
-                fmt = "%Y-%m-%d %H:%M:%S"
-                span = (_dt.datetime.fromtimestamp(start).strftime(fmt) + " – "
-                        + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
+        shown = shown_span(source, self.window_s) if source is not None else None
+        if shown is not None:
+            start, end = shown
+            span = (_dt.datetime.fromtimestamp(start).strftime("%Y-%m-%d %H:%M:%S") + " – "
+                    + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
         if self._replay is not None:
             kind = self.tr("replay of a recording")
         elif self.source == "simulated" or any(d.simulated for d in shown):
@@ -1284,20 +1294,7 @@ class MonitorPane(QWidget):
     def export_data_csv(self, path: str | Path) -> int:
         """Every card's data in the shown time window as CSV (bytes as whole numbers); returns
         the number of rows. Nothing is written when there is no sample (returns 0)."""
-        rows = list(self._export_rows())
-        if not rows:
-            return 0
-        whole = [m.endswith("_bytes") or m.endswith("_bytes_s") for m in PLOT_METRICS]
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(["timestamp_s", "time_iso", "device_index", "device_name",
-                        *PLOT_METRICS])
-            for t, dev, name, values in rows:
-                cells = ["" if math.isnan(v) else (str(int(round(v))) if is_int else f"{v:.6g}")
-                         for v, is_int in zip(values, whole)]
-                iso = _dt.datetime.fromtimestamp(t).isoformat(timespec="milliseconds")
-                w.writerow([f"{t:.3f}", iso, dev, name, *cells])
-        return len(rows)
+        return write_csv(path, list(self._export_rows()), PLOT_METRICS)
 
     # -- recordings ----------------------------------------------------------------------------
 
@@ -1334,33 +1331,17 @@ class MonitorPane(QWidget):
         underneath."""
         path = Path(path)
         try:
-            with open_recording(path) as rec:
-                if not rec.sessions:
-                    raise RecordingError(f"{path.name} holds no session")
-                sessions = rec.sessions
-                sess = next((x for x in sessions if x.id == session_id), None) \
-                    if session_id is not None else sessions[0]
-                if sess is None:
-                    raise RecordingError(f"{path.name} has no session {session_id}")
-                n = max(1, rec.n_samples())
-                rows = max(1, len(sess.devices)) * len(PLOT_METRICS)
-                capacity = int(min(n, max(1000, 2_000_000 // rows)))
-                hist = History([d.index for d in sess.devices], capacity,
-                               metrics=PLOT_METRICS, gap_s=None)
-                last_frame = None
-                for frame in rec.frames(sess.id):
-                    hist.append(frame)
-                    last_frame = frame
-                gaps = rec.gaps(sess.id)
+            loaded = load_replay(path, PLOT_METRICS, session_id)
         except (RecordingError, OSError) as exc:
             self._status(arg(self.tr("Cannot replay: %1"), exc))
             return False
+        sessions, sess, gaps = loaded.sessions, loaded.session, loaded.gaps
         when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
         label = arg(self.tr("REPLAY of the recording of %1 (%2) — not live"), when, sess.source)
         self._replay_path = path
         self.session_combo.clear()
         if len(sessions) > 1:
-            position = sessions.index(sess) + 1
+            position = loaded.position
             label += arg(self.tr(" · session %1 of %2"), position, len(sessions))
             for i, x in enumerate(sessions, 1):
                 start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
@@ -1371,8 +1352,8 @@ class MonitorPane(QWidget):
         self.session_combo.setVisible(len(sessions) > 1)
         label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
         self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
-        self.show_history(hist, sess.devices, label + f"  ·  {path.name}",
-                          arg(self.tr("REPLAY %1 — "), when), last_frame)
+        self.show_history(loaded.history, sess.devices, label + f"  ·  {path.name}",
+                          arg(self.tr("REPLAY %1 — "), when), loaded.last_frame)
         return True
 
     def _gap_text(self, gap, *, why: bool = False) -> str:

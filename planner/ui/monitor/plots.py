@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 from planner.ui.i18n import arg
 from planner.telemetry.history import History
 from planner.telemetry.envelope import PeakEnvelope
+from planner.telemetry.timeaxis import seconds_per_pixel, x_range
 from planner.telemetry.types import DeviceInfo
 from planner.ui.monitor.models import plot_label
 from planner.units import GIB
@@ -51,8 +52,6 @@ METRIC_COLORS = {
     "gpu_busy": "#d62728", "mem_busy": "#1f77b4", "rx": "#17becf", "tx": "#8c564b",
 }
 PREDICTED_COLOR = "#e6550d"
-MIN_SPAN_S = 60.0
-X_STEPS = 60
 TOTAL_COLOR = "#7f7f7f"
 # A longer series is reduced to its peak envelope (min/max pairs) before it reaches pyqtgraph:
 # about BINS_PER_PX pairs per pixel of plot width, at most MAX_BINS (≤ 2 × MAX_BINS points per
@@ -405,17 +404,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         if math.isnan(end):
             return
         first = history.first_time_s if history.first_time_s is not None else end
-        start = first if window_s is None else max(end - window_s, first)
-        # a session shorter than the window fills the plot from the left; the range is
-        # still fixed for each redraw, so clipToView and downsampling apply
-        min_span = min(window_s or MIN_SPAN_S, MIN_SPAN_S)
-        # the window moves in steps of 1/X_STEPS of its width, so between steps the axes
-        # keep their cached pictures and only the curves are painted again
-        span = max(min_span, (window_s if window_s is not None else end - first))
-        step = span / X_STEPS
-        x_end = max(math.ceil(end / step) * step, start + min_span)
-        if window_s is not None and x_end - window_s > first:
-            start = x_end - window_s
+        start, x_end = x_range(end, first, window_s)  # moves in steps: cached axes stay
         coarse = False
         legend_stale = False
         shown = {id(c) for c in self._shown()}
@@ -460,6 +449,14 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         self.redraws += 1
         self.last_redraw_s = time.perf_counter() - t0
 
+    def seconds_per_pixel(self, history: History, window_s: float | None) -> float:
+        """How much time one pixel of the x axis spans now (inf before any data): a live
+        redraw sooner than that would draw the same picture, a pixel further on."""
+        end = history.fine.last_time()
+        width = self.memory.vb.width() if self.memory.vb is not None else 0.0
+        first = history.first_time_s if history.first_time_s is not None else end
+        return seconds_per_pixel(end, first, window_s, width)
+
     def _bins(self) -> int:
         """Min/max pairs per curve for the plots' current width in pixels."""
         width = self.memory.vb.width() if self.memory.vb is not None else 0.0
@@ -475,7 +472,9 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             if curve.xData is not None and len(curve.xData):
                 curve.setData([], [])
             return False
-        curve.setData(x, y, connect="finite")
+        # the envelope's buffers are finite where the data are (NaN only for gaps, which
+        # connect="finite" breaks the line at): pyqtgraph's own check is not needed
+        curve.setData(x, y, connect="finite", skipFiniteCheck=True)
         return True
 
     def invalidate(self) -> None:

@@ -17,6 +17,7 @@ emits ``plan_changed`` once, and ``_on_plan_changed`` refreshes every view in th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
@@ -58,7 +59,6 @@ from planner.core.memory import Assumptions
 from planner.core.network import (
     MAX_BATCH, MODES, OPTIMIZERS, PRECISION_LABELS, PRECISION_SHORT, PRECISIONS)
 from planner.core.parallel import STRATEGIES, Parallel
-from planner.ui.planner.assumptions_dialog import AssumptionsDialog
 from planner.ui.planner.charts import BreakdownBar, LayerChart, StepChart
 from planner.ui.planner.document import PlanDocument
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, LayerTableModel, LayerTypeDelegate
@@ -69,7 +69,8 @@ from planner.ui.planner.results import (
     LayerEstimateTableModel,
     SuggestionTableModel,
 )
-from planner.ui.planner.parallel_view import ScalingView
+if TYPE_CHECKING:  # built on first use, off the start-up path
+    from planner.ui.planner.parallel_view import ScalingView
 from planner.units import GIB, format_bytes
 from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
@@ -567,8 +568,10 @@ class PlannerPane(QWidget):
 
     @property
     def scaling_view(self) -> ScalingView:
-        """The several-GPUs view, built on first use."""
+        """The several-GPUs view, built on first use (its module too)."""
         if self._scaling_view is None:
+            from planner.ui.planner.parallel_view import ScalingView
+
             view = ScalingView(self._scaling_holder)
             view.format_bytes = self.format_bytes
             self._scaling_holder.layout().addWidget(view)
@@ -1104,6 +1107,8 @@ class PlannerPane(QWidget):
 
     @Slot()
     def _on_assumptions_triggered(self) -> None:
+        from planner.ui.planner.assumptions_dialog import AssumptionsDialog
+
         dialog = AssumptionsDialog(self._doc.assumptions, self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.set_assumptions(dialog.assumptions())

@@ -209,3 +209,33 @@ def test_process_rows_keep_every_field_of_a_process():
     d = process_to_dict(p)
     assert set(d) == {f.name for f in dataclasses.fields(ProcessSample)}
     assert process_from_dict(d) == p
+
+
+def test_repeated_json_fields_round_trip_per_sample(tmp_path):
+    """Throttle reasons, process lists and N/A reasons that repeat (encoded once) or change
+    from sample to sample are each read back as they were written."""
+    from planner.telemetry.types import DeviceInfo, GpuSample, ProcessSample
+
+    devices = (DeviceInfo(0, "card", "u0", memory_total_bytes=1 << 34),)
+    plain = (ProcessSample(1, "train", "ann", 1 << 30),)
+    variants = [
+        dict(throttle_reasons=("power cap",), processes=plain, unavailable={"fan_pct": "no fan"}),
+        dict(throttle_reasons=("power cap",), processes=plain, unavailable={"fan_pct": "no fan"}),
+        dict(throttle_reasons=(), processes=(), unavailable={"fan_pct": "other"}),
+        dict(throttle_reasons=("power cap", "thermal"),
+             processes=(ProcessSample(1, "train", "ann", 2 << 30),), unavailable={}),
+        dict(throttle_reasons=None, processes=None, unavailable={"fan_pct": "no fan"}),
+    ]
+    path = tmp_path / "j.sqlite"
+    with Recorder(path) as rec:
+        for k, v in enumerate(variants):
+            rec.write(Frame(1.7e9 + k, float(k), "nvml", None, None, devices,
+                            (GpuSample(0, "u0", memory_used_bytes=k, **v),)))
+    with open_recording(path) as r:
+        back = [f.samples[0] for f in r.frames()]
+    assert len(back) == len(variants)
+    for s, v in zip(back, variants, strict=True):
+        assert s.throttle_reasons == (tuple(v["throttle_reasons"])
+                                      if v["throttle_reasons"] is not None else None)
+        assert s.processes == v["processes"]
+        assert dict(s.unavailable) == v["unavailable"]

@@ -105,3 +105,39 @@ def test_series_are_bounded_and_pruned_keeping_running_and_followed(points):
     w.prune(running=[(0, 9), (0, 8)], keep=(0, 0))
     assert len(w.series) == 4
     assert {(0, 9), (0, 8), (0, 0)} <= set(w.series)
+
+
+@pytest.mark.parametrize("capacity", [1, 5, 64, 200])
+def test_process_series_ring_keeps_the_newest_points_in_order(capacity):
+    from planner.telemetry.watch import ProcessSeries
+
+    s = ProcessSeries(capacity)
+    assert len(s) == 0 and s.arrays()[0].size == 0
+    for k in range(capacity * 3 + 2):
+        s.append(float(k), float(10 * k))
+        t, v = s.arrays()
+        want = list(range(max(0, k + 1 - capacity), k + 1))
+        assert t.tolist() == want
+        assert v.tolist() == [10 * x for x in want]
+    assert len(s) == capacity
+
+
+def test_frame_source():
+    from planner.telemetry.watch import frame_source
+
+    assert frame_source(frame()) == "simulated"
+    real = Frame(1.0, 0.0, "nvml", "550", "12.4", CARDS, ())
+    assert frame_source(real) == "nvml"
+    sim_card = (DeviceInfo(0, "RTX 4090 (simulated)", "s0", simulated=True),)
+    assert frame_source(Frame(1.0, 0.0, "nvml", None, None, sim_card, ())) == "simulated"
+    assert frame_source(Frame(1.0, 0.0, "prometheus", None, None, CARDS, ())) == "prometheus"
+
+
+def test_processes_on_a_card_or_all():
+    w = CardWatch()
+    w.update(frame(used(10, processes=(ProcessSample(7, "a", None, GIB),)),
+                   used(5, index=1, processes=(ProcessSample(8, "b", None, GIB),
+                                               ProcessSample(9, "c", None, None)))), t=0)
+    assert [(d, p.pid) for d, p in w.processes_on(None)] == [(0, 7), (1, 8), (1, 9)]
+    assert [(d, p.pid) for d, p in w.processes_on(1)] == [(1, 8), (1, 9)]
+    assert w.processes_on(5) == []
