@@ -44,6 +44,12 @@ KINDS = (
                          "been exported for inference, and training also keeps what dropout "
                          "keeps (2-22 % more activation memory on BERT and GPT-2). Export with "
                          "model.train() for training figures.")),
+    ("cache", re.compile(r"key/value cache", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file does not say whether this decoder copies keys and values "
+                         "into a key/value cache, as Hugging Face models do by default, also in "
+                         "training: if it does, attention keeps more than shown (the details "
+                         "say how much). Train with use_cache=False, or open a file with its "
+                         "exporter's metadata, for exact figures.")),
     ("shape", re.compile(r"fixes the input shape|shapes differ", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file fixes its shapes, or the plan's shapes differ from the "
                          "file's in places: check the layers whose output shape looks wrong.")),

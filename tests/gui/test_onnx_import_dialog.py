@@ -143,3 +143,19 @@ def test_a_text_model_without_dropout_says_it_may_be_an_inference_export(window,
     assert not incomplete
     assert "may have been exported for inference" in summary and "model.train()" in summary
     assert "No dropout in the file" in details
+
+
+def test_a_decoder_without_the_exporters_record_says_a_cache_may_add_memory(window, tmp_path):
+    """A stripped decoder file cannot say whether k and v were copied into a key/value cache:
+    the box says so in plain words, the details give the figure."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
+    try:
+        from test_onnx_text import _causal, attention_net  # noqa: PLC0415
+    finally:
+        sys.path.pop(0)
+    path = fx.save(_causal(attention_net(True, one_projection=True)), tmp_path / "gpt.onnx")
+    assert window.files.import_onnx(path)
+    title, summary, details, incomplete = window.prompts.imports[-1]
+    assert not incomplete
+    assert "key/value cache" in summary and "use_cache=False" in summary
+    assert "KiB more at batch" in details

@@ -134,6 +134,7 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     where = Path(path).name if str(path) else "?"
     onnx = _onnx()
     from planner.core.importers.onnx.importer import ImportFailure, Importer  # noqa: PLC0415
+    from planner.core.importers.onnx.kvcache import cache_copy_warning  # noqa: PLC0415
 
     imp = Importer(onnx, Path(path), batch, input_shape)
     try:
@@ -170,6 +171,9 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "(torch.cat onto an empty key/value cache) were removed from the file by the "
                 "exporter's optimiser, as its own record of the traced operations shows; the "
                 "plan puts them back (attention keeps the copies)."), n=imp.elided_copies))
+        cache = cache_copy_warning(imp, draft, setup)
+        if cache is not None:
+            warnings.append(cache)
         if imp.grouped_attention:
             notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} grouped-query attention block(s) repeat keys and values to every "

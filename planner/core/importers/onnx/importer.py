@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.kvcache import MAX_MASKS, square_constant
 from planner.core.importers.onnx.graph import GraphError, UniqueNames, topological
 from planner.core.importers.onnx.reading import ReadError, read_model
 from planner.core.layers import _MAX_DIM, LayerSpec, numel, shape_str
@@ -199,6 +200,7 @@ class Importer:
         self.init_dims: dict[str, tuple[int, ...]] = {}
         self.init_type: dict[str, int] = {}
         self.values: dict[str, Any] = {}
+        self.square_consts: dict[str, Any] = {}
         for t in graph.initializer:
             dims = tuple(int(d) for d in t.dims)
             if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
@@ -208,6 +210,8 @@ class Importer:
                     name=t.name, dims=str(list(dims))))
             self.init_dims[t.name] = dims
             self.init_type[t.name] = int(t.data_type)
+            if len(self.square_consts) < MAX_MASKS and square_constant(t):
+                self.square_consts[t.name] = t  # a possible attention mask (kvcache)
             if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
                 try:
                     self.values[t.name] = nh.to_array(t)
