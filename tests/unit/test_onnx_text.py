@@ -453,3 +453,25 @@ def test_no_cache_warning_where_the_file_tells_or_the_copies_would_change_nothin
     # k and v from projections of their own: a copy would replace them, nothing more kept
     own = imp(tmp_path, _causal(attention_net(True)), "own.onnx", batch=2)
     assert "attention" in kinds(own) and not _cache_warning(own), own.warnings
+
+
+def _rotary_net(names: str):
+    """x → projection → × a position table (a rotary cos, a constant the default exporter
+    names for its FX node, 'unsqueeze_3') → y; nodes named as ``names`` exporter does, and no
+    metadata (the default exporter's record stripped)."""
+    h = helper
+    mm, mul = ("node_linear", "node_mul") if names == "dynamo" else ("/q/MatMul", "/Mul")
+    nodes = [h.make_node("MatMul", ["x", "q.weight"], ["q"], name=mm),
+             h.make_node("Mul", ["q", "unsqueeze_3"], ["y"], name=mul)]
+    table = np.cos(np.arange(T * C, dtype=np.float32)).reshape(1, T, C)
+    return build(nodes, [tensor("x", [1, T, C])], [tensor("y", None)],
+                 [weight("q.weight", (C, C)), const("unsqueeze_3", table)], opset=18)
+
+
+def test_a_stripped_default_export_still_tells_its_constants_from_parameters(tmp_path):
+    """The default exporter names its own constants for their FX nodes ('unsqueeze_3', a
+    rotary table); parameters keep their module path. A file stripped of the exporter's record
+    keeps the names: the table is not a parameter, and the product keeps nothing for it."""
+    r = imp(tmp_path, _rotary_net("dynamo"), "stripped.onnx", batch=2)
+    assert r.report.plan_parameters == C * C, r.report
+    assert saved_elements(r) == T * C  # x, for the projection's weight gradient
