@@ -35,6 +35,11 @@ KINDS = (
     ("problems", re.compile(r"problems to fix", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The imported plan has errors: no estimate until they are fixed in "
                          "the layer table.")),
+    ("record", re.compile(r"lost the exporter's record", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file lost its exporter's metadata, which says where batch norms "
+                         "were folded into convolutions: if the network has batch norms, they "
+                         "are missing from the plan and memory is much too low. Open the file "
+                         "as exported.")),
     ("eval", re.compile(r"exported for inference", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file was saved for inference: the plan puts the batch norms back "
                          "for training, but dropout is missing, so training memory is a little "

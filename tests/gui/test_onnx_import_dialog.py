@@ -159,3 +159,14 @@ def test_a_decoder_without_the_exporters_record_says_a_cache_may_add_memory(wind
     assert not incomplete
     assert "key/value cache" in summary and "use_cache=False" in summary
     assert "KiB more at batch" in details
+
+
+def test_a_stripped_file_and_an_unknown_cache_get_their_own_sentences():
+    from planner.ui.import_summary import classify
+
+    from planner.core.importers.onnx import STRIPPED_RECORD
+    from planner.core.importers.onnx.kvcache import CACHE_COPIES
+
+    lines = [CACHE_COPIES.format(n=2, bytes="1.0 MiB", batch=8, pct="6.8"),
+             STRIPPED_RECORD.format(n=53)]
+    assert classify(lines) == (["record", "cache"], 0)
