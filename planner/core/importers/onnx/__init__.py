@@ -176,8 +176,7 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                   "Selu", "PRelu", "Mul", "Add", "Tanh", "Softplus", "Mish", "Gelu"}
     convs = sum(1 for node in imp.nodes if node.op_type == "Conv" and node.output and any(
         imp.nodes[k].op_type in after_norm for k in imp.consumers.get(node.output[0], ())))
-    if convs and imp.dynamo_names and not imp.dynamo and not imp.restored_bn and \
-            not any(node.op_type == "BatchNormalization" for node in imp.nodes):
+    if convs and imp.dynamo_names and not imp.dynamo and not imp.restored_bn:
         warnings.insert(0, Msg(STRIPPED_RECORD, n=convs))
     kinds = {layer.kind for layer in draft.layers}
     if "attention" in kinds:
