@@ -35,6 +35,11 @@ KINDS = (
     ("problems", re.compile(r"problems to fix", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The imported plan has errors: no estimate until they are fixed in "
                          "the layer table.")),
+    ("record", re.compile(r"lost the exporter's record", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file lost its exporter's metadata, which says where batch norms "
+                         "were folded into convolutions: if the network has batch norms, they "
+                         "are missing from the plan and memory is much too low. Open the file "
+                         "as exported.")),
     ("eval", re.compile(r"exported for inference", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file was saved for inference: the plan puts the batch norms back "
                          "for training, but dropout is missing, so training memory is a little "
@@ -44,6 +49,12 @@ KINDS = (
                          "been exported for inference, and training also keeps what dropout "
                          "keeps (2-22 % more activation memory on BERT and GPT-2). Export with "
                          "model.train() for training figures.")),
+    ("cache", re.compile(r"key/value cache", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "The file does not say whether this decoder copies keys and values "
+                         "into a key/value cache, as Hugging Face models do by default, also in "
+                         "training: if it does, attention keeps more than shown (the details "
+                         "say how much). Train with use_cache=False, or open a file with its "
+                         "exporter's metadata, for exact figures.")),
     ("shape", re.compile(r"fixes the input shape|shapes differ", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file fixes its shapes, or the plan's shapes differ from the "
                          "file's in places: check the layers whose output shape looks wrong.")),

@@ -1689,12 +1689,20 @@ reasons</source>
         <translation>导入的计划有错误：在层表中修正之前没有估算。</translation>
     </message>
     <message>
+        <source>The file lost its exporter&apos;s metadata, which says where batch norms were folded into convolutions: if the network has batch norms, they are missing from the plan and memory is much too low. Open the file as exported.</source>
+        <translation>文件丢失了导出器的元数据，而元数据说明了批归一化被折叠进哪些卷积：如果网络含批归一化，它们不在方案中，内存会低得多。请打开原始导出的文件。</translation>
+    </message>
+    <message>
         <source>The file was saved for inference: the plan puts the batch norms back for training, but dropout is missing, so training memory is a little higher than shown.</source>
         <translation>该文件是为推理保存的：计划为训练补回了批归一化，但缺少 dropout，因此训练内存比显示的略高。</translation>
     </message>
     <message>
         <source>The network has attention but the file has no dropout: it may have been exported for inference, and training also keeps what dropout keeps (2-22 % more activation memory on BERT and GPT-2). Export with model.train() for training figures.</source>
         <translation>网络含有注意力，但文件中没有 dropout：它可能是为推理导出的，而训练还会保存 dropout 所保存的张量（在 BERT 和 GPT-2 上激活内存多 2-22 %）。要得到训练的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
+        <source>The file does not say whether this decoder copies keys and values into a key/value cache, as Hugging Face models do by default, also in training: if it does, attention keeps more than shown (the details say how much). Train with use_cache=False, or open a file with its exporter&apos;s metadata, for exact figures.</source>
+        <translation>文件没有说明此解码器是否把键和值复制进键/值缓存（Hugging Face 模型默认如此，训练时也是）：如果是，注意力保留的内容比显示的多（详情中给出多少）。训练时设置 use_cache=False，或打开保留导出器元数据的文件，可得到精确数字。</translation>
     </message>
     <message>
         <source>The file fixes its shapes, or the plan&apos;s shapes differ from the file&apos;s in places: check the layers whose output shape looks wrong.</source>
@@ -6939,6 +6947,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个缩放点积注意力块按 PyTorch 在 CUDA 上的融合内核计划（flash 或 memory-efficient：保留 q、k、v、输出以及每行一个 logsumexp，带 dropout 时亦然）。若训练改用数学内核（返回注意力权重、在 CPU 上带 dropout 运行），每块还会保留其 T×T 概率矩阵：所需显存多于计划。</translation>
     </message>
     <message>
+        <source>This file comes from PyTorch&apos;s default exporter (its names say so) but lost the exporter&apos;s record of the traced operations (metadata stripped by an optimiser or a re-save). The default exporter folds batch norms into the convolutions before them, also in training mode, and removes all-zero biases; only that record tells which of the {n} convolution(s) had them, so the plan has none: if the network has batch norms, their parameters and what they keep for backward are missing (about half of the saved bytes on a ResNet). Open the file as exported, or export with dynamo=False, do_constant_folding=False and training=torch.onnx.TrainingMode.TRAINING.</source>
+        <translation>此文件来自 PyTorch 的默认导出器（从命名可以看出），但已丢失导出器对所追踪运算的记录（元数据被优化器或重新保存去掉）。默认导出器会把批归一化折叠进其前面的卷积（训练模式下也是），并删除全零的偏置；只有该记录能说明 {n} 个卷积中哪些有过它们，因此方案中没有：如果网络含批归一化，其参数及为反向传播保留的内容都缺失（在 ResNet 上约为保存字节的一半）。请打开原始导出的文件，或使用 dynamo=False、do_constant_folding=False 和 training=torch.onnx.TrainingMode.TRAINING 导出。</translation>
+    </message>
+    <message>
         <source>{file}: {why}</source>
         <translation>{file}：{why}</translation>
     </message>
@@ -7489,6 +7501,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{speed}, {seconds} s per step</source>
         <translation>{speed}，每步 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
+        <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
     </message>
 </context>
 </TS>

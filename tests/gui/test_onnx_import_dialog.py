@@ -143,3 +143,30 @@ def test_a_text_model_without_dropout_says_it_may_be_an_inference_export(window,
     assert not incomplete
     assert "may have been exported for inference" in summary and "model.train()" in summary
     assert "No dropout in the file" in details
+
+
+def test_a_decoder_without_the_exporters_record_says_a_cache_may_add_memory(window, tmp_path):
+    """A stripped decoder file cannot say whether k and v were copied into a key/value cache:
+    the box says so in plain words, the details give the figure."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
+    try:
+        from test_onnx_text import _causal, attention_net  # noqa: PLC0415
+    finally:
+        sys.path.pop(0)
+    path = fx.save(_causal(attention_net(True, one_projection=True)), tmp_path / "gpt.onnx")
+    assert window.files.import_onnx(path)
+    title, summary, details, incomplete = window.prompts.imports[-1]
+    assert not incomplete
+    assert "key/value cache" in summary and "use_cache=False" in summary
+    assert "KiB more at batch" in details
+
+
+def test_a_stripped_file_and_an_unknown_cache_get_their_own_sentences():
+    from planner.ui.import_summary import classify
+
+    from planner.core.importers.onnx import STRIPPED_RECORD
+    from planner.core.importers.onnx.kvcache import CACHE_COPIES
+
+    lines = [CACHE_COPIES.format(n=2, bytes="1.0 MiB", batch=8, pct="6.8"),
+             STRIPPED_RECORD.format(n=53)]
+    assert classify(lines) == (["record", "cache"], 0)

@@ -20,6 +20,7 @@ from onnx import helper  # noqa: E402
 from onnx_fixtures import (  # noqa: E402
     build,
     const,
+    import_saved,
     lstm_net,
     residual_net,
     residual_twin,
@@ -532,3 +533,30 @@ def test_cli_bad_onnx_is_one_line_exit_2(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "bad.onnx" in err
+
+
+def _conv_relu(names: str):
+    h = helper
+    conv, relu = ("node_Conv_3", "node_relu") if names == "dynamo" else ("/conv/Conv", "/Relu")
+    nodes = [h.make_node("Conv", ["x", "conv1.weight"], ["c"], name=conv, kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+             h.make_node("Relu", ["c"], ["y"], name=relu)]
+    return build(nodes, [tensor("x", [1, 3, 16, 16])], [tensor("y", None)],
+                    [weight("conv1.weight", (8, 3, 3, 3))], opset=18)
+
+
+def test_a_default_export_stripped_of_its_record_says_batch_norms_cannot_be_found(tmp_path):
+    """The default exporter folds every batch norm into its convolution, also in training,
+    and only its record (metadata_props, which optimisers and re-saves strip) says which: a
+    stripped file (the exporter's names, no record) says the plan may lack them."""
+    stripped = import_saved(tmp_path, _conv_relu("dynamo"), "stripped.onnx", batch=2)
+    (line,) = [w for w in stripped.warnings if "lost the exporter's record" in w]
+    assert "1 convolution(s)" in line and "batch norms" in line
+    legacy = import_saved(tmp_path, _conv_relu("legacy"), "legacy.onnx", batch=2)
+    assert not [w for w in legacy.warnings if "lost the exporter's record" in w]
+    recorded = _conv_relu("dynamo")
+    for node in recorded.graph.node:
+        prop = node.metadata_props.add()
+        prop.key, prop.value = "pkg.torch.onnx.stack_trace", "model.py:1"
+    kept = import_saved(tmp_path, recorded, "kept.onnx", batch=2)
+    assert not [w for w in kept.warnings if "lost the exporter's record" in w]

@@ -4,6 +4,8 @@ autograd keeps (measured with transformers' BERT and GPT-2 in benchmarks/onnx_ac
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -384,3 +386,92 @@ def test_a_layer_scale_the_legacy_exporter_folded_counts_as_the_parameter(tmp_pa
     assert r.report.complete, r.warnings
     # the product keeps x (gamma's gradient), the convolution keeps the product
     assert saved_elements(r) == 2 * C * 8 * 8
+
+
+# ---------------------------------------------------------------------- key/value cache unknown
+def _causal(model, external: Path | None = None):
+    """``model`` with a causal mask (0 on and below the diagonal, -inf above: a decoder's) in
+    place of the padding mask; saved with its constants in a side file where ``external``."""
+    for k, t in enumerate(model.graph.initializer):
+        if t.name == "onnx::Add_9":
+            mask = np.triu(np.full((T, T), -np.inf, dtype=np.float32), 1)[None, None]
+            model.graph.initializer[k].CopyFrom(const("onnx::Add_9", mask))
+    if external is not None:
+        onnx.save(model, str(external), save_as_external_data=True,
+                  location=external.name + ".data", size_threshold=1024)
+    return model
+
+
+def _cache_warning(result) -> list[str]:
+    return [w for w in result.warnings if "key/value cache" in w]
+
+
+def _saved_bytes(result) -> int:
+    from planner.core.memory import estimate  # noqa: PLC0415
+
+    return estimate(result.draft, result.setup).saved_bytes
+
+
+def test_a_decoder_file_without_the_exporters_record_says_what_a_cache_would_add(tmp_path):
+    """A decoder whose file lost the exporter's record (stripped by an optimiser, or a legacy
+    export): whether k and v were copied into a key/value cache (Hugging Face's default, also
+    in training) cannot be read from the graph, so the import says how much more attention
+    keeps if they were: what the same network's file with the copies plans more."""
+    from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
+
+    path = tmp_path / "stripped.onnx"
+    _causal(attention_net(True, one_projection=True), external=path)
+    stripped = import_onnx(path, batch=2)
+    (line,) = _cache_warning(stripped)
+    with_copies = imp(tmp_path, _causal(attention_net(False, cache_copy=True,
+                                                      one_projection=True)), "c.onnx", batch=2)
+    more = _saved_bytes(with_copies) - _saved_bytes(stripped)
+    assert more == 2 * 2 * T * C * 4  # k and v, batch 2, fp32
+    assert f"{more / 1024:.1f} KiB more at batch 2" in line, line
+    assert f"({100 * more / _saved_bytes(stripped):.1f} %" in line, line
+    assert "use_cache=False" in line
+    assert not stripped.incomplete  # a stated possibility, not a part of the graph missing
+    # the legacy form of the same decoder, no copy in the file: said too
+    legacy = imp(tmp_path, _causal(attention_net(False, one_projection=True)), "l.onnx",
+                 batch=2)
+    assert len(_cache_warning(legacy)) == 1
+
+
+def test_no_cache_warning_where_the_file_tells_or_the_copies_would_change_nothing(tmp_path):
+    # an encoder (a padding mask, not a causal one: BERT, a vision transformer) has no cache
+    encoder = imp(tmp_path, attention_net(True, one_projection=True), "enc.onnx", batch=2)
+    assert "attention" in kinds(encoder) and not _cache_warning(encoder)
+    # the exporter's record is there: the plan follows it (copies put back, or none made)
+    for k, v in (("%cat", "%cat_1"), ("%k4", "%v4")):
+        rec = imp(tmp_path, _stamp_sdpa(_causal(attention_net(True, one_projection=True)),
+                                        k, v), "rec.onnx", batch=2)
+        assert not _cache_warning(rec), rec.warnings
+    # the copies are in the file (the legacy exporter's one-input Concat)
+    shown = imp(tmp_path, _causal(attention_net(False, cache_copy=True, one_projection=True)),
+                "shown.onnx", batch=2)
+    assert not _cache_warning(shown), shown.warnings
+    # k and v from projections of their own: a copy would replace them, nothing more kept
+    own = imp(tmp_path, _causal(attention_net(True)), "own.onnx", batch=2)
+    assert "attention" in kinds(own) and not _cache_warning(own), own.warnings
+
+
+def _rotary_net(names: str):
+    """x → projection → × a position table (a rotary cos, a constant the default exporter
+    names for its FX node, 'unsqueeze_3') → y; nodes named as ``names`` exporter does, and no
+    metadata (the default exporter's record stripped)."""
+    h = helper
+    mm, mul = ("node_linear", "node_mul") if names == "dynamo" else ("/q/MatMul", "/Mul")
+    nodes = [h.make_node("MatMul", ["x", "q.weight"], ["q"], name=mm),
+             h.make_node("Mul", ["q", "unsqueeze_3"], ["y"], name=mul)]
+    table = np.cos(np.arange(T * C, dtype=np.float32)).reshape(1, T, C)
+    return build(nodes, [tensor("x", [1, T, C])], [tensor("y", None)],
+                 [weight("q.weight", (C, C)), const("unsqueeze_3", table)], opset=18)
+
+
+def test_a_stripped_default_export_still_tells_its_constants_from_parameters(tmp_path):
+    """The default exporter names its own constants for their FX nodes ('unsqueeze_3', a
+    rotary table); parameters keep their module path. A file stripped of the exporter's record
+    keeps the names: the table is not a parameter, and the product keeps nothing for it."""
+    r = imp(tmp_path, _rotary_net("dynamo"), "stripped.onnx", batch=2)
+    assert r.report.plan_parameters == C * C, r.report
+    assert saved_elements(r) == T * C  # x, for the projection's weight gradient

@@ -121,6 +121,15 @@ FUSED = {
 }
 
 
+STRIPPED_RECORD = QT_TRANSLATE_NOOP(
+    "core", "This file comes from PyTorch's default exporter (its names say so) but lost the "
+    "exporter's record of the traced operations (metadata stripped by an optimiser or a "
+    "re-save). The default exporter folds batch norms into the convolutions before them, also "
+    "in training mode, and removes all-zero biases; only that record tells which of the {n} "
+    "convolution(s) had them, so the plan has none: if the network has batch norms, their "
+    "parameters and what they keep for backward are missing (about half of the saved bytes on "
+    "a ResNet). Open the file as exported, or export with dynamo=False, "
+    "do_constant_folding=False and training=torch.onnx.TrainingMode.TRAINING.")
 _WHERE = QT_TRANSLATE_NOOP("core", "{file}: {why}")
 
 
@@ -134,6 +143,7 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     where = Path(path).name if str(path) else "?"
     onnx = _onnx()
     from planner.core.importers.onnx.importer import ImportFailure, Importer  # noqa: PLC0415
+    from planner.core.importers.onnx.kvcache import cache_copy_warning  # noqa: PLC0415
 
     imp = Importer(onnx, Path(path), batch, input_shape)
     try:
@@ -160,6 +170,14 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn)))
     elif eval_bn:
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(EVAL_BN, n=eval_bn)))
+    # Convolutions a batch norm may have been folded into: read by an activation or a sum (a
+    # convolution + norm + activation block), not by a view or another norm (a patch embedding).
+    after_norm = {"Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "LeakyRelu", "Elu",
+                  "Selu", "PRelu", "Mul", "Add", "Tanh", "Softplus", "Mish", "Gelu"}
+    convs = sum(1 for node in imp.nodes if node.op_type == "Conv" and node.output and any(
+        imp.nodes[k].op_type in after_norm for k in imp.consumers.get(node.output[0], ())))
+    if convs and imp.dynamo_names and not imp.dynamo and not imp.restored_bn:
+        warnings.insert(0, Msg(STRIPPED_RECORD, n=convs))
     kinds = {layer.kind for layer in draft.layers}
     if "attention" in kinds:
         # Measured limits of transformer files (benchmarks/onnx_accuracy.py): said, never
@@ -170,6 +188,9 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "(torch.cat onto an empty key/value cache) were removed from the file by the "
                 "exporter's optimiser, as its own record of the traced operations shows; the "
                 "plan puts them back (attention keeps the copies)."), n=imp.elided_copies))
+        cache = cache_copy_warning(imp, draft, setup)
+        if cache is not None:
+            warnings.append(cache)
         if imp.grouped_attention:
             notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} grouped-query attention block(s) repeat keys and values to every "

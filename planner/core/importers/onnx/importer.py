@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.kvcache import MAX_MASKS, square_constant
 from planner.core.importers.onnx.graph import GraphError, UniqueNames, topological
 from planner.core.importers.onnx.reading import ReadError, read_model
 from planner.core.layers import MAX_DIM, LayerSpec, numel, shape_str
@@ -125,6 +126,12 @@ class Importer:
         graph = model.graph
         self.dynamo = any(p.key.startswith("pkg.torch.onnx") for n in graph.node[:50]
                           for p in n.metadata_props)
+        # The default exporter's naming ('node_conv2d', 'val_12'; parameters by module path),
+        # also where an optimiser or a re-save stripped its record (metadata_props) from the
+        # file: which initializers are its own constants is told by their names.
+        head = graph.node[:200]
+        self.dynamo_names = self.dynamo or (
+            len(head) > 0 and sum(1 for n in head if n.name.startswith("node_")) >= 0.8 * len(head))
         self.named_parameters = any(
             "." in t.name and not t.name.startswith(("onnx::", "/")) for t in graph.initializer)
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
@@ -199,6 +206,7 @@ class Importer:
         self.init_dims: dict[str, tuple[int, ...]] = {}
         self.init_type: dict[str, int] = {}
         self.values: dict[str, Any] = {}
+        self.square_consts: dict[str, Any] = {}
         for t in graph.initializer:
             dims = tuple(int(d) for d in t.dims)
             if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
@@ -208,6 +216,8 @@ class Importer:
                     name=t.name, dims=str(list(dims))))
             self.init_dims[t.name] = dims
             self.init_type[t.name] = int(t.data_type)
+            if len(self.square_consts) < MAX_MASKS and square_constant(t):
+                self.square_consts[t.name] = t  # a possible attention mask (kvcache)
             if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
                 try:
                     self.values[t.name] = nh.to_array(t)
@@ -663,7 +673,7 @@ class Importer:
         if self.init_type.get(name) not in _FLOAT_TYPES or \
                 numel(self.init_dims.get(name, ())) <= 1:
             return False
-        if self.dynamo:  # parameters keep their module path; its own constants do not
+        if self.dynamo_names:  # parameters keep their module path; its constants do not
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
                 not name.startswith("onnx::") and name not in self.fx_parameters
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
@@ -694,7 +704,7 @@ class Importer:
         o = self.origin(name) or name
         if o not in self.init_dims:
             return False
-        if not self.dynamo:
+        if not self.dynamo_names:
             # The legacy exporter's constant folding (an eval export's default) names what it
             # computed 'onnx::Mul_N': a per-channel factor among named parameters.
             return self.named_parameters and o.startswith("onnx::") and \
@@ -987,7 +997,7 @@ class Importer:
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
-        if self.dynamo:
+        if self.dynamo_names:
             # The optimiser's own name for what it computed from initializers ('val_3': a
             # position-bias MLP's first product, weight times coordinate table), where no
             # layer claims it as a weight.
@@ -995,7 +1005,7 @@ class Importer:
                            and re.fullmatch(r"val_\d+", t)
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
-        if self.named_parameters and not self.dynamo:
+        if self.named_parameters and not self.dynamo_names:
             # The legacy exporter's constant folding names what it computed from parameters
             # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
             derived.update(t for t in seen if t in self.init_dims and t.startswith("onnx::")
