@@ -89,8 +89,8 @@ def residual_net(batch: Any = "N") -> onnx.ModelProto:
     nodes = [
         h.make_node("Conv", ["x", "conv1.w"], ["c1"], name="/conv1/Conv", kernel_shape=[3, 3],
                     pads=[1, 1, 1, 1], strides=[2, 2]),
-        h.make_node("BatchNormalization", ["c1", "bn1.s", "bn1.b", "bn1.m", "bn1.v"], ["b1", "b1.m", "b1.v"],
-                    name="/bn1/BatchNormalization", training_mode=1),
+        h.make_node("BatchNormalization", ["c1", "bn1.s", "bn1.b", "bn1.m", "bn1.v"],
+                    ["b1", "b1.m", "b1.v"], name="/bn1/BatchNormalization", training_mode=1),
         h.make_node("Relu", ["b1"], ["r1"], name="/relu/Relu"),
         h.make_node("MaxPool", ["r1"], ["p1"], name="/maxpool/MaxPool", kernel_shape=[3, 3],
                     strides=[2, 2], pads=[1, 1, 1, 1]),

@@ -385,7 +385,7 @@ class Importer:
             self._propagate_values()
             # Values that inference lacks: hand them back as constants.
             new_nodes: set[int] = set()
-            for k, node in enumerate(self.nodes):
+            for node in self.nodes:
                 outs = [o for o in node.output if o]
                 if not outs or all(self.full_shape(o) is not None for o in outs):
                     continue
@@ -1021,7 +1021,8 @@ class Importer:
                 "when the file was exported (an expanded class token, a gathered position-bias "
                 "table, a mask, rotary sines); the plan takes them as constants, so learned "
                 "parameters they came from (if any) are not counted, nor what computing them "
-                "keeps for those parameters' gradients (Swin-V2's position-bias MLP). Export with do_constant_folding=False (dynamo=False) to count them."),
+                "keeps for those parameters' gradients (Swin-V2's position-bias MLP). Export "
+                "with do_constant_folding=False (dynamo=False) to count them."),
                 n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))
