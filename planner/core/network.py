@@ -718,23 +718,48 @@ def _checked_params(layer: LayerSpec) -> dict[str, Any]:
     resolves it, and a rule sees its inputs' shapes only."""
     specs = _RULE_PARAMS.get(layer.kind)
     if specs is None:
-        wiring = WIRING_PARAMS[layer.kind]
-        specs = _RULE_PARAMS[layer.kind] = tuple(
-            (spec.name, spec) for spec in RULES[layer.kind].params if spec.name not in wiring)
+        specs = _RULE_PARAMS[layer.kind] = _param_checks(layer.kind)
     given = layer.params
     out = {}
-    for name, spec in specs:
-        value = given.get(name, spec.default)
-        # Booleans and whole numbers in range need no parsing (what the table and files hold).
-        t = spec.type
-        if t == "bool" and type(value) is bool:
-            out[name] = value
-        elif t == "int" and type(value) is int and (
-                0 if spec.minimum is None else spec.minimum) <= value <= MAX_PARAM_INT:
-            out[name] = value
-        else:
-            out[name] = coerce_param(spec, value)
+    # Values already of their type and in range (what the table and plan files hold) are taken
+    # as they are, checked inline (coerce_param's own first test, without its calls); anything
+    # else is parsed by coerce_param.
+    for name, t, default, lo, choices, spec in specs:
+        value = given.get(name, default)
+        if t == 1:  # bool
+            if type(value) is bool:
+                out[name] = value
+                continue
+        elif t == 2:  # int, or ints given as one number
+            if type(value) is int and lo <= value <= MAX_PARAM_INT:
+                out[name] = value
+                continue
+        elif t == 3:  # choice
+            if type(value) is str and value in choices:
+                out[name] = value
+                continue
+        elif t == 4:  # padding
+            if value == "valid" or value == "same" or (
+                    type(value) is int and 0 <= value <= MAX_PARAM_INT):
+                out[name] = value
+                continue
+        out[name] = coerce_param(spec, value)
     return out
+
+
+def _param_checks(kind: str) -> tuple:
+    """A kind's parameters as _checked_params reads them (wiring left out): name, type code
+    (1 bool, 2 int or ints, 3 choice, 4 padding, 0 other), default, lowest whole number
+    accepted as it is, choices, spec."""
+    wiring = WIRING_PARAMS[kind]
+    out = []
+    for spec in RULES[kind].params:
+        if spec.name in wiring:
+            continue
+        t = {"bool": 1, "int": 2, "ints": 2, "choice": 3, "padding": 4}.get(spec.type, 0)
+        lo = spec.minimum if spec.minimum is not None else (0 if spec.type == "int" else 1)
+        out.append((spec.name, t, spec.default, lo, spec.choices, spec))
+    return tuple(out)
 
 
 _RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out
