@@ -14,7 +14,6 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from functools import partial
-from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -376,7 +375,6 @@ class InvalidDraft(ValueError):
 
 # LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
 _new_info = partial(tuple.__new__, LayerInfo)
-_elements = itemgetter(1)  # a SavedTensor's elements
 if len(LayerInfo._fields) != 11 or len(Storage._fields) != 4:
     raise RuntimeError("LayerInfo or Storage changed: update the rows analyze() builds "
                        "with _new_info and _new_storage")  # pragma: no cover
@@ -626,16 +624,17 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     result: LayerResult | None = None
     error: str | None = None
     try:
-        params = _PARAMS.get(key[0])
+        value_key = key[0]
+        params = _PARAMS.get(value_key)
         if params is None:
             params = _checked_params(layer)
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
-            _PARAMS[key[0]] = params
+            _PARAMS[value_key] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
-        out_n = numel(result.out_shape)
+        out_n = numel(result[0])
         if out_n <= 0:
             raise LayerError(
                 Msg(
@@ -650,15 +649,19 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                                   problem=str(exc))
     stats: tuple[int, ...] = ()
     if result is not None:
-        stats = (out_n, numel(in_shapes[0]) if len(in_shapes) == 1 else
-                 sum(map(numel, in_shapes)), result.parameters, result.weight_elements,
-                 result.flops_fwd, result.flops_bwd, 0 if (result.inplace or result.view) else 1)
-        if not (0 <= out_n <= MAX_ELEMENTS and 0 <= stats[1] <= MAX_ELEMENTS
-                and 0 <= result.parameters <= MAX_ELEMENTS
-                and 0 <= result.weight_elements <= MAX_ELEMENTS
-                and 0 <= result.flops_fwd <= MAX_FLOPS and 0 <= result.flops_bwd <= MAX_FLOPS
-                and (not result.saved or (min(map(_elements, result.saved)) >= 0
-                                          and max(map(_elements, result.saved)) <= MAX_ELEMENTS))):
+        # The first nine fields in one unpacking (a rule's result is a plain row).
+        _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
+        in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
+        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1)
+        ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
+              and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
+              and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
+        if ok:
+            for t in saved:
+                if not 0 <= t[1] <= MAX_ELEMENTS:
+                    ok = False
+                    break
+        if not ok:
             error = _beyond_bounds(stats, result)  # names the size beyond its bound
         if error is not None:
             result, stats = None, ()
