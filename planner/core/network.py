@@ -14,7 +14,6 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from functools import partial
-from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -376,7 +375,6 @@ class InvalidDraft(ValueError):
 
 # LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
 _new_info = partial(tuple.__new__, LayerInfo)
-_elements = itemgetter(1)  # a SavedTensor's elements
 if len(LayerInfo._fields) != 11 or len(Storage._fields) != 4:
     raise RuntimeError("LayerInfo or Storage changed: update the rows analyze() builds "
                        "with _new_info and _new_storage")  # pragma: no cover
@@ -626,16 +624,17 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     result: LayerResult | None = None
     error: str | None = None
     try:
-        params = _PARAMS.get(key[0])
+        value_key = key[0]
+        params = _PARAMS.get(value_key)
         if params is None:
             params = _checked_params(layer)
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
-            _PARAMS[key[0]] = params
+            _PARAMS[value_key] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
-        out_n = numel(result.out_shape)
+        out_n = numel(result[0])
         if out_n <= 0:
             raise LayerError(
                 Msg(
@@ -650,15 +649,19 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
                                   problem=str(exc))
     stats: tuple[int, ...] = ()
     if result is not None:
-        stats = (out_n, numel(in_shapes[0]) if len(in_shapes) == 1 else
-                 sum(map(numel, in_shapes)), result.parameters, result.weight_elements,
-                 result.flops_fwd, result.flops_bwd, 0 if (result.inplace or result.view) else 1)
-        if not (0 <= out_n <= MAX_ELEMENTS and 0 <= stats[1] <= MAX_ELEMENTS
-                and 0 <= result.parameters <= MAX_ELEMENTS
-                and 0 <= result.weight_elements <= MAX_ELEMENTS
-                and 0 <= result.flops_fwd <= MAX_FLOPS and 0 <= result.flops_bwd <= MAX_FLOPS
-                and (not result.saved or (min(map(_elements, result.saved)) >= 0
-                                          and max(map(_elements, result.saved)) <= MAX_ELEMENTS))):
+        # The first nine fields in one unpacking (a rule's result is a plain row).
+        _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
+        in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
+        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1)
+        ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
+              and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
+              and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
+        if ok:
+            for t in saved:
+                if not 0 <= t[1] <= MAX_ELEMENTS:
+                    ok = False
+                    break
+        if not ok:
             error = _beyond_bounds(stats, result)  # names the size beyond its bound
         if error is not None:
             result, stats = None, ()
@@ -718,23 +721,48 @@ def _checked_params(layer: LayerSpec) -> dict[str, Any]:
     resolves it, and a rule sees its inputs' shapes only."""
     specs = _RULE_PARAMS.get(layer.kind)
     if specs is None:
-        wiring = WIRING_PARAMS[layer.kind]
-        specs = _RULE_PARAMS[layer.kind] = tuple(
-            (spec.name, spec) for spec in RULES[layer.kind].params if spec.name not in wiring)
+        specs = _RULE_PARAMS[layer.kind] = _param_checks(layer.kind)
     given = layer.params
     out = {}
-    for name, spec in specs:
-        value = given.get(name, spec.default)
-        # Booleans and whole numbers in range need no parsing (what the table and files hold).
-        t = spec.type
-        if t == "bool" and type(value) is bool:
-            out[name] = value
-        elif t == "int" and type(value) is int and (
-                0 if spec.minimum is None else spec.minimum) <= value <= MAX_PARAM_INT:
-            out[name] = value
-        else:
-            out[name] = coerce_param(spec, value)
+    # Values already of their type and in range (what the table and plan files hold) are taken
+    # as they are, checked inline (coerce_param's own first test, without its calls); anything
+    # else is parsed by coerce_param.
+    for name, t, default, lo, choices, spec in specs:
+        value = given.get(name, default)
+        if t == 1:  # bool
+            if type(value) is bool:
+                out[name] = value
+                continue
+        elif t == 2:  # int, or ints given as one number
+            if type(value) is int and lo <= value <= MAX_PARAM_INT:
+                out[name] = value
+                continue
+        elif t == 3:  # choice
+            if type(value) is str and value in choices:
+                out[name] = value
+                continue
+        elif t == 4:  # padding
+            if value == "valid" or value == "same" or (
+                    type(value) is int and 0 <= value <= MAX_PARAM_INT):
+                out[name] = value
+                continue
+        out[name] = coerce_param(spec, value)
     return out
+
+
+def _param_checks(kind: str) -> tuple:
+    """A kind's parameters as _checked_params reads them (wiring left out): name, type code
+    (1 bool, 2 int or ints, 3 choice, 4 padding, 0 other), default, lowest whole number
+    accepted as it is, choices, spec."""
+    wiring = WIRING_PARAMS[kind]
+    out = []
+    for spec in RULES[kind].params:
+        if spec.name in wiring:
+            continue
+        t = {"bool": 1, "int": 2, "ints": 2, "choice": 3, "padding": 4}.get(spec.type, 0)
+        lo = spec.minimum if spec.minimum is not None else (0 if spec.type == "int" else 1)
+        out.append((spec.name, t, spec.default, lo, spec.choices, spec))
+    return tuple(out)
 
 
 _RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out

@@ -175,11 +175,15 @@ def _conv(dims: int):
         sp_n = math.prod(out_sp)
         out_n = filters * sp_n
         fwd = 2 * out_n * per_group * kvol + (out_n if bias else 0)
-        # FFT: complex transforms of input and output at the padded size, and of the filters.
-        fft_sp = 1
-        for i in range(dims):
-            v = sp[i] + pads[i]  # the padded size
-            fft_sp *= (v // 2 + 1) if i == dims - 1 else v
+        # FFT: complex transforms of input and output at the padded size, and of the filters
+        # (the last dimension's real transform keeps half of it, plus one).
+        if dims == 2:
+            fft_sp = (sp[0] + pads[0]) * ((sp[1] + pads[1]) // 2 + 1)
+        else:
+            fft_sp = 1
+            for i in range(dims):
+                v = sp[i] + pads[i]  # the padded size
+                fft_sp *= (v // 2 + 1) if i == dims - 1 else v
         # Workspace (elements) by algorithm family; per sample and constant parts. im2col /
         # explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
         ws: dict[str, tuple[int, int]] = {
