@@ -214,7 +214,7 @@ def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
     text = _json_texts.text
     return (
         session_id, frame.timestamp_s, frame.monotonic_s, s.index, s.uuid, int(s.lost),
-        *(None if type(v) is int and not lo <= v <= hi else v for v in _numeric(s)),
+        *[None if type(v) is int and not lo <= v <= hi else v for v in _numeric(s)],
         None if throttle is None else text(("t", throttle), lambda: list(throttle)),
         None if processes is None else text(
             ("p", processes), lambda: [process_to_dict(p) for p in processes]),

@@ -18,6 +18,7 @@ injectable, so the same clock readings give the same samples.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import zlib
@@ -66,6 +67,17 @@ RESERVED_BYTES = 300 * MIB  # "reserved" in the v2 memory call
 NOTEBOOK_BYTES = 1200 * MIB  # a notebook that sits on the even cards
 
 
+@functools.lru_cache(maxsize=8)
+def _frozen_unavailable_items(items: tuple[tuple[str, str], ...]):
+    return frozen_mapping(dict(items))
+
+
+def _frozen_unavailable(un: dict[str, str]):
+    """``frozen_mapping(un)``, one shared read-only mapping per distinct content (a card's
+    "not reported" reasons are the same at every sample)."""
+    return _frozen_unavailable_items(tuple(un.items()))
+
+
 def _noise(seed: int, card: int, step: int, channel: int) -> float:
     """A deterministic pseudo-random number in [0, 1) (splitmix64 of the inputs)."""
     x = (seed * 0x9E3779B97F4A7C15 + card * 0xBF58476D1CE4E5B9 + step * 0x94D049BB133111EB
@@ -76,6 +88,22 @@ def _noise(seed: int, card: int, step: int, channel: int) -> float:
     x = (x * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     x ^= x >> 31
     return x / 2**64
+
+
+def _noises(seed: int, card: int, step: int, channels: int) -> list[float]:
+    """``[_noise(seed, card, step, ch) for ch in range(channels)]``, the same numbers with
+    the channel-independent part of the sum computed once (a sample asks for six)."""
+    base = seed * 0x9E3779B97F4A7C15 + card * 0xBF58476D1CE4E5B9 + step * 0x94D049BB133111EB
+    out = []
+    for ch in range(channels):
+        x = (base + ch * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 30
+        x = (x * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 27
+        x = (x * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 31
+        out.append(x / 2**64)
+    return out
 
 
 class SimulatedBackend:
@@ -157,7 +185,7 @@ class SimulatedBackend:
         c = self.cycle_s
         idle_end, ramp_end, free_start = 0.04 * c, 0.12 * c, 0.92 * c
         step = int(t * 10)
-        n = [_noise(self.seed, i, step, ch) for ch in range(6)]
+        n = _noises(self.seed, i, step, 6)
         total = p.memory_total_bytes
         target = int(0.85 * (total - RESERVED_BYTES))
         running = idle_end <= u < free_start + 0.04 * c
@@ -225,4 +253,4 @@ class SimulatedBackend:
             pcie_tx_bytes_s=tx, gpu_busy_pct=float(gpu_busy), sm_clock_mhz=sm_clock,
             memory_clock_mhz=mem_clock, power_draw_w=round(power, 1),
             temperature_c=round(temp, 0), fan_pct=fan, throttle_reasons=throttle,
-            processes=processes, lost=False, unavailable=frozen_mapping(un))
+            processes=processes, lost=False, unavailable=_frozen_unavailable(un))

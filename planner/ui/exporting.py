@@ -434,7 +434,7 @@ class PlanExporter(QObject):
             p.tabs.setCurrentIndex(p.tabs.indexOf(p.chart))
             return p.chart, ()
         if key == "step_chart":
-            p.tabs.setCurrentIndex(p.tabs.indexOf(p.step_chart))
+            p.tabs.setCurrentIndex(p._step_tab)  # the chart is built when its tab is shown
             return p.step_chart, ()
         if key == "scaling_chart":
             p.tabs.setCurrentIndex(p._scaling_tab)

@@ -424,8 +424,12 @@ def test_step_chart_marks_the_peak_and_names_layers(make_window, qtbot, tmp_path
     w.resize(1024, 700)
     w.show()
     pane = w.planner
+    # the user's path: the tab is selected, its chart (built when first shown) is on screen
+    # with the plan made before it existed
+    titles = [pane.tabs.tabText(i) for i in range(pane.tabs.count())]
+    pane.tabs.setCurrentIndex(titles.index("Memory over the step"))
     chart = pane.step_chart
-    pane.tabs.setCurrentWidget(chart)
+    assert chart.isVisible()
     est = w.document.estimate
     at = est.peak_at
     assert at.phase == "backward"

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,26 @@ def _bold_font() -> QFont:
 
 
 _LEFT_ALIGNED = frozenset({"host", "name", "throttle", "state"})
+_STATIC_KEYS = frozenset({"host", "name"})  # their text depends on the card only
+# The sample fields each other column's cell is computed from (beside the card, whether it is
+# lost and what it does not report): a cell whose inputs are the same as at the last frame
+# shows the same, and is not computed again. The clocks keep their types (an int and a float
+# of the same value are written differently).
+_CELL_INPUTS: dict[str, Callable[[GpuSample], object]] = {
+    "memory": operator.attrgetter("memory_used_bytes"),
+    "memory_pct": operator.attrgetter("memory_used_bytes"),
+    "memory_busy": operator.attrgetter("memory_busy_pct"),
+    "bandwidth": operator.attrgetter("bandwidth_gbs_estimate", "memory_busy_pct"),
+    "dram": operator.attrgetter("dram_bw_util_pct"),
+    "gpu_busy": operator.attrgetter("gpu_busy_pct"),
+    "clocks": lambda s: (s.sm_clock_mhz, type(s.sm_clock_mhz), s.memory_clock_mhz,
+                         type(s.memory_clock_mhz)),
+    "power": operator.attrgetter("power_draw_w"),
+    "temperature": operator.attrgetter("temperature_c"),
+    "fan": operator.attrgetter("fan_pct"),
+    "throttle": operator.attrgetter("throttle_reasons"),
+    "state": lambda s: None,
+}
 
 
 def format_mib_pair(used: int | None, total: int | None) -> str:
@@ -138,6 +159,8 @@ class GpuTableModel(QStandardItemModel):
         self._samples: dict[int, GpuSample] = {}
         # what each cell shows now: (text, tooltip, foreground brush, bold)
         self._shown: dict[tuple[int, int], tuple[str, str | None, QBrush | None, bool]] = {}
+        self._static_texts: dict[tuple[int, str], tuple[str, str | None]] = {}
+        self._cell_inputs: dict[tuple[int, str], tuple[object, tuple]] = {}
         self._set_headers()
 
     def _make_columns(self) -> None:
@@ -206,10 +229,12 @@ class GpuTableModel(QStandardItemModel):
             return
         # Only the cells whose text, tooltip or colour changed get new data (and are
         # repainted): most do not change every frame.
-        shown = self._shown
-        for row in range(len(self._devices)):
-            for col in range(len(self._keys)):
-                look = self._look(row, col)
+        shown, cell, samples = self._shown, self._cell, self._samples
+        keys = tuple(enumerate(self._keys))
+        for row, d in enumerate(self._devices):
+            s = samples.get(d.index)
+            for col, key in keys:
+                look = cell(row, key, d, s)
                 old = shown[(row, col)]
                 if look != old:
                     shown[(row, col)] = look
@@ -220,6 +245,8 @@ class GpuTableModel(QStandardItemModel):
         self.clear()
         self._set_headers()
         self._shown = {}
+        self._static_texts = {}
+        self._cell_inputs = {}
         align_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         align_right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         flags = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
@@ -250,9 +277,34 @@ class GpuTableModel(QStandardItemModel):
     def _look(self, row: int, col: int) -> tuple[str, str | None, QBrush | None, bool]:
         """What a cell shows: (text, tooltip, foreground brush, bold)."""
         d = self._devices[row]
-        s = self._samples.get(d.index)
-        key = self._keys[col]
-        text, tip = self._text(key, d, s)
+        return self._cell(row, self._keys[col], d, self._samples.get(d.index))
+
+    def _cell(self, row: int, key: str, d: DeviceInfo,
+              s: GpuSample | None) -> tuple[str, str | None, QBrush | None, bool]:
+        """``_look`` of the cell of card ``d`` (in ``row``) in column ``key``, sample ``s``.
+        The texts of the columns that depend on the card only (host, name) are computed once
+        per set of cards and language (``_rebuild`` forgets them)."""
+        if key in _STATIC_KEYS:
+            text_tip = self._static_texts.get((row, key))
+            if text_tip is None:
+                text_tip = self._static_texts[(row, key)] = self._text(key, d, s)
+            text, tip = text_tip
+            return self._style(key, text, tip, s)
+        inputs_of = _CELL_INPUTS.get(key)
+        if inputs_of is None:
+            return self._style(key, *self._text(key, d, s), s)
+        inputs = None if s is None else (s.lost, s.unavailable, inputs_of(s))
+        cached = self._cell_inputs.get((row, key))
+        if cached is not None and cached[0] == inputs:
+            return cached[1]
+        look = self._style(key, *self._text(key, d, s), s)
+        self._cell_inputs[(row, key)] = (inputs, look)
+        return look
+
+    @staticmethod
+    def _style(key: str, text: str, tip: str | None,
+               s: GpuSample | None) -> tuple[str, str | None, QBrush | None, bool]:
+        """A cell's (text, tooltip) with its colour and weight."""
         lost = s is not None and s.lost
         if lost:
             brush = _LOST_BRUSH

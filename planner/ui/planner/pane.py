@@ -401,10 +401,14 @@ class PlannerPane(QWidget):
         self.chart = LayerChart(self.tabs)
         self.chart.layer_clicked.connect(self._on_chart_layer_clicked)
         self.tabs.addTab(self.chart, self.tr("Per-layer chart"))
-        self.step_chart = StepChart(self.tabs)
-        self.step_chart.setObjectName("step_chart")
-        self.step_chart.layer_clicked.connect(self._on_chart_layer_clicked)
-        self.tabs.addTab(self.step_chart, self.tr("Memory over the step"))
+        # The step chart (a plot) is built when its tab is first shown, off the start-up path;
+        # until then the pane keeps what it would show (``_step_args``).
+        self._step_chart: StepChart | None = None
+        self._step_args: tuple[object, dict] | None = None  # (estimate, keywords)
+        self._step_holder = QWidget(self.tabs)
+        self._step_holder.setObjectName("step_holder")
+        QVBoxLayout(self._step_holder).setContentsMargins(0, 0, 0, 0)
+        self._step_tab = self.tabs.addTab(self._step_holder, self.tr("Memory over the step"))
 
         self.estimate_model = LayerEstimateTableModel(self)
         self.estimate_proxy = QSortFilterProxyModel(self)
@@ -485,7 +489,6 @@ class PlannerPane(QWidget):
         self.tabs.setCornerWidget(self.exporter.button, Qt.Corner.TopRightCorner)
         self.exporter.attach(self.breakdown, "breakdown")
         self.exporter.attach(self.chart, "layer_chart")
-        self.exporter.attach(self.step_chart, "step_chart")
         self.exporter.attach(self.estimate_view, "layers")
         return panel
 
@@ -567,6 +570,23 @@ class PlannerPane(QWidget):
             self.fit_view.set_catalog(cat)
 
     @property
+    def step_chart(self) -> StepChart:
+        """The memory-over-the-step chart, built on first use with the plan's estimate."""
+        if self._step_chart is None:
+            chart = StepChart(self._step_holder)
+            chart.setObjectName("step_chart")
+            chart.layer_clicked.connect(self._on_chart_layer_clicked)
+            chart.format_bytes = self.format_bytes
+            self._step_holder.layout().addWidget(chart)
+            chart.show()  # now, not at the next event (it is shown when its tab is)
+            self._step_chart = chart
+            self.exporter.attach(chart, "step_chart")
+            if self._step_args is not None:
+                estimate, kwargs = self._step_args
+                chart.set_estimate(estimate, **kwargs)
+        return self._step_chart
+
+    @property
     def scaling_view(self) -> ScalingView:
         """The several-GPUs view, built on first use (its module too)."""
         if self._scaling_view is None:
@@ -617,7 +637,8 @@ class PlannerPane(QWidget):
         """Bytes as the user's settings say (binary MiB/GiB or decimal MB/GB)."""
         self.format_bytes = fmt
         self.breakdown.format_bytes = fmt
-        self.step_chart.format_bytes = fmt
+        if self._step_chart is not None:
+            self._step_chart.format_bytes = fmt
         if self._scaling_view is not None:
             self._scaling_view.format_bytes = fmt
         for model in (self.estimate_model, self.suggestion_model):
@@ -800,9 +821,11 @@ class PlannerPane(QWidget):
             self.tr("Nothing to estimate yet") if doc.is_empty
             else self.tr("Fix the errors to see the estimate")))
         self.chart.set_selected(self._chart_rows(doc.current_row))
-        self.step_chart.set_estimate(est, stale=est is None, message=(
+        self._step_args = (est, {"stale": est is None, "message": (
             self.tr("Nothing to estimate yet") if doc.is_empty
-            else self.tr("Fix the errors to see the estimate")))
+            else self.tr("Fix the errors to see the estimate"))})
+        if self._step_chart is not None:
+            self._step_chart.set_estimate(est, **self._step_args[1])
         self._update_max_batch()
         # The tables and the suggestions are filled when their tab is shown (or now, if it is).
         self._tables_dirty = True
@@ -1081,6 +1104,8 @@ class PlannerPane(QWidget):
             self.refresh_suggestions()
         elif index == self._fit_tab:
             self.ensure_fit_view()
+        elif index == self._step_tab:
+            self.step_chart  # noqa: B018 - built when first shown
         elif index == self._scaling_tab and self._scaling_dirty:
             self.refresh_scaling()
         elif index in (self._table_tab, self._classic_tab) and self._tables_dirty:
