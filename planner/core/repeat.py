@@ -178,3 +178,134 @@ def apply_to_copies(layers: list[LayerSpec], rep: Repeat, index: int,
         out[rep.first + k * rep.length + pos] = LayerSpec(new.kind, prefix + loc,
                                                           _map_refs(local_params, fn))
     return out
+
+
+# ---- making a block, changing its count, undoing it (the layer editor's Repeat Layers…) ------
+def _in_block(ref: str, rep: Repeat) -> tuple[int, str] | None:
+    """(copy, local name) of a reference to a layer of ``rep``'s copies, else None."""
+    head = f"{rep.name}."
+    if not ref.startswith(head):
+        return None
+    k, dot, loc = ref[len(head):].partition(".")
+    if not dot or not k.isdigit() or int(k) >= rep.times:
+        return None
+    return int(k), loc
+
+
+def _rename_after(layers: list[LayerSpec], fn) -> list[LayerSpec]:
+    return [LayerSpec(layer.kind, layer.name, _map_refs(layer.params, fn)) for layer in layers]
+
+
+def _shift(repeats, end: int, delta: int, skip: Repeat | None = None) -> list[Repeat]:
+    return [r._replace(first=r.first + delta) if r.first >= end else r
+            for r in repeats if r != skip]
+
+
+def block_name(layers, repeats, base: str = "block") -> str:
+    """A name for a new block that no block has and no layer's name starts with."""
+    used = {r.name for r in repeats}
+    i = 1
+    while True:
+        name = f"{base}{i}"
+        if name not in used and not any(layer.name.startswith(name + ".") or layer.name == name
+                                        for layer in layers):
+            return name
+        i += 1
+
+
+def repeatable(layers, repeats, start: int, end: int) -> str | None:
+    """Why layers ``start``…``end - 1`` cannot become a repeated block, or None when they can."""
+    if not 1 <= start < end <= len(layers):
+        if start == 0 and end > 0:
+            return QT_TRANSLATE_NOOP("core", "the input layer cannot be repeated")
+        return QT_TRANSLATE_NOOP("core", "select the layers to repeat")
+    if any(layer.kind == "input" for layer in layers[start:end]):
+        return QT_TRANSLATE_NOOP("core", "the input layer cannot be repeated")
+    for r in repeats:
+        if start < r.first + r.length * r.times and r.first < end:
+            return QT_TRANSLATE_NOOP("core", "the selection overlaps a repeated block")
+    return None
+
+
+def repeat_range(layers, repeats, start: int, end: int, times: int,
+                 name: str) -> tuple[list[LayerSpec], tuple[Repeat, ...]]:
+    """Layers ``start``…``end - 1`` made a block of ``times`` copies named ``name``: copy 0
+    reads what the first of them read, each later copy the copy before it, and the layers
+    after the block that read one of them read the last copy's (all blocks, shifted)."""
+    why = repeatable(layers, repeats, start, end)
+    if why is not None:
+        raise RepeatError(Msg(why))
+    layers = list(layers)
+    span = layers[start:end]
+    before = layers[start - 1].name
+    names = {layer.name for layer in span}
+
+    def to_local(ref: str) -> str:
+        return BLOCK_INPUT if ref == before else ref
+
+    body = [LayerSpec(layer.kind, layer.name, _map_refs(layer.params, to_local))
+            for layer in span]
+    copies = expand(name, times, body, before)
+    last = f"{name}.{times - 1}."
+    after = _rename_after(layers[end:], lambda ref: last + ref if ref in names else ref)
+    rep = Repeat(name, start, len(span), times)
+    kept = _shift(repeats, end, len(copies) - len(span)) + [rep]
+    return layers[:start] + copies + after, tuple(sorted(kept, key=lambda r: r.first))
+
+
+def set_times(layers, repeats, rep: Repeat,
+              times: int) -> tuple[list[LayerSpec], tuple[Repeat, ...]]:
+    """The block ``rep`` with ``times`` copies; the layers after it that read one of the
+    copies that are gone read the last copy now."""
+    layers = list(layers)
+    body = collapse(tuple(layers), rep)
+    if body is None:
+        raise RepeatError(Msg(QT_TRANSLATE_NOOP(
+            "core", "the copies of block {name} are no longer alike"), name=rep.name))
+    copies = expand(rep.name, times, body, layers[rep.first - 1].name)
+    end = rep.first + rep.length * rep.times
+
+    def fn(ref: str) -> str:
+        where = _in_block(ref, rep)
+        if where is None or where[0] < times:
+            return ref
+        return f"{rep.name}.{times - 1}.{where[1]}"
+
+    new = rep._replace(times=times)
+    kept = [new if r == rep else r for r in _shift(repeats, end, len(copies) - (end - rep.first))]
+    return (layers[:rep.first] + copies + _rename_after(layers[end:], fn),
+            tuple(sorted(kept, key=lambda r: r.first)))
+
+
+def unrepeat(layers, repeats, rep: Repeat) -> tuple[list[LayerSpec], tuple[Repeat, ...]]:
+    """The block ``rep`` turned back into plain layers, one copy: its layers take their names
+    local to the block (or copy 0's names when one of those is taken), and the layers after
+    it read them."""
+    layers = list(layers)
+    body = collapse(tuple(layers), rep)
+    if body is None:
+        raise RepeatError(Msg(QT_TRANSLATE_NOOP(
+            "core", "the copies of block {name} are no longer alike"), name=rep.name))
+    end = rep.first + rep.length * rep.times
+    before = layers[rep.first - 1].name
+    outside = {layer.name for layer in layers[:rep.first] + layers[end:]}
+    local = {layer.name for layer in body}
+    plain = not (local & outside)
+
+    def named(loc: str) -> str:
+        return loc if plain else f"{rep.name}.0.{loc}"
+
+    def inside(ref: str) -> str:
+        if ref == BLOCK_INPUT:
+            return before
+        return named(ref) if ref in local else ref
+
+    one = [LayerSpec(layer.kind, named(layer.name), _map_refs(layer.params, inside))
+           for layer in body]
+
+    def fn(ref: str) -> str:
+        where = _in_block(ref, rep)
+        return ref if where is None else named(where[1])
+
+    kept = _shift(repeats, end, rep.length - (end - rep.first), skip=rep)
+    return layers[:rep.first] + one + _rename_after(layers[end:], fn), tuple(kept)

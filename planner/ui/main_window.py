@@ -571,6 +571,7 @@ class MainWindow(QMainWindow):
                 "undo", "redo", "-",
                 pane.add_action, pane.add_menu, pane.insert_menu, pane.duplicate_action,
                 pane.remove_action, "-", pane.up_action, pane.down_action, "-",
+                pane.repeat_action, pane.copies_action, pane.unrepeat_action, "-",
                 pane.assumptions_action, "-",
                 ("preferences_action", self.tr("&Preferences…"), self._on_preferences_triggered,
                  (SK.Preferences, "Ctrl+,"), ""),

@@ -3112,6 +3112,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <source>Apply: %1</source>
         <translation>应用：%1</translation>
     </message>
+    <message>
+        <source>Repeat layers as %1 × %2</source>
+        <translation>将层重复为 %1 × %2</translation>
+    </message>
+    <message>
+        <source>Set copies of %1 to %2</source>
+        <translation>将 %1 的副本数设为 %2</translation>
+    </message>
+    <message>
+        <source>Unrepeat block %1</source>
+        <translation>取消重复块 %1</translation>
+    </message>
 </context>
 <context>
     <name>PlanExporter</name>
@@ -3406,6 +3418,30 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>下移(&amp;W)</translation>
     </message>
     <message>
+        <source>Re&amp;peat Layers…</source>
+        <translation>重复层(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Make the selected layers a repeated block of several copies (one row in the editor)</source>
+        <translation>将所选各层变为含多份副本的重复块（在编辑器中占一行）</translation>
+    </message>
+    <message>
+        <source>Set &amp;Copies…</source>
+        <translation>设置副本数(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Change how many copies the selected repeated block has</source>
+        <translation>更改所选重复块的副本数</translation>
+    </message>
+    <message>
+        <source>U&amp;nrepeat Block</source>
+        <translation>取消重复块(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Turn the selected repeated block back into plain layers (one copy)</source>
+        <translation>将所选重复块还原为普通层（一份副本）</translation>
+    </message>
+    <message>
         <source>Estimate &amp;Assumptions…</source>
         <translation>估算假设(&amp;A)…</translation>
     </message>
@@ -3622,6 +3658,34 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>A layer of a repeated block cannot be added, removed or moved in one copy alone</source>
         <translation>重复块中的层不能只在一份副本中添加、删除或移动</translation>
+    </message>
+    <message>
+        <source>Select the layers to repeat</source>
+        <translation>请选择要重复的层</translation>
+    </message>
+    <message>
+        <source>The selection is or crosses a repeated block</source>
+        <translation>所选内容是重复块或跨越了重复块</translation>
+    </message>
+    <message>
+        <source>Select a repeated block&apos;s row</source>
+        <translation>请选择一个重复块所在的行</translation>
+    </message>
+    <message>
+        <source>Repeat Layers</source>
+        <translation>重复层</translation>
+    </message>
+    <message>
+        <source>Copies of the %1 selected layers:</source>
+        <translation>所选 %1 层的副本数：</translation>
+    </message>
+    <message>
+        <source>Set Copies</source>
+        <translation>设置副本数</translation>
+    </message>
+    <message>
+        <source>Copies of block %1 (Unrepeat Block makes it one copy):</source>
+        <translation>块 %1 的副本数（“取消重复块”可使其只剩一份）：</translation>
     </message>
     <message>
         <source>Add layer %1</source>
@@ -7377,6 +7441,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>a repeated block needs layers</source>
         <translation>重复块需要层</translation>
+    </message>
+    <message>
+        <source>the input layer cannot be repeated</source>
+        <translation>输入层不能重复</translation>
+    </message>
+    <message>
+        <source>select the layers to repeat</source>
+        <translation>请选择要重复的层</translation>
+    </message>
+    <message>
+        <source>the selection overlaps a repeated block</source>
+        <translation>所选内容与重复块重叠</translation>
+    </message>
+    <message>
+        <source>the copies of block {name} are no longer alike</source>
+        <translation>块 {name} 的各副本已不再相同</translation>
     </message>
     <message>
         <source>{field} = {value!r}: {why}</source>

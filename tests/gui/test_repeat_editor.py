@@ -214,3 +214,184 @@ def test_saving_and_reopening_keeps_the_block(make_window, tmp_path, qtbot):
     assert model.rowCount() == 5  # shown collapsed again
     assert model.data(model.index(_block_row(model), COL_NAME)) == "▸ layers × 32"
     assert not prompts.errors
+
+
+# ---- making a block in the editor, changing its count, unrepeating it -----------------------
+def _small_cnn():
+    from planner.core.layers import LayerSpec
+    from planner.core.network import NetworkDraft
+
+    return NetworkDraft("small cnn", (
+        LayerSpec("input", "in", {"shape": (3, 32, 32)}),
+        LayerSpec("conv2d", "c1", {"filters": 16, "kernel": 3, "padding": "same"}),
+        LayerSpec("conv2d", "c2", {"filters": 16, "kernel": 3, "padding": "same"}),
+        LayerSpec("batchnorm", "bn2", {}),
+        LayerSpec("activation", "r2", {"function": "relu"}),
+        LayerSpec("add", "skip", {"from": "c1"}),
+        LayerSpec("flatten", "f", {}),
+        LayerSpec("fc", "fc", {"units": 10}),
+    ))
+
+
+def _select_rows(pane, first: int, last: int) -> None:
+    from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+    model, view = pane.layer_model, pane.layer_view
+    view.selectionModel().setCurrentIndex(model.index(first, COL_NAME),
+                                          QItemSelectionModel.SelectionFlag.NoUpdate)
+    view.selectionModel().select(
+        QItemSelection(model.index(first, 0), model.index(last, model.columnCount() - 1)),
+        QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+
+def _answer(pane, value):
+    asked = []
+
+    def ask(title, label, current, low, high):
+        asked.append((title, label, current, low, high))
+        return value
+
+    pane.ask_copies = ask
+    return asked
+
+
+def test_repeat_layers_makes_three_layers_a_block_of_four_copies(make_window):
+    w = make_window(preset="resnet18")
+    pane, doc = w.planner, w.document
+    doc.load(_small_cnn(), doc.setup, None)
+    model = pane.layer_model
+    plain, plain_params = doc.draft, doc.analysis.parameters
+    body_params = sum(doc.analysis.layers[i].parameters for i in (2, 3, 4))
+    assert body_params == 16 * 16 * 9 + 16 + 2 * 16  # conv 16→16 3×3, batch norm
+    assert model.rowCount() == 8
+    _select_rows(pane, 2, 4)  # c2, bn2, r2
+    assert pane.repeat_action.isEnabled()
+    asked = _answer(pane, 4)
+    steps = doc.undo_stack.count()
+    pane.repeat_action.trigger()
+    assert asked and asked[0][2:] == (2, 2, 1024)  # default 2, from 2 to 1024
+    assert doc.undo_stack.count() == steps + 1
+    (rep,) = doc.draft.repeats
+    assert (rep.first, rep.length, rep.times) == (2, 3, 4)
+    assert len(doc.draft.layers) == 8 - 3 + 12
+    assert model.rowCount() == 6  # in, c1, the block's row, skip, f, fc
+    row = _block_row(model)
+    assert row == 2 and model.data(model.index(row, COL_NAME)) == f"▸ {rep.name} × 4"
+    assert pane.layer_view.currentIndex().row() == row  # the new block's row is selected
+    assert doc.failure is None and doc.estimate is not None
+    assert doc.analysis.parameters == plain_params - body_params + 4 * body_params
+    assert doc.estimate.parameters == doc.analysis.parameters
+    # the layer after the block reads the last copy; each copy reads the one before it
+    after = doc.draft.layers[rep.first + 12]
+    assert after.name == "skip" and after.params.get("from") == "c1"
+    assert doc.analysis.layers[rep.first + 12].error is None
+    assert doc.draft.layers[rep.first + 3].params.get("input") in (None, "", f"{rep.name}.0.r2")
+    assert pane.copies_action.isEnabled() and pane.unrepeat_action.isEnabled()
+    doc.undo_stack.undo()
+    assert doc.draft == plain and doc.analysis.parameters == plain_params
+    assert model.rowCount() == 8
+
+
+def test_repeat_layers_updates_references_after_the_range_to_the_last_copy(make_window):
+    from planner.core.layers import LayerSpec
+
+    w = make_window(preset="resnet18")
+    pane, doc = w.planner, w.document
+    draft = _small_cnn()
+    layers = list(draft.layers)
+    layers[5] = LayerSpec("add", "skip", {"from": "r2", "input": "c1"})  # reads r2 by name
+    doc.load(draft.with_layers(layers), doc.setup, None)
+    _select_rows(pane, 2, 4)
+    _answer(pane, 3)
+    pane.repeat_action.trigger()
+    (rep,) = doc.draft.repeats
+    skip = doc.draft.layers[doc.draft.index_of("skip")]
+    assert skip.params["from"] == f"{rep.name}.2.r2"  # the last of the 3 copies
+    assert all(info.error is None for info in doc.analysis.layers)
+
+
+def test_repeat_layers_is_disabled_on_the_input_or_across_a_block(make_window):
+    w = make_window()  # llama_8b
+    pane, doc = w.planner, w.document
+    model = pane.layer_model
+    row = _block_row(model)
+    _select_rows(pane, row - 1, row)  # the embedding and the block's row
+    assert not pane.repeat_action.isEnabled()
+    assert "repeated block" in pane.repeat_action.statusTip()
+    _select_rows(pane, row + 1, row + 2)  # the final norm and the head: fine
+    assert pane.repeat_action.isEnabled()
+    _select_rows(pane, 0, 1)  # the input
+    assert not pane.repeat_action.isEnabled()
+    assert "input" in pane.repeat_action.statusTip()
+    model.set_expanded("layers", True)
+    _select_rows(pane, row + 1, row + 3)  # layers inside the open block
+    assert not pane.repeat_action.isEnabled()
+    _select_rows(pane, row + 17, row + 17)  # the final norm, outside the block
+    assert not pane.copies_action.isEnabled() and not pane.unrepeat_action.isEnabled()
+    assert pane.copies_action.statusTip()
+    steps = doc.undo_stack.count()
+    _select_rows(pane, row - 1, row)
+    pane.repeat_action.trigger()  # a disabled action does nothing
+    assert doc.undo_stack.count() == steps
+
+
+def test_set_copies_of_a_preset_block_changes_the_parameters_and_survives_a_reopen(
+        make_window, tmp_path, qtbot):
+    target = tmp_path / "gpt2.json"
+    prompts = ScriptedPrompts(save_answer_path=str(target))
+    w = make_window(prompts, preset="gpt2")
+    pane, doc = w.planner, w.document
+    model = pane.layer_model
+    (rep,) = doc.draft.repeats
+    assert rep.times == 12
+    full, before = doc.draft, doc.analysis.parameters
+    per_copy = sum(doc.analysis.layers[i].parameters
+                   for i in range(rep.first, rep.first + rep.length))
+    assert per_copy > 7e6  # a GPT-2 decoder layer: 7.09 M
+    pane.select_row(rep.first)
+    assert pane.copies_action.isEnabled()
+    asked = _answer(pane, 2)
+    steps = doc.undo_stack.count()
+    pane.copies_action.trigger()
+    assert asked[0][2] == 12
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.draft.repeats[0].times == 2
+    assert doc.analysis.parameters == before - 10 * per_copy
+    assert len(doc.draft.layers) == len(full.layers) - 10 * rep.length
+    assert all(info.error is None for info in doc.analysis.layers)
+    row = _block_row(model)
+    assert model.data(model.index(row, COL_NAME)) == f"▸ {rep.name} × 2"
+    after = doc.draft.layers[rep.first + 2 * rep.length:]
+    refs = [str(v) for layer in after for v in layer.params.values()]
+    assert not any(f"{rep.name}.11." in r for r in refs)  # nothing reads a copy that is gone
+    doc.undo_stack.undo()
+    assert doc.draft == full and doc.analysis.parameters == before
+    doc.undo_stack.redo()
+    assert w.files.save_as()
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert [raw["times"] for raw in data["layers"] if raw["type"] == "repeat"] == [2]
+    edited = doc.draft
+    w.files.load_preset("resnet50")
+    assert w.files.open_file(target)
+    qtbot.waitUntil(lambda: doc.path == target, timeout=10000)
+    assert doc.draft == edited and doc.draft.repeats[0].times == 2
+    assert doc.analysis.parameters == before - 10 * per_copy
+    assert not prompts.errors
+
+
+def test_unrepeat_turns_the_block_into_one_copy_of_plain_layers(make_window):
+    w = make_window(preset="resnet18")
+    pane, doc = w.planner, w.document
+    doc.load(_small_cnn(), doc.setup, None)
+    plain = doc.draft
+    _select_rows(pane, 2, 4)
+    _answer(pane, 5)
+    pane.repeat_action.trigger()
+    assert doc.draft.repeats
+    steps = doc.undo_stack.count()
+    pane.unrepeat_action.trigger()
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.draft == plain  # Repeat ×5 then Unrepeat: the layers as they were
+    assert pane.layer_model.rowCount() == 8
+    doc.undo_stack.undo()
+    assert doc.draft.repeats[0].times == 5

@@ -13,6 +13,7 @@ then the memory on each GPU.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -26,6 +27,7 @@ from planner.core.plan import PlanResult, compute_plan
 from planner.ui.i18n import tr_msg, tr_problem
 from planner.ui.planner.commands import (
     ApplySuggestionCommand,
+    BlockCommand,
     ChangeSetupCommand,
     EditLayerCommand,
     InsertLayerCommand,
@@ -217,6 +219,44 @@ class PlanDocument(QObject):
         if not (0 <= row < n and 0 <= to < n) or row == to:
             return
         self.undo_stack.push(MoveLayerCommand(self, row, to, self._draft.move_layer(row, to)))
+
+    # ---- repeated blocks (Edit ▸ Repeat Layers…, Set Copies…, Unrepeat Block) ---------------
+    def repeat_layers(self, start: int, end: int, times: int) -> None:
+        """Layers ``start``…``end - 1`` become a block of ``times`` copies (one undo step);
+        raises RepeatError (naming why) when they cannot."""
+        from planner.core.repeat import block_name, repeat_range  # noqa: PLC0415
+
+        draft = self._draft
+        name = block_name(draft.layers, draft.repeats)
+        layers, repeats = repeat_range(draft.layers, draft.repeats, start, end, times, name)
+        after = dataclasses.replace(draft, layers=tuple(layers), repeats=repeats)
+        self.undo_stack.push(BlockCommand(self, "repeat", name, times, after, select=start))
+
+    def _block(self, name: str):
+        for rep in self._draft.repeats:
+            if rep.name == name:
+                return rep
+        raise KeyError(name)
+
+    def set_block_times(self, name: str, times: int) -> None:
+        """The block named ``name`` gets ``times`` copies (one undo step)."""
+        from planner.core.repeat import set_times  # noqa: PLC0415
+
+        rep = self._block(name)
+        if times == rep.times:
+            return
+        layers, repeats = set_times(self._draft.layers, self._draft.repeats, rep, times)
+        after = dataclasses.replace(self._draft, layers=tuple(layers), repeats=repeats)
+        self.undo_stack.push(BlockCommand(self, "times", name, times, after, select=rep.first))
+
+    def unrepeat_block(self, name: str) -> None:
+        """The block named ``name`` turned back into plain layers, one copy (one undo step)."""
+        from planner.core.repeat import unrepeat  # noqa: PLC0415
+
+        rep = self._block(name)
+        layers, repeats = unrepeat(self._draft.layers, self._draft.repeats, rep)
+        after = dataclasses.replace(self._draft, layers=tuple(layers), repeats=repeats)
+        self.undo_stack.push(BlockCommand(self, "unrepeat", name, 1, after, select=rep.first))
 
     def change_setup(self, setup: Setup, field: str) -> None:
         if setup != self._setup:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QMenu,
     QPushButton,
@@ -164,6 +165,24 @@ class PlannerPane(QWidget):
         self.down_action = QAction(self.tr("Move Do&wn"), self)
         self.down_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Down))
         self.down_action.triggered.connect(self._on_move_down_triggered)
+        # Repeated blocks: the selected layers made a block "× N", its count changed, or the
+        # block made plain layers again (one copy). ``ask_copies(title, label, value, low,
+        # high)`` asks for a number (None: cancelled); tests replace it.
+        self.repeat_action = QAction(self.tr("Re&peat Layers…"), self)
+        self.repeat_action.setToolTip(self.tr("Make the selected layers a repeated block of "
+                                              "several copies (one row in the editor)"))
+        self.repeat_action.triggered.connect(self._on_repeat_triggered)
+        self.copies_action = QAction(self.tr("Set &Copies…"), self)
+        self.copies_action.setToolTip(self.tr("Change how many copies the selected repeated "
+                                              "block has"))
+        self.copies_action.triggered.connect(self._on_copies_triggered)
+        self.unrepeat_action = QAction(self.tr("U&nrepeat Block"), self)
+        self.unrepeat_action.setToolTip(self.tr("Turn the selected repeated block back into "
+                                                "plain layers (one copy)"))
+        self.unrepeat_action.triggered.connect(self._on_unrepeat_triggered)
+        self.ask_copies = self._ask_copies
+        self.insert_menu.addSeparator()
+        self.insert_menu.addAction(self.repeat_action)
         self.assumptions_action = QAction(self.tr("Estimate &Assumptions…"), self)
         self.assumptions_action.triggered.connect(self._on_assumptions_triggered)
 
@@ -332,7 +351,8 @@ class PlannerPane(QWidget):
         self.layer_view = row_table(self.layer_model, panel)
         self.layer_view.setObjectName("layer_table")
         self.layer_view.setItemDelegateForColumn(2, LayerTypeDelegate(self.layer_view))
-        self.layer_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # A contiguous range of rows can be selected (Shift+click, Shift+↓): Repeat Layers…
+        self.layer_view.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
         self.layer_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                         | QAbstractItemView.EditTrigger.EditKeyPressed
                                         | QAbstractItemView.EditTrigger.AnyKeyPressed)
@@ -351,6 +371,10 @@ class PlannerPane(QWidget):
                                           hfm.horizontalAdvance(title)) + 20)
         self.layer_view.selectionModel().currentRowChanged.connect(self._on_table_row_changed)
         self.layer_view.addAction(self.remove_action)
+        self.layer_view.selectionModel().selectionChanged.connect(
+            lambda *_: self._update_action_state())
+        self.layer_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.layer_view.customContextMenuRequested.connect(self._on_layer_context_menu)
         # A repeated block's row opens and closes with →/+ and ←/−, a double-click or a click
         # on its arrow (the keys a tree view uses).
         self.layer_view.installEventFilter(self)
@@ -868,6 +892,115 @@ class PlannerPane(QWidget):
                        self.down_action):
             action.setStatusTip(self.tr("A layer of a repeated block cannot be added, removed "
                                         "or moved in one copy alone") if inside else "")
+
+        self._update_block_actions()
+
+    def selected_layer_range(self):
+        """(start, end) of the draft layers the table's selected rows show, and whether a
+        repeated block's row or layer is among them; None with nothing selected."""
+        model = self.layer_model
+        rows = sorted({i.row() for i in self.layer_view.selectionModel().selectedRows()})
+        if not rows:
+            index = self.layer_view.currentIndex()
+            rows = [index.row()] if index.isValid() else []
+        if not rows:
+            return None
+        in_block = any(model.block_at(r) is not None for r in rows)
+        return model.layer_index(rows[0]), model.layer_index(rows[-1]) + 1, in_block
+
+    def _repeat_problem(self) -> str | None:
+        """Why the selection cannot be made a repeated block (translated), or None."""
+        from planner.core.repeat import repeatable  # noqa: PLC0415
+
+        sel = self.selected_layer_range()
+        if sel is None:
+            return self.tr("Select the layers to repeat")
+        start, end, in_block = sel
+        if in_block:
+            return self.tr("The selection is or crosses a repeated block")
+        why = repeatable(self._doc.draft.layers, self._doc.draft.repeats, start, end)
+        return tr_core(why) if why else None
+
+    def _selected_block(self):
+        """The repeated block whose row is the table's current row, or None."""
+        block = self._current_block()
+        return block[0] if block is not None and block[1] else None
+
+    def _update_block_actions(self) -> None:
+        why = self._repeat_problem()
+        self.repeat_action.setEnabled(why is None)
+        self.repeat_action.setStatusTip(why or self.repeat_action.toolTip())
+        rep = self._selected_block()
+        none = self.tr("Select a repeated block's row")
+        for action in (self.copies_action, self.unrepeat_action):
+            action.setEnabled(rep is not None)
+            action.setStatusTip(action.toolTip() if rep is not None else none)
+
+    def _ask_copies(self, title: str, label: str, value: int, low: int, high: int):
+        number, ok = QInputDialog.getInt(self, title, label, value, low, high)
+        return number if ok else None
+
+    @Slot()
+    def _on_repeat_triggered(self) -> None:
+        from planner.core.repeat import RepeatError  # noqa: PLC0415
+
+        if self._repeat_problem() is not None:
+            return
+        start, end, _ = self.selected_layer_range()
+        times = self.ask_copies(self.tr("Repeat Layers"),
+                                arg(self.tr("Copies of the %1 selected layers:"),
+                                    str(end - start)), 2, 2, 1024)
+        if times is None:
+            return
+        try:
+            self._doc.repeat_layers(start, end, times)
+        except RepeatError as exc:
+            self._on_edit_rejected(exc_text(exc))
+            return
+        self._select_block_row(self._doc.draft.repeats[
+            [r.first for r in self._doc.draft.repeats].index(start)])
+
+    @Slot()
+    def _on_copies_triggered(self) -> None:
+        from planner.core.repeat import RepeatError  # noqa: PLC0415
+
+        rep = self._selected_block()
+        if rep is None:
+            return
+        times = self.ask_copies(self.tr("Set Copies"),
+                                arg(self.tr("Copies of block %1 (Unrepeat Block makes it one "
+                                            "copy):"), rep.name),
+                                rep.times, min(2, rep.times), max(1024, rep.times))
+        if times is None or times == rep.times:
+            return
+        try:
+            self._doc.set_block_times(rep.name, times)
+        except RepeatError as exc:
+            self._on_edit_rejected(exc_text(exc))
+            return
+        self._select_block_row(self._doc._block(rep.name))
+
+    @Slot()
+    def _on_unrepeat_triggered(self) -> None:
+        from planner.core.repeat import RepeatError  # noqa: PLC0415
+
+        rep = self._selected_block()
+        if rep is None:
+            return
+        try:
+            self._doc.unrepeat_block(rep.name)
+        except RepeatError as exc:
+            self._on_edit_rejected(exc_text(exc))
+
+    def _on_layer_context_menu(self, pos) -> None:
+        menu = QMenu(self.layer_view)
+        for action in (self.add_action, self.duplicate_action, self.remove_action, None,
+                       self.repeat_action, self.copies_action, self.unrepeat_action):
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.popup(self.layer_view.viewport().mapToGlobal(pos))
 
     # ---- repeated blocks in the layer table --------------------------------------------------
     def _current_block(self):
