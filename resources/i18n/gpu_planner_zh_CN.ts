@@ -1830,6 +1830,14 @@ reasons</source>
         <translation>位于重复块 %1 × %2 中：此处的修改会作用于每份副本。</translation>
     </message>
     <message>
+        <source>How many copies the repeated block %1 has; the layers after it read the last copy</source>
+        <translation>重复块 %1 的副本数；其后的层读取最后一份副本</translation>
+    </message>
+    <message>
+        <source>Copies</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
         <source>A unique name; other layers refer to it in &apos;from&apos; and &apos;input&apos;.</source>
         <translation>唯一的名称；其他层在“from”和“input”中引用它。</translation>
     </message>

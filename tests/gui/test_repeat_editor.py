@@ -395,3 +395,35 @@ def test_unrepeat_turns_the_block_into_one_copy_of_plain_layers(make_window):
     assert pane.layer_model.rowCount() == 8
     doc.undo_stack.undo()
     assert doc.draft.repeats[0].times == 5
+
+
+def test_the_properties_panel_shows_the_copies_as_a_spin_box(make_window):
+    from PySide6.QtWidgets import QSpinBox
+
+    w = make_window(preset="gpt2")
+    pane, doc = w.planner, w.document
+    (rep,) = doc.draft.repeats
+    full, before = doc.draft, doc.analysis.parameters
+    per_copy = sum(doc.analysis.layers[i].parameters
+                   for i in range(rep.first, rep.first + rep.length))
+    pane.select_row(rep.first)
+    spin = pane.properties.findChild(QSpinBox, "block_copies")
+    assert spin is not None and spin.value() == 12
+    steps = doc.undo_stack.count()
+    spin.setValue(11)
+    spin.setValue(10)  # two arrow clicks in a moment: one undo step
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.draft.repeats[0].times == 10
+    assert doc.analysis.parameters == before - 2 * per_copy
+    spin = pane.properties.findChild(QSpinBox, "block_copies")
+    assert spin.value() == 10
+    doc.undo_stack.undo()
+    assert doc.draft == full
+    assert pane.properties.findChild(QSpinBox, "block_copies").value() == 12
+    pane.select_row(len(doc.draft.layers) - 1)  # the head: no block, no copies
+    assert pane.properties.findChild(QSpinBox, "block_copies") is None
+    # after Unrepeat the panel no longer speaks of a block
+    pane.select_row(rep.first)
+    pane.unrepeat_action.trigger()
+    assert not doc.draft.repeats
+    assert pane.properties.findChild(QSpinBox, "block_copies") is None

@@ -107,8 +107,9 @@ class BlockCommand(PlanCommand):
     """Repeat Layers…, Set Copies… and Unrepeat Block: one step each."""
 
     def __init__(self, document, what: str, name: str, times: int, draft: NetworkDraft, *,
-                 select: int):
+                 select: int, merge_key=None):
         text = {"repeat": arg(_tr("Repeat layers as %1 × %2"), name, str(times)),
                 "times": arg(_tr("Set copies of %1 to %2"), name, str(times)),
                 "unrepeat": arg(_tr("Unrepeat block %1"), name)}[what]
-        super().__init__(document, text, draft, document.setup, select=select)
+        super().__init__(document, text, draft, document.setup, select=select,
+                         merge_key=merge_key)

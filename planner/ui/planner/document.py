@@ -238,8 +238,9 @@ class PlanDocument(QObject):
                 return rep
         raise KeyError(name)
 
-    def set_block_times(self, name: str, times: int) -> None:
-        """The block named ``name`` gets ``times`` copies (one undo step)."""
+    def set_block_times(self, name: str, times: int, *, merge: bool = False) -> None:
+        """The block named ``name`` gets ``times`` copies (one undo step; ``merge``: steps of
+        a spin box within a moment are one step)."""
         from planner.core.repeat import set_times  # noqa: PLC0415
 
         rep = self._block(name)
@@ -247,7 +248,8 @@ class PlanDocument(QObject):
             return
         layers, repeats = set_times(self._draft.layers, self._draft.repeats, rep, times)
         after = dataclasses.replace(self._draft, layers=tuple(layers), repeats=repeats)
-        self.undo_stack.push(BlockCommand(self, "times", name, times, after, select=rep.first))
+        self.undo_stack.push(BlockCommand(self, "times", name, times, after, select=rep.first,
+                                          merge_key=("copies", name) if merge else None))
 
     def unrepeat_block(self, name: str) -> None:
         """The block named ``name`` turned back into plain layers, one copy (one undo step)."""

@@ -82,6 +82,8 @@ class LayerPropertiesPanel(QGroupBox):
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self._help = QLabel(self)
         self._error = QLabel(self)
+        self._block_name: str | None = None  # the repeated block the shown layer is in
+        self._copies: QSpinBox | None = None
         document.plan_changed.connect(self._on_plan_changed)
         self.show_row(0)
 
@@ -90,10 +92,18 @@ class LayerPropertiesPanel(QGroupBox):
         if not 0 <= row < len(layers):
             row = -1
         kind = layers[row].kind if row >= 0 else None
-        if row != self._row or kind != self._kind:
-            self._row, self._kind = row, kind
+        rep = self._block_of(row)
+        block = rep.name if rep is not None else None
+        if row != self._row or kind != self._kind or block != self._block_name:
+            self._row, self._kind, self._block_name = row, kind, block
             self._rebuild()
         self._refresh()
+
+    def _block_of(self, row: int):
+        for rep in self._doc.draft.repeats:
+            if row >= 0 and rep.copy_of(row) is not None:
+                return rep
+        return None
 
     # ---- building ----------------------------------------------------------------------------
     def _rebuild(self) -> None:
@@ -101,6 +111,7 @@ class LayerPropertiesPanel(QGroupBox):
             self._form.removeRow(0)
         self._editors = {}
         self._committed = {}
+        self._copies = None
         self._help = QLabel(self)
         self._help.setWordWrap(True)
         if self._row < 0:
@@ -121,6 +132,18 @@ class LayerPropertiesPanel(QGroupBox):
                 block.setWordWrap(True)
                 block.setStyleSheet("color: #1f4e9c;")
                 self._form.addRow(block)
+                # the block's count: arrows, or a number and Enter (Edit ▸ Set Copies… too;
+                # Edit ▸ Unrepeat Block makes it one copy of plain layers)
+                copies = QSpinBox(self)
+                copies.setObjectName("block_copies")
+                copies.setRange(min(2, rep.times), max(1024, rep.times))
+                copies.setValue(rep.times)
+                copies.setKeyboardTracking(False)
+                copies.setToolTip(arg(self.tr("How many copies the repeated block %1 has; the "
+                                              "layers after it read the last copy"), rep.name))
+                copies.valueChanged.connect(self._on_copies_changed)
+                self._copies = copies
+                self._form.addRow(self.tr("Copies"), copies)
                 break
         self._error = QLabel(self)
         self._error.setObjectName("layer_error")
@@ -204,6 +227,9 @@ class LayerPropertiesPanel(QGroupBox):
         typing = {e for e in self._editors.values() if e.hasFocus() and self.has_pending_edit(e)}
         self._updating = True
         try:
+            rep = self._block_of(self._row)
+            if self._copies is not None and rep is not None:
+                self._copies.setValue(rep.times)
             name = self._editors["__name__"]
             if name not in typing:
                 name.setText(layer.name)
@@ -307,6 +333,17 @@ class LayerPropertiesPanel(QGroupBox):
         editor.setStyleSheet(_BAD_STYLE)
         editor.setToolTip(message)
         self.edit_rejected.emit(message)
+
+    @Slot(int)
+    def _on_copies_changed(self, times: int) -> None:
+        from planner.core.repeat import RepeatError  # noqa: PLC0415
+
+        if self._updating or self._block_name is None:
+            return
+        try:
+            self._doc.set_block_times(self._block_name, times, merge=True)
+        except RepeatError as exc:
+            self.edit_rejected.emit(exc_text(exc))
 
     @Slot()
     def _on_plan_changed(self) -> None:
