@@ -285,11 +285,13 @@ class LayerChart(pg.PlotWidget):
         self._values: np.ndarray = np.zeros(0)
         self._selected: frozenset[int] = frozenset()
         self._stale = False
+        self._names_shown = False
         self._note = pg.TextItem(anchor=(0.5, 0.5), color=(160, 0, 0))
         self._note.setVisible(False)
         item.addItem(self._note, ignoreBounds=True)
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        item.getViewBox().sigResized.connect(self._on_view_resized)
 
     def set_estimate(self, estimate: MemoryEstimate | None, *, stale: bool = False,
                      message: str = "") -> None:
@@ -307,13 +309,7 @@ class LayerChart(pg.PlotWidget):
                  or estimate.setup.mode == "train" else self.tr("output size (MiB)"))
         self.getPlotItem().setLabel("left", label, color=self._label_color)
         n = len(self._names)
-        axis = self.getPlotItem().getAxis("bottom")
-        if 0 < n <= 24:
-            axis.setTicks([[(i, name) for i, name in enumerate(self._names)]])
-        elif n == 0:
-            axis.setTicks([[], []])  # no layers, no layer numbers
-        else:
-            axis.setTicks(None)
+        self._update_ticks()
         self._redraw()
         top = float(self._values.max()) if len(self._values) else 1.0
         self.getPlotItem().setXRange(-0.6, max(n - 0.4, 0.6), padding=0)
@@ -322,6 +318,36 @@ class LayerChart(pg.PlotWidget):
         self._note.setVisible(bool(stale and message))
         self._note.setPos(max(n - 1, 0) / 2, max(top, 1e-3) * 0.55)
         self.getPlotItem().getAxis("left").setStyle(showValues=n > 0)
+
+    def names_on_axis(self) -> bool:
+        """Whether the x axis names the layers (a short network whose names fit under their
+        bars) rather than numbering them."""
+        return self._names_shown
+
+    def _update_ticks(self) -> None:
+        """Layer names under the bars when there are few and each fits in its bar's width
+        (long names overlapped each other: 'block1.0.c2' × 12); else layer numbers (hovering
+        still names the layer)."""
+        n = len(self._names)
+        axis = self.getPlotItem().getAxis("bottom")
+        self._names_shown = False
+        if n == 0:
+            axis.setTicks([[], []])  # no layers, no layer numbers
+            return
+        if n <= 24:
+            font = axis.style.get("tickFont") or axis.font()
+            widest = max(QFontMetrics(font).horizontalAdvance(name) for name in self._names)
+            per_bar = self.getPlotItem().getViewBox().width() / n
+            if widest + 8 <= per_bar:
+                self._names_shown = True
+                axis.setTicks([[(i, name) for i, name in enumerate(self._names)]])
+                return
+        axis.setTicks(None)
+
+    @Slot()
+    def _on_view_resized(self, *_args) -> None:
+        if self._names:
+            self._update_ticks()
 
     def set_selected(self, row) -> None:
         """Highlight one layer (an index) or several (an iterable of indices: a repeated
