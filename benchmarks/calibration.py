@@ -13,8 +13,10 @@ How a row becomes a planner prediction:
   is what the catalog's K80 row is (per GPU, two per board).
 * **network**: a planner preset (``NETWORKS``). "ResNet-50 v1.5" is torchvision's resnet50
   (stride on the 3×3); TensorFlow 2017's "ResNet-50" is v1 (stride on the 1×1, about 5 % fewer
-  FLOPs), predicted with the same preset. SE-ResNeXt101 is not a planner preset (torchvision has
-  none to check a parameter count against): its rows are left out and counted.
+  FLOPs), predicted with the same preset. SE-ResNeXt101-32x4d is the preset built from
+  DeepLearningExamples' own definition (``models/resnet.py``: ResNeXt-101 32×4d with a
+  16-channel squeeze-and-excitation before each residual add); it is not in ``FIT_NETWORKS``, so
+  its rows check the model without having shaped it.
 * **precision** (``PRECISIONS``): ``fp32`` → ``fp32`` (these rows are all on Volta and older,
   where PyTorch's default and strict FP32 are the same); ``tf32`` → ``tf32`` (convolutions and
   matmuls in TF32: TensorFlow's default on A100, and PyTorch's until 1.12, which the 2020–21
@@ -64,6 +66,7 @@ NETWORKS = {
     "AlexNet": "alexnet",
     "Inception-v3": "inception_v3",
     "ResNeXt101-32x4d": "resnext101_32x4d",
+    "SE-ResNeXt101-32x4d": "se_resnext101_32x4d",
     "EfficientNet-B0": "efficientnet_b0",
     "EfficientNet-B4": "efficientnet_b4",
 }

@@ -116,7 +116,11 @@ def vgg16():
          "torchvision vgg16 (224×224×3, 1000 classes, 138,357,544 parameters).")
 
 
-def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, note=""):
+def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, note="",
+            se_squeeze=0):
+    """torchvision's ResNet; ``se_squeeze`` > 0 adds NVIDIA DeepLearningExamples' squeeze-and-
+    excitation to each bottleneck (models/resnet.py ``SEBottleneck``: a 1x1 convolution to
+    ``se_squeeze`` channels, an activation, one back, a sigmoid; ``residual + out * gate``)."""
     b = Builder((3, 224, 224))
     b.conv("conv1", 64, 7, stride=2, padding=3, bias=False)
     b.add("batchnorm", "bn1")
@@ -146,6 +150,8 @@ def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, not
                 b.relu(f"{p}.relu2")
                 b.conv(f"{p}.conv3", planes * 4, 1, bias=False)
                 main = b.add("batchnorm", f"{p}.bn3")
+                if se_squeeze:
+                    main = _squeeze_excite(b, p, main, planes * 4, se_squeeze)
             if stride != 1 or inplanes != planes * expansion:
                 b.conv(f"{p}.downsample.0", planes * expansion, 1, stride=stride, bias=False,
                        input=block_in)
@@ -159,6 +165,16 @@ def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, not
     b.add("fc", "fc", units=1000)
     save(name, title, b, Setup(batch, "fp32", "momentum"),
          note or f"torchvision {name} (224×224×3, 1000 classes).")
+
+
+def _squeeze_excite(b, p, x, channels, squeeze):
+    b.add("adaptive_avgpool", f"{p}.squeeze.pooling", output=(1, 1))
+    b.conv(f"{p}.squeeze.squeeze", squeeze, 1)
+    b.relu(f"{p}.squeeze.activation")
+    b.conv(f"{p}.squeeze.expand", channels, 1)
+    gate = b.relu(f"{p}.squeeze.sigmoid", function="sigmoid", inplace=False)
+    return b.add("elementwise", f"{p}.squeeze.scale", op="mul", keeps="inputs", input=x,
+                 **{"from": (gate,)})
 
 
 def mobilenet_v2():
@@ -334,7 +350,8 @@ def efficientnet(variant, width, depth, resolution, dropout, batch):
             b.relu(f"{p}.se.silu", function="silu", inplace=False)
             b.conv(f"{p}.se.fc2", hidden, 1)
             gate = b.relu(f"{p}.se.sigmoid", function="sigmoid", inplace=False)
-            b.add("generic", f"{p}.se.scale", keeps="inputs", input=x, **{"from": (gate,)})
+            b.add("elementwise", f"{p}.se.scale", op="mul", keeps="inputs", input=x,
+                  **{"from": (gate,)})
             b.conv(f"{p}.project", out, 1, bias=False)
             b.add("batchnorm", f"{p}.project_bn")
             if stride == 1 and cin == out:
@@ -350,7 +367,7 @@ def efficientnet(variant, width, depth, resolution, dropout, batch):
     save(f"efficientnet_b{variant}", f"EfficientNet-B{variant}", b,
          Setup(batch, "fp32", "momentum"),
          f"torchvision efficientnet_b{variant} ({resolution}×{resolution}×3, 1000 classes); "
-         "the squeeze-and-excitation product is an 'other operation' layer.")
+         "the squeeze-and-excitation product is an element-wise layer.")
 
 
 def lstm(hidden):
@@ -412,6 +429,11 @@ if __name__ == "__main__":
             groups=32, width_per_group=4,
             note="ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples train it: torchvision's "
                  "ResNet with groups=32, width_per_group=4 (224×224×3, 1000 classes).")
+    _resnet("se_resnext101_32x4d", "SE-ResNeXt-101 32×4d", "bottleneck", (3, 4, 23, 3), 64,
+            groups=32, width_per_group=4, se_squeeze=16,
+            note="SE-ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples define it: ResNeXt-101 "
+                 "32×4d with a squeeze-and-excitation block (16 channels) before each "
+                 "residual add (224×224×3, 1000 classes).")
     _resnet("resnext101_32x8d", "ResNeXt-101 32×8d", "bottleneck", (3, 4, 23, 3), 64,
             groups=32, width_per_group=8)
     inception_v3()

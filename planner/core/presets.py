@@ -14,7 +14,8 @@ from planner.paths import data_path
 ORDER = ("seed-example", "seed-reduced", "alexnet", "vgg16", "resnet18", "resnet50",
          "mobilenet_v2", "lstm-128", "lstm-1024", "plankton", "video",
          # The networks of the speed calibration (benchmarks/speed_accuracy.py).
-         "resnet152", "resnext101_32x4d", "resnext101_32x8d", "inception_v3",
+         "resnet152", "resnext101_32x4d", "se_resnext101_32x4d", "resnext101_32x8d",
+         "inception_v3",
          "efficientnet_b0", "efficientnet_b4",
          # Transformers (planner.core.transformer.PRESETS; tools/make_transformer_presets.py).
          "vit_b16", "bert_base", "gpt2", "llama_1b", "llama_8b", "llama_70b")
@@ -55,17 +56,21 @@ TRANSLATABLE = (
     QT_TRANSLATE_NOOP("core", "ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples train it: "
                               "torchvision's ResNet with groups=32, width_per_group=4 (224×224×3, "
                               "1000 classes)."),
+    QT_TRANSLATE_NOOP("core", "SE-ResNeXt-101 32×4d as NVIDIA's DeepLearningExamples define it: "
+                              "ResNeXt-101 32×4d with a squeeze-and-excitation block (16 "
+                              "channels) before each residual add (224×224×3, 1000 "
+                              "classes)."),
     QT_TRANSLATE_NOOP("core", "torchvision resnext101_32x8d (224×224×3, 1000 classes)."),
     QT_TRANSLATE_NOOP("core", "torchvision inception_v3 without the auxiliary classifier "
                               "(299×299×3, 1000 classes)."),
     QT_TRANSLATE_NOOP("core", "torchvision efficientnet_b0 (224×224×3, 1000 classes); the "
-                              "squeeze-and-excitation product is an 'other operation' layer."),
+                              "squeeze-and-excitation product is an element-wise layer."),
     QT_TRANSLATE_NOOP("core", "torchvision efficientnet_b4 (380×380×3, 1000 classes); the "
-                              "squeeze-and-excitation product is an 'other operation' layer."),
+                              "squeeze-and-excitation product is an element-wise layer."),
 )
 NAMES_AS_IS = ("AlexNet", "VGG-16", "ResNet-18", "ResNet-50", "MobileNetV2", "ResNet-152",
-               "ResNeXt-101 32×4d", "ResNeXt-101 32×8d", "Inception-v3", "EfficientNet-B0",
-               "EfficientNet-B4")
+               "ResNeXt-101 32×4d", "SE-ResNeXt-101 32×4d", "ResNeXt-101 32×8d", "Inception-v3",
+               "EfficientNet-B0", "EfficientNet-B4")
 
 
 def presets_dir() -> Path:

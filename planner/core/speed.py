@@ -89,10 +89,12 @@ _TRANSFORMER_GEMM_KINDS = ("attention", "matmul", "einsum")
 _TRANSFORMER_CONV_KINDS = ("patch_embed",)
 # Layer kinds whose speed the calibration checked (CNNs); the others carry no measured band.
 # "concat": Inception-v3, the one branching network measured, is inside its target since the
-# tile rule (``_tile_fill``; benchmarks/speed_accuracy.py).
+# tile rule (``_tile_fill``; benchmarks/speed_accuracy.py). "elementwise": the squeeze-and-
+# excitation products of EfficientNet (fitted) and SE-ResNeXt-101 (held out), memory-bound like
+# the activations.
 CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
-                           "fc", "add", "concat"})
+                           "fc", "add", "concat", "elementwise"})
 
 # The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
 # calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the

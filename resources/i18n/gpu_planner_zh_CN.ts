@@ -6867,6 +6867,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>NVIDIA DeepLearningExamples 所训练的 ResNeXt-101 32×4d：torchvision 的 ResNet，groups=32、width_per_group=4（224×224×3，1000 类）。</translation>
     </message>
     <message>
+        <source>SE-ResNeXt-101 32×4d as NVIDIA&apos;s DeepLearningExamples define it: ResNeXt-101 32×4d with a squeeze-and-excitation block (16 channels) before each residual add (224×224×3, 1000 classes).</source>
+        <translation>按 NVIDIA DeepLearningExamples 的定义构建的 SE-ResNeXt-101 32×4d：在 ResNeXt-101 32×4d 的每个残差相加之前加入一个 squeeze-and-excitation 模块（16 个通道）（224×224×3，1000 类）。</translation>
+    </message>
+    <message>
+        <source>torchvision efficientnet_b0 (224×224×3, 1000 classes); the squeeze-and-excitation product is an element-wise layer.</source>
+        <translation>torchvision efficientnet_b0（224×224×3，1000 类）；squeeze-and-excitation 的乘法是一个“逐元素”层。</translation>
+    </message>
+    <message>
+        <source>torchvision efficientnet_b4 (380×380×3, 1000 classes); the squeeze-and-excitation product is an element-wise layer.</source>
+        <translation>torchvision efficientnet_b4（380×380×3，1000 类）；squeeze-and-excitation 的乘法是一个“逐元素”层。</translation>
+    </message>
+    <message>
+        <source>SE-ResNeXt-101 32×4d as NVIDIA&apos;s DeepLearningExamples define it: ResNeXt-101 32×4d with a squeeze-and-excitation block (16 channels) before each residual add (224×224×3, 1000 classes); the excitation product is an &apos;other operation&apos; layer.</source>
+        <translation type="vanished">按 NVIDIA DeepLearningExamples 的定义构建的 SE-ResNeXt-101 32×4d：在 ResNeXt-101 32×4d 的每个残差相加之前加入一个挤压-激励模块（16 个通道）（224×224×3，1000 类）；激励乘积是一个“其他运算”层。</translation>
+    </message>
+    <message>
         <source>torchvision resnext101_32x8d (224×224×3, 1000 classes).</source>
         <translation>torchvision resnext101_32x8d（224×224×3，1000 类）。</translation>
     </message>
@@ -6876,11 +6892,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>torchvision efficientnet_b0 (224×224×3, 1000 classes); the squeeze-and-excitation product is an &apos;other operation&apos; layer.</source>
-        <translation>torchvision efficientnet_b0（224×224×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
+        <translation type="vanished">torchvision efficientnet_b0（224×224×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
     </message>
     <message>
         <source>torchvision efficientnet_b4 (380×380×3, 1000 classes); the squeeze-and-excitation product is an &apos;other operation&apos; layer.</source>
-        <translation>torchvision efficientnet_b4（380×380×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
+        <translation type="vanished">torchvision efficientnet_b4（380×380×3，1000 类）；squeeze-and-excitation 的乘法是一个“其他运算”层。</translation>
     </message>
     <message>
         <source>No NVIDIA driver found — planning and advice still work</source>

@@ -60,7 +60,7 @@ ALLOWED = {
     "ada", "lovelace", "hopper", "blackwell", "rubin", "hgx", "dgx", "sxm", "nvl", "min",
     # network and layer names used as-is in Chinese deep-learning writing
     "dropout", "alexnet", "vgg", "resnet", "mobilenet", "mobilenetv2", "torchvision",
-    "resnext", "inception", "efficientnet", "bert", "gpt", "llama", "vit", "lora", "qlora",
+    "resnext", "se", "inception", "efficientnet", "bert", "gpt", "llama", "vit", "lora", "qlora",
     # a language's own name in the language menu; convolution algorithm identifiers
     "english", "typical", "implicit_gemm", "im2col", "fft",
 }

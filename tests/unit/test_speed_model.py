@@ -402,3 +402,25 @@ def test_calibration_presets_match_torchvision(preset, parameters, output):
     d, _ = load_preset(preset)
     a = analyze(d)
     assert a.ok and a.parameters == parameters and a.output_shape == output
+
+
+def test_se_resnext_preset_is_deeplearningexamples_definition():
+    # DLE models/resnet.py SEBottleneck: ResNeXt-101 32x4d plus, in each of the 33 bottlenecks,
+    # Conv2d(C, 16, 1) and Conv2d(16, C, 1) with biases (C = 256, 512, 1024, 2048 by stage).
+    se = sum(n * (33 * c + 16) for n, c in zip((3, 4, 23, 3), (256, 512, 1024, 2048)))
+    d, _ = load_preset("se_resnext101_32x4d")
+    a = analyze(d)
+    assert a.ok and a.parameters == 44_177_704 + se and a.output_shape == (1000,)
+    kinds = {spec.kind for spec in d.layers}
+    assert "elementwise" in kinds and "generic" not in kinds
+
+
+@pytest.mark.parametrize("preset", ["efficientnet_b0", "se_resnext101_32x4d"])
+def test_squeeze_excitation_networks_carry_the_band(catalog, preset):
+    # Their element-wise products are in the calibration (EfficientNet-B0 fitted, SE-ResNeXt
+    # held out), so their speeds are shown with the measured band like ResNet-50's.
+    d, s = load_preset(preset)
+    row = next(r for r in fit_table(compute_plan(d, s), catalog)
+               if r.card.name == "GeForce RTX 3060")
+    assert row.speed.band_text() == f"±{ERROR_BAND * 100:.0f} %"
+    assert not any("did not check" in n for n in row.to_json()["speed_notes"])
