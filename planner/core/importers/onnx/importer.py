@@ -96,6 +96,10 @@ class Importer:
         self.expect: list[tuple[str, tuple[int, ...], str]] = []
         self.status: dict[int, str] = {}  # node index -> mapped | folded | constant | unknown
         self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
+        # initializer -> (kind, module scope) of the layers claiming it, in order
+        self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
+        self.shared_vectors: dict[str, int] = {}  # genuinely shared, counted once per use
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
@@ -746,6 +750,26 @@ class Importer:
             return q
         return ""
 
+    def _shared_with(self, init: str, kind: str, scope: tuple[str, str]) -> bool:
+        """``init`` is a parameter this layer shares with one that claimed it before (not a
+        tensor the exporter merged with an identical one of another module, as it does an
+        untrained network's zero biases): the same module called again (ALBERT's one layer
+        run N times), or a linear layer reading the token embedding's table (an LM head tied
+        to it)."""
+        before = self.claimants.get(init)
+        if not before:
+            return False
+        if kind == "fc" and any(k == "embedding" for k, _s in before):
+            return True
+        raw = scope[1]
+        if not raw:
+            return False
+        if self.dynamo_names:  # its scopes are module paths, the same at every call
+            return any(s[1] == raw for _k, s in before)
+        # The legacy exporter numbers a module's later calls ('query', then 'query_1'); two
+        # modules named 'conv_1' and 'conv_2' are not one called twice.
+        return any(_recalled(raw, s[1]) for _k, s in before)
+
     def layer_name(self, node, suffix: str = "") -> str:
         base = self.module_scope(node)
         op = node.op_type
@@ -777,6 +801,17 @@ class Importer:
         params = dict(params)
         if self.layers and self.layers[-1].name != src:
             params["input"] = src
+        scope = ("", self.module_scope(node))
+        origins = [self.origin(w) if w else None for w in weights]
+        shared = [o is not None and self._shared_with(o, kind, scope) for o in origins]
+        if kind == "fc" and shared and shared[0]:
+            params["tied"] = True  # one weight, counted at its first layer
+            self.tied_weights += numel(self.init_dims[origins[0]])
+            shared[0] = False
+        for o, again in zip(origins, shared):
+            if again:
+                self.shared_vectors[o] = self.shared_vectors.get(o, 0) + numel(
+                    self.init_dims[o])
         self.layers.append(LayerSpec(kind, name, params))
         targets = out if out is not None else [o for o in node.output[:1] if o]
         for o in targets:
@@ -784,10 +819,10 @@ class Importer:
         if targets:
             self.layer_out[name] = self.layer_shape.get(targets[0]) or \
                 self.per_sample(targets[0])
-        for w in weights:
-            o = self.origin(w) if w else None
+        for o in origins:
             if o is not None:
                 self.claims.append((name, o))
+                self.claimants[o].append((kind, scope))
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
             if shape is not None:
@@ -992,8 +1027,11 @@ class Importer:
                 stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
         unclaimed = [w for w in weights if w not in claimed]
         file_weights = sum(weights.values())
-        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
-        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
+        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items()) - \
+            self.tied_weights
+        reused = sum(self.shared_vectors.values())
+        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items()
+                     if c > 1) - self.tied_weights - reused
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
@@ -1052,6 +1090,18 @@ class Importer:
                 "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
                 "untrained ones)."), n=f"{shared:,}"))
+        if self.tied_weights:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight values are read by more than one linear layer (one module "
+                "called several times, or an output layer tied to the token embedding): "
+                "counted once, with the gradients of every use added into one."),
+                n=f"{self.tied_weights:,}"))
+        if reused:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} values of vectors (biases, norm scales) that the network shares "
+                "between layers (one module called several times) are counted once per use: "
+                "the plan counts {n} parameters more than the network has ({pct} of them)."),
+                n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
 
     def _batch_size(self) -> int:
         fixed = self.fixed_batch
@@ -1185,6 +1235,14 @@ def _einsum_axis(imp, node, x, b, ys):
         return None
     letter = terms[pos[0]][b]
     return rhs.index(letter) if letter in rhs else None
+
+
+def _recalled(scope: str, first: str) -> bool:
+    """``scope`` is a later call of the module whose first call has scope ``first``, as the
+    legacy exporter writes it (a component 'name' becomes 'name_1', 'name_2', ...)."""
+    a, b = scope.split("."), first.split(".")
+    return len(a) == len(b) and all(
+        x == y or (x.startswith(y + "_") and x[len(y) + 1:].isdigit()) for x, y in zip(a, b))
 
 
 def _flat(value) -> list:
