@@ -74,3 +74,35 @@ def test_a_head_tied_to_the_token_embedding_counts_the_table_once(tmp_path):
     assert len(heads) == 1 and heads[0].params.get("tied") is True
     assert r.report.plan_parameters == V * C == r.report.file_weights
     assert r.report.complete
+
+
+def _masked(mask_name: str, fx_names: tuple[str, ...] | None):
+    """x (T×T scores) + a constant → MatMul with a weight; ``fx_names``: the default
+    exporter's record of the parameters the traced operations read (None: a legacy file)."""
+    h = helper
+    nodes = [h.make_node("Add", ["x", mask_name], ["s"], name="node_add" if fx_names
+                         is not None else "/blk/attn/Add"),
+             h.make_node("MatMul", ["s", "blk.proj.weight"], ["y"], name="node_matmul"
+                         if fx_names is not None else "/blk/proj/MatMul")]
+    if fx_names is not None:
+        for node, reads in zip(nodes, ((fx_names[1:],), (fx_names[:1],))):
+            p = node.metadata_props.add()
+            p.key = "pkg.torch.onnx.fx_node"
+            p.value = "%out = call_function[target=torch.ops.aten.op](args = (" + ", ".join(
+                f"%p_{n}" for n in reads[0]) + "), kwargs = {})"
+    return build(nodes, [tensor("x", [1 if fx_names is not None else "N", T, T])],
+                 [tensor("y", None)], [rand(mask_name, (T, T), 4),
+                                        rand("blk.proj.weight", (T, C), 5)])
+
+
+def test_a_mask_buffer_added_to_the_scores_is_not_a_parameter(tmp_path):
+    # Swin's shifted-window mask: a buffer of its block, added to the attention scores
+    r = import_saved(tmp_path, _masked("blk.attn_mask", None), batch=2)
+    assert r.report.plan_parameters == T * C == r.report.file_weights
+    # the default exporter's record names the parameters; a buffer is not among them
+    r = import_saved(tmp_path, _masked("blk.rel_bias", ("blk_proj_weight",)), batch=2)
+    assert r.report.plan_parameters == T * C == r.report.file_weights
+    # ... and a learned tensor added the same way is (its name is in the record)
+    r = import_saved(tmp_path, _masked("blk.rel_bias", ("blk_proj_weight", "blk_rel_bias")),
+                     batch=2)
+    assert r.report.plan_parameters == T * C + T * T == r.report.file_weights

@@ -111,6 +111,7 @@ class Importer:
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
         self.current = 0
+        self._buffer_cache: dict[str, bool] = {}
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -669,7 +670,38 @@ class Importer:
         if not self.named_parameters:
             return True
         return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
-                    or self.is_derived(o))
+                    or self.is_derived(o) or self._is_buffer(o))
+
+    def _is_buffer(self, o: str) -> bool:
+        """A module's buffer that only element-wise operators read (Swin's shifted-window
+        attention mask, added to the scores), not a parameter: named a mask, or, in a file
+        of the default exporter, one its record of the traced operations does not name as
+        a parameter (it names each one it reads: '%p_blocks_0_gamma'). Convolutions and
+        norms are not judged by that record: a folded batch norm's replaces its
+        convolution's."""
+        cached = self._buffer_cache.get(o)
+        if cached is not None:
+            return cached
+        readers, todo, seen = set(), [o], 0
+        while todo and seen < 32:
+            t = todo.pop()
+            seen += 1
+            for k in self.consumers.get(t, ()):
+                node = self.nodes[k]
+                readers.add(node.op_type)
+                if node.op_type in ("Unsqueeze", "Reshape", "Squeeze", "Cast", "Expand",
+                                    "Identity") and node.output and node.output[0] not in \
+                        self.acts:
+                    todo.extend(x for x in node.output[:1] if x)
+        judged = bool(readers) and readers <= {"Add", "Sub", "Where", "Unsqueeze", "Reshape",
+                                               "Squeeze", "Cast", "Expand", "Identity"}
+        last = o.rsplit(".", 1)[-1]
+        result = judged and "." in o and (
+            re.fullmatch(r"(\w*_)?masks?", last) is not None
+            or self.dynamo and bool(self.fx_parameters)
+            and o.replace(".", "_") not in self.fx_parameters)
+        self._buffer_cache[o] = result
+        return result
 
     def is_derived(self, name: str) -> bool:
         """A constant the default exporter folded out of a parameter, named after the op that
