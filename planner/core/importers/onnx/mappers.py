@@ -507,8 +507,8 @@ def _map_conv(imp, node, main, acts, facts):
     padding = _conv_padding(imp, node, dims, facts)
     if dims == 1:
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
-        def lift(v):
-            return (1, int(v)) if isinstance(v, int) else (1,) + tuple(int(a) for a in v)
+        def lift(v):  # no padding over the height of 1
+            return (0, int(v)) if isinstance(v, int) else (0,) + tuple(int(a) for a in v)
         up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
                       name=imp.layer_name(node, "as2d"))
         imp.tensor_layer["\0" + up] = up
@@ -521,6 +521,8 @@ def _map_conv(imp, node, main, acts, facts):
         imp.tensor_layer["\0" + conv] = conv
         out1 = imp.per_sample(node.output[0])
         imp.layer_out[conv] = (out1[0], 1, out1[1]) if out1 else None
+        if out1:  # checked against the plan like every mapped layer's shape
+            imp.expect.append((conv, (out1[0], 1, out1[1]), node))
         out = imp.per_sample(node.output[0])
         imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
     else:
