@@ -684,6 +684,34 @@ def _map_layernorm(imp, node, main, acts, facts):
              weights=tuple(i for i in node.input[1:3] if i))
 
 
+def _map_instancenorm(imp, node, main, acts, facts):
+    """InstanceNormalization: torch's InstanceNorm, and GroupNorm as both exporters write it
+    (a reshape to the groups, InstanceNormalization with constant ones and zeros, a reshape
+    back, then the module's weight multiplied and its bias added). Like native_group_norm it
+    keeps its input (and per-group statistics, a few values a sample); the affine product
+    that follows keeps nothing more (the norm's backward recomputes the normalised tensor)
+    and its two tensors are the norm's parameters."""
+    weights = tuple(i for i in node.input[1:3] if i and _learned(imp, i))
+    learned = sum(_learned(imp, i) for i in weights)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
+             main, weights=weights)
+    # GroupNorm's affine: Reshape → Mul(weight) → Add(bias), one value per channel each.
+    view = _only_consumer(imp, node.output[0])
+    if view is None or imp.nodes[view].op_type != "Reshape":
+        return
+    k, t = view, imp.nodes[view].output[0]
+    affine = imp.__dict__.setdefault("norm_affine", set())
+    for op in ("Mul", "Add"):
+        u = _only_consumer(imp, t)
+        if u is None or imp.nodes[u].op_type != op:
+            return
+        other = [i for i in imp.nodes[u].input if i and i != t]
+        if len(other) != 1 or other[0] in imp.acts or not imp.is_weight(other[0]):
+            return
+        affine.add(u)
+        k, t = u, imp.nodes[u].output[0]
+
+
 def _map_rmsnorm(imp, node, main, acts, facts):
     has_scale = len(node.input) > 1 and bool(node.input[1])
     imp.emit("rmsnorm", node, {"affine": has_scale}, main, out=[node.output[0]],
@@ -841,6 +869,13 @@ def _map_binary(imp, node, main, acts, facts):
         return
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
+    if imp.current in imp.__dict__.get("norm_affine", ()):
+        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept.
+        o = imp.origin(other) or other
+        imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",
+                                       "parameters": numel(imp.init_dims[o])}, main,
+                 weights=(o,))
+        return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
     if other and not learned:
@@ -1274,6 +1309,7 @@ MAPPERS = {
     "BatchNormalization": _map_batchnorm,
     "LayerNormalization": _map_layernorm,
     "RMSNormalization": _map_rmsnorm,
+    "InstanceNormalization": _map_instancenorm,
     "SimplifiedLayerNormalization": _map_rmsnorm,
     "Relu": _map_activation("relu"),
     "LeakyRelu": _map_activation("leaky_relu"),
