@@ -10,7 +10,8 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, const, import_saved, saved_per_sample, tensor, weight  # noqa: E402
+from onnx_fixtures import (  # noqa: E402
+    build, const, import_saved, layer_kinds, saved_per_sample, tensor, weight)
 
 from planner.core.network import analyze  # noqa: E402
 
@@ -72,3 +73,27 @@ def test_group_norm_is_one_norm_with_its_parameters(tmp_path, dynamo_names):
     # kept for backward: the conv's input, the norm's input, the ReLU's output; the
     # affine product keeps nothing more (native_group_norm recomputes x̂)
     assert saved_per_sample(r) == 3 * 16 * 16 + 2 * 32 * 16 * 16
+
+
+def test_a_legacy_eval_export_with_every_parameter_folded_restores_its_batch_norms(tmp_path):
+    # Hugging Face's ResNet, dynamo=False in eval mode: every convolution + batch norm pair
+    # folded, so no initializer keeps a module path; the batch norms (half the saved bytes,
+    # -43 % on the network) were missing with no warning.
+    h = helper
+    nodes = [h.make_node("Conv", ["x", "onnx::Conv_11", "onnx::Conv_12"], ["c"],
+                         name="/m/embedder/convolution/Conv", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+             h.make_node("Relu", ["c"], ["r"], name="/m/embedder/activation/Relu"),
+             h.make_node("Conv", ["r", "onnx::Conv_14", "onnx::Conv_15"], ["c2"],
+                         name="/m/stage/convolution/Conv", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+             h.make_node("Relu", ["c2"], ["y"], name="/m/stage/activation/Relu")]
+    model = build(nodes, [tensor("x", ["N", 3, 16, 16])], [tensor("y", None)],
+                  [weight("onnx::Conv_11", (8, 3, 3, 3)), weight("onnx::Conv_12", (8,)),
+                   weight("onnx::Conv_14", (8, 8, 3, 3)), weight("onnx::Conv_15", (8,))])
+    r = import_saved(tmp_path, model, batch=2)
+    assert layer_kinds(r) == ["conv2d", "batchnorm", "activation"] * 2
+    assert r.report.restored_batchnorms == 2 and r.report.eval_export
+    # the folded bias is the norm's shift: convolution weights and two norms' scale and shift
+    assert r.report.plan_parameters == 8 * 27 + 8 * 72 + 2 * 2 * 8
+    assert "exported for inference" in r.warnings[0]

@@ -124,7 +124,13 @@ def prepass(imp) -> None:
                 imp.fused.setdefault(u, {})["extra_pads"] = pads
         elif op == "Conv":
             bn = _folded_bn(imp, node)
-            if bn is None and named and len(node.input) > 1 and \
+            # The legacy exporter's constant folding names a convolution's weight and bias
+            # 'onnx::Conv_N' where it folded a batch norm into them; other weights keep their
+            # module path. Where every parameter was folded (Hugging Face's ResNet: nothing
+            # but convolution + norm pairs) no name has a path: its own node names tell it.
+            legacy = named or (node.name.startswith("/") and len(node.input) > 2 and
+                               node.input[2].startswith("onnx::"))
+            if bn is None and legacy and len(node.input) > 1 and \
                     node.input[1].startswith("onnx::") and node.input[1] in imp.init_dims:
                 bn = imp.module_scope(node)
                 bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
