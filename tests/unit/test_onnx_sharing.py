@@ -76,11 +76,11 @@ def test_a_head_tied_to_the_token_embedding_counts_the_table_once(tmp_path):
     assert r.report.complete
 
 
-def _masked(mask_name: str, fx_names: tuple[str, ...] | None):
+def _masked(mask_name: str, fx_names: tuple[str, ...] | None, op: str = "Add"):
     """x (T×T scores) + a constant → MatMul with a weight; ``fx_names``: the default
     exporter's record of the parameters the traced operations read (None: a legacy file)."""
     h = helper
-    nodes = [h.make_node("Add", ["x", mask_name], ["s"], name="node_add" if fx_names
+    nodes = [h.make_node(op, ["x", mask_name], ["s"], name="node_add" if fx_names
                          is not None else "/blk/attn/Add"),
              h.make_node("MatMul", ["s", "blk.proj.weight"], ["y"], name="node_matmul"
                          if fx_names is not None else "/blk/proj/MatMul")]
@@ -106,3 +106,6 @@ def test_a_mask_buffer_added_to_the_scores_is_not_a_parameter(tmp_path):
     r = import_saved(tmp_path, _masked("blk.rel_bias", ("blk_proj_weight", "blk_rel_bias")),
                      batch=2)
     assert r.report.plan_parameters == T * C + T * T == r.report.file_weights
+    # EVA's rotary table, a buffer multiplied in
+    r = import_saved(tmp_path, _masked("rope.pos_embed", ("blk_proj_weight",), "Mul"), batch=2)
+    assert r.report.plan_parameters == T * C == r.report.file_weights

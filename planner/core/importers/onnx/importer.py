@@ -674,7 +674,7 @@ class Importer:
 
     def _is_buffer(self, o: str) -> bool:
         """A module's buffer that only element-wise operators read (Swin's shifted-window
-        attention mask, added to the scores), not a parameter: named a mask, or, in a file
+        attention mask added to the scores, EVA's rotary table), not a parameter: named a mask, or, in a file
         of the default exporter, one its record of the traced operations does not name as
         a parameter (it names each one it reads: '%p_blocks_0_gamma'). Convolutions and
         norms are not judged by that record: a folded batch norm's replaces its
@@ -693,8 +693,9 @@ class Importer:
                                     "Identity") and node.output and node.output[0] not in \
                         self.acts:
                     todo.extend(x for x in node.output[:1] if x)
-        judged = bool(readers) and readers <= {"Add", "Sub", "Where", "Unsqueeze", "Reshape",
-                                               "Squeeze", "Cast", "Expand", "Identity"}
+        judged = bool(readers) and readers <= {"Add", "Sub", "Mul", "Where", "Unsqueeze",
+                                               "Reshape", "Squeeze", "Cast", "Expand",
+                                               "Identity", "Slice", "Split", "Concat", "Tile"}
         last = o.rsplit(".", 1)[-1]
         result = judged and "." in o and (
             re.fullmatch(r"(\w*_)?masks?", last) is not None
