@@ -7199,6 +7199,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>有 {n} 个参数按每层各计一次，尽管文件只存储一次（导出器合并了相同的权重张量，未训练的网络常会如此）。</translation>
     </message>
     <message>
+        <source>{n} weight values are read by more than one linear layer (one module called several times, or an output layer tied to the token embedding): counted once, with the gradients of every use added into one.</source>
+        <translation>{n} 个权重值被多个线性层读取（同一模块被多次调用，或输出层与词元嵌入绑定）：只计一次，各次使用的梯度累加为一份。</translation>
+    </message>
+    <message>
+        <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>
+        <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
+    </message>
+    <message>
         <source>The file fixes the batch size at {fixed}; planning for batch {batch} as asked (shapes re-derived).</source>
         <translation>文件将批大小固定为 {fixed}；按要求以批大小 {batch} 计划（形状已重新推导）。</translation>
     </message>
