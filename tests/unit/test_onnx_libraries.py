@@ -97,3 +97,30 @@ def test_a_legacy_eval_export_with_every_parameter_folded_restores_its_batch_nor
     # the folded bias is the norm's shift: convolution weights and two norms' scale and shift
     assert r.report.plan_parameters == 8 * 27 + 8 * 72 + 2 * 2 * 8
     assert "exported for inference" in r.warnings[0]
+
+
+def test_position_ids_computed_from_the_token_ids_keep_nothing(tmp_path):
+    # RoBERTa: positions = cumsum(ids != pad) * (ids != pad) + pad, gathered from the
+    # position table; the legacy exporter adds a GatherElements on those integers. Both were
+    # operators not understood (the import warned incomplete).
+    h = helper
+    T_, C_, V_, P_ = 16, 8, 50, 40
+    i64, i32 = onnx.TensorProto.INT64, onnx.TensorProto.INT32
+    nodes = [h.make_node("Gather", ["word.weight", "ids"], ["we"], name="/emb/word/Gather"),
+             h.make_node("Equal", ["ids", "pad"], ["eq"], name="/emb/Equal"),
+             h.make_node("Not", ["eq"], ["ne"], name="/emb/Not"),
+             h.make_node("Cast", ["ne"], ["m"], name="/emb/Cast", to=i32),
+             h.make_node("CumSum", ["m", "axis"], ["cs"], name="/emb/CumSum"),
+             h.make_node("Mul", ["cs", "m"], ["pm"], name="/emb/Mul"),
+             h.make_node("Cast", ["pm"], ["pos"], name="/emb/Cast_1", to=i64),
+             h.make_node("Cast", ["m"], ["sel"], name="/emb/Cast_2", to=i64),
+             h.make_node("GatherElements", ["pos", "sel"], ["pg"], name="/emb/GatherElements",
+                         axis=1),
+             h.make_node("Gather", ["position.weight", "pg"], ["pe"], name="/emb/pos/Gather"),
+             h.make_node("Add", ["we", "pe"], ["y"], name="/emb/Add")]
+    model = build(nodes, [tensor("ids", ["N", T_], i64)], [tensor("y", None)],
+                  [weight("word.weight", (V_, C_)), weight("position.weight", (P_, C_)),
+                   const("pad", 1, np.int64), const("axis", 1, np.int64)])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.complete and not r.report.not_understood_ops
+    assert r.report.plan_parameters == (V_ + P_) * C_

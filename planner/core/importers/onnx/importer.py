@@ -112,6 +112,7 @@ class Importer:
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
         self.current = 0
         self._buffer_cache: dict[str, bool] = {}
+        self.elem_types: dict[str, int] = {}  # tensor -> ONNX element type, where inferred
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -499,6 +500,8 @@ class Importer:
         for coll in (graph.input, graph.value_info, graph.output):
             for vi in coll:
                 tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+                if tt is not None and tt.elem_type:
+                    self.elem_types[vi.name] = tt.elem_type
                 if tt is None or not tt.HasField("shape"):
                     continue
                 dims: list = []
@@ -654,6 +657,10 @@ class Importer:
             name = srcs[0]
             seen += 1
         return name if name in self.init_dims else None
+
+    def is_integer(self, name: str) -> bool:
+        """The tensor holds integers (token ids, positions, indices): no gradient flows."""
+        return self.elem_types.get(name) in _INT_TYPES
 
     def is_weight(self, name: str) -> bool:
         o = self.origin(name)

@@ -1293,6 +1293,15 @@ def _map_mask(imp, node, main, acts, facts):
     imp.emit("elementwise", node, params, main)
 
 
+def _map_index_arithmetic(imp, node, main, acts, facts):
+    """CumSum keeps nothing for backward (its gradient is a reversed cumulative sum);
+    GatherElements keeps its int64 index, unless it gathers integers (RoBERTa's position ids,
+    computed from the token ids), where no gradient flows."""
+    if node.op_type == "GatherElements" and not imp.is_integer(node.input[0]):
+        return imp.placeholder(node, main)
+    return _map_mask(imp, node, main, acts, facts)
+
+
 def _map_unary(keeps: str):
     def mapper(imp, node, main, acts, facts):
         imp.emit("elementwise", node, {"op": "other", "keeps": keeps}, main)
@@ -1316,6 +1325,8 @@ MAPPERS = {
     "LayerNormalization": _map_layernorm,
     "RMSNormalization": _map_rmsnorm,
     "InstanceNormalization": _map_instancenorm,
+    "CumSum": _map_index_arithmetic,
+    "GatherElements": _map_index_arithmetic,
     "SimplifiedLayerNormalization": _map_rmsnorm,
     "Relu": _map_activation("relu"),
     "LeakyRelu": _map_activation("leaky_relu"),
