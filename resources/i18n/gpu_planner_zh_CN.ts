@@ -5303,6 +5303,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>该层是否有偏置向量。</translation>
     </message>
     <message>
+        <source>Weight standardisation: none; plain (the weight normalised per filter in every step, a copy the layer keeps for backward); gain (also a learned gain per filter: NF-Nets).</source>
+        <translation>权重标准化：none（无）；plain（每步按滤波器对权重做标准化，该层为反向传播保留一份副本）；gain（另有每个滤波器一个可学习增益：NF-Net）。</translation>
+    </message>
+    <message>
         <source>Pooling window.</source>
         <translation>池化窗口。</translation>
     </message>
@@ -6121,6 +6125,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>split</source>
         <translation>切分</translation>
+    </message>
+    <message>
+        <source>standardised weight</source>
+        <translation>标准化权重</translation>
     </message>
     <message>
         <source>{what} must be a number, not {text!r}</source>

@@ -1090,7 +1090,7 @@ class Importer:
                            and t not in claimed
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
-        derived = sorted(derived)
+        derived = sorted(derived - self.__dict__.get("weight_constants", set()))
         self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)

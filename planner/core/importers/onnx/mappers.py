@@ -511,6 +511,12 @@ def _map_conv(imp, node, main, acts, facts):
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
     padding = _conv_padding(imp, node, dims, facts)
+    standardized = None
+    if node.input[1] not in imp.init_dims and imp.origin(node.input[1]) is None:
+        ws = _standardized_weight(imp, node.input[1], numel(w), int(w[0]))
+        if ws is not None:
+            standardized, claims = ws
+            weights = claims + weights[1:]
     if dims == 1:
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
         def lift(v):  # no padding over the height of 1
@@ -523,6 +529,8 @@ def _map_conv(imp, node, main, acts, facts):
                   "stride": (1, int(strides[0])),
                   "padding": padding if isinstance(padding, str) else lift(padding),
                   "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
+        if standardized:
+            params["standardized"] = standardized
         conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
         imp.tensor_layer["\0" + conv] = conv
         out1 = imp.per_sample(node.output[0])
@@ -535,6 +543,8 @@ def _map_conv(imp, node, main, acts, facts):
         params = {"filters": int(w[0]), "kernel": _one(kernel), "stride": _one(strides),
                   "padding": padding, "dilation": _one(dilations), "groups": group,
                   "bias": bias}
+        if standardized:
+            params["standardized"] = standardized
         imp.emit("conv2d" if dims == 2 else "conv3d", node, params, main, weights=weights)
     if bn is not None:
         name = imp.unique(bn)
@@ -544,6 +554,67 @@ def _map_conv(imp, node, main, acts, facts):
         imp.layer_out[name] = imp.layer_out.get(conv_layer)
         imp.restored_bn += 1
         imp.restored_bn_params += 2 * int(w[0])
+
+
+def _standardized_weight(imp, weight: str, elements: int, filters: int):
+    """A convolution weight computed in the graph by standardising a parameter per filter
+    (timm's StdConv2d / ScaledStdConv2d, as F.batch_norm over the weight or as ReduceMean
+    arithmetic): ('plain' or 'gain', the initializers that are its parameters), or None.
+    The weight is the initializer of the weight's size behind it; the gain, one behind the
+    batch norm's scale. The subgraph's other tensors (the legacy exporter's transposed copy of
+    the weight, a zero shift) are constants of it, not reported as folded parameters."""
+    stack, seen, ops, inits, norm = [weight], set(), set(), [], None
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen:
+            continue
+        if t in imp.acts:
+            return None  # computed from activations: not a weight
+        seen.add(t)
+        if t in imp.init_dims:
+            if imp.init_type.get(t) in _FLOATS and numel(imp.init_dims[t]) > 1:
+                inits.append(t)
+            continue
+        p = imp.producer.get(t)
+        if p is None:
+            continue
+        node = imp.nodes[p]
+        ops.add(node.op_type)
+        if node.op_type == "BatchNormalization" and norm is None:
+            norm = node
+        stack.extend(i for i in node.input if i)
+    if "BatchNormalization" not in ops and "ReduceMean" not in ops:
+        return None
+    main = next((t for t in inits if numel(imp.init_dims[t]) == elements), None)
+    if main is None:
+        return None
+    gain = None
+    if norm is not None and len(norm.input) > 1 and norm.input[1]:
+        todo, looked = [norm.input[1]], 0
+        while todo and looked < 16 and gain is None:
+            t = todo.pop()
+            looked += 1
+            if t in imp.init_dims:
+                # (the default exporter folds gain × scale into one constant: 'view_10',
+                # 'val_12'; a norm without a gain has a scale of ones)
+                values = imp.values.get(t)
+                if t in inits and numel(imp.init_dims[t]) == filters and (
+                        values is None or any(float(v) != 1.0 for v in _flat(values))):
+                    gain = t
+                continue
+            p = imp.producer.get(t)
+            if p is not None:
+                todo.extend(i for i in imp.nodes[p].input if i)
+    if norm is None:  # written out: a learned per-filter factor is the gain
+        gain = next((t for t in inits if t != main and numel(imp.init_dims[t]) == filters
+                     and imp.is_learned(t)), None)
+    claims = (main,) + ((gain,) if gain else ())
+    imp.__dict__.setdefault("weight_constants", set()).update(
+        t for t in inits if t not in claims)
+    return ("gain" if gain else "plain"), claims
+
+
+_FLOATS = {1, 10, 11, 16}
 
 
 def _map_conv_transpose(imp, node, main, acts, facts):
