@@ -180,3 +180,23 @@ def test_a_standardised_weight_is_the_convolution_s_parameters_and_keeps_a_copy(
     info = analyze(r.draft).layers[1]
     assert (f * fan_in + 2 * f) in [s.elements for s in info.result.saved
                                     if s.storage == "f32_fixed"]
+
+
+def test_a_folded_weight_merged_through_an_identity_still_restores_its_batch_norm(tmp_path):
+    # timm's RegNet zero-initialises each block's last batch norm: folded, its convolutions'
+    # weights are all zeros, and the legacy exporter keeps one, read through Identity nodes.
+    # 9 of RegNetX-200MF's 44 batch norms were missing (-4.9 % saved bytes, no word of it).
+    h = helper
+    nodes = [h.make_node("Identity", ["onnx::Conv_20"], ["onnx::Conv_23"], name="Identity_0"),
+             h.make_node("Conv", ["x", "onnx::Conv_20", "onnx::Conv_21"], ["a"],
+                         name="/s1/b1/conv3/conv/Conv", kernel_shape=[1, 1]),
+             h.make_node("Relu", ["a"], ["r"], name="/s1/b1/act/Relu"),
+             h.make_node("Conv", ["r", "onnx::Conv_23", "onnx::Conv_24"], ["b"],
+                         name="/s1/b2/conv3/conv/Conv", kernel_shape=[1, 1]),
+             h.make_node("Relu", ["b"], ["y"], name="/s1/b2/act/Relu")]
+    model = build(nodes, [tensor("x", ["N", 8, 8, 8])], [tensor("y", None)],
+                  [weight("onnx::Conv_20", (8, 8, 1, 1), 0.0), weight("onnx::Conv_21", (8,)),
+                   weight("onnx::Conv_24", (8,), 0.5), weight("head.fc.weight", (2, 2))])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.restored_batchnorms == 2
+    assert layer_kinds(r) == ["conv2d", "batchnorm", "activation"] * 2

@@ -130,8 +130,11 @@ def prepass(imp) -> None:
             # but convolution + norm pairs) no name has a path: its own node names tell it.
             legacy = named or (node.name.startswith("/") and len(node.input) > 2 and
                                node.input[2].startswith("onnx::"))
+            # (an Identity where the exporter merged equal folded weights: a zero-initialised
+            # last norm of a residual block makes its convolution's weight all zeros)
             if bn is None and legacy and len(node.input) > 1 and \
-                    node.input[1].startswith("onnx::") and node.input[1] in imp.init_dims:
+                    node.input[1].startswith("onnx::") and \
+                    (imp.origin(node.input[1]) or "") in imp.init_dims:
                 bn = imp.module_scope(node)
                 bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
                     else "bn"
