@@ -109,3 +109,22 @@ def test_a_mask_buffer_added_to_the_scores_is_not_a_parameter(tmp_path):
     # EVA's rotary table, a buffer multiplied in
     r = import_saved(tmp_path, _masked("rope.pos_embed", ("blk_proj_weight",), "Mul"), batch=2)
     assert r.report.plan_parameters == T * C == r.report.file_weights
+
+
+def test_a_folded_copy_of_the_embedding_table_in_an_output_layer_is_warned(tmp_path):
+    # GPT-2's and BERT's tied LM heads from dynamo=False with constant folding (its eval
+    # default): the head reads a folded transposed copy, 'onnx::MatMul_N'; counted twice, +24 %
+    # of GPT-2-tiny's parameters, with no word. The file cannot tell a tied head from an own
+    # weight of that shape: the plan counts both and says by how much it may be over.
+    h = helper
+    nodes = [h.make_node("Gather", ["wte.weight", "ids"], ["e"], name="/wte/Gather"),
+             h.make_node("Relu", ["e"], ["r"], name="/act/Relu"),
+             h.make_node("MatMul", ["r", "onnx::MatMul_9"], ["logits"],
+                         name="/lm_head/MatMul")]
+    model = build(nodes, [tensor("ids", ["N", T], TensorProto.INT64)],
+                  [tensor("logits", None)],
+                  [rand("wte.weight", (V, C), 3), rand("onnx::MatMul_9", (C, V), 6)])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.plan_parameters == 2 * V * C
+    text = " ".join(r.warnings)
+    assert "shape of the token embedding's table" in text and f"{V * C:,} parameters" in text

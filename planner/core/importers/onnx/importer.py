@@ -100,6 +100,7 @@ class Importer:
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
         self.shared_vectors: dict[str, int] = {}  # genuinely shared, counted once per use
+        self.maybe_tied: list[int] = []  # folded output weights shaped like an embedding's
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
@@ -790,6 +791,16 @@ class Importer:
             return q
         return ""
 
+    def _transposed_table(self, init: str) -> bool:
+        """``init`` (a constant the legacy exporter folded: 'onnx::MatMul_N') has the
+        transposed shape of a token embedding's table the plan has: an output layer that may
+        be tied to the embedding (its copy, folded), or a weight of its own of that shape."""
+        dims = self.init_dims.get(init)
+        if dims is None or len(dims) != 2:
+            return False
+        return any(k == "embedding" and self.init_dims.get(t) == (dims[1], dims[0])
+                   for t, uses in self.claimants.items() for k, _s in uses[:1])
+
     def _shared_with(self, init: str, kind: str, scope: tuple[str, str]) -> bool:
         """``init`` is a parameter this layer shares with one that claimed it before (not a
         tensor the exporter merged with an identical one of another module, as it does an
@@ -848,6 +859,9 @@ class Importer:
             params["tied"] = True  # one weight, counted at its first layer
             self.tied_weights += numel(self.init_dims[origins[0]])
             shared[0] = False
+        elif kind == "fc" and origins and origins[0] is not None and \
+                origins[0].startswith("onnx::") and self._transposed_table(origins[0]):
+            self.maybe_tied.append(numel(self.init_dims[origins[0]]))
         for o, again in zip(origins, shared):
             if again:
                 self.shared_vectors[o] = self.shared_vectors.get(o, 0) + numel(
@@ -1136,6 +1150,17 @@ class Importer:
                 "called several times, or an output layer tied to the token embedding): "
                 "counted once, with the gradients of every use added into one."),
                 n=f"{self.tied_weights:,}"))
+        if self.maybe_tied:
+            n = sum(self.maybe_tied)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "An output layer's weight ({n} values) has the shape of the token "
+                "embedding's table, transposed, and the exporter's constant folding made it a "
+                "constant of its own, so the file cannot say whether the two are one tied "
+                "weight (GPT-2's and BERT's language-model heads, most Hugging Face language "
+                "models): the plan counts them apart. If they are tied, it counts {n} "
+                "parameters too many ({pct} of its parameters). Export with "
+                "do_constant_folding=False, or with the default exporter, to tell."),
+                n=f"{n:,}", pct=f"{100.0 * n / max(1, plan):.2g} %"))
         if reused:
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} values of vectors (biases, norm scales) that the network shares "
