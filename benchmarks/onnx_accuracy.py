@@ -82,7 +82,8 @@ SEQUENCE = 128
 TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto",
                  "timm_swin_tiny_patch4_window7_224", "timm_poolformer_s12",
-                 "timm_eva02_tiny_patch14_224", "timm_efficientnet_b0", "timm_regnetx_002")
+                 "timm_eva02_tiny_patch14_224", "timm_efficientnet_b0", "timm_regnetx_002",
+                 "timm_nf_resnet26")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).

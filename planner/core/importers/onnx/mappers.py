@@ -602,7 +602,8 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
                 # 'val_12'; a norm without a gain has a scale of ones)
                 values = imp.values.get(t)
                 if t in inits and numel(imp.init_dims[t]) == filters and (
-                        values is None or any(float(v) != 1.0 for v in _flat(values))):
+                        imp.is_learned(t) or values is None
+                        or any(float(v) != 1.0 for v in _flat(values))):
                     gain = t
                 continue
             p = imp.producer.get(t)
