@@ -201,3 +201,22 @@ def test_a_folded_weight_merged_through_an_identity_still_restores_its_batch_nor
     r = import_saved(tmp_path, model, batch=2)
     assert r.report.restored_batchnorms == 2
     assert layer_kinds(r) == ["conv2d", "batchnorm", "activation"] * 2
+
+
+def test_a_folded_per_channel_bias_added_in_is_a_parameter(tmp_path):
+    # ConvNeXt-V2's GRN (timm), dynamo=False eval: weight.view and bias.view folded into
+    # 'onnx::Mul_N' and 'onnx::Add_N'; the product's factor was counted, the added bias not,
+    # with no warning (-7,360 parameters on ConvNeXt-V2-atto).
+    h = helper
+    C_ = 16
+    nodes = [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/conv/Conv",
+                         kernel_shape=[1, 1]),
+             h.make_node("Mul", ["onnx::Mul_5", "c"], ["m"], name="/grn/Mul"),
+             h.make_node("Add", ["onnx::Add_6", "m"], ["a"], name="/grn/Add"),
+             h.make_node("Add", ["c", "a"], ["y"], name="/grn/Add_1")]
+    model = build(nodes, [tensor("x", ["N", 4, 8, 8])], [tensor("y", None)],
+                  [weight("conv.weight", (C_, 4, 1, 1)), weight("onnx::Mul_5", (1, C_, 1, 1)),
+                   weight("onnx::Add_6", (1, C_, 1, 1), 0.2)])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.plan_parameters == C_ * 4 + 2 * C_
+    assert r.report.complete and not r.warnings

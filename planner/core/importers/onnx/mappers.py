@@ -965,7 +965,10 @@ def _map_binary(imp, node, main, acts, facts):
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
-    if op in ("Mul", "Div") and not learned and imp.from_folded_parameter(node, other):
+    # (and, from the legacy exporter's constant folding, a per-channel bias reshaped: ConvNeXt-
+    # V2's GRN bias, 'onnx::Add_N')
+    if (op in ("Mul", "Div") or op == "Add" and not imp.dynamo_names) and not learned and \
+            imp.from_folded_parameter(node, other):
         # A factor folded out of a parameter (Swin-V2's exp(clamp(logit_scale)), ConvNeXt's
         # layer scale reshaped) is still learned in training: the product keeps its
         # activation for that gradient, and the factor counts as the parameter (an
