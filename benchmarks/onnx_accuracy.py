@@ -74,12 +74,21 @@ NETWORKS = (
 # Text models from another library (transformers), random weights, built from small configs:
 # token ids in, SEQUENCE tokens, the library's defaults otherwise (dropout 0.1, SDPA attention);
 # '_eager' variants use transformers' explicit softmax attention instead.
-TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny")
+TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny",
+                 "albert_tiny", "distilbert_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
 TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
-                 "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto")
+                 "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto",
+                 "timm_swin_tiny_patch4_window7_224", "timm_poolformer_s12",
+                 "timm_eva02_tiny_patch14_224", "timm_efficientnet_b0", "timm_regnetx_002",
+                 "timm_nf_resnet26")
+# Image models of transformers (random weights, small configs; pixel values in) and small
+# torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
+# ConvTranspose + Resize).
+HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit")
+TORCH_NETS = ("conv1d_net", "norms_net", "unet_net")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
@@ -107,11 +116,77 @@ class _Ids(torch.nn.Module):
         return self.m(input_ids=ids).last_hidden_state
 
 
+class _Pixels(torch.nn.Module):
+    """pixel values → last hidden state (a transformers image model's ONNX file)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(pixel_values=x).last_hidden_state
+
+
+def _hf_vision(name: str):
+    import transformers as tf  # noqa: PLC0415 - only these rows need it
+
+    if name == "hf_resnet":  # convolution + batch norm pairs only (bias-free convolutions)
+        return _Pixels(tf.ResNetModel(tf.ResNetConfig(
+            hidden_sizes=[64, 128, 256, 512], depths=[1, 1, 1, 1], layer_type="basic")))
+    if name == "hf_convnext":
+        return _Pixels(tf.ConvNextModel(tf.ConvNextConfig(
+            hidden_sizes=[48, 96, 192, 384], depths=[1, 1, 2, 1])))
+    return _Pixels(tf.ViTModel(tf.ViTConfig(
+        hidden_size=192, num_hidden_layers=2, num_attention_heads=3, intermediate_size=768),
+        add_pooling_layer=False))
+
+
+def _torch_net(name: str):
+    N = torch.nn
+    if name == "conv1d_net":  # a 1-D CNN (16 channels × 256 steps)
+        return N.Sequential(N.Conv1d(16, 64, 5, padding=2), N.BatchNorm1d(64), N.ReLU(),
+                            N.Conv1d(64, 64, 3, stride=2), N.ReLU(), N.AdaptiveAvgPool1d(1),
+                            N.Flatten(), N.Linear(64, 10)), (16, 256)
+    if name == "norms_net":  # GroupNorm, affine and plain InstanceNorm
+        return N.Sequential(N.Conv2d(3, 32, 3, padding=1), N.GroupNorm(8, 32), N.SiLU(),
+                            N.Conv2d(32, 64, 3, stride=2, padding=1),
+                            N.InstanceNorm2d(64, affine=True), N.ReLU(),
+                            N.Conv2d(64, 64, 3, padding=1), N.InstanceNorm2d(64),
+                            N.ReLU()), (3, 64, 64)
+    return _UNet(), (3, 128, 128)
+
+
+class _UNet(torch.nn.Module):
+    """A two-level U-Net: ConvTranspose up, skip concat, bilinear Resize at the end."""
+
+    def __init__(self):
+        super().__init__()
+        N = torch.nn
+        self.d1 = N.Sequential(N.Conv2d(3, 32, 3, padding=1), N.BatchNorm2d(32), N.ReLU())
+        self.d2 = N.Sequential(N.Conv2d(32, 64, 3, stride=2, padding=1), N.BatchNorm2d(64),
+                               N.ReLU())
+        self.up = N.ConvTranspose2d(64, 32, 2, stride=2)
+        self.c = N.Sequential(N.Conv2d(64, 32, 3, padding=1), N.ReLU(), N.Conv2d(32, 5, 1))
+
+    def forward(self, x):
+        a = self.d1(x)
+        y = self.c(torch.cat([self.up(self.d2(a)), a], 1))
+        return torch.nn.functional.interpolate(y, scale_factor=2, mode="bilinear",
+                                               align_corners=False)
+
+
 def _text(name: str):
     import transformers as tf  # noqa: PLC0415 - only the text rows need it
 
     attn = "eager" if name.endswith("_eager") else "sdpa"
     small = {"vocab_size": 1000, "attn_implementation": attn}
+    if name.startswith("albert"):  # one layer's weights shared by all four layers
+        return _Ids(tf.AlbertModel(tf.AlbertConfig(
+            embedding_size=64, hidden_size=256, num_hidden_layers=4, num_attention_heads=4,
+            intermediate_size=1024, **small), add_pooling_layer=False))
+    if name.startswith("distilbert"):
+        return _Ids(tf.DistilBertModel(tf.DistilBertConfig(
+            dim=256, n_layers=2, n_heads=4, hidden_dim=1024, **small)))
     if name.startswith("bert"):
         m = tf.BertModel(tf.BertConfig(hidden_size=128, num_hidden_layers=2,
                                        num_attention_heads=4, intermediate_size=512, **small),
@@ -131,6 +206,12 @@ def build(name: str):
     if name in TEXT_NETWORKS:
         torch.manual_seed(0)
         return _text(name), SEQUENCE
+    if name in HF_VISION:
+        torch.manual_seed(0)
+        return _hf_vision(name), 224
+    if name in TORCH_NETS:
+        torch.manual_seed(0)
+        return _torch_net(name)
     if name.startswith("timm_"):
         import timm  # noqa: PLC0415 - optional, only these rows need it
 
@@ -232,9 +313,11 @@ def _export(name, mode, path, status, model, x, batch1_error: str = "", note: st
         return None, err
 
 
-def example(name: str, batch: int, size: int) -> torch.Tensor:
+def example(name: str, batch: int, size) -> torch.Tensor:
     if name in TEXT_NETWORKS:
         return torch.randint(0, 1000, (batch, size))
+    if isinstance(size, tuple):  # a torch.nn network's per-sample input shape
+        return torch.randn(batch, *size)
     return torch.randn(batch, 3, size, size)
 
 
@@ -295,13 +378,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
-    try:
-        import timm  # noqa: F401, PLC0415
-
-        extra = TIMM_NETWORKS
-    except ImportError:
-        extra = ()
-    ap.add_argument("--networks", default=",".join(NETWORKS + TEXT_NETWORKS + extra))
+    extra: tuple[str, ...] = TORCH_NETS
+    for module, rows in (("transformers", TEXT_NETWORKS + HF_VISION), ("timm", TIMM_NETWORKS)):
+        try:
+            __import__(module)
+            extra += rows
+        except ImportError:
+            print(f"({module} is not installed: its rows are skipped)")
+    ap.add_argument("--networks", default=",".join(NETWORKS + extra))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)

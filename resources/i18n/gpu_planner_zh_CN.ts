@@ -5303,6 +5303,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>该层是否有偏置向量。</translation>
     </message>
     <message>
+        <source>Weight standardisation: none; plain (the weight normalised per filter in every step, a copy the layer keeps for backward); gain (also a learned gain per filter: NF-Nets).</source>
+        <translation>权重标准化：none（无）；plain（每步按滤波器对权重做标准化，该层为反向传播保留一份副本）；gain（另有每个滤波器一个可学习增益：NF-Net）。</translation>
+    </message>
+    <message>
         <source>Pooling window.</source>
         <translation>池化窗口。</translation>
     </message>
@@ -6121,6 +6125,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>split</source>
         <translation>切分</translation>
+    </message>
+    <message>
+        <source>standardised weight</source>
+        <translation>标准化权重</translation>
     </message>
     <message>
         <source>{what} must be a number, not {text!r}</source>
@@ -7213,6 +7221,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} parameters are counted once per layer although the file stores them once (the exporter merged identical weight tensors, as it does for untrained ones).</source>
         <translation>有 {n} 个参数按每层各计一次，尽管文件只存储一次（导出器合并了相同的权重张量，未训练的网络常会如此）。</translation>
+    </message>
+    <message>
+        <source>{n} weight values are read by more than one linear layer (one module called several times, or an output layer tied to the token embedding): counted once, with the gradients of every use added into one.</source>
+        <translation>{n} 个权重值被多个线性层读取（同一模块被多次调用，或输出层与词元嵌入绑定）：只计一次，各次使用的梯度累加为一份。</translation>
+    </message>
+    <message>
+        <source>An output layer&apos;s weight ({n} values) has the shape of the token embedding&apos;s table, transposed, and the exporter&apos;s constant folding made it a constant of its own, so the file cannot say whether the two are one tied weight (GPT-2&apos;s and BERT&apos;s language-model heads, most Hugging Face language models): the plan counts them apart. If they are tied, it counts {n} parameters too many ({pct} of its parameters). Export with do_constant_folding=False, or with the default exporter, to tell.</source>
+        <translation>某个输出层的权重（{n} 个值）与词元嵌入表转置后的形状相同，而导出器的常量折叠把它变成了单独的常量，因此文件无法说明两者是否为同一个绑定权重（GPT-2 和 BERT 的语言模型头，以及大多数 Hugging Face 语言模型都是绑定的）：计划将两者分开计数。若它们是绑定的，计划多计了 {n} 个参数（占其参数的 {pct}）。请用 do_constant_folding=False 或默认导出器导出以便区分。</translation>
+    </message>
+    <message>
+        <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>
+        <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
     </message>
     <message>
         <source>The file fixes the batch size at {fixed}; planning for batch {batch} as asked (shapes re-derived).</source>

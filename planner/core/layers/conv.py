@@ -9,6 +9,7 @@ import math
 
 from planner.core.layers.shapes import (
     ACT,
+    F32_FIXED,
     I64,
     LayerError,
     LayerResult,
@@ -40,6 +41,13 @@ _CONV_PARAMS = (
        minimum=1),
     _p("bias", "bool", True, QT_TRANSLATE_NOOP("core", "Whether the layer has a bias vector.")),
 )
+# Weight standardisation (timm's StdConv2d and ScaledStdConv2d: NF-Nets, BiT ResNets): the
+# weight is standardised per filter in every step, a new tensor the convolution keeps.
+_STANDARDIZED_PARAM = _p(
+    "standardized", "choice", "none", QT_TRANSLATE_NOOP(
+        "core", "Weight standardisation: none; plain (the weight normalised per filter in "
+        "every step, a copy the layer keeps for backward); gain (also a learned gain per "
+        "filter: NF-Nets)."), choices=("none", "plain", "gain"))
 _POOL_PARAMS = (
     _p("kernel", "ints", 2, QT_TRANSLATE_NOOP("core", "Pooling window."), minimum=1),
     _p("stride", "ints", None, QT_TRANSLATE_NOOP("core",
@@ -195,8 +203,15 @@ def _conv(dims: int):
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
             ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
-        return _new_result((out, params_n, fwd, 2 * fwd,
-                            (_new_saved(("input", math.prod(x), ACT)),),
+        saved = (_new_saved(("input", math.prod(x), ACT)),)
+        standardized = params.get("standardized") or "none"
+        if standardized != "none":
+            # The standardised weight and its per-filter mean and 1/std, once per step.
+            saved += (_new_saved(("own", filters * per_group * kvol + 2 * filters,
+                                  F32_FIXED)),)
+            if standardized == "gain":
+                params_n += filters
+        return _new_result((out, params_n, fwd, 2 * fwd, saved,
                             False, False, ws, params_n, "", 0, 1, 0, 0, 0, 0))
 
     return rule
@@ -375,14 +390,14 @@ LAYER_RULES: tuple[LayerRule, ...] = (
     LayerRule(
         "conv2d",
         QT_TRANSLATE_NOOP("core", "Conv 2D"),
-        _CONV_PARAMS,
+        _CONV_PARAMS + (_STANDARDIZED_PARAM,),
         _conv(2),
         QT_TRANSLATE_NOOP("core", "2-D convolution; keeps its input for backward."),
     ),
     LayerRule(
         "conv3d",
         QT_TRANSLATE_NOOP("core", "Conv 3D"),
-        _CONV_PARAMS,
+        _CONV_PARAMS + (_STANDARDIZED_PARAM,),
         _conv(3),
         QT_TRANSLATE_NOOP(
             "core", "3-D convolution (video, volumes); keeps its input for backward."

@@ -325,6 +325,7 @@ PARAM_LABELS: dict[str, str] = {
     "patch": QT_TRANSLATE_NOOP("core", "patch"),
     "class_token": QT_TRANSLATE_NOOP("core", "class token"),
     "split": QT_TRANSLATE_NOOP("core", "split"),
+    "standardized": QT_TRANSLATE_NOOP("core", "standardised weight"),
 }
 
 

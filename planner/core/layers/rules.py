@@ -100,4 +100,5 @@ WIRING_PARAMS: dict[str, frozenset[str]] = {
 # so files of networks that do not use them read as before.
 OMIT_AT_DEFAULT = frozenset({"tied", "frozen", "lora_rank", "quant", "positions",
                              "max_positions", "token_types", "rotary_dim", "heads", "kv_heads",
-                             "causal", "implementation", "dropout", "repeat_kv", "split"})
+                             "causal", "implementation", "dropout", "repeat_kv", "split",
+                             "standardized"})

@@ -96,6 +96,11 @@ class Importer:
         self.expect: list[tuple[str, tuple[int, ...], str]] = []
         self.status: dict[int, str] = {}  # node index -> mapped | folded | constant | unknown
         self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
+        # initializer -> (kind, module scope) of the layers claiming it, in order
+        self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
+        self.shared_vectors: dict[str, int] = {}  # genuinely shared, counted once per use
+        self.maybe_tied: list[int] = []  # folded output weights shaped like an embedding's
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
@@ -107,6 +112,8 @@ class Importer:
         self.fused_patterns: dict[str, int] = {}
         self.layer_shape: dict[str, tuple[int, ...]] = {}  # where the plan's shape differs
         self.current = 0
+        self._buffer_cache: dict[str, bool] = {}
+        self.elem_types: dict[str, int] = {}  # tensor -> ONNX element type, where inferred
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -494,6 +501,8 @@ class Importer:
         for coll in (graph.input, graph.value_info, graph.output):
             for vi in coll:
                 tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+                if tt is not None and tt.elem_type:
+                    self.elem_types[vi.name] = tt.elem_type
                 if tt is None or not tt.HasField("shape"):
                     continue
                 dims: list = []
@@ -650,6 +659,10 @@ class Importer:
             seen += 1
         return name if name in self.init_dims else None
 
+    def is_integer(self, name: str) -> bool:
+        """The tensor holds integers (token ids, positions, indices): no gradient flows."""
+        return self.elem_types.get(name) in _INT_TYPES
+
     def is_weight(self, name: str) -> bool:
         o = self.origin(name)
         return o is not None and self.init_type.get(o) in _FLOAT_TYPES and \
@@ -665,7 +678,39 @@ class Importer:
         if not self.named_parameters:
             return True
         return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
-                    or self.is_derived(o))
+                    or self.is_derived(o) or self._is_buffer(o))
+
+    def _is_buffer(self, o: str) -> bool:
+        """A module's buffer that only element-wise operators read (Swin's shifted-window
+        attention mask added to the scores, EVA's rotary table), not a parameter: named a mask, or, in a file
+        of the default exporter, one its record of the traced operations does not name as
+        a parameter (it names each one it reads: '%p_blocks_0_gamma'). Convolutions and
+        norms are not judged by that record: a folded batch norm's replaces its
+        convolution's."""
+        cached = self._buffer_cache.get(o)
+        if cached is not None:
+            return cached
+        readers, todo, seen = set(), [o], 0
+        while todo and seen < 32:
+            t = todo.pop()
+            seen += 1
+            for k in self.consumers.get(t, ()):
+                node = self.nodes[k]
+                readers.add(node.op_type)
+                if node.op_type in ("Unsqueeze", "Reshape", "Squeeze", "Cast", "Expand",
+                                    "Identity") and node.output and node.output[0] not in \
+                        self.acts:
+                    todo.extend(x for x in node.output[:1] if x)
+        judged = bool(readers) and readers <= {"Add", "Sub", "Mul", "Where", "Unsqueeze",
+                                               "Reshape", "Squeeze", "Cast", "Expand",
+                                               "Identity", "Slice", "Split", "Concat", "Tile"}
+        last = o.rsplit(".", 1)[-1]
+        result = judged and "." in o and (
+            re.fullmatch(r"(\w*_)?masks?", last) is not None
+            or self.dynamo and bool(self.fx_parameters)
+            and o.replace(".", "_") not in self.fx_parameters)
+        self._buffer_cache[o] = result
+        return result
 
     def is_derived(self, name: str) -> bool:
         """A constant the default exporter folded out of a parameter, named after the op that
@@ -746,6 +791,36 @@ class Importer:
             return q
         return ""
 
+    def _transposed_table(self, init: str) -> bool:
+        """``init`` (a constant the legacy exporter folded: 'onnx::MatMul_N') has the
+        transposed shape of a token embedding's table the plan has: an output layer that may
+        be tied to the embedding (its copy, folded), or a weight of its own of that shape."""
+        dims = self.init_dims.get(init)
+        if dims is None or len(dims) != 2:
+            return False
+        return any(k == "embedding" and self.init_dims.get(t) == (dims[1], dims[0])
+                   for t, uses in self.claimants.items() for k, _s in uses[:1])
+
+    def _shared_with(self, init: str, kind: str, scope: tuple[str, str]) -> bool:
+        """``init`` is a parameter this layer shares with one that claimed it before (not a
+        tensor the exporter merged with an identical one of another module, as it does an
+        untrained network's zero biases): the same module called again (ALBERT's one layer
+        run N times), or a linear layer reading the token embedding's table (an LM head tied
+        to it)."""
+        before = self.claimants.get(init)
+        if not before:
+            return False
+        if kind == "fc" and any(k == "embedding" for k, _s in before):
+            return True
+        raw = scope[1]
+        if not raw:
+            return False
+        if self.dynamo_names:  # its scopes are module paths, the same at every call
+            return any(s[1] == raw for _k, s in before)
+        # The legacy exporter numbers a module's later calls ('query', then 'query_1'); two
+        # modules named 'conv_1' and 'conv_2' are not one called twice.
+        return any(_recalled(raw, s[1]) for _k, s in before)
+
     def layer_name(self, node, suffix: str = "") -> str:
         base = self.module_scope(node)
         op = node.op_type
@@ -777,6 +852,20 @@ class Importer:
         params = dict(params)
         if self.layers and self.layers[-1].name != src:
             params["input"] = src
+        scope = ("", self.module_scope(node))
+        origins = [self.origin(w) if w else None for w in weights]
+        shared = [o is not None and self._shared_with(o, kind, scope) for o in origins]
+        if kind == "fc" and shared and shared[0]:
+            params["tied"] = True  # one weight, counted at its first layer
+            self.tied_weights += numel(self.init_dims[origins[0]])
+            shared[0] = False
+        elif kind == "fc" and origins and origins[0] is not None and \
+                origins[0].startswith("onnx::") and self._transposed_table(origins[0]):
+            self.maybe_tied.append(numel(self.init_dims[origins[0]]))
+        for o, again in zip(origins, shared):
+            if again:
+                self.shared_vectors[o] = self.shared_vectors.get(o, 0) + numel(
+                    self.init_dims[o])
         self.layers.append(LayerSpec(kind, name, params))
         targets = out if out is not None else [o for o in node.output[:1] if o]
         for o in targets:
@@ -784,10 +873,10 @@ class Importer:
         if targets:
             self.layer_out[name] = self.layer_shape.get(targets[0]) or \
                 self.per_sample(targets[0])
-        for w in weights:
-            o = self.origin(w) if w else None
+        for o in origins:
             if o is not None:
                 self.claims.append((name, o))
+                self.claimants[o].append((kind, scope))
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
             if shape is not None:
@@ -992,8 +1081,11 @@ class Importer:
                 stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
         unclaimed = [w for w in weights if w not in claimed]
         file_weights = sum(weights.values())
-        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items())
-        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items() if c > 1)
+        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items()) - \
+            self.tied_weights
+        reused = sum(self.shared_vectors.values())
+        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items()
+                     if c > 1) - self.tied_weights - reused
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
@@ -1012,7 +1104,7 @@ class Importer:
                            and t not in claimed
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
-        derived = sorted(derived)
+        derived = sorted(derived - self.__dict__.get("weight_constants", set()))
         self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)
@@ -1052,6 +1144,29 @@ class Importer:
                 "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
                 "untrained ones)."), n=f"{shared:,}"))
+        if self.tied_weights:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight values are read by more than one linear layer (one module "
+                "called several times, or an output layer tied to the token embedding): "
+                "counted once, with the gradients of every use added into one."),
+                n=f"{self.tied_weights:,}"))
+        if self.maybe_tied:
+            n = sum(self.maybe_tied)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "An output layer's weight ({n} values) has the shape of the token "
+                "embedding's table, transposed, and the exporter's constant folding made it a "
+                "constant of its own, so the file cannot say whether the two are one tied "
+                "weight (GPT-2's and BERT's language-model heads, most Hugging Face language "
+                "models): the plan counts them apart. If they are tied, it counts {n} "
+                "parameters too many ({pct} of its parameters). Export with "
+                "do_constant_folding=False, or with the default exporter, to tell."),
+                n=f"{n:,}", pct=f"{100.0 * n / max(1, plan):.2g} %"))
+        if reused:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} values of vectors (biases, norm scales) that the network shares "
+                "between layers (one module called several times) are counted once per use: "
+                "the plan counts {n} parameters more than the network has ({pct} of them)."),
+                n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
 
     def _batch_size(self) -> int:
         fixed = self.fixed_batch
@@ -1185,6 +1300,14 @@ def _einsum_axis(imp, node, x, b, ys):
         return None
     letter = terms[pos[0]][b]
     return rhs.index(letter) if letter in rhs else None
+
+
+def _recalled(scope: str, first: str) -> bool:
+    """``scope`` is a later call of the module whose first call has scope ``first``, as the
+    legacy exporter writes it (a component 'name' becomes 'name_1', 'name_2', ...)."""
+    a, b = scope.split("."), first.split(".")
+    return len(a) == len(b) and all(
+        x == y or (x.startswith(y + "_") and x[len(y) + 1:].isdigit()) for x, y in zip(a, b))
 
 
 def _flat(value) -> list:

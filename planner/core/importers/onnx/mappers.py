@@ -124,8 +124,17 @@ def prepass(imp) -> None:
                 imp.fused.setdefault(u, {})["extra_pads"] = pads
         elif op == "Conv":
             bn = _folded_bn(imp, node)
-            if bn is None and named and len(node.input) > 1 and \
-                    node.input[1].startswith("onnx::") and node.input[1] in imp.init_dims:
+            # The legacy exporter's constant folding names a convolution's weight and bias
+            # 'onnx::Conv_N' where it folded a batch norm into them; other weights keep their
+            # module path. Where every parameter was folded (Hugging Face's ResNet: nothing
+            # but convolution + norm pairs) no name has a path: its own node names tell it.
+            legacy = named or (node.name.startswith("/") and len(node.input) > 2 and
+                               node.input[2].startswith("onnx::"))
+            # (an Identity where the exporter merged equal folded weights: a zero-initialised
+            # last norm of a residual block makes its convolution's weight all zeros)
+            if bn is None and legacy and len(node.input) > 1 and \
+                    node.input[1].startswith("onnx::") and \
+                    (imp.origin(node.input[1]) or "") in imp.init_dims:
                 bn = imp.module_scope(node)
                 bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
                     else "bn"
@@ -505,10 +514,16 @@ def _map_conv(imp, node, main, acts, facts):
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
     padding = _conv_padding(imp, node, dims, facts)
+    standardized = None
+    if node.input[1] not in imp.init_dims and imp.origin(node.input[1]) is None:
+        ws = _standardized_weight(imp, node.input[1], numel(w), int(w[0]))
+        if ws is not None:
+            standardized, claims = ws
+            weights = claims + weights[1:]
     if dims == 1:
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
-        def lift(v):
-            return (1, int(v)) if isinstance(v, int) else (1,) + tuple(int(a) for a in v)
+        def lift(v):  # no padding over the height of 1
+            return (0, int(v)) if isinstance(v, int) else (0,) + tuple(int(a) for a in v)
         up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
                       name=imp.layer_name(node, "as2d"))
         imp.tensor_layer["\0" + up] = up
@@ -517,16 +532,22 @@ def _map_conv(imp, node, main, acts, facts):
                   "stride": (1, int(strides[0])),
                   "padding": padding if isinstance(padding, str) else lift(padding),
                   "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
+        if standardized:
+            params["standardized"] = standardized
         conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
         imp.tensor_layer["\0" + conv] = conv
         out1 = imp.per_sample(node.output[0])
         imp.layer_out[conv] = (out1[0], 1, out1[1]) if out1 else None
+        if out1:  # checked against the plan like every mapped layer's shape
+            imp.expect.append((conv, (out1[0], 1, out1[1]), node))
         out = imp.per_sample(node.output[0])
         imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
     else:
         params = {"filters": int(w[0]), "kernel": _one(kernel), "stride": _one(strides),
                   "padding": padding, "dilation": _one(dilations), "groups": group,
                   "bias": bias}
+        if standardized:
+            params["standardized"] = standardized
         imp.emit("conv2d" if dims == 2 else "conv3d", node, params, main, weights=weights)
     if bn is not None:
         name = imp.unique(bn)
@@ -536,6 +557,68 @@ def _map_conv(imp, node, main, acts, facts):
         imp.layer_out[name] = imp.layer_out.get(conv_layer)
         imp.restored_bn += 1
         imp.restored_bn_params += 2 * int(w[0])
+
+
+def _standardized_weight(imp, weight: str, elements: int, filters: int):
+    """A convolution weight computed in the graph by standardising a parameter per filter
+    (timm's StdConv2d / ScaledStdConv2d, as F.batch_norm over the weight or as ReduceMean
+    arithmetic): ('plain' or 'gain', the initializers that are its parameters), or None.
+    The weight is the initializer of the weight's size behind it; the gain, one behind the
+    batch norm's scale. The subgraph's other tensors (the legacy exporter's transposed copy of
+    the weight, a zero shift) are constants of it, not reported as folded parameters."""
+    stack, seen, ops, inits, norm = [weight], set(), set(), [], None
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen:
+            continue
+        if t in imp.acts:
+            return None  # computed from activations: not a weight
+        seen.add(t)
+        if t in imp.init_dims:
+            if imp.init_type.get(t) in _FLOATS and numel(imp.init_dims[t]) > 1:
+                inits.append(t)
+            continue
+        p = imp.producer.get(t)
+        if p is None:
+            continue
+        node = imp.nodes[p]
+        ops.add(node.op_type)
+        if node.op_type == "BatchNormalization" and norm is None:
+            norm = node
+        stack.extend(i for i in node.input if i)
+    if "BatchNormalization" not in ops and "ReduceMean" not in ops:
+        return None
+    main = next((t for t in inits if numel(imp.init_dims[t]) == elements), None)
+    if main is None:
+        return None
+    gain = None
+    if norm is not None and len(norm.input) > 1 and norm.input[1]:
+        todo, looked = [norm.input[1]], 0
+        while todo and looked < 16 and gain is None:
+            t = todo.pop()
+            looked += 1
+            if t in imp.init_dims:
+                # (the default exporter folds gain × scale into one constant: 'view_10',
+                # 'val_12'; a norm without a gain has a scale of ones)
+                values = imp.values.get(t)
+                if t in inits and numel(imp.init_dims[t]) == filters and (
+                        imp.is_learned(t) or values is None
+                        or any(float(v) != 1.0 for v in _flat(values))):
+                    gain = t
+                continue
+            p = imp.producer.get(t)
+            if p is not None:
+                todo.extend(i for i in imp.nodes[p].input if i)
+    if norm is None:  # written out: a learned per-filter factor is the gain
+        gain = next((t for t in inits if t != main and numel(imp.init_dims[t]) == filters
+                     and imp.is_learned(t)), None)
+    claims = (main,) + ((gain,) if gain else ())
+    imp.__dict__.setdefault("weight_constants", set()).update(
+        t for t in inits if t not in claims)
+    return ("gain" if gain else "plain"), claims
+
+
+_FLOATS = {1, 10, 11, 16}
 
 
 def _map_conv_transpose(imp, node, main, acts, facts):
@@ -680,6 +763,34 @@ def _map_layernorm(imp, node, main, acts, facts):
             "parameters too many)."), node=imp.node_label(node), n=x[-1]))
     imp.emit("layernorm", node, {}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i))
+
+
+def _map_instancenorm(imp, node, main, acts, facts):
+    """InstanceNormalization: torch's InstanceNorm, and GroupNorm as both exporters write it
+    (a reshape to the groups, InstanceNormalization with constant ones and zeros, a reshape
+    back, then the module's weight multiplied and its bias added). Like native_group_norm it
+    keeps its input (and per-group statistics, a few values a sample); the affine product
+    that follows keeps nothing more (the norm's backward recomputes the normalised tensor)
+    and its two tensors are the norm's parameters."""
+    weights = tuple(i for i in node.input[1:3] if i and _learned(imp, i))
+    learned = sum(_learned(imp, i) for i in weights)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
+             main, weights=weights)
+    # GroupNorm's affine: Reshape → Mul(weight) → Add(bias), one value per channel each.
+    view = _only_consumer(imp, node.output[0])
+    if view is None or imp.nodes[view].op_type != "Reshape":
+        return
+    k, t = view, imp.nodes[view].output[0]
+    affine = imp.__dict__.setdefault("norm_affine", set())
+    for op in ("Mul", "Add"):
+        u = _only_consumer(imp, t)
+        if u is None or imp.nodes[u].op_type != op:
+            return
+        other = [i for i in imp.nodes[u].input if i and i != t]
+        if len(other) != 1 or other[0] in imp.acts or not imp.is_weight(other[0]):
+            return
+        affine.add(u)
+        k, t = u, imp.nodes[u].output[0]
 
 
 def _map_rmsnorm(imp, node, main, acts, facts):
@@ -839,6 +950,13 @@ def _map_binary(imp, node, main, acts, facts):
         return
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
+    if imp.current in imp.__dict__.get("norm_affine", ()):
+        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept.
+        o = imp.origin(other) or other
+        imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",
+                                       "parameters": numel(imp.init_dims[o])}, main,
+                 weights=(o,))
+        return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
     if other and not learned:
@@ -847,7 +965,10 @@ def _map_binary(imp, node, main, acts, facts):
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
     x = imp.per_sample(main)
-    if op in ("Mul", "Div") and not learned and imp.from_folded_parameter(node, other):
+    # (and, from the legacy exporter's constant folding, a per-channel bias reshaped: ConvNeXt-
+    # V2's GRN bias, 'onnx::Add_N')
+    if (op in ("Mul", "Div") or op == "Add" and not imp.dynamo_names) and not learned and \
+            imp.from_folded_parameter(node, other):
         # A factor folded out of a parameter (Swin-V2's exp(clamp(logit_scale)), ConvNeXt's
         # layer scale reshaped) is still learned in training: the product keeps its
         # activation for that gradient, and the factor counts as the parameter (an
@@ -1250,6 +1371,15 @@ def _map_mask(imp, node, main, acts, facts):
     imp.emit("elementwise", node, params, main)
 
 
+def _map_index_arithmetic(imp, node, main, acts, facts):
+    """CumSum keeps nothing for backward (its gradient is a reversed cumulative sum);
+    GatherElements keeps its int64 index, unless it gathers integers (RoBERTa's position ids,
+    computed from the token ids), where no gradient flows."""
+    if node.op_type == "GatherElements" and not imp.is_integer(node.input[0]):
+        return imp.placeholder(node, main)
+    return _map_mask(imp, node, main, acts, facts)
+
+
 def _map_unary(keeps: str):
     def mapper(imp, node, main, acts, facts):
         imp.emit("elementwise", node, {"op": "other", "keeps": keeps}, main)
@@ -1272,6 +1402,9 @@ MAPPERS = {
     "BatchNormalization": _map_batchnorm,
     "LayerNormalization": _map_layernorm,
     "RMSNormalization": _map_rmsnorm,
+    "InstanceNormalization": _map_instancenorm,
+    "CumSum": _map_index_arithmetic,
+    "GatherElements": _map_index_arithmetic,
     "SimplifiedLayerNormalization": _map_rmsnorm,
     "Relu": _map_activation("relu"),
     "LeakyRelu": _map_activation("leaky_relu"),
