@@ -405,6 +405,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     output_storage = st.output_storage  # per layer: its output's storage (-1: none)
     shapes: list[Shape | None] = []  # per layer: its output's shape (None: not worked out)
     index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
+    cached = _RESULTS.get  # a result worked out before, looked up without a call
     for i, layer in enumerate(layers):
         name = layer.name
         kind = layer.kind
@@ -430,13 +431,15 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                 blocked = True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                result, error, stats = _apply(layer, in_shapes)
+                hit = cached((layer.value_key, in_shapes))
+                result, error, stats = hit if hit is not None else _apply(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         if result is not None:
             storage, first_saves = st.place(i, reads, result, stats)
-            shapes.append(result.out_shape)
-            infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
+            out_shape = result[0]
+            shapes.append(out_shape)
+            infos.append(_new_info((i, name, kind, in_shapes, out_shape, result, error,
                                     blocked, storage, first_saves, stats)))
         else:
             storage = -1
@@ -544,7 +547,7 @@ class _Storages:
             self.edge_read.extend(reads)
         else:  # the input layer reads nothing
             main = -1
-        if result.workspace:
+        if result[7]:  # workspace
             self.ws_layers.append(i)
         if main >= 0 and not stats[6]:  # in place or a view: the input's storage
             storage = main
@@ -555,11 +558,12 @@ class _Storages:
             self.cls.append(ACT)
             self.prod.append(i)
             st_last.append(i)
-        if not result.saved:
+        saved = result[4]
+        if not saved:
             return storage, ()
         firsts = []
         saved_seen = self.saved_seen
-        for source, elements, storage_class in result.saved:
+        for source, elements, storage_class in saved:
             if source == "input":
                 sid = main
             elif source == "output":
