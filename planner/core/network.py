@@ -350,9 +350,22 @@ class Analysis:
     draft: NetworkDraft
     layers: tuple[LayerInfo, ...]
     problems: tuple[Problem, ...]
-    storages: tuple[Storage, ...] = ()
+    # The storages as rows; None: made from ``columns`` when first read (``storages``), as
+    # the estimate reads the columns only.
+    storage_rows: tuple[Storage, ...] | None = field(default=(), compare=False, repr=False)
     saved: tuple[int, ...] = ()  # unique storages kept for backward
     columns: Columns | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def storages(self) -> tuple[Storage, ...]:
+        """A tensor's storage per row (elements per sample, class, producer, last use)."""
+        rows = self.storage_rows
+        if rows is None:
+            cols = self.columns
+            rows = tuple(map(_new_storage, zip(cols.st_elems, cols.st_class, cols.st_prod,
+                                               cols.st_last)))
+            object.__setattr__(self, "storage_rows", rows)
+        return rows
 
     @property
     def ok(self) -> bool:
@@ -587,9 +600,7 @@ class _Storages:
                  problems: tuple[Problem, ...]) -> Analysis:
         elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
         return Analysis(
-            draft, infos, problems,
-            tuple(map(_new_storage, zip(elems, cls, prod, last))),
-            tuple(self.saved_order),
+            draft, infos, problems, None, tuple(self.saved_order),
             Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
                     tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
                     tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
