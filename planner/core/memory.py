@@ -748,25 +748,21 @@ def _weights_table(infos, rows, n: int) -> np.ndarray:
                        count=4 * m).reshape(m, 4)
 
 
-# LayerResult id → (the result, its workspace row): alike layers share one result.
-_WS_ROWS: dict[int, tuple] = {}
-
-
 def _ws_table(infos, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    layer without a candidate for an algorithm takes implicit GEMM's."""
+    layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
+    result, whose row is made once (kept for this call only: nothing more for the collector
+    to walk)."""
     ws_rows = []
-    rows = _WS_ROWS
-    if len(rows) + len(layers) > 4096:
-        rows.clear()
+    rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
     for r in map(_RESULT, map(infos.__getitem__, layers)):
-        hit = rows.get(id(r))
-        if hit is None or hit[0] is not r:
+        row = rows.get(id(r))
+        if row is None:
             w = r.workspace
             fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
-            hit = rows[id(r)] = (r, fallback + w.get("im2col", fallback)
-                                 + w.get("fft", fallback) + w.get("winograd", fallback))
-        ws_rows.append(hit[1])
+            row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
+                                 + w.get("winograd", fallback))
+        ws_rows.append(row)
     width = 2 * len(_WS_NAMES)
     return np.fromiter(chain.from_iterable(ws_rows), dtype=np.int64,
                        count=width * len(ws_rows)).reshape(len(ws_rows), width)

@@ -444,8 +444,10 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                 blocked = True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                hit = cached((layer.value_key, in_shapes))
-                result, error, stats = hit if hit is not None else _apply(layer, in_shapes)
+                key = (layer.value_key, in_shapes)
+                hit = cached(key)
+                result, error, stats = hit if hit is not None else \
+                    _work_out(layer, in_shapes, key)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         if result is not None:
@@ -632,10 +634,16 @@ _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
+    """(result, problem, stats) of ``layer`` at ``in_shapes``, worked out once."""
     key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit
+    return _work_out(layer, in_shapes, key)
+
+
+def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
+    """``_apply`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
     result: LayerResult | None = None
     error: str | None = None
     try:
