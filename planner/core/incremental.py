@@ -29,7 +29,6 @@ from planner.core.network import (
     MAX_TOTAL_ELEMENTS,
     Analysis,
     NetworkDraft,
-    Storage,
     _apply,
     _new_info,
 )
@@ -187,12 +186,9 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
                     k += 1
     if sum(st_elems) > MAX_TOTAL_ELEMENTS:
         return None  # the full analysis names the problem
-    storages = list(parent.storages)
-    for sid in touched:
-        s = storages[sid]
-        storages[sid] = Storage(st_elems[sid], s.storage_class, s.producer, s.last_use)
     columns = cols._replace(st_elems=tuple(st_elems)) if touched else cols
-    a = Analysis(draft, tuple(infos), (), tuple(storages), parent.saved, columns)
+    # The storages' rows are made from the columns when first read.
+    a = Analysis(draft, tuple(infos), (), None, parent.saved, columns)
     with _LOCK:
         if len(_LINEAGE) >= _LINEAGE_MAX:
             _LINEAGE.clear()

@@ -667,7 +667,7 @@ class Prepared:
 
 
 _PREPARED_CACHE: dict[int, tuple[Analysis, Prepared]] = {}
-_WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")
+_WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")  # _ws_table's row order
 
 
 def prepare(analysis: Analysis) -> Prepared:
@@ -720,6 +720,7 @@ def prepare(analysis: Analysis) -> Prepared:
 
 
 _STATS = itemgetter(10)  # LayerInfo.stats
+_KIND = itemgetter(2)  # LayerInfo.kind
 _RESULT = itemgetter(5)  # LayerInfo.result
 _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (elements, bytes), tied
 
@@ -747,27 +748,24 @@ def _weights_table(infos, rows, n: int) -> np.ndarray:
                        count=4 * m).reshape(m, 4)
 
 
-# LayerResult id → (the result, its workspace row): alike layers share one result.
-_WS_ROWS: dict[int, tuple] = {}
-
-
 def _ws_table(infos, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    layer without a candidate for an algorithm takes implicit GEMM's."""
+    layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
+    result, whose row is made once (kept for this call only: nothing more for the collector
+    to walk)."""
     ws_rows = []
-    rows = _WS_ROWS
-    for i in layers:
-        r = infos[i].result
-        hit = rows.get(id(r))
-        if hit is None or hit[0] is not r:
+    rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
+    for r in map(_RESULT, map(infos.__getitem__, layers)):
+        row = rows.get(id(r))
+        if row is None:
             w = r.workspace
-            fallback = w["implicit_gemm"]
-            hit = (r, [v for k in _WS_NAMES for v in w.get(k, fallback)])
-            if len(rows) >= 4096:
-                rows.clear()
-            rows[id(r)] = hit
-        ws_rows.append(hit[1])
-    return np.array(ws_rows, dtype=np.int64).reshape(len(ws_rows), 2 * len(_WS_NAMES))
+            fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
+            row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
+                                 + w.get("winograd", fallback))
+        ws_rows.append(row)
+    width = 2 * len(_WS_NAMES)
+    return np.fromiter(chain.from_iterable(ws_rows), dtype=np.int64,
+                       count=width * len(ws_rows)).reshape(len(ws_rows), width)
 
 
 def _patched_tables(analysis: Analysis, cols):
@@ -871,7 +869,7 @@ def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
         ps, c = wps[pos[pts]] * bpe, wc[pos[pts]] * bpe
     cap = a.workspace_cap_bytes if a.conv_algorithm == "typical" else None
     cublas = (a.cublas_workspace_bytes
-              if any(info.kind in _CUBLAS_KINDS for info in p.analysis.layers) else 0)
+              if not _CUBLAS_KINDS.isdisjoint(map(_KIND, p.analysis.layers)) else 0)
     layout = (pts, ps, c, cap, cublas)
     p.grouped[key] = (ev, layout)
     return layout

@@ -14,6 +14,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -350,9 +351,22 @@ class Analysis:
     draft: NetworkDraft
     layers: tuple[LayerInfo, ...]
     problems: tuple[Problem, ...]
-    storages: tuple[Storage, ...] = ()
+    # The storages as rows; None: made from ``columns`` when first read (``storages``), as
+    # the estimate reads the columns only.
+    storage_rows: tuple[Storage, ...] | None = field(default=(), compare=False, repr=False)
     saved: tuple[int, ...] = ()  # unique storages kept for backward
     columns: Columns | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def storages(self) -> tuple[Storage, ...]:
+        """A tensor's storage per row (elements per sample, class, producer, last use)."""
+        rows = self.storage_rows
+        if rows is None:
+            cols = self.columns
+            rows = tuple(map(_new_storage, zip(cols.st_elems, cols.st_class, cols.st_prod,
+                                               cols.st_last)))
+            object.__setattr__(self, "storage_rows", rows)
+        return rows
 
     @property
     def ok(self) -> bool:
@@ -394,17 +408,46 @@ def analyze(draft: NetworkDraft) -> Analysis:
         return analyze_incrementally(draft, _analyze)
 
 
+_NOT_WORKED_OUT = (None, None, ())  # (result, problem, stats) of a layer whose input is not
+
+
 def _analyze(draft: NetworkDraft) -> Analysis:
+    """Every layer's result in order (``_results``), then the storages they make
+    (``_Storages.place_all``), then the layers' rows."""
     layers = draft.layers
     if not layers:
         empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
         return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
-    infos: list[LayerInfo] = []
+    reads_of, ins, rows, shapes, blocked = _results(layers, problems)
     st = _Storages()
-    output_storage = st.output_storage  # per layer: its output's storage (-1: none)
-    shapes: list[Shape | None] = []  # per layer: its output's shape (None: not worked out)
+    firsts = st.place_all(reads_of, rows)
+    last = st.output_storage[-1]
+    if last >= 0:
+        st.last[last] = len(layers) - 1
+    if not problems:
+        problems += _beyond_total(layers, st)
+    results, errors, stats = zip(*rows)
+    infos = tuple(map(_new_info, zip(range(len(layers)), map(_NAME, layers), map(_KIND, layers),
+                                     ins, shapes, results, errors, blocked, st.output_storage,
+                                     firsts, stats)))
+    return st.analysis(draft, infos, tuple(problems))
+
+
+_NAME, _KIND = attrgetter("name"), attrgetter("kind")
+
+
+def _results(layers: tuple[LayerSpec, ...], problems: list[Problem]):
+    """Per layer: the layers it reads, its input shapes, (result, problem, stats), its output
+    shape (None: not worked out) and whether an earlier layer it reads was not worked out;
+    every problem added to ``problems``."""
+    reads_of: list[tuple[int, ...]] = []
+    ins: list[tuple[Shape, ...]] = []
+    rows: list[tuple] = []
+    shapes: list[Shape | None] = []
+    blocked: list[bool] = []
     index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
+    cached = _RESULTS.get  # a result worked out before, looked up without a call
     for i, layer in enumerate(layers):
         name = layer.name
         kind = layer.kind
@@ -420,37 +463,29 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                 error, reads = _reads(layer, i, index)
         else:
             error, reads = None, ()
-        result: LayerResult | None = None
-        stats: tuple[int, ...] = ()
-        blocked = False
         in_shapes: tuple[Shape, ...] = ()
-        if error is None:
+        is_blocked = False
+        if error is not None:
+            row = (None, error, ())
+        else:
             got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
             if None in got:
-                blocked = True
+                row, is_blocked = _NOT_WORKED_OUT, True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                result, error, stats = _apply(layer, in_shapes)
+                key = (layer.value_key, in_shapes)
+                row = cached(key) or _work_out(layer, in_shapes, key)
+                error = row[1]
         if error is not None:
             problems.append(Problem(i, str(name), error))
-        if result is not None:
-            storage, first_saves = st.place(i, reads, result, stats)
-            shapes.append(result.out_shape)
-            infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
-                                    blocked, storage, first_saves, stats)))
-        else:
-            storage = -1
-            shapes.append(None)
-            infos.append(LayerInfo(i, name, kind, in_shapes, None, None, error, blocked, -1,
-                                   (), ()))
+        result = row[0]
+        shapes.append(result[0] if result is not None else None)
+        reads_of.append(reads)
+        ins.append(in_shapes)
+        rows.append(row)
+        blocked.append(is_blocked)
         index[name] = i
-        output_storage.append(storage)
-    last = output_storage[-1]
-    if last >= 0:
-        st.last[last] = len(layers) - 1
-    if not problems:
-        problems += _beyond_total(layers, st)
-    return st.analysis(draft, tuple(infos), tuple(problems))
+    return reads_of, ins, rows, shapes, blocked
 
 
 def _naming_problem(i: int, name: Any, kind: str, index: dict[str, int]) -> str:
@@ -523,69 +558,84 @@ class _Storages:
         self.edge_read: list[int] = []
         self.ws_layers: list[int] = []
 
-    def place(self, i: int, reads: tuple[int, ...], result: LayerResult,
-              stats: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-        """Layer i read the layers ``reads`` and made ``result``: its reads recorded, and (the
-        storage of its output, the storages it is the first to keep for backward)."""
+    def place_all(self, reads_of: list[tuple[int, ...]], rows: list[tuple]) -> list[tuple]:
+        """Layer by layer, what it read (``reads_of``) and made (``rows``: result, problem,
+        stats): the reads recorded, each layer's output storage set, and per layer the
+        storages it is the first to keep for backward."""
         output_storage, st_last, st_elems = self.output_storage, self.last, self.elems
-        in_st: list[int] | None = None  # the storages read, when more than one
-        if len(reads) == 1:
-            j = reads[0]
-            main = output_storage[j]
-            st_last[main] = i
-            self.edge_reader.append(i)
-            self.edge_read.append(j)
-        elif reads:
-            in_st = [output_storage[j] for j in reads]
-            main = in_st[0]
-            for sid in in_st:
-                st_last[sid] = i
-            self.edge_reader.extend([i] * len(reads))
-            self.edge_read.extend(reads)
-        else:  # the input layer reads nothing
-            main = -1
-        if result.workspace:
-            self.ws_layers.append(i)
-        if main >= 0 and not stats[6]:  # in place or a view: the input's storage
-            storage = main
-        else:
-            storage = len(st_elems)
-            self.outputs.append(storage)
-            st_elems.append(stats[0])
-            self.cls.append(ACT)
-            self.prod.append(i)
-            st_last.append(i)
-        if not result.saved:
-            return storage, ()
-        firsts = []
-        saved_seen = self.saved_seen
-        for source, elements, storage_class in result.saved:
-            if source == "input":
-                sid = main
-            elif source == "output":
-                sid = storage
-            elif source == "own":
-                sid = len(st_elems)
-                st_elems.append(elements)
-                self.cls.append(storage_class)
-                self.prod.append(i)
+        edge_reader, edge_read, outputs = self.edge_reader, self.edge_read, self.outputs
+        cls, prod = self.cls, self.prod
+        saved_seen, saved_order, saved_owner = self.saved_seen, self.saved_order, self.saved_owner
+        firsts_of: list[tuple[int, ...]] = []
+        for i, reads, (result, _, stats) in zip(range(len(rows)), reads_of, rows):
+            if result is None:
+                output_storage.append(-1)
+                firsts_of.append(())
+                continue
+            in_st: list[int] | None = None  # the storages read, when more than one
+            if len(reads) == 1:
+                j = reads[0]
+                main = output_storage[j]
+                st_last[main] = i
+                edge_reader.append(i)
+                edge_read.append(j)
+            elif reads:
+                in_st = self._read_several(i, reads)
+                main = in_st[0]
+            else:  # the input layer reads nothing
+                main = -1
+            if result[7]:  # workspace
+                self.ws_layers.append(i)
+            if main >= 0 and not stats[6]:  # in place or a view: the input's storage
+                storage = main
+            else:
+                storage = len(st_elems)
+                outputs.append(storage)
+                st_elems.append(stats[0])
+                cls.append(ACT)
+                prod.append(i)
                 st_last.append(i)
-            else:  # "input:k" (k ≥ 1: a layer of several inputs)
-                sid = in_st[int(source.split(":")[1])]  # type: ignore[index]
-            if sid not in saved_seen:
-                saved_seen.add(sid)
-                self.saved_order.append(sid)
-                self.saved_owner.append(i)
-                firsts.append(sid)
-        return storage, tuple(firsts)
+            output_storage.append(storage)
+            saved = result[4]
+            if not saved:
+                firsts_of.append(())
+                continue
+            firsts = []
+            for source, elements, storage_class in saved:
+                if source == "input":
+                    sid = main
+                elif source == "output":
+                    sid = storage
+                elif source == "own":
+                    sid = len(st_elems)
+                    st_elems.append(elements)
+                    cls.append(storage_class)
+                    prod.append(i)
+                    st_last.append(i)
+                else:  # "input:k" (k ≥ 1: a layer of several inputs)
+                    sid = in_st[int(source.split(":")[1])]  # type: ignore[index]
+                if sid not in saved_seen:
+                    saved_seen.add(sid)
+                    saved_order.append(sid)
+                    saved_owner.append(i)
+                    firsts.append(sid)
+            firsts_of.append(tuple(firsts))
+        return firsts_of
+
+    def _read_several(self, i: int, reads: tuple[int, ...]) -> list[int]:
+        """Layer i reads several layers: recorded; the storages it reads."""
+        in_st = [self.output_storage[j] for j in reads]
+        for sid in in_st:
+            self.last[sid] = i
+        self.edge_reader.extend([i] * len(reads))
+        self.edge_read.extend(reads)
+        return in_st
 
     def analysis(self, draft: NetworkDraft, infos: tuple[LayerInfo, ...],
                  problems: tuple[Problem, ...]) -> Analysis:
         elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
         return Analysis(
-            draft, infos, problems,
-            tuple(map(_new_storage, zip(elems, cls, prod, last))),
-            tuple(self.saved_order),
+            draft, infos, problems, None, tuple(self.saved_order),
             Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
                     tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
                     tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
@@ -617,10 +667,16 @@ _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
 def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
+    """(result, problem, stats) of ``layer`` at ``in_shapes``, worked out once."""
     key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit
+    return _work_out(layer, in_shapes, key)
+
+
+def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
+    """``_apply`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
     result: LayerResult | None = None
     error: str | None = None
     try:
