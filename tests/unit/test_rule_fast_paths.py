@@ -53,3 +53,16 @@ def test_plain_conv2d_leaves_other_inputs_to_the_general_rule():
     assert _conv2d_plain(params, (3, 32, 32)) is None  # padding by name
     assert _conv2d_plain(dict(params, padding=1), (3, 8, 32, 32)) is None  # a 3-D input
     assert _conv2d_plain(dict(params, padding=1, kernel=(3, 5)), (3, 32, 32)) is None
+
+
+def test_weight_standardised_conv2d_keeps_its_standardised_weight():
+    # The inline path must not swallow 'standardized' (NF-Nets' ScaledStdConv2d imported from
+    # ONNX): the standardised weight and its statistics are kept, the gain is a parameter.
+    base = {"filters": 16, "kernel": 3, "stride": 1, "padding": 1, "dilation": 1,
+            "groups": 1, "bias": True}
+    plain = RULES["conv2d"].apply(dict(base, standardized="none"), [(8, 32, 32)])
+    gain = RULES["conv2d"].apply(dict(base, standardized="gain"), [(8, 32, 32)])
+    assert _conv2d_plain(dict(base, standardized="gain"), (8, 32, 32)) is None
+    assert gain.parameters == plain.parameters + 16
+    kept = sum(s.elements for s in gain.saved) - sum(s.elements for s in plain.saved)
+    assert kept == 16 * 8 * 9 + 2 * 16

@@ -177,8 +177,8 @@ def _conv2d_plain(params, x: Shape) -> LayerResult | None:
                                          params["dilation"])
     if len(x) != 3 or type(kernel) is not int or type(stride) is not int \
             or type(dilation) is not int or type(padding) is not int or padding < 0 \
-            or kernel <= 0 or stride <= 0:
-        return None
+            or kernel <= 0 or stride <= 0 or (params.get("standardized") or "none") != "none":
+        return None  # a weight-standardised convolution keeps more: the general rule
     cin, h, w = x
     filters, groups = int(params["filters"]), int(params["groups"])
     ek = dilation * (kernel - 1) + 1
