@@ -204,6 +204,9 @@ def export_chart(plot, path: str | Path, title: str, legend: Sequence[tuple[Any,
     if suffix not in CHART_SUFFIXES:
         raise ValueError(arg(_tr("Export a chart as .png or .svg, not “%1”"), path.suffix))
     item = plot.getPlotItem()
+    # a view just built (the fit view on its first export) lays itself out first: that would
+    # otherwise undo the readable size given below while the export waits for the title
+    QApplication.processEvents()
     old_title = item.titleLabel.text if item.titleLabel.isVisible() else None
     old_opts = dict(item.titleLabel.opts)
     color = plot.palette().color(plot.palette().ColorRole.WindowText).name()

@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         self.monitor_source: str | None = None
         self._welcome_pending = False
         self._shown_once = False
+        self._after_paint: list = []  # what waits for the first picture (_on_first_shown)
         self._advisor_line = ""  # the advisor's line the status bar shows, if any
         self._closing = False
         self.document = document
@@ -482,10 +483,21 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_first_shown(self) -> None:
-        if self._closing:
+        """What waits for the first picture, one step per turn of the event loop (a click
+        between two steps is answered between them): the Presets menu, the catalog, the
+        Monitor (it detects the cards), the first-run welcome."""
+        self._after_paint = [self._fill_presets_menu, self.load_catalog, self._start_monitor]
+        self._next_after_paint()
+
+    @Slot()
+    def _next_after_paint(self) -> None:
+        if self._closing or not self._after_paint:
             return
-        self._fill_presets_menu()
-        self.load_catalog()
+        self._after_paint.pop(0)()
+        if self._after_paint:
+            QTimer.singleShot(0, self._next_after_paint)
+
+    def _start_monitor(self) -> None:
         self.ensure_monitor()
         if not self.prefs.first_run_done and self._can_welcome():
             self._welcome_pending = True
