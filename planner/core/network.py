@@ -374,10 +374,10 @@ class InvalidDraft(ValueError):
 
 
 # LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
-_new_info = partial(tuple.__new__, LayerInfo)
+new_layer_info = partial(tuple.__new__, LayerInfo)
 if len(LayerInfo._fields) != 11 or len(Storage._fields) != 4:
     raise RuntimeError("LayerInfo or Storage changed: update the rows analyze() builds "
-                       "with _new_info and _new_storage")  # pragma: no cover
+                       "with new_layer_info and _new_storage")  # pragma: no cover
 _new_storage = partial(tuple.__new__, Storage)
 
 
@@ -430,13 +430,13 @@ def _analyze(draft: NetworkDraft) -> Analysis:
                 blocked = True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                result, error, stats = _apply(layer, in_shapes)
+                result, error, stats = apply_layer(layer, in_shapes)
         if error is not None:
             problems.append(Problem(i, str(name), error))
         if result is not None:
             storage, first_saves = st.place(i, reads, result, stats)
             shapes.append(result.out_shape)
-            infos.append(_new_info((i, name, kind, in_shapes, result.out_shape, result, error,
+            infos.append(new_layer_info((i, name, kind, in_shapes, result.out_shape, result, error,
                                     blocked, storage, first_saves, stats)))
         else:
             storage = -1
@@ -616,7 +616,7 @@ _RESULTS_MAX = 20_000
 _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
-def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
+def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:

@@ -378,19 +378,9 @@ class PlanExporter(QObject):
     def current_kind(self) -> str:
         """What Ctrl+E exports: the chart or table of the result tab shown, else the
         breakdown."""
-        p = self._pane
-        i = p.tabs.currentIndex()
-        if i == 0:
-            return "layer_chart"
-        if i == 1:
-            return "step_chart"
-        if i == p._table_tab:
-            return "layers"
-        if i == p._fit_tab:
-            return "fit"
-        if i == p._scaling_tab:
-            return "scaling_chart"
-        return "breakdown"
+        return {"layer_chart": "layer_chart", "step": "step_chart", "layers": "layers",
+                "fit": "fit", "scaling": "scaling_chart"}.get(self._pane.result_tab(),
+                                                               "breakdown")
 
     def meta(self, extra: Sequence[str] = ()) -> ExportMeta:
         doc = self._pane.document
@@ -434,13 +424,13 @@ class PlanExporter(QObject):
         # the chart is shown while it is exported (and stays shown): what is saved is what
         # the user sees
         if key == "layer_chart":
-            p.tabs.setCurrentIndex(p.tabs.indexOf(p.chart))
+            p.show_result_tab("layer_chart")
             return p.chart, ()
         if key == "step_chart":
-            p.tabs.setCurrentIndex(p._step_tab)  # the chart is built when its tab is shown
+            p.show_result_tab("step")  # the chart is built when its tab is shown
             return p.step_chart, ()
         if key == "scaling_chart":
-            p.tabs.setCurrentIndex(p._scaling_tab)
+            p.show_result_tab("scaling")
             p.refresh_scaling()
             view = p.scaling_view
             if not view.typical:
@@ -448,7 +438,7 @@ class PlanExporter(QObject):
             return view.plot, ((view.ideal_curve, view.ideal_curve.name()),
                                (view.typical_curve, view.typical_curve.name()),
                                (view.optimised_curve, view.optimised_curve.name()))
-        p.tabs.setCurrentIndex(p._fit_tab)
+        p.show_result_tab("fit")
         view = p.ensure_fit_view()
         if view is None:
             raise NothingToExport(_tr("There is no catalog to fit the plan to."))

@@ -119,7 +119,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self._services = services
         self.session = session
-        self._prompts: Prompts = services.prompts or DialogPrompts(self)
+        # the questions the window asks (message boxes and file dialogs, or a test's)
+        self.prompts: Prompts = services.prompts or DialogPrompts(self)
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
@@ -132,7 +133,7 @@ class MainWindow(QMainWindow):
         self._closing = False
         self.document = document
         document.setParent(self)
-        self.files = PlanFiles(self, document, session, self._prompts, lambda: self.prefs,
+        self.files = PlanFiles(self, document, session, self.prompts, lambda: self.prefs,
                                autosave_delay_ms=services.autosave_delay_ms)
         self.files.message.connect(self._show_message)
         self.files.recent_changed.connect(self._rebuild_recent_menu)
@@ -507,7 +508,7 @@ class MainWindow(QMainWindow):
     # First run
     # ------------------------------------------------------------------------------------------
     def _can_welcome(self) -> bool:
-        return callable(getattr(self._prompts, "welcome", None))
+        return callable(getattr(self.prompts, "welcome", None))
 
     def welcome_text(self) -> str:
         from planner.ui.welcome import welcome_text
@@ -531,7 +532,7 @@ class MainWindow(QMainWindow):
     def show_welcome(self) -> None:
         """Show the welcome (first run, or Help ▸ Welcome) and remember it was shown."""
         text = self.welcome_text()
-        welcome = getattr(self._prompts, "welcome", None)
+        welcome = getattr(self.prompts, "welcome", None)
         if callable(welcome):
             welcome(text)
         self.welcome_shown.emit(text)
@@ -712,7 +713,7 @@ class MainWindow(QMainWindow):
     def notify(self, title: str, text: str) -> None:
         """A notice that does not block: the status bar, and the prompts' non-modal box."""
         self.statusBar().showMessage(text.split("\n", 1)[0], 15000)
-        notify = getattr(self._prompts, "notify", None)
+        notify = getattr(self.prompts, "notify", None)
         if callable(notify):
             notify(title, text)
 

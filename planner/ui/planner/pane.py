@@ -525,6 +525,24 @@ class PlannerPane(QWidget):
     # ------------------------------------------------------------------------------------------
     # Public
     # ------------------------------------------------------------------------------------------
+    # The result tabs, by name (each view is built or filled when its tab is first shown).
+    RESULT_TABS = ("layer_chart", "step", "layers", "classic", "suggestions", "fit", "scaling")
+
+    def _result_tab_index(self) -> dict[str, int]:
+        return {"layer_chart": self.tabs.indexOf(self.chart), "step": self._step_tab,
+                "layers": self._table_tab, "classic": self._classic_tab,
+                "suggestions": self._suggestion_tab, "fit": self._fit_tab,
+                "scaling": self._scaling_tab}
+
+    def result_tab(self) -> str:
+        """The result tab shown: one of ``RESULT_TABS``."""
+        i = self.tabs.currentIndex()
+        return next((name for name, k in self._result_tab_index().items() if k == i), "")
+
+    def show_result_tab(self, name: str) -> None:
+        """Show the result tab ``name`` (one of ``RESULT_TABS``; KeyError for another)."""
+        self.tabs.setCurrentIndex(self._result_tab_index()[name])
+
     @property
     def document(self) -> PlanDocument:
         return self._doc
@@ -978,7 +996,7 @@ class PlannerPane(QWidget):
         except RepeatError as exc:
             self._on_edit_rejected(exc_text(exc))
             return
-        self._select_block_row(self._doc._block(rep.name))
+        self._select_block_row(self._doc.block(rep.name))
 
     @Slot()
     def _on_unrepeat_triggered(self) -> None:

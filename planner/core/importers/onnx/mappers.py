@@ -797,7 +797,7 @@ def _contiguous(imp, node, tensor: str, k: int) -> str:
         name=imp.layer_name(node, f"contiguous{k}"))
     imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
     imp.acts.add(copy)
-    imp._per_sample[copy] = imp.per_sample(tensor)
+    imp.set_per_sample(copy, imp.per_sample(tensor))
     return copy
 
 
