@@ -245,6 +245,7 @@ def test_layer_actions_are_undoable(window):
     assert doc.draft.layers[2].name == "conv4"
     pane.remove_action.trigger()
     assert [layer.name for layer in doc.draft.layers] == ["input", "conv1", "conv2", "conv3"]
+    pane.add_menu.aboutToShow.emit()  # as the menu does when it opens: its types go in
     maxpool = next(a for a in pane.add_menu.actions() if a.data() == "maxpool")
     pane.select_row(3)
     maxpool.trigger()
