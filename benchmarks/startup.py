@@ -36,11 +36,11 @@ import time
 from PySide6.QtCore import QObject, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 class FirstPaint(QObject):
-    # the window's first paint event (a window paints before its children): it has started
-    # drawing; a zero timer posted then runs once that paint pass is over; then a 1 ms timer
-    # ticks for SETTLE_S. The filter is on the window, not the whole application: one on every
-    # object's every event costs time in proportion to the widgets, which would count against
-    # the window with more of them.
+    # the first paint event of any widget: the window has started drawing; a zero timer posted
+    # then runs once that paint pass is over; then a 1 ms timer ticks for SETTLE_S. (On the
+    # whole application: an empty QMainWindow gets no paint event of its own, its central
+    # widget paints. The filter sees every event until then, a cost that grows with the
+    # widgets: a few ms more for the window with more of them.)
     done = False
     def eventFilter(self, obj, event):
         if not self.done and event.type() == QEvent.Type.Paint:
@@ -70,7 +70,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QMainWindow
 app = QApplication(sys.argv)
 w = QMainWindow(); w.setCentralWidget(pg.PlotWidget()); w.resize(1400, 900)
-probe = FirstPaint(); w.installEventFilter(probe); w.show()
+probe = FirstPaint(); app.installEventFilter(probe); w.show()
 app.exec()
 """
 
@@ -82,7 +82,7 @@ from planner.ui.services import Services
 app = make_app(sys.argv)
 w = build_main_window(Services())
 w.resize(1400, 900)
-probe = FirstPaint(); w.installEventFilter(probe); w.show()
+probe = FirstPaint(); app.installEventFilter(probe); w.show()
 app.exec()
 """ % str(ROOT)
 
