@@ -98,6 +98,23 @@ def _suggestions(draft, setup, assumptions):
     return suggestions(draft, setup, assumptions)
 
 
+class _BuiltOnUse:
+    """An attribute of the Planner's result tables, which are built the first time one of them
+    is shown or asked for (``PlannerPane._ensure_tables``)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, pane, owner=None):
+        if pane is None:
+            return self
+        pane._ensure_tables()
+        return getattr(pane, self.slot)
+
+    def __set__(self, pane, value) -> None:
+        setattr(pane, self.slot, value)
+
+
 class PlannerPane(QWidget):
     """The Planner pane. ``actions`` holds the layer edit actions the main window's Edit menu
     shows; the pane's own tool bar shows the same actions."""
@@ -564,83 +581,21 @@ class PlannerPane(QWidget):
             model.format_bytes = self.format_bytes
         self.exporter.attach(self.estimate_view, "layers")
 
-    @property
-    def estimate_model(self) -> LayerEstimateTableModel:
-        self._ensure_tables()
-        return self._estimate_model
-
-    @estimate_model.setter
-    def estimate_model(self, model) -> None:
-        self._estimate_model = model
-
-    @property
-    def estimate_proxy(self) -> QSortFilterProxyModel:
-        self._ensure_tables()
-        return self._estimate_proxy
-
-    @estimate_proxy.setter
-    def estimate_proxy(self, model) -> None:
-        self._estimate_proxy = model
-
-    @property
-    def estimate_view(self) -> QTableView:
-        self._ensure_tables()
-        return self._estimate_view
-
-    @estimate_view.setter
-    def estimate_view(self, view) -> None:
-        self._estimate_view = view
-
-    @property
-    def classic_model(self) -> ClassicTableModel:
-        self._ensure_tables()
-        return self._classic_model
-
-    @classic_model.setter
-    def classic_model(self, model) -> None:
-        self._classic_model = model
-
-    @property
-    def classic_view(self) -> QTableView:
-        self._ensure_tables()
-        return self._classic_view
-
-    @classic_view.setter
-    def classic_view(self, view) -> None:
-        self._classic_view = view
-
-    @property
-    def suggestion_model(self) -> SuggestionTableModel:
-        self._ensure_tables()
-        return self._suggestion_model
-
-    @suggestion_model.setter
-    def suggestion_model(self, model) -> None:
-        self._suggestion_model = model
-
-    @property
-    def suggestion_view(self) -> QTableView:
-        self._ensure_tables()
-        return self._suggestion_view
-
-    @suggestion_view.setter
-    def suggestion_view(self, view) -> None:
-        self._suggestion_view = view
-
-    @property
-    def suggestion_empty(self) -> QLabel:
-        self._ensure_tables()
-        return self._suggestion_empty
-
-    @suggestion_empty.setter
-    def suggestion_empty(self, label) -> None:
-        self._suggestion_empty = label
-
     def _read_only_view(self, model) -> QTableView:
         view = row_table(model, self.tabs)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.horizontalHeader().setStretchLastSection(True)
         return view
+
+    # The result tables' models and views: built when first asked for (``_ensure_tables``).
+    estimate_model: LayerEstimateTableModel = _BuiltOnUse()
+    estimate_proxy: QSortFilterProxyModel = _BuiltOnUse()
+    estimate_view: QTableView = _BuiltOnUse()
+    classic_model: ClassicTableModel = _BuiltOnUse()
+    classic_view: QTableView = _BuiltOnUse()
+    suggestion_model: SuggestionTableModel = _BuiltOnUse()
+    suggestion_view: QTableView = _BuiltOnUse()
+    suggestion_empty: QLabel = _BuiltOnUse()
 
     # ------------------------------------------------------------------------------------------
     # Public
