@@ -20,16 +20,18 @@ from planner.core.plan import PlanResult
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 from planner.units import format_bytes
 
-if TYPE_CHECKING:  # the catalog (and its prices) is imported by fit_table, off the start-up path
+if TYPE_CHECKING:  # the catalog (and its prices) and the speed model are imported by
+    # fit_table, off the start-up path (the first window needs only largest_batch)
     from planner.core.catalog import Catalog, GpuSpec, PricePoint
-from planner.core.speed import (
-    SpeedEstimate,
-    iteration_time,
-    iteration_times,
-    speed_notes,
-)
+    from planner.core.speed import SpeedEstimate
 
 DEFAULT_REFERENCE = "GTX 1080"
+
+
+def _speed_notes(speed: SpeedEstimate) -> list[str]:
+    from planner.core.speed import speed_notes  # noqa: PLC0415 (off the start-up path)
+
+    return speed_notes(speed)
 
 LARGEST_BATCH_EXPLAINED = QT_TRANSLATE_NOOP(
     "core", "The largest batch whose estimated peak fits in {usable}: the card's {total} less "
@@ -117,7 +119,7 @@ class FitRow:
             # where the network has layer kinds the calibration did not check.
             "samples_per_s_error": self.speed.error_band,
             "speed_path": self.speed.path,
-            "speed_notes": speed_notes(self.speed),
+            "speed_notes": _speed_notes(self.speed),
             "relative_speed": self.relative_speed,
             "price_usd": price.usd if price else None,
             "price_date": price.date if price else None,
@@ -138,6 +140,7 @@ def fit_table(plan: PlanResult, catalog: Catalog, *, reference: str | None = Non
     set; the batch is per GPU.
     """
     from planner.core.catalog import software_support
+    from planner.core.speed import iteration_time, iteration_times  # noqa: PLC0415
 
     if plan.estimate is None:
         if plan.failure is not None and not plan.problems:

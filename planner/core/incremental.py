@@ -29,8 +29,8 @@ from planner.core.network import (
     MAX_TOTAL_ELEMENTS,
     Analysis,
     NetworkDraft,
-    _apply,
-    _new_info,
+    apply_layer,
+    new_layer_info,
 )
 
 # The analyses of the last drafts, the newest last: an edit's parent is one of them.
@@ -148,7 +148,7 @@ def _patched(parent: Analysis, draft: NetworkDraft) -> Analysis | None:
             hi = bisect_left(edge_reader, i + 1, lo)
             in_shapes = tuple([new_out[j] if j in new_out else infos[j].out_shape
                                for j in edge_read[lo:hi]])
-        result, error, stats = _apply(new_layers[i], in_shapes)
+        result, error, stats = apply_layer(new_layers[i], in_shapes)
         if result is None or error is not None:
             return None
         if result is not info.result and _structure(result) != _structure(info.result):
@@ -168,8 +168,8 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
     st_prod = cols.st_prod
     for i, (in_shapes, result, stats) in rows.items():
         old = infos[i]
-        infos[i] = _new_info((i, old.name, old.kind, in_shapes, result.out_shape, result, None,
-                              False, old.output_storage, old.saved_storages, stats))
+        infos[i] = new_layer_info((i, old.name, old.kind, in_shapes, result.out_shape, result, None,
+                                   False, old.output_storage, old.saved_storages, stats))
         if stats[6]:  # a new output tensor: its storage's size
             st_elems[old.output_storage] = stats[0]
             touched.append(old.output_storage)

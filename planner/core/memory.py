@@ -579,7 +579,7 @@ class MemoryEstimate:
         """Per point at this batch: exact bytes by category (rows in ``CATEGORIES`` order),
         workspace, and the allocator's block rounding."""
         ev = self.events
-        _, _, ps, fx = ev._lines()
+        _, _, ps, fx = ev.lines()
         b = self.setup.batch_size
         cats = ps * b + fx
         rounded = self.point_allocated
@@ -905,7 +905,7 @@ def _block(a: Assumptions) -> int:
 
 
 def _sorted_events(ev: StepEvents):
-    hit = ev._cache.get("sorted")
+    hit = ev.cache.get("sorted")
     if hit is None:
         order_a = np.argsort(ev.alloc, kind="stable")
         order_f = np.argsort(ev.free, kind="stable")
@@ -913,20 +913,20 @@ def _sorted_events(ev: StepEvents):
         n_alloc = np.searchsorted(ev.alloc[order_a], pts, side="right")
         n_freed = np.searchsorted(ev.free[order_f], pts, side="left")
         most_alive = int((n_alloc - n_freed).max()) if ev.n_points else 0
-        hit = ev._cache["sorted"] = (order_a, order_f, n_alloc, n_freed, most_alive)
+        hit = ev.cache["sorted"] = (order_a, order_f, n_alloc, n_freed, most_alive)
     return hit
 
 
 def _most_alive(ev: StepEvents) -> int:
     """The most tensors alive at one point of the step."""
-    hit = ev._cache.get("most_alive")
+    hit = ev.cache.get("most_alive")
     if hit is None:
         n = ev.n_points
         if not n:
             return 0
         alive = np.cumsum(np.bincount(ev.alloc, minlength=n + 1)
                           - np.bincount(ev.free + 1, minlength=n + 1))[:-1]
-        hit = ev._cache["most_alive"] = int(alive.max())
+        hit = ev.cache["most_alive"] = int(alive.max())
     return hit
 
 
@@ -934,7 +934,7 @@ def _live_rounded(ev: StepEvents, batches: np.ndarray, block: int) -> np.ndarray
     """Bytes tensors occupy at every point (rows) for every batch (columns), each tensor
     rounded up to the allocator's block."""
     if block <= 1:
-        ps, fx, _, _ = ev._lines()
+        ps, fx, _, _ = ev.lines()
         return ps[:, None] * batches[None, :] + fx[:, None]
     sizes = ev.per_sample[:, None] * batches[None, :] + ev.fixed[:, None]
     sizes = -(-sizes // block) * block
@@ -978,15 +978,15 @@ def _floor_div(num: np.ndarray, slope: np.ndarray) -> np.ndarray:
 def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
     """The points' lines (bytes per sample, fixed bytes) that can bind: a line with another at
     least as steep and at least as high never gives the smallest bound."""
-    hit = ev._cache.get("frontier")
+    hit = ev.cache.get("frontier")
     if hit is None:
-        S, C, _, _ = ev._lines()
+        S, C, _, _ = ev.lines()
         order = np.lexsort((-C, -S))  # steepest first, highest first among equals
         s_sorted, c_sorted = S[order], C[order]
         prior = np.concatenate([[-1], np.maximum.accumulate(c_sorted)[:-1]]) if len(order) \
             else c_sorted
         keep = c_sorted > prior
-        hit = ev._cache["frontier"] = (s_sorted[keep], c_sorted[keep])
+        hit = ev.cache["frontier"] = (s_sorted[keep], c_sorted[keep])
     return hit
 
 
@@ -994,7 +994,7 @@ def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray)
     """The largest batch whose exact peak (no block rounding) fits each memory: the peak is the
     largest of affine functions of the batch, one per point, so each gives a bound directly."""
     ev = _step(p, setup)
-    S, C, _, _ = ev._lines()
+    S, C, _, _ = ev.lines()
     pts, ps, c, cap, cublas = _ws_layout(p, ev, setup, a)
     room = mem[None, :] - _overhead(a) - cublas
     fs, fc = _frontier(ev)

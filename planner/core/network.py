@@ -388,10 +388,10 @@ class InvalidDraft(ValueError):
 
 
 # LayerInfo(*row) and Storage(*row) without a Python call (the analysis makes hundreds).
-_new_info = partial(tuple.__new__, LayerInfo)
+new_layer_info = partial(tuple.__new__, LayerInfo)
 if len(LayerInfo._fields) != 11 or len(Storage._fields) != 4:
     raise RuntimeError("LayerInfo or Storage changed: update the rows analyze() builds "
-                       "with _new_info and _new_storage")  # pragma: no cover
+                       "with new_layer_info and _new_storage")  # pragma: no cover
 _new_storage = partial(tuple.__new__, Storage)
 
 
@@ -428,9 +428,9 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     if not problems:
         problems += _beyond_total(layers, st)
     results, errors, stats = zip(*rows)
-    infos = tuple(map(_new_info, zip(range(len(layers)), map(_NAME, layers), map(_KIND, layers),
-                                     ins, shapes, results, errors, blocked, st.output_storage,
-                                     firsts, stats)))
+    infos = tuple(map(new_layer_info, zip(range(len(layers)), map(_NAME, layers),
+                                          map(_KIND, layers), ins, shapes, results, errors,
+                                          blocked, st.output_storage, firsts, stats)))
     return st.analysis(draft, infos, tuple(problems))
 
 
@@ -666,7 +666,7 @@ _RESULTS_MAX = 20_000
 _PARAMS: dict[tuple, dict[str, Any]] = {}
 
 
-def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
+def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     """(result, problem, stats) of ``layer`` at ``in_shapes``, worked out once."""
     key = (layer.value_key, in_shapes)
     hit = _RESULTS.get(key)
@@ -676,7 +676,7 @@ def _apply(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 
 
 def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
-    """``_apply`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
+    """``apply_layer`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
     result: LayerResult | None = None
     error: str | None = None
     try:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from planner.core.memory import (
     ACT_BYTES,
@@ -36,7 +37,9 @@ from planner.core.memory import (
     STATE_BYTES,
     MemoryEstimate,
 )
-from planner.core.speed import CardLike, Workload, iteration_time
+
+if TYPE_CHECKING:  # the speed model is imported when a scaling is first asked for
+    from planner.core.speed import CardLike, Workload
 
 STRATEGIES = ("ddp", "zero1", "zero2", "zero3", "fsdp")
 FRAMEWORKS = ("typical", "optimised")
@@ -206,6 +209,8 @@ def scaling(work: Workload, card: CardLike, precision: str, gradient_bytes: int,
     """Speed on 1…N GPUs (N = the plan's world size, or ``max_gpus``) of data-parallel
     training with the per-GPU batch fixed."""
     pa = pa or ParallelAssumptions()
+    from planner.core.speed import iteration_time  # noqa: PLC0415 (off the start-up path)
+
     single = iteration_time(work, card, precision, assumptions)
     t1 = single.time_per_iter_s
     bwd_share = 2 / 3 if work.train else 0.0  # backward ≈ two thirds of the compute

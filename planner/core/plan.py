@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from planner.core.memory import Assumptions, MemoryEstimate, estimate
 from planner.core.network import Analysis, NetworkDraft, Setup, analyze
 from planner.core.parallel import Parallel, PerGpuMemory, gradient_bytes, per_gpu_memory
-from planner.core.speed import Workload, workload
 from planner.i18n import message_of
+
+if TYPE_CHECKING:  # the speed model is imported when a workload is first asked for
+    from planner.core.speed import Workload
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +76,8 @@ class PlanResult:
     @cached_property
     def workload(self) -> Workload | None:
         """What the speed model times (None while the plan has problems)."""
+        from planner.core.speed import workload  # noqa: PLC0415 (off the start-up path)
+
         return workload(self.analysis, self.setup) if self.analysis.ok else None
 
 

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from planner.core.network import NetworkDraft, PlanFileError, PresetInfo, Setup, load_plan
-from planner.core.transformer import PRESETS as TRANSFORMER_PRESETS
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.paths import data_path
 
@@ -22,11 +21,10 @@ ORDER = ("seed-example", "seed-reduced", "alexnet", "vgg16", "resnet18", "resnet
 
 
 # The shipped presets' titles and descriptions, exactly as in their files, so that the window
-# can show them translated (a test keeps this list and the files in step).
-TRANSLATABLE = (
-    # The transformer presets' titles and descriptions (planner.core.transformer.PRESETS).
-    *(text for _config, title, desc, _setup in TRANSFORMER_PRESETS.values()
-      for text in (title, desc)),
+# can show them translated (a test keeps this list and the files in step): these, and the
+# transformer presets' (``TRANSLATABLE``, below, reads them from planner.core.transformer only
+# when asked: that module is off the start-up path).
+_FILE_TEXTS = (
     QT_TRANSLATE_NOOP("core", "Seed article example"),
     QT_TRANSLATE_NOOP("core", "The article's worked example: batch 128, 250×250×3 inputs, "
                               "unpadded 3×3 convolutions with 32, 64 and 96 filters."),
@@ -68,6 +66,17 @@ TRANSLATABLE = (
     QT_TRANSLATE_NOOP("core", "torchvision efficientnet_b4 (380×380×3, 1000 classes); the "
                               "squeeze-and-excitation product is an element-wise layer."),
 )
+
+
+def __getattr__(name: str):
+    if name == "TRANSLATABLE":
+        from planner.core.transformer import PRESETS  # noqa: PLC0415
+
+        return (*(text for _config, title, desc, _setup in PRESETS.values()
+                  for text in (title, desc)), *_FILE_TEXTS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 NAMES_AS_IS = ("AlexNet", "VGG-16", "ResNet-18", "ResNet-50", "MobileNetV2", "ResNet-152",
                "ResNeXt-101 32×4d", "SE-ResNeXt-101 32×4d", "ResNeXt-101 32×8d", "Inception-v3",
                "EfficientNet-B0", "EfficientNet-B4")

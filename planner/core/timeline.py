@@ -101,7 +101,7 @@ class StepEvents:
     owner: np.ndarray  # the layer that makes it (-1: the loss or the optimizer)
     kept: np.ndarray  # True where autograd keeps it for a layer's backward
     exact_ints: bool  # True when int64 could overflow: sums are done with Python ints
-    _cache: dict = field(default_factory=dict, repr=False)
+    cache: dict = field(default_factory=dict, repr=False)  # derived arrays (here, core.memory)
     # Per layer, whether its output needs a gradient (training; None: every layer after the
     # input does). A layer that needs none keeps nothing for backward (a frozen start).
     needs_grad: tuple[bool, ...] | None = None
@@ -110,9 +110,9 @@ class StepEvents:
     def n_points(self) -> int:
         return len(self.point_layer)
 
-    def _lines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def lines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Live bytes at each point as (per sample, fixed), total and per category."""
-        hit = self._cache.get("lines")
+        hit = self.cache.get("lines")
         if hit is None:
             t = self.n_points
             dtype = object if self.exact_ints else np.int64
@@ -130,16 +130,16 @@ class StepEvents:
             ps, fx = ps.reshape(cats, t + 1), fx.reshape(cats, t + 1)
             ps_cat = np.cumsum(ps[:, :-1], axis=1)
             fx_cat = np.cumsum(fx[:, :-1], axis=1)
-            hit = self._cache["lines"] = (ps_cat.sum(axis=0), fx_cat.sum(axis=0), ps_cat, fx_cat)
+            hit = self.cache["lines"] = (ps_cat.sum(axis=0), fx_cat.sum(axis=0), ps_cat, fx_cat)
         return hit
 
     def live(self, batch: int) -> np.ndarray:
         """Exact tensor bytes alive at each point at this batch."""
-        ps, fx, _, _ = self._lines()
+        ps, fx, _, _ = self.lines()
         return ps * batch + fx
 
     def live_by_category(self, batch: int, point: int) -> dict[str, int]:
-        _, _, ps, fx = self._lines()
+        _, _, ps, fx = self.lines()
         return {c: int(ps[k, point]) * batch + int(fx[k, point]) for k, c in enumerate(CATEGORIES)}
 
     def alive_at(self, point: int) -> np.ndarray:

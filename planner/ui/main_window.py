@@ -119,7 +119,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self._services = services
         self.session = session
-        self._prompts: Prompts = services.prompts or DialogPrompts(self)
+        # the questions the window asks (message boxes and file dialogs, or a test's)
+        self.prompts: Prompts = services.prompts or DialogPrompts(self)
         self.prefs = preferences if preferences is not None else Settings()
         self.catalog = catalog
         self._catalog_failed = False
@@ -127,11 +128,12 @@ class MainWindow(QMainWindow):
         self.monitor_source: str | None = None
         self._welcome_pending = False
         self._shown_once = False
+        self._after_paint: list = []  # what waits for the first picture (_on_first_shown)
         self._advisor_line = ""  # the advisor's line the status bar shows, if any
         self._closing = False
         self.document = document
         document.setParent(self)
-        self.files = PlanFiles(self, document, session, self._prompts, lambda: self.prefs,
+        self.files = PlanFiles(self, document, session, self.prompts, lambda: self.prefs,
                                autosave_delay_ms=services.autosave_delay_ms)
         self.files.message.connect(self._show_message)
         self.files.recent_changed.connect(self._rebuild_recent_menu)
@@ -482,10 +484,21 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_first_shown(self) -> None:
-        if self._closing:
+        """What waits for the first picture, one step per turn of the event loop (a click
+        between two steps is answered between them): the Presets menu, the catalog, the
+        Monitor (it detects the cards), the first-run welcome."""
+        self._after_paint = [self._fill_presets_menu, self.load_catalog, self._start_monitor]
+        self._next_after_paint()
+
+    @Slot()
+    def _next_after_paint(self) -> None:
+        if self._closing or not self._after_paint:
             return
-        self._fill_presets_menu()
-        self.load_catalog()
+        self._after_paint.pop(0)()
+        if self._after_paint:
+            QTimer.singleShot(0, self._next_after_paint)
+
+    def _start_monitor(self) -> None:
         self.ensure_monitor()
         if not self.prefs.first_run_done and self._can_welcome():
             self._welcome_pending = True
@@ -495,7 +508,7 @@ class MainWindow(QMainWindow):
     # First run
     # ------------------------------------------------------------------------------------------
     def _can_welcome(self) -> bool:
-        return callable(getattr(self._prompts, "welcome", None))
+        return callable(getattr(self.prompts, "welcome", None))
 
     def welcome_text(self) -> str:
         from planner.ui.welcome import welcome_text
@@ -519,7 +532,7 @@ class MainWindow(QMainWindow):
     def show_welcome(self) -> None:
         """Show the welcome (first run, or Help ▸ Welcome) and remember it was shown."""
         text = self.welcome_text()
-        welcome = getattr(self._prompts, "welcome", None)
+        welcome = getattr(self.prompts, "welcome", None)
         if callable(welcome):
             welcome(text)
         self.welcome_shown.emit(text)
@@ -700,7 +713,7 @@ class MainWindow(QMainWindow):
     def notify(self, title: str, text: str) -> None:
         """A notice that does not block: the status bar, and the prompts' non-modal box."""
         self.statusBar().showMessage(text.split("\n", 1)[0], 15000)
-        notify = getattr(self._prompts, "notify", None)
+        notify = getattr(self.prompts, "notify", None)
         if callable(notify):
             notify(title, text)
 

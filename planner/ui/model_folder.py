@@ -19,7 +19,7 @@ def _tr(text: str) -> str:
 
 def choose_and_open(window) -> bool:
     """Ask for a folder (the window's prompts may answer instead, in tests) and open it."""
-    ask = getattr(window._prompts, "open_folder", None)
+    ask = getattr(window.prompts, "open_folder", None)
     if callable(ask):
         path = ask(window.files.last_folder())
     else:
@@ -39,7 +39,7 @@ def open_model_folder(window, path: str | os.PathLike) -> bool:
     try:
         result = import_model_folder(path, batch=window.prefs.default_batch)
     except FolderImportError as exc:
-        window._prompts.error(_tr("Cannot open model folder"), str(exc))
+        window.prompts.error(_tr("Cannot open model folder"), str(exc))
         return False
     window.document.load(result.draft, result.setup, None, modified=True)
     window.files.import_result = None  # not an ONNX import: its report is shown here

@@ -86,7 +86,7 @@ def test_per_layer_table_exports_every_layer(window, tmp_path):
 
 def test_fit_table_exports_the_rows_shown(window, tmp_path):
     pane = window.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     view = pane.ensure_fit_view()
     view.fits_only_check.setChecked(True)
     shown = view.visible_names()

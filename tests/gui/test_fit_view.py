@@ -246,7 +246,7 @@ def test_in_the_planner_at_1400x900_the_table_takes_the_room_and_shows_the_price
     w.show()
     w.load_catalog()
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     view = pane.ensure_fit_view()
     qtbot.waitUntil(lambda: view.table.viewport().height() > 100)
     table = view.table

@@ -466,7 +466,7 @@ def test_the_fit_tab_at_1024x700_keeps_the_window_on_screen_and_shows_rows(
     w.resize(1024, 700)
     w.load_catalog()
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     view = pane.ensure_fit_view()
     qtbot.waitUntil(lambda: view.isVisible() and view.table.viewport().height() > 60)
     hint = w.minimumSizeHint()

@@ -132,7 +132,7 @@ def test_plan_edit_reaches_fit_view_monitor_and_advisor(make_window, qtbot):
     w = make_window()
     pane = w.planner
     wait_catalog(qtbot, w)  # then the fit tab opens
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.fit_view
     assert fit is not None and fit.rows
     w.tabs.setCurrentIndex(PANES.index("advisor"))
@@ -159,7 +159,7 @@ def test_catalog_price_edit_shows_in_fit_view(make_window, qtbot):
     w = make_window()
     wait_catalog(qtbot, w)
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.fit_view
     catalog = w.ensure_catalog_pane()
     name = "GeForce GTX 1080 Ti"
@@ -178,7 +178,7 @@ def test_detected_cards_reach_advisor_and_fit_view(make_window, qtbot):
     assert "GeForce RTX 4090" in w.detected_cards
     w.tabs.setCurrentIndex(0)
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     owned = {r.card.name for r in pane.fit_view.rows if r.owned}
     assert "GeForce RTX 4090" in owned
     assert pane.scaling_view.card_combo.currentText() in owned
@@ -237,7 +237,7 @@ def test_parallel_controls_change_per_gpu_peak_and_scaling(make_window, qtbot):
     assert doc.per_gpu is not None and doc.per_gpu.gathered > 0
     assert doc.per_gpu.peak < single + doc.per_gpu.communication + doc.per_gpu.gathered
     assert "Per GPU" in pane.summary() and "global batch 128" in pane.summary()
-    pane.tabs.setCurrentIndex(pane._scaling_tab)
+    pane.show_result_tab("scaling")
     view = pane.scaling_view
     assert len(view.typical) == 8 and len(view.optimised) == 8
     assert view.typical[-1].speedup < view.optimised[-1].speedup <= 8
@@ -365,7 +365,7 @@ def test_prices_shown_in_the_chosen_currency(make_window, qtbot, planner_home):
     w = make_window(runner=runner, demo=False)  # no simulated cards owned: the advisor buys
     wait_catalog(qtbot, w)
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.ensure_fit_view()
     try:
         with qtbot.waitSignal(w.preferences_applied):
@@ -394,7 +394,7 @@ def test_fit_view_follows_the_gpu_count(make_window, qtbot):
     w = make_window(demo=False)
     wait_catalog(qtbot, w)
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.ensure_fit_view()
     one = {r.card.name: r.samples_per_s for r in fit.rows}
     pane.gpus_spin.setValue(4)
@@ -410,7 +410,7 @@ def test_the_fit_views_splitter_and_the_result_tab_are_restored(make_window, qtb
     w = make_window()
     wait_catalog(qtbot, w)
     pane = w.planner
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.ensure_fit_view()
     qtbot.waitUntil(lambda: fit.splitter.sizes()[0] > 50)
     a, b = fit.splitter.sizes()
@@ -418,7 +418,7 @@ def test_the_fit_views_splitter_and_the_result_tab_are_restored(make_window, qtb
     moved = fit.splitter.sizes()[1] / sum(fit.splitter.sizes())
     assert w.close()
     w2 = make_window()
-    assert w2.planner.tabs.currentIndex() == w2.planner._fit_tab
+    assert w2.planner.result_tab() == "fit"
     wait_catalog(qtbot, w2)
     fit2 = w2.planner.fit_view
     assert fit2 is not None

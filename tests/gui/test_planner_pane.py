@@ -245,6 +245,7 @@ def test_layer_actions_are_undoable(window):
     assert doc.draft.layers[2].name == "conv4"
     pane.remove_action.trigger()
     assert [layer.name for layer in doc.draft.layers] == ["input", "conv1", "conv2", "conv3"]
+    pane.add_menu.aboutToShow.emit()  # as the menu does when it opens: its types go in
     maxpool = next(a for a in pane.add_menu.actions() if a.data() == "maxpool")
     pane.select_row(3)
     maxpool.trigger()
@@ -341,7 +342,7 @@ def test_declining_the_restore_deletes_the_autosave(make_window, qtbot):
 
 def test_applying_a_suggestion_lowers_the_peak_and_undo_restores_it(window, qtbot):
     pane = window.planner
-    pane.tabs.setCurrentIndex(pane._suggestion_tab)  # "What would help" computes on show
+    pane.show_result_tab("suggestions")  # "What would help" computes on show
     model = pane.suggestion_model
     assert model.rowCount() > 0
     before = peak(window)
@@ -407,12 +408,12 @@ def test_self_test_reports_its_outcome(qapp, capsys):
 
 def test_result_tables_follow_edits_when_shown(window):
     pane = window.planner
-    pane.tabs.setCurrentIndex(pane._table_tab)
+    pane.show_result_tab("layers")
     model = pane.estimate_model
     kept = model.index(1, 5).data(SORT_ROLE)
     pane.batch_spin.setValue(64)
     assert model.index(1, 5).data(SORT_ROLE) * 2 == kept
-    pane.tabs.setCurrentIndex(pane._classic_tab)
+    pane.show_result_tab("classic")
     assert pane.classic_model.index(1, 0).data() == "conv1"
     assert "input − kernel" in pane.classic_model.index(1, 3).data()
     pane.layer_model.setData(params_index(window, 1), "filters=32 kernel=300")
@@ -531,11 +532,11 @@ def test_an_empty_plan_shows_nothing_to_estimate(window, qtbot):
     assert pane.breakdown._estimate is None and "no layers" in pane.breakdown._message
     assert pane.max_batch_label.text() == "—"
     qtbot.waitUntil(lambda: pane._catalog is not None, timeout=10000)
-    pane.tabs.setCurrentIndex(pane._fit_tab)
+    pane.show_result_tab("fit")
     fit = pane.ensure_fit_view()
     assert fit.model.rowCount() == 0 and fit.stack.currentIndex() == 1
     assert "Nothing to estimate yet" in fit.empty_label.text()
     assert "Fix the plan" not in fit.empty_label.text()
-    pane.tabs.setCurrentIndex(pane._scaling_tab)
+    pane.show_result_tab("scaling")
     view = pane.scaling_view
     assert "Nothing to estimate yet" in view.summary.text() and view.copies == 0

@@ -173,7 +173,7 @@ def test_vectorised_replay_matches_the_layer_by_layer_one(preset, mode, optimize
     assert fast is not None
     assert np.array_equal(fast.point_layer, slow.point_layer)
     assert np.array_equal(fast.point_phase, slow.point_phase)
-    for x, y in zip(fast._lines(), slow._lines()):
+    for x, y in zip(fast.lines(), slow.lines()):
         assert np.array_equal(x, y)
 
 

@@ -61,6 +61,7 @@ class BreakdownBar(QWidget):
         self._capacity_bytes: int | None = None
         self._per_gpu = None  # planner.core.parallel.PerGpuMemory, on several GPUs
         self._global_batch = 0
+        self._legend_cache: tuple | None = None  # (what it depends on, _legend_width)
         self.format_bytes = format_bytes  # the user's units (settings.byte_formatter)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         policy.setHeightForWidth(True)
@@ -111,10 +112,20 @@ class BreakdownBar(QWidget):
     def _legend_columns(self, width: int) -> int:
         """Two legend columns when every line (its label and its own amount) fits in half the
         width, else one."""
-        fm = QFontMetrics(self.font())
         values = self._values()
-        total = max(sum(values.values()), 1)
         mode = self._estimate.setup.mode if self._estimate is not None else "train"
+        # asked again and again while a layout settles: measured once per shown figures
+        key = (self.font().key(), self.format_bytes, mode, self._term_names(),
+               tuple(values.items()))
+        if self._legend_cache is None or self._legend_cache[0] != key:
+            self._legend_cache = (key, self._legend_width(values, mode))
+        needed = self._legend_cache[1]
+        return 2 if 2 * needed <= width - 2 * self._MARGIN else 1
+
+    def _legend_width(self, values: dict[str, int], mode: str) -> int:
+        """The width one legend line needs: the widest label and its amount."""
+        fm = QFontMetrics(self.font())
+        total = max(sum(values.values()), 1)
         needed = 0
         for t in self._term_names():
             label = tr_core(term_label(t, mode) if t in TERM_LABELS else PARALLEL_LABELS[t])
@@ -123,7 +134,7 @@ class BreakdownBar(QWidget):
                       else f"{self.format_bytes(0)}  (—)") if values else "9999.9 MiB  (100%)"
             needed = max(needed, 18 + fm.horizontalAdvance(label) + 16
                          + fm.horizontalAdvance(amount) + 12)
-        return 2 if 2 * needed <= width - 2 * self._MARGIN else 1
+        return needed
 
     def hasHeightForWidth(self) -> bool:
         return True

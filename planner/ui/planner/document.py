@@ -232,7 +232,8 @@ class PlanDocument(QObject):
         after = dataclasses.replace(draft, layers=tuple(layers), repeats=repeats)
         self.undo_stack.push(BlockCommand(self, "repeat", name, times, after, select=start))
 
-    def _block(self, name: str):
+    def block(self, name: str):
+        """The repeated block named ``name`` (a ``planner.core.repeat.Repeat``); KeyError."""
         for rep in self._draft.repeats:
             if rep.name == name:
                 return rep
@@ -243,7 +244,7 @@ class PlanDocument(QObject):
         a spin box within a moment are one step)."""
         from planner.core.repeat import set_times  # noqa: PLC0415
 
-        rep = self._block(name)
+        rep = self.block(name)
         if times == rep.times:
             return
         layers, repeats = set_times(self._draft.layers, self._draft.repeats, rep, times)
@@ -255,7 +256,7 @@ class PlanDocument(QObject):
         """The block named ``name`` turned back into plain layers, one copy (one undo step)."""
         from planner.core.repeat import unrepeat  # noqa: PLC0415
 
-        rep = self._block(name)
+        rep = self.block(name)
         layers, repeats = unrepeat(self._draft.layers, self._draft.repeats, rep)
         after = dataclasses.replace(self._draft, layers=tuple(layers), repeats=repeats)
         self.undo_stack.push(BlockCommand(self, "unrepeat", name, 1, after, select=rep.first))

@@ -338,8 +338,8 @@ class LayerTableModel(QAbstractTableModel):
 
     # ---- data --------------------------------------------------------------------------------
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < self._rows:
-            return None
+        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < self._rows:
+            return None  # a view asks for roles no cell has (decoration, check state, …)
         col = index.column()
         entry = self._entry(index.row())
         if entry.header:
@@ -488,6 +488,12 @@ class LayerTableModel(QAbstractTableModel):
         elif self._rows:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(self._rows - 1, len(self._headers) - 1))
+
+
+_ROLES = frozenset((Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
+                    Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.ForegroundRole,
+                    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole,
+                    Qt.ItemDataRole.TextAlignmentRole, BLOCK_ROLE))  # what data() answers
 
 
 def _cell_style(role, col: int, *, error: bool, bold: bool):

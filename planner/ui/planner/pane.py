@@ -64,14 +64,13 @@ from planner.ui.planner.charts import BreakdownBar, LayerChart, StepChart
 from planner.ui.planner.document import PlanDocument
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, LayerTableModel, LayerTypeDelegate
 from planner.ui.planner.properties import LayerPropertiesPanel
-from planner.ui.planner.results import (
-    SORT_ROLE,
-    ClassicTableModel,
-    LayerEstimateTableModel,
-    SuggestionTableModel,
-)
 if TYPE_CHECKING:  # built on first use, off the start-up path
     from planner.ui.planner.parallel_view import ScalingView
+    from planner.ui.planner.results import (
+        ClassicTableModel,
+        LayerEstimateTableModel,
+        SuggestionTableModel,
+    )
 from planner.units import GIB, format_bytes
 from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
@@ -97,6 +96,23 @@ def _suggestions(draft, setup, assumptions):
     from planner.core.reduce import suggestions
 
     return suggestions(draft, setup, assumptions)
+
+
+class _BuiltOnUse:
+    """An attribute of the Planner's result tables, which are built the first time one of them
+    is shown or asked for (``PlannerPane._ensure_tables``)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, pane, owner=None):
+        if pane is None:
+            return self
+        pane._ensure_tables()
+        return getattr(pane, self.slot)
+
+    def __set__(self, pane, value) -> None:
+        setattr(pane, self.slot, value)
 
 
 class PlannerPane(QWidget):
@@ -136,18 +152,10 @@ class PlannerPane(QWidget):
     def _build_actions(self) -> None:
         self.add_menu = QMenu(self.tr("Add Layer of &Type"), self)
         self.insert_menu = QMenu(self.tr("&Insert Layer Before"), self)
-        for kind in KINDS:
-            if kind == "input":
-                continue
-            label = tr_core(RULES[kind].label)
-            add = self.add_menu.addAction(label)
-            add.setData(kind)
-            add.setToolTip(tr_core(RULES[kind].help))
-            add.triggered.connect(self._on_add_triggered)
-            ins = self.insert_menu.addAction(label)
-            ins.setData(kind)
-            ins.setToolTip(tr_core(RULES[kind].help))
-            ins.triggered.connect(self._on_insert_triggered)
+        # their layer types (two actions a type) are put in when one is first opened
+        self._kind_menus_filled = False
+        self.add_menu.aboutToShow.connect(self.fill_kind_menus)
+        self.insert_menu.aboutToShow.connect(self.fill_kind_menus)
         self.add_action = QAction(self.tr("&Add Layer"), self)
         self.add_action.setShortcut(QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Return))
         self.add_action.setToolTip(self.tr("Add a layer of the same type after the selected one"))
@@ -185,6 +193,29 @@ class PlannerPane(QWidget):
         self.insert_menu.addAction(self.repeat_action)
         self.assumptions_action = QAction(self.tr("Estimate &Assumptions…"), self)
         self.assumptions_action.triggered.connect(self._on_assumptions_triggered)
+
+    @Slot()
+    def fill_kind_menus(self) -> None:
+        """The layer types of Add Layer of Type and Insert Layer Before (done when either is
+        first opened: they are not needed for the first picture)."""
+        if self._kind_menus_filled:
+            return
+        self._kind_menus_filled = True
+        tail = self.insert_menu.actions()  # the separator and Repeat Layers…, kept last
+        before = tail[0] if tail else None
+        for kind in KINDS:
+            if kind == "input":
+                continue
+            label = tr_core(RULES[kind].label)
+            add = self.add_menu.addAction(label)
+            add.setData(kind)
+            add.setToolTip(tr_core(RULES[kind].help))
+            add.triggered.connect(self._on_add_triggered)
+            ins = QAction(label, self.insert_menu)
+            self.insert_menu.insertAction(before, ins)
+            ins.setData(kind)
+            ins.setToolTip(tr_core(RULES[kind].help))
+            ins.triggered.connect(self._on_insert_triggered)
 
     def _build_ui(self, memory_gib: float) -> None:
         root = QVBoxLayout(self)
@@ -434,59 +465,18 @@ class PlannerPane(QWidget):
         QVBoxLayout(self._step_holder).setContentsMargins(0, 0, 0, 0)
         self._step_tab = self.tabs.addTab(self._step_holder, self.tr("Memory over the step"))
 
-        self.estimate_model = LayerEstimateTableModel(self)
-        self.estimate_proxy = QSortFilterProxyModel(self)
-        self.estimate_proxy.setSourceModel(self.estimate_model)
-        self.estimate_proxy.setSortRole(SORT_ROLE)
-        self.estimate_view = self._read_only_view(self.estimate_proxy)
-        self.estimate_view.setSortingEnabled(True)
-        self.estimate_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.estimate_view.doubleClicked.connect(self._on_estimate_row_activated)
-        self._table_tab = self.tabs.addTab(self.estimate_view, self.tr("Per-layer table"))
+        # The per-layer table, the article's accounting and "What would help" are built
+        # when one of them is first shown or asked for (``_ensure_tables``), off the start-up
+        # path; until then their tabs hold empty pages.
+        self._tables_built = False
         self._tables_sized = False
-
-        classic = QWidget(self.tabs)
-        cl = QVBoxLayout(classic)
-        note = QLabel(self.tr(
-            "The article's accounting: for each layer, its output (activation) plus the error "
-            "(the gradient of that output), at the batch and precision above; the input has no "
-            "error. A framework keeps different tensors (see the per-layer table), so this is "
-            "for checking the article's worked example, not for sizing a card."), classic)
-        note.setWordWrap(True)
-        cl.addWidget(note)
-        self.classic_model = ClassicTableModel(self)
-        self.classic_view = self._read_only_view(self.classic_model)
-        self.classic_view.horizontalHeader().setSectionResizeMode(
-            3, QHeaderView.ResizeMode.Stretch)
-        self.classic_view.verticalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
-        self.classic_view.setWordWrap(True)
-        cl.addWidget(self.classic_view, 1)
-        self._classic_tab = self.tabs.addTab(classic, self.tr("Article's accounting"))
-
-        helps = QWidget(self.tabs)
-        hl = QVBoxLayout(helps)
-        intro = QLabel(self.tr(
-            "What each of the article's memory-reduction techniques would save on this network, "
-            "largest saving first. Each throws information away or costs speed: read the "
-            "caution. Apply is one undoable edit."), helps)
-        intro.setWordWrap(True)
-        hl.addWidget(intro)
-        self.suggestion_model = SuggestionTableModel(self)
-        self.suggestion_view = self._read_only_view(self.suggestion_model)
-        self.suggestion_view.setWordWrap(True)
-        sh = self.suggestion_view.horizontalHeader()
-        sh.setStretchLastSection(False)
-        sh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.suggestion_view.verticalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
-        hl.addWidget(self.suggestion_view, 1)
-        self.suggestion_empty = QLabel(helps)
-        self.suggestion_empty.setWordWrap(True)
-        self.suggestion_empty.setVisible(False)
-        hl.addWidget(self.suggestion_empty)
-        self._suggestion_tab = self.tabs.addTab(helps, self.tr("What would help"))
+        self._table_page = self._tab_page("table_page", margins=False)
+        self._table_tab = self.tabs.addTab(self._table_page, self.tr("Per-layer table"))
+        self._classic_page = self._tab_page("classic_page")
+        self._classic_tab = self.tabs.addTab(self._classic_page, self.tr("Article's accounting"))
+        self._suggestion_page = self._tab_page("suggestion_page")
+        self._suggestion_tab = self.tabs.addTab(self._suggestion_page,
+                                                self.tr("What would help"))
 
         self._fit_holder = QWidget(self.tabs)
         self._fit_holder.setObjectName("fit_holder")
@@ -513,8 +503,83 @@ class PlannerPane(QWidget):
         self.tabs.setCornerWidget(self.exporter.button, Qt.Corner.TopRightCorner)
         self.exporter.attach(self.breakdown, "breakdown")
         self.exporter.attach(self.chart, "layer_chart")
-        self.exporter.attach(self.estimate_view, "layers")
         return panel
+
+    def _tab_page(self, name: str, *, margins: bool = True) -> QWidget:
+        page = QWidget(self.tabs)
+        page.setObjectName(name)
+        layout = QVBoxLayout(page)
+        if not margins:
+            layout.setContentsMargins(0, 0, 0, 0)
+        return page
+
+    def _ensure_tables(self) -> None:
+        """Build the per-layer table, the article's accounting and "What would help" (their
+        models and views), once."""
+        if self._tables_built:
+            return
+        self._tables_built = True
+        from planner.ui.planner.results import (  # noqa: PLC0415 (off the start-up path)
+            SORT_ROLE,
+            ClassicTableModel,
+            LayerEstimateTableModel,
+            SuggestionTableModel,
+        )
+
+        self.estimate_model = LayerEstimateTableModel(self)
+        self.estimate_proxy = QSortFilterProxyModel(self)
+        self.estimate_proxy.setSourceModel(self.estimate_model)
+        self.estimate_proxy.setSortRole(SORT_ROLE)
+        self.estimate_view = self._read_only_view(self.estimate_proxy)
+        self.estimate_view.setSortingEnabled(True)
+        self.estimate_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.estimate_view.doubleClicked.connect(self._on_estimate_row_activated)
+        self._table_page.layout().addWidget(self.estimate_view)
+
+        classic = self._classic_page
+        cl = classic.layout()
+        note = QLabel(self.tr(
+            "The article's accounting: for each layer, its output (activation) plus the error "
+            "(the gradient of that output), at the batch and precision above; the input has no "
+            "error. A framework keeps different tensors (see the per-layer table), so this is "
+            "for checking the article's worked example, not for sizing a card."), classic)
+        note.setWordWrap(True)
+        cl.addWidget(note)
+        self.classic_model = ClassicTableModel(self)
+        self.classic_view = self._read_only_view(self.classic_model)
+        self.classic_view.horizontalHeader().setSectionResizeMode(
+            3, QHeaderView.ResizeMode.Stretch)
+        self.classic_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.classic_view.setWordWrap(True)
+        cl.addWidget(self.classic_view, 1)
+
+        helps = self._suggestion_page
+        hl = helps.layout()
+        intro = QLabel(self.tr(
+            "What each of the article's memory-reduction techniques would save on this network, "
+            "largest saving first. Each throws information away or costs speed: read the "
+            "caution. Apply is one undoable edit."), helps)
+        intro.setWordWrap(True)
+        hl.addWidget(intro)
+        self.suggestion_model = SuggestionTableModel(self)
+        self.suggestion_view = self._read_only_view(self.suggestion_model)
+        self.suggestion_view.setWordWrap(True)
+        sh = self.suggestion_view.horizontalHeader()
+        sh.setStretchLastSection(False)
+        sh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.suggestion_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        hl.addWidget(self.suggestion_view, 1)
+        self.suggestion_empty = QLabel(helps)
+        self.suggestion_empty.setWordWrap(True)
+        self.suggestion_empty.setVisible(False)
+        hl.addWidget(self.suggestion_empty)
+
+        for model in (self.estimate_model, self.suggestion_model):
+            model.format_bytes = self.format_bytes
+        self.exporter.attach(self.estimate_view, "layers")
 
     def _read_only_view(self, model) -> QTableView:
         view = row_table(model, self.tabs)
@@ -522,9 +587,37 @@ class PlannerPane(QWidget):
         view.horizontalHeader().setStretchLastSection(True)
         return view
 
+    # The result tables' models and views: built when first asked for (``_ensure_tables``).
+    estimate_model: LayerEstimateTableModel = _BuiltOnUse()
+    estimate_proxy: QSortFilterProxyModel = _BuiltOnUse()
+    estimate_view: QTableView = _BuiltOnUse()
+    classic_model: ClassicTableModel = _BuiltOnUse()
+    classic_view: QTableView = _BuiltOnUse()
+    suggestion_model: SuggestionTableModel = _BuiltOnUse()
+    suggestion_view: QTableView = _BuiltOnUse()
+    suggestion_empty: QLabel = _BuiltOnUse()
+
     # ------------------------------------------------------------------------------------------
     # Public
     # ------------------------------------------------------------------------------------------
+    # The result tabs, by name (each view is built or filled when its tab is first shown).
+    RESULT_TABS = ("layer_chart", "step", "layers", "classic", "suggestions", "fit", "scaling")
+
+    def _result_tab_index(self) -> dict[str, int]:
+        return {"layer_chart": self.tabs.indexOf(self.chart), "step": self._step_tab,
+                "layers": self._table_tab, "classic": self._classic_tab,
+                "suggestions": self._suggestion_tab, "fit": self._fit_tab,
+                "scaling": self._scaling_tab}
+
+    def result_tab(self) -> str:
+        """The result tab shown: one of ``RESULT_TABS``."""
+        i = self.tabs.currentIndex()
+        return next((name for name, k in self._result_tab_index().items() if k == i), "")
+
+    def show_result_tab(self, name: str) -> None:
+        """Show the result tab ``name`` (one of ``RESULT_TABS``; KeyError for another)."""
+        self.tabs.setCurrentIndex(self._result_tab_index()[name])
+
     @property
     def document(self) -> PlanDocument:
         return self._doc
@@ -665,8 +758,9 @@ class PlannerPane(QWidget):
             self._step_chart.format_bytes = fmt
         if self._scaling_view is not None:
             self._scaling_view.format_bytes = fmt
-        for model in (self.estimate_model, self.suggestion_model):
-            model.format_bytes = fmt
+        if self._tables_built:
+            for model in (self.estimate_model, self.suggestion_model):
+                model.format_bytes = fmt
         self._on_plan_changed()
 
     def set_parallel_controls(self, parallel: Parallel) -> None:
@@ -751,7 +845,7 @@ class PlannerPane(QWidget):
         self._suggestions_dirty = False
         for r in range(self.suggestion_model.rowCount()):
             self.suggestion_view.setIndexWidget(
-                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), None)
+                self.suggestion_model.index(r, self.suggestion_model.APPLY_COLUMN), None)
         if self._doc.estimate is None:
             self.suggestion_model.set_suggestions(())
             self.suggestion_empty.setText(self.tr("Fix the errors in the draft to see what "
@@ -779,8 +873,8 @@ class PlannerPane(QWidget):
             button.clicked.connect(self._on_apply_clicked)
             cell_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
             self.suggestion_view.setIndexWidget(
-                self.suggestion_model.index(r, SuggestionTableModel.APPLY_COLUMN), cell)
-        self.suggestion_view.resizeColumnToContents(SuggestionTableModel.APPLY_COLUMN)
+                self.suggestion_model.index(r, self.suggestion_model.APPLY_COLUMN), cell)
+        self.suggestion_view.resizeColumnToContents(self.suggestion_model.APPLY_COLUMN)
         self.suggestion_view.resizeRowsToContents()
 
     # ------------------------------------------------------------------------------------------
@@ -978,7 +1072,7 @@ class PlannerPane(QWidget):
         except RepeatError as exc:
             self._on_edit_rejected(exc_text(exc))
             return
-        self._select_block_row(self._doc._block(rep.name))
+        self._select_block_row(self._doc.block(rep.name))
 
     @Slot()
     def _on_unrepeat_triggered(self) -> None:
@@ -1233,6 +1327,8 @@ class PlannerPane(QWidget):
 
     def _refresh_current_tab(self) -> None:
         index = self.tabs.currentIndex()
+        if index in (self._table_tab, self._classic_tab, self._suggestion_tab):
+            self._ensure_tables()
         if index == self._suggestion_tab and self._suggestions_dirty:
             self.refresh_suggestions()
         elif index == self._fit_tab:

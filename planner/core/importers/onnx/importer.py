@@ -63,7 +63,7 @@ class _TensorLayers(dict):
 
     def __missing__(self, key):
         if key in self.pending:
-            return self.imp._materialise(key)
+            return self.imp.materialise(key)
         raise KeyError(key)
 
     def __contains__(self, key):
@@ -618,6 +618,10 @@ class Importer:
             cache[name] = self.per_sample_raw(name, self.bax.get(name))
         return cache[name]
 
+    def set_per_sample(self, name: str, dims: tuple[int, ...] | None) -> None:
+        """``name``'s per-sample shape, known without reading it (a copy made of another)."""
+        self._per_sample[name] = dims
+
     def batch_axis(self, name: str) -> int | None:
         return self.bax.get(name)
 
@@ -682,11 +686,11 @@ class Importer:
 
     def _is_buffer(self, o: str) -> bool:
         """A module's buffer that only element-wise operators read (Swin's shifted-window
-        attention mask added to the scores, EVA's rotary table), not a parameter: named a mask, or, in a file
-        of the default exporter, one its record of the traced operations does not name as
-        a parameter (it names each one it reads: '%p_blocks_0_gamma'). Convolutions and
-        norms are not judged by that record: a folded batch norm's replaces its
-        convolution's."""
+        attention mask added to the scores, EVA's rotary table), not a parameter: named a
+        mask, or, in a file of the default exporter, one its record of the traced operations
+        does not name as a parameter (it names each one it reads: '%p_blocks_0_gamma').
+        Convolutions and norms are not judged by that record: a folded batch norm's replaces
+        its convolution's."""
         cached = self._buffer_cache.get(o)
         if cached is not None:
             return cached
@@ -891,7 +895,7 @@ class Importer:
         self.tensor_layer.pending[tensor] = (root, node, self.current)
         self.status.setdefault(self.current, "folded")
 
-    def _materialise(self, tensor: str) -> str:
+    def materialise(self, tensor: str) -> str:
         root, node, k = self.tensor_layer.pending.pop(tensor)
         src = self.tensor_layer[root]
         want = self.layer_shape.get(tensor) or self.per_sample(tensor)

@@ -780,7 +780,7 @@ def _map_instancenorm(imp, node, main, acts, facts):
     view = _only_consumer(imp, node.output[0])
     if view is None or imp.nodes[view].op_type != "Reshape":
         return
-    k, t = view, imp.nodes[view].output[0]
+    t = imp.nodes[view].output[0]
     affine = imp.__dict__.setdefault("norm_affine", set())
     for op in ("Mul", "Add"):
         u = _only_consumer(imp, t)
@@ -790,7 +790,7 @@ def _map_instancenorm(imp, node, main, acts, facts):
         if len(other) != 1 or other[0] in imp.acts or not imp.is_weight(other[0]):
             return
         affine.add(u)
-        k, t = u, imp.nodes[u].output[0]
+        t = imp.nodes[u].output[0]
 
 
 def _map_rmsnorm(imp, node, main, acts, facts):
@@ -908,7 +908,7 @@ def _contiguous(imp, node, tensor: str, k: int) -> str:
         name=imp.layer_name(node, f"contiguous{k}"))
     imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
     imp.acts.add(copy)
-    imp._per_sample[copy] = imp.per_sample(tensor)
+    imp.set_per_sample(copy, imp.per_sample(tensor))
     return copy
 
 
