@@ -124,7 +124,7 @@ def test_memory_plot_gets_data_and_predicted_line(make_pane, qtbot):
     pane = make_pane()
     pane.set_predicted_peak(int(8.7 * GIB), "ResNet-50, batch 64")
     qtbot.waitUntil(lambda: pane.plots.curve_points(0, "memory") >= 5, timeout=5000)
-    x, y = pane.plots.cards[0].memory.getOriginalDataset()
+    x, y = pane.plots.cards[0].memory.getData()
     assert np.nanmax(y) > 0.5  # GiB: the simulated notebook alone holds 1.2 GiB
     assert pane.plots.predicted_line.isVisible()
     assert pane.plots.predicted_line.value() == pytest.approx(8.7)
