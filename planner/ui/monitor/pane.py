@@ -42,22 +42,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QImage, QPainter, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
-    QFrame,
-    QGroupBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QSpinBox,
-    QSplitter,
-    QStackedWidget,
-    QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -71,7 +56,6 @@ from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
-from planner.ui.flow import FlowLayout, group
 from planner.ui.i18n import TextBindings, arg, tr_core
 from planner.ui.monitor.cluster import (
     ClusterConfig,
@@ -80,22 +64,20 @@ from planner.ui.monitor.cluster import (
     prometheus_factory,
 )
 from planner.ui.monitor.models import (
-    GpuTableModel,
     ProcessRow,
-    ProcessTableModel,
     card_label,
     fleet_order,
     format_gib,
     whole_card_state,
 )
-from planner.ui.monitor.plots import PLOT_METRICS, MonitorPlots
+from planner.ui.monitor.plots import PLOT_METRICS
+from planner.ui.monitor import sections
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
     RecordingSink,
 )
 from planner.ui.sampling import SamplingBridge
-from planner.i18n import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +94,6 @@ def default_demo_factory() -> SimulatedBackend:
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("MonitorPane", text)
-
-
-WINDOWS: tuple[tuple[str, float | None], ...] = (
-    (QT_TRANSLATE_NOOP("MonitorPane", "1 min"), 60.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "10 min"), 600.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "1 h"), 3600.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "Whole session"), None))
 
 
 class MonitorPane(QWidget):
@@ -172,8 +147,8 @@ class MonitorPane(QWidget):
         # the fixed texts are noted while the widgets are built, so that a change of language
         # shows them again without rebuilding the pane (its sampler and recording go on)
         self._texts = TextBindings(self, "MonitorPane")
-        with self._texts.record():
-            self._build_ui()
+        with self._texts.record(sections):
+            sections.build_ui(self)
         self._texts.capture()
         self._timer = QTimer(self)
         self._timer.setInterval(int(1000 / REDRAW_HZ))
@@ -253,273 +228,7 @@ class MonitorPane(QWidget):
         self.bridge.unavailable.connect(self._on_unavailable, queued)
         self.bridge.error.connect(self._on_error, queued)
 
-    # -- UI -----------------------------------------------------------------------------------
-
-    def _build_ui(self) -> None:
-        """The pane, section by section (each builder makes its widgets; this lays them out)."""
-        self._build_banner()
-        src = self._build_source_line()
-        self._build_alert_line()
-        self._build_replay_bar()
-        controls = self._build_controls()
-        self._build_card_table()
-        self._build_plots()
-        self._build_process_box()
-        self._build_stack()
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.banner)
-        layout.addLayout(src)
-        layout.addWidget(self.alert_label)
-        layout.addWidget(self.replay_bar)
-        layout.addLayout(controls)
-        layout.addWidget(self.stack, 1)
-        layout.addWidget(self.status_label)
-        self._set_empty(self.tr("Waiting for the first sample…"))
-
-    def _build_banner(self) -> None:
-        """The yellow banner: no telemetry (with the demo button), or the cluster's state."""
-        self.banner = QFrame(self)
-        self.banner.setObjectName("monitorBanner")
-        self.banner.setStyleSheet("#monitorBanner { background: #fff4ce; border: 1px solid "
-                                  "#e0c060; border-radius: 4px; }")
-        self.banner_label = QLabel("", self.banner)
-        self.banner_label.setWordWrap(True)
-        self.demo_button = QPushButton(self.tr("Try the simulated demo"), self.banner)
-        self.demo_button.clicked.connect(self.switch_to_demo)
-        bl = QHBoxLayout(self.banner)
-        bl.setContentsMargins(10, 6, 10, 6)
-        bl.addWidget(self.banner_label, 1)
-        bl.addWidget(self.demo_button)
-        self.banner_local_button = QPushButton(self.tr("Local cards"), self.banner)
-        self.banner_local_button.setToolTip(self.tr("Stop watching the cluster and show this "
-                                                    "computer's cards again"))
-        self.banner_local_button.clicked.connect(self.switch_to_local)
-        self.banner_local_button.setVisible(False)
-        bl.addWidget(self.banner_local_button)
-        self.banner.setVisible(False)
-
-    def _build_source_line(self) -> QHBoxLayout:
-        """SIMULATED badge, where the data comes from, the recording, Cluster… / Local cards."""
-        self.simulated_label = QLabel(self.tr("SIMULATED"), self)
-        self.simulated_label.setObjectName("simulatedBadge")
-        self.simulated_label.setStyleSheet(
-            "#simulatedBadge { background: #6a3d9a; color: white; font-weight: bold; "
-            "padding: 2px 8px; border-radius: 3px; }")
-        self.simulated_label.setToolTip(self.tr("Every value shown comes from a simulated source, "
-                                           "not from a GPU"))
-        self.source_label = QLabel("", self)
-        self.recording_label = QLabel("", self)
-        self.recording_label.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.source_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                        QSizePolicy.Policy.Preferred)
-        self.cluster_button = QPushButton(self.tr("Cluster…"), self)
-        self.cluster_button.setToolTip(self.tr("Watch the GPUs of a cluster through a "
-                                               "Prometheus server (dcgm-exporter)"))
-        self.cluster_button.clicked.connect(self.open_cluster_dialog)
-        self.local_button = QPushButton(self.tr("Local cards"), self)
-        self.local_button.setToolTip(self.tr("Stop watching the cluster and show this "
-                                             "computer's cards again"))
-        self.local_button.clicked.connect(self.switch_to_local)
-        self.local_button.setVisible(False)
-        src = QHBoxLayout()
-        src.addWidget(self.simulated_label)
-        src.addWidget(self.source_label, 1)
-        src.addWidget(self.recording_label)
-        src.addWidget(self.cluster_button)
-        src.addWidget(self.local_button)
-        return src
-
-    def _build_alert_line(self) -> None:
-        self.alert_label = QLabel("", self)
-        self.alert_label.setObjectName("alertLine")
-        self.alert_label.setWordWrap(True)
-        self.alert_label.setStyleSheet("#alertLine { background: #fde0dc; color: #8a1c12; "
-                                       "border: 1px solid #e8a39b; padding: 3px 8px; }")
-        self.alert_label.setVisible(False)
-
-    def _build_replay_bar(self) -> None:
-        """Shown during a replay: what is replayed, the session chooser, Back to live."""
-        self.replay_bar = QFrame(self)
-        self.replay_bar.setObjectName("replayBar")
-        self.replay_bar.setStyleSheet("#replayBar { background: #dbe9f7; border: 1px solid "
-                                      "#8fb3d9; }")
-        self.replay_label = QLabel("", self.replay_bar)
-        f = QFont(self.replay_label.font())
-        f.setBold(True)
-        self.replay_label.setFont(f)
-        self.replay_label.setWordWrap(True)  # a long one (what the recording lost) wraps
-        # A recording holds one session per run of the monitor (and a new one whenever the set
-        # of cards changed): this chooses which one is replayed; shown when there are several.
-        self.session_combo = QComboBox(self.replay_bar)
-        self.session_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.session_combo.setMinimumContentsLength(32)  # the full text is in the list
-        self.session_combo.setToolTip(self.tr("The session of this recording to replay"))
-        self.session_combo.setVisible(False)
-        self.session_combo.activated.connect(self._on_session_chosen)
-        self.live_button = QPushButton(self.tr("Back to live"), self.replay_bar)
-        self.live_button.clicked.connect(self.stop_replay)
-        rl = QHBoxLayout(self.replay_bar)
-        rl.setContentsMargins(8, 3, 8, 3)
-        rl.addWidget(self.replay_label, 1)
-        rl.addWidget(self.session_combo)
-        rl.addWidget(self.live_button)
-        self.replay_bar.setVisible(False)
-
-    def _build_controls(self) -> FlowLayout:
-        """Card, time window, interval, pause, alert thresholds, exports, recordings."""
-        self._build_view_controls()
-        self._build_alert_and_file_controls()
-        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
-        controls = FlowLayout(h_spacing=12, v_spacing=4)
-        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
-                                 self.interval_spin))
-        controls.addWidget(self.pause_button)
-        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
-                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
-                                 self.temp_alert_spin))
-        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
-                                 self.recordings_button))
-        return controls
-
-    def _build_view_controls(self) -> None:
-        """What the plots show: the card, the time window, the interval, pause."""
-        self.card_combo = QComboBox(self)
-        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.card_combo.currentIndexChanged.connect(self._on_card_combo)
-        self.window_combo = QComboBox(self)
-        for text, seconds in WINDOWS:
-            self.window_combo.addItem(self.tr(text), seconds)
-        self.window_combo.setCurrentIndex(1)
-        self.window_combo.currentIndexChanged.connect(self._on_window_changed)
-        self.interval_spin = QDoubleSpinBox(self)
-        self.interval_spin.setRange(MIN_INTERVAL_S, MAX_INTERVAL_S)
-        self.interval_spin.setDecimals(1)
-        self.interval_spin.setSingleStep(0.1)
-        self.interval_spin.setSuffix(self.tr(" s"))
-        self.interval_spin.setValue(self.bridge.interval_s)
-        self.interval_spin.setToolTip(self.tr("Seconds between samples (0.1–10)"))
-        self.interval_spin.valueChanged.connect(self._on_interval_changed)
-        self.pause_button = QPushButton(self.tr("Pause plots"), self)
-        self.pause_button.setCheckable(True)
-        self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on"))
-        self.pause_button.toggled.connect(self.set_paused)
-
-    def _build_alert_and_file_controls(self) -> None:
-        """The alert thresholds, the exports and the recordings browser."""
-        self.export_plot_button = QPushButton(self.tr("Export plot…"), self)
-        self.export_plot_button.clicked.connect(self._on_export_plot)
-        self.export_data_button = QPushButton(self.tr("Export data…"), self)
-        self.export_data_button.clicked.connect(self._on_export_data)
-        self.recordings_button = QPushButton(self.tr("Recordings…"), self)
-        self.recordings_button.clicked.connect(self.open_recordings)
-        self.memory_alert_spin = QSpinBox(self)
-        self.memory_alert_spin.setRange(1, 100)
-        self.memory_alert_spin.setSuffix(" %")
-        self.memory_alert_spin.setValue(int(round(self.alerts.memory_pct)))
-        self.memory_alert_spin.setToolTip(self.tr("Alert when memory in use passes this share of "
-                                             "the card's memory"))
-        self.memory_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-        self.temp_alert_spin = QSpinBox(self)
-        self.temp_alert_spin.setRange(30, 120)
-        self.temp_alert_spin.setSuffix(" °C")
-        self.temp_alert_spin.setValue(int(round(self.alerts.temperature_c)))
-        self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
-        self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-
-    def _build_card_table(self) -> None:
-        self.gpu_model = GpuTableModel(self)
-        self.gpu_table = QTableView(self)
-        self.gpu_table.setModel(self.gpu_model)
-        self.gpu_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.gpu_table.verticalHeader().setVisible(False)
-        self.gpu_table.setWordWrap(False)
-        hh = self.gpu_table.horizontalHeader()
-        # Interactive, fitted to the contents when the cards change and every few seconds:
-        # ResizeToContents would measure every cell at every update (most of the pane's CPU)
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setStretchLastSection(True)
-        self.gpu_table.selectionModel().currentRowChanged.connect(self._on_gpu_row)
-
-    def _build_plots(self) -> None:
-        self.plots = MonitorPlots(self)
-        self.plots.setMinimumHeight(320)
-        self.window_note = QLabel("", self)
-        self.window_note.setStyleSheet("color: #555;")
-
-    def _build_process_box(self) -> None:
-        """The processes on the selected card, follow / compare with the plan."""
-        self.process_model = ProcessTableModel(self)
-        self.process_table = QTableView(self)
-        self.process_table.setModel(self.process_model)
-        self.process_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.process_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.process_table.verticalHeader().setVisible(False)
-        ph = self.process_table.horizontalHeader()
-        ph.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the name takes the rest
-        ph.setStretchLastSection(False)
-        self.process_model.modelReset.connect(self._fit_process_columns)
-        self.process_table.setWordWrap(False)
-        self.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.process_table.selectionModel().selectionChanged.connect(self._on_process_selected)
-        self.compare_button = QPushButton(self.tr("Compare with plan"), self)
-        self.compare_button.setToolTip(self.tr("The plan's predicted peak against the peak of the "
-                                          "followed process (or of the selected card)"))
-        self.compare_button.clicked.connect(self.compare_with_plan)
-        self.unfollow_button = QPushButton(self.tr("Stop following"), self)
-        self.unfollow_button.clicked.connect(self.unfollow)
-        self.unfollow_button.setEnabled(False)
-        self.comparison_label = QLabel(self.tr("Select a process to follow its memory."), self)
-        self.comparison_label.setWordWrap(True)
-        self.proc_box = proc_box = QGroupBox(self.tr("Processes on the selected card"), self)
-        pl = QVBoxLayout(proc_box)
-        pl.addWidget(self.process_table, 1)
-        pb = QHBoxLayout()
-        pb.addWidget(self.compare_button)
-        pb.addWidget(self.unfollow_button)
-        pb.addStretch(1)
-        pl.addLayout(pb)
-        pl.addWidget(self.comparison_label)
-
-    def _build_stack(self) -> None:
-        """Cards over plots and processes (splitters), or the empty state's explanation."""
-        plot_box = QWidget(self)
-        pv = QVBoxLayout(plot_box)
-        pv.setContentsMargins(0, 0, 0, 0)
-        pv.addWidget(self.plots, 1)
-        pv.addWidget(self.window_note)
-        lower = QSplitter(Qt.Orientation.Horizontal, self)
-        lower.addWidget(plot_box)
-        lower.addWidget(self.proc_box)
-        lower.setStretchFactor(0, 4)
-        lower.setStretchFactor(1, 1)
-        lower.setSizes([980, 400])
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.addWidget(self.gpu_table)
-        self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([150, 650])
-
-        self.empty_label = QLabel("", self)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet("color: #555; font-size: 13pt;")
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.empty_label)
-        self.stack.addWidget(self.splitter)
-
-        self.status_label = QLabel("", self)
-        self.status_label.setStyleSheet("color: #444;")
-        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                        QSizePolicy.Policy.Preferred)
+    # -- UI (built by planner.ui.monitor.sections) -------------------------------------------
 
     def _set_empty(self, text: str | None) -> None:
         if text is None:
