@@ -14,8 +14,9 @@ feed frames in directly (``tests/unit/telemetry/test_watch.py``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -105,6 +106,14 @@ def frame_source(frame: Frame) -> str:
     if frame.source == "simulated" or any(d.simulated for d in frame.devices):
         return "simulated"
     return "nvml"
+
+
+def frame_processes(frame: Frame | None) -> list[tuple[int, ProcessSample]]:
+    """(card index, process) of every process one frame lists, in the frame's card order
+    (none without a frame, or for a card whose processes were not sampled)."""
+    if frame is None:
+        return []
+    return [(s.index, p) for s in frame.samples for p in (s.processes or ())]
 
 
 class ProcessSeries:
@@ -223,6 +232,16 @@ class CardWatch:
         """(card, process) last seen on one card (None: every card), by card index."""
         return [(dev, p) for dev in sorted(self.last_processes)
                 if device is None or dev == device for p in self.last_processes[dev]]
+
+    def process_peaks(self, device: int | None, records: Mapping[tuple[int, int], Any]
+                      ) -> list[tuple[int, ProcessSample, int | None]]:
+        """(card, process, its peak bytes or None) last seen on one card (None: every card);
+        ``records``: (card, pid) → a record with ``peak_bytes`` (``ProcessTracker.records``)."""
+        out = []
+        for dev, p in self.processes_on(device):
+            rec = records.get((dev, p.pid))
+            out.append((dev, p, rec.peak_bytes if rec is not None else None))
+        return out
 
     def prune(self, running: Iterable[tuple[int, int]],
               keep: tuple[int, int] | None = None) -> None:

@@ -19,6 +19,7 @@ from planner.telemetry.recorder import Recorder, RECORDING_SUFFIX, list_recordin
 from planner.telemetry.sampler import THREAD_NAME_PREFIX
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import BackendUnavailable, Frame
+from planner.ui.monitor import plot_export
 from planner.ui.monitor.pane import MonitorPane
 from planner.ui.sampling import SamplingBridge
 from planner.units import GIB
@@ -283,7 +284,7 @@ def test_export_plot_and_data(make_pane, qtbot, tmp_path):
     used = [r[col] for r in rows[1:] if r[col]]
     assert used and all(re.fullmatch(r"\d+", v) for v in used)
     # the saved plot says what it shows: the cards, the time range and "simulated"
-    title = pane._export_title()
+    title = plot_export.export_title(pane)
     assert "SIMULATED" in title and "GPU 0" in title and " – " in title
 
 

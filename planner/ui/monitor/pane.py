@@ -30,7 +30,6 @@ node is gone is "lost", a card whose telemetry server did not answer is "no answ
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 import math
 import time
@@ -39,19 +38,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QImage, QPainter, QShowEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QFileDialog,
     QWidget,
 )
 
 from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
 from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
-from planner.telemetry.export import shown_span, window_rows, write_csv
-from planner.telemetry.recorder import RecordingError, apply_retention
-from planner.telemetry.replay import load_replay
+from planner.telemetry.recorder import apply_retention
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
@@ -71,7 +67,7 @@ from planner.ui.monitor.models import (
     whole_card_state,
 )
 from planner.ui.monitor.plots import PLOT_METRICS
-from planner.ui.monitor import sections
+from planner.ui.monitor import plot_export, replay_view, sections
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
@@ -799,12 +795,9 @@ class MonitorPane(QWidget):
             self.gpu_table.selectionModel().blockSignals(False)
 
     def _update_processes(self) -> None:
-        records = self.tracker.records
-        rows = []
-        for dev, p in self.watch.processes_on(self.selected_device):
-            rec = records.get((dev, p.pid))
-            rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
-        self.process_model.set_rows(rows)
+        self.process_model.set_rows([
+            ProcessRow(*row)
+            for row in self.watch.process_peaks(self.selected_device, self.tracker.records)])
         if self._followed is not None:
             r = self.process_model.row_of(*self._followed)
             sm = self.process_table.selectionModel()
@@ -922,103 +915,27 @@ class MonitorPane(QWidget):
 
     # -- export --------------------------------------------------------------------------------
 
-    def _save_path(self, title: str, suggested: str, filter_: str) -> str | None:
-        if self._ask_save_path is not None:
-            return self._ask_save_path(self, title, suggested, filter_)
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, filter_)
-        return path or None
 
     @Slot()
     def _on_export_plot(self) -> None:
-        if not self._has_export_data():
-            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
-            return
-        path = self._save_path(self.tr("Export plot"), "monitor.png", self.tr("PNG (*.png)"))
-        if path and self.export_plot_png(path):
-            self._status(arg(self.tr("Plot saved to %1"), path))
+        plot_export.on_export_plot(self)
 
     @Slot()
     def _on_export_data(self) -> None:
-        if not self._has_export_data():
-            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
-            return
-        path = self._save_path(self.tr("Export data"), "monitor.csv", self.tr("CSV (*.csv)"))
-        if path:
-            try:
-                n = self.export_data_csv(path)
-            except OSError as exc:
-                self._status(arg(self.tr("Export failed: %1"), exc))
-                return
-            self._status(arg(self.tr("%1 rows saved to %2"), n, path))
+        plot_export.on_export_data(self)
 
-    def _export_source(self) -> tuple[History | None, tuple[DeviceInfo, ...]]:
-        if self._replay is not None:
-            return self._replay[0], self._replay[2]
-        return self.history, self.devices
 
-    def _export_rows(self):
-        """(time, device index, device name, values) for every card in the shown window."""
-        source, devices = self._export_source()
-        if source is None:
-            return iter(())
-        return window_rows(source, self.window_s, PLOT_METRICS,
-                           {d.index: d.name for d in devices})
 
-    def _has_export_data(self) -> bool:
-        return next(self._export_rows(), None) is not None
 
-    def _export_title(self) -> str:
-        """What a saved plot shows: the cards, the time range and where the data came from."""
-        source, devices = self._export_source()
-        sel = self.selected_device
-        shown = [d for d in devices if sel is None or d.index == sel]
-        cards = ", ".join(card_label(d) for d in shown) or self.tr("no card")
-        span = ""
-        shown = shown_span(source, self.window_s) if source is not None else None
-        if shown is not None:
-            start, end = shown
-            span = (_dt.datetime.fromtimestamp(start).strftime("%Y-%m-%d %H:%M:%S") + " – "
-                    + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
-        if self._replay is not None:
-            kind = self.tr("replay of a recording")
-        elif self.source == "simulated" or any(d.simulated for d in shown):
-            kind = self.tr("SIMULATED data, not a real GPU")
-        elif self.source == "prometheus":
-            kind = self.tr("cluster (Prometheus)")
-        else:
-            kind = self.tr("live (NVML)")
-        return "  ·  ".join(x for x in (cards, span, kind) if x)
 
     def export_plot_png(self, path: str | Path) -> bool:
-        """The four plots as they are on screen, under a title line naming the cards, the time
-        range and the source ("simulated" where it is); False when there is nothing to show."""
-        if not self._has_export_data():
-            return False
-        plots = self.plots.grab()
-        title = self._export_title()
-        font = QFont(self.font())
-        font.setPointSizeF(font.pointSizeF() * 1.1)
-        font.setBold(True)
-        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-                   | Qt.TextFlag.TextWordWrap)
-        header = QFontMetrics(font).boundingRect(
-            QRect(0, 0, plots.width() - 16, 10_000), wrap, title).height() + 12
-        image = QImage(plots.width(), plots.height() + header, QImage.Format.Format_ARGB32)
-        image.fill(self.palette().color(self.backgroundRole()))
-        painter = QPainter(image)
-        try:
-            painter.setFont(font)
-            painter.setPen(self.palette().color(self.foregroundRole()))
-            painter.drawText(QRect(8, 0, plots.width() - 16, header), wrap, title)
-            painter.drawPixmap(0, header, plots)
-        finally:
-            painter.end()
-        return bool(image.save(str(path), "PNG"))
+        """The four plots as they are on screen under a title line (cards, time range,
+        source); False when there is nothing to show."""
+        return plot_export.export_plot_png(self, path)
 
     def export_data_csv(self, path: str | Path) -> int:
-        """Every card's data in the shown time window as CSV (bytes as whole numbers); returns
-        the number of rows. Nothing is written when there is no sample (returns 0)."""
-        return write_csv(path, list(self._export_rows()), PLOT_METRICS)
+        """Every card's data in the shown time window as CSV; the number of rows."""
+        return plot_export.export_data_csv(self, path)
 
     # -- recordings ----------------------------------------------------------------------------
 
@@ -1050,70 +967,20 @@ class MonitorPane(QWidget):
     @Slot(object)
     def replay(self, path: str | Path, session_id: int | None = None) -> bool:
         """Show a recording in the plots, labelled as a replay; False (and a message) if it
-        cannot be read. ``session_id``: which of its sessions (default the first); with
-        several, the replay bar offers the others. Live sampling and recording go on
-        underneath."""
-        path = Path(path)
-        try:
-            loaded = load_replay(path, PLOT_METRICS, session_id)
-        except (RecordingError, OSError) as exc:
-            self._status(arg(self.tr("Cannot replay: %1"), exc))
-            return False
-        sessions, sess, gaps = loaded.sessions, loaded.session, loaded.gaps
-        when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
-        label = arg(self.tr("REPLAY of the recording of %1 (%2) — not live"), when, sess.source)
-        self._replay_path = path
-        self.session_combo.clear()
-        if len(sessions) > 1:
-            position = loaded.position
-            label += arg(self.tr(" · session %1 of %2"), position, len(sessions))
-            for i, x in enumerate(sessions, 1):
-                start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
-                names = ", ".join(d.name for d in x.devices) or "—"
-                self.session_combo.addItem(
-                    arg(self.tr("Session %1: %2, %3"), i, start, names), x.id)
-            self.session_combo.setCurrentIndex(position - 1)
-        self.session_combo.setVisible(len(sessions) > 1)
-        label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
-        self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
-        self.show_history(loaded.history, sess.devices, label + f"  ·  {path.name}",
-                          arg(self.tr("REPLAY %1 — "), when), loaded.last_frame)
-        return True
+        cannot be read. ``session_id``: which of its sessions (default the first). Live
+        sampling and recording go on underneath."""
+        return replay_view.replay(self, path, session_id)
 
-    def _gap_text(self, gap, *, why: bool = False) -> str:
-        """What a replayed session is missing, as the recording says (disk full, not closed);
-        short for the replay bar, with the recorder's reason for its tooltip."""
-        when = _dt.datetime.fromtimestamp(gap.from_time_s).strftime("%H:%M:%S")
-        if gap.samples_lost is None:
-            return arg(self.tr("not closed: samples after %1 may be missing"), when)
-        text = arg(self.tr("%1 samples not recorded from %2"), gap.samples_lost, when)
-        return f"{text} ({gap.reason})" if why else text
 
     @Slot(int)
     def _on_session_chosen(self, index: int) -> None:
-        session_id = self.session_combo.itemData(index)
-        if self._replay is not None and session_id is not None:
-            self.replay(self._replay_path, int(session_id))
+        replay_view.on_session_chosen(self, index)
 
     def show_history(self, history: History, devices: tuple[DeviceInfo, ...], label: str,
                      title_prefix: str = "", last_frame: Frame | None = None) -> None:
-        """Show a History that is not the live one (a replay) in the plots, with a label
-        bar and a "Back to live" button, over the whole of it. The card and process tables
-        show ``last_frame`` (the recording's last sample; empty without one) until the
-        replay ends."""
-        if self._replay is None:
-            self._live_window_s = self.window_s
-        self._replay = (history, label, tuple(devices))
-        self._replay_frame = last_frame
-        self._show_replay_tables(last_frame)
-        self.replay_label.setText(label)
-        self.replay_bar.setVisible(True)
-        self.plots.set_title_prefix(title_prefix)
-        self._show_devices(tuple(devices), select_first=True)
-        self.set_window(None)
-        self._set_empty(None)
-        self.redraw()
-        self._status(label)
+        """Show a History that is not the live one (a replay), with a label bar and
+        \"Back to live\"; the tables show ``last_frame`` until the replay ends."""
+        replay_view.show_history(self, history, devices, label, title_prefix, last_frame)
 
     @property
     def replaying(self) -> bool:
@@ -1121,34 +988,5 @@ class MonitorPane(QWidget):
 
     @Slot()
     def stop_replay(self) -> None:
-        if self._replay is None:
-            return
-        self._replay = None
-        self._replay_frame = None
-        self.replay_bar.setVisible(False)
-        self.session_combo.clear()
-        self.plots.set_title_prefix("")
-        self.plots.clear_data()
-        self._show_devices(self.devices)
-        try:
-            self.set_window(self._live_window_s)
-        except ValueError:
-            pass
-        # the live tables come back at the next tick
-        self._dirty = True
-        self.gpu_model.set_frame(self.latest)
-        if self.latest is None:
-            self.process_model.set_rows([])
-        else:
-            self._update_processes()
-        self.redraw()
+        replay_view.stop_replay(self)
 
-    def _show_replay_tables(self, frame: Frame | None) -> None:
-        """The card and process tables of a replay: the recording's last sample."""
-        self.gpu_model.set_frame(frame)
-        rows = []
-        if frame is not None:
-            for s in frame.samples:
-                for p in s.processes or ():
-                    rows.append(ProcessRow(s.index, p, None))
-        self.process_model.set_rows(rows)

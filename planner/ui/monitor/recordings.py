@@ -109,7 +109,7 @@ def _ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-def _ask_save_path(parent: QWidget, title: str, suggested: str, filter_: str) -> str | None:
+def ask_save_path_dialog(parent: QWidget, title: str, suggested: str, filter_: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filter_)
     return path or None
 
@@ -129,7 +129,7 @@ class RecordingsDialog(QDialog):
         self.setWindowTitle(self.tr("Recordings"))
         self.folder = Path(folder)
         self._confirm = confirm or _ask_yes_no
-        self._ask_save_path = ask_save_path or _ask_save_path
+        self._ask_save_path = ask_save_path or ask_save_path_dialog
         self.model = RecordingsTableModel(self)
         self.model.current_path = current_path
         self.view = QTableView(self)
