@@ -48,15 +48,14 @@ from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
 from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
 from planner.telemetry.recorder import apply_retention
-from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
+from planner.telemetry.sampler import MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
-from planner.ui.i18n import TextBindings, arg, tr_core
+from planner.ui.i18n import TextBindings, arg
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
-    PeakFillingBackend,
     prometheus_factory,
 )
 from planner.ui.monitor.models import (
@@ -67,7 +66,7 @@ from planner.ui.monitor.models import (
     whole_card_state,
 )
 from planner.ui.monitor.plots import PLOT_METRICS
-from planner.ui.monitor import plot_export, replay_view, sections
+from planner.ui.monitor import plot_export, replay_view, sections, sources
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
@@ -234,57 +233,7 @@ class MonitorPane(QWidget):
             self.stack.setCurrentWidget(self.empty_label)
 
     def _update_source_ui(self) -> None:
-        simulated = self.source == "simulated"
-        self.simulated_label.setVisible(simulated)
-        n = len(self.devices)
-        # one "Local cards" button: the banner's while it is shown, else the source line's
-        banner_up = self.source == "unavailable"
-        self.local_button.setVisible(self._watching and not banner_up)
-        self.banner_local_button.setVisible(self._watching)
-        # dcgm-exporter has no per-process data: the plots take the processes' room
-        self.proc_box.setVisible(not self._watching)
-        self.demo_button.setVisible(not self._watching)
-        url = self.cluster_config.display_url if self.cluster_config is not None else ""
-        if self._watching and self.source != "prometheus":
-            text = arg(self.tr("Cluster %1: no telemetry"), url) \
-                if self.source == "unavailable" else \
-                arg(self.tr("Cluster %1: connecting…"), url)
-        elif self.source == "unavailable":
-            text = self.tr("No live telemetry")
-        elif self.source == "prometheus":
-            hosts = len({d.host for d in self.devices})
-            text = arg(self.tr("Cluster (Prometheus, dcgm-exporter) · %1 · %2 host(s) · "
-                               "%3 card(s)"),
-                       url or "N/A", hosts, n)
-        elif simulated:
-            text = arg(self.tr("Simulated source — no GPU is read; %1 simulated card(s)"), n)
-        else:
-            f = self.latest
-            drv = f.driver_version if f and f.driver_version else "N/A"
-            cuda = f.cuda_version if f and f.cuda_version else "N/A"
-            text = arg(self.tr("Live (NVML) · driver %1 · CUDA %2 · %3 card(s)"), drv, cuda, n)
-        self.source_label.setText(text)
-        self.source_label.setToolTip(text)
-        if self.sink is None:
-            self.recording_label.setText(self.tr("Not recording"))
-        elif self.sink.failure:
-            failure = self.sink.failure
-            self.recording_label.setText(self.tr("■ Recording stopped"))
-            self.recording_label.setToolTip(failure)
-            if not self._told_recording_failure:  # once, where the user looks
-                self._told_recording_failure = True
-                self._status(arg(self.tr("Recording stopped: %1"), failure))
-        elif self.sink.path is not None and self.source in ("unavailable", "connecting"):
-            # nothing arrives, so nothing is written: not "● Recording"
-            self.recording_label.setText(self.tr("Recording paused: no data"))
-            self.recording_label.setToolTip(arg(self.tr(
-                    "The recording %1 goes on when samples arrive again"),
-                                                self.sink.path.name))
-        elif self.sink.path is not None:
-            self.recording_label.setText(arg(self.tr("● Recording: %1"), self.sink.path.name))
-            self.recording_label.setToolTip(str(self.sink.path))
-        else:
-            self.recording_label.setText("")
+        sources.update_source_line(self)
 
     # -- language ------------------------------------------------------------------------------
 
@@ -433,18 +382,7 @@ class MonitorPane(QWidget):
     @Slot()
     def switch_to_demo(self) -> None:
         """Replace the backend by the simulated source (the banner's button)."""
-        if self._shut:
-            return
-        self._demo = True
-        self._factory = self._demo_factory
-        self.source = "simulated"
-        self.unavailable_message = None
-        self.banner.setVisible(False)
-        self._set_empty(self.tr("Starting the simulated demo…"))
-        self._update_source_ui()
-        self.source_changed.emit("simulated")
-        self.bridge.restart(self._factory)
-        self._status(self.tr("Showing the simulated demo: no GPU is read"))
+        sources.switch_to_demo(self)
 
     # -- watching a cluster ------------------------------------------------------------------
 
@@ -465,75 +403,15 @@ class MonitorPane(QWidget):
 
     def watch_cluster(self, config: ClusterConfig) -> None:
         """Switch the source to this Prometheus server (the sampling thread builds the
-        backend). The token stays in memory; ``cluster_settings_changed`` carries it only
-        when ``config.remember_token``."""
-        if self._shut:
-            return
-        if self._replay is not None:
-            self.stop_replay()
-        self.cluster_config = config
-        self.cluster_settings_changed.emit(config.to_settings())
-        make = self._cluster_backend_factory(config)
-        lookup = self._peak_lookup
-        factory = make if lookup is None else (lambda: PeakFillingBackend(make(), lookup))
-        if not self._watching:
-            self._local_interval_s = self.bridge.interval_s
-        self._watching = True
-        self._factory = factory
-        self._set_interval_floor(config.min_interval_s)
-        self._reset_source_state()
-        self._set_empty(arg(self.tr("Connecting to %1…"), config.display_url))
-        self._update_source_ui()
-        self.source_changed.emit("prometheus")
-        self.bridge.restart(factory)
-        self._status(arg(self.tr("Watching the cluster at %1"), config.display_url))
+        backend); ``cluster_settings_changed`` carries the token only when remembered."""
+        sources.watch_cluster(self, config)
 
     @Slot()
     def switch_to_local(self) -> None:
         """Back to this computer's cards (or the demo the pane started with): one click."""
-        if self._shut or not self._watching:
-            return
-        self._watching = False
-        self._demo = self._local_demo
-        self._factory = self._local_factory
-        self._set_interval_floor(MIN_INTERVAL_S)
-        if self._local_interval_s is not None:
-            self.set_interval(self._local_interval_s)
-        self._reset_source_state()
-        self.source = "simulated" if self._demo else "nvml"
-        self._set_empty(self.tr("Waiting for the first sample…"))
-        self._update_source_ui()
-        self.source_changed.emit(self.source)
-        self.bridge.restart(self._factory)
-        self._status(self.tr("Showing this computer's cards"))
+        sources.switch_to_local(self)
 
-    def _reset_source_state(self) -> None:
-        self.unavailable_message = None
-        self.banner.setVisible(False)
-        self.latest = None
-        self.devices = ()
-        self.history = None
-        self._drawn = -1
-        self._last_error = None
-        self.watch.reset()
-        self.gpu_model.set_frame(None)
-        self.process_model.set_rows([])
-        self._show_devices(())  # the old source's cards leave the card box and the plots
-        if self._watching:
-            self.source = "connecting"
 
-    def _set_interval_floor(self, floor_s: float) -> None:
-        """The sampler never asks faster than the backend answers (its min_interval_s)."""
-        self._interval_floor_s = max(MIN_INTERVAL_S, min(MAX_INTERVAL_S, float(floor_s)))
-        self.interval_spin.blockSignals(True)
-        self.interval_spin.setMinimum(self._interval_floor_s)
-        self.interval_spin.blockSignals(False)
-        self.interval_spin.setToolTip(arg(self.tr("Seconds between samples (%1–%2)"),
-                                          format(self._interval_floor_s, 'g'),
-                                          format(MAX_INTERVAL_S, 'g')))
-        if self.bridge.interval_s < self._interval_floor_s:
-            self.set_interval(self._interval_floor_s)
-        self._on_interval_changed(self.interval_spin.value())
 
     @Slot(str)
     def _on_unavailable(self, message: str) -> None:
@@ -548,19 +426,7 @@ class MonitorPane(QWidget):
         self._status("")  # said once, in the banner
 
     def _show_unavailable(self, raw: str) -> None:
-        message = tr_core(raw)  # the driver messages are marked for translation
-        self.unavailable_message = message
-        self.banner_label.setText(message)
-        self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
-        if self._watching:
-            self._set_empty(arg(self.tr("The cluster cannot be watched: %1.\n\n“Local cards” "
-                                        "shows this computer's cards again."),
-                                message.rstrip(".")))
-        else:
-            # the banner above says why; this says what still works (not the message again)
-            self._set_empty(self.tr("No live telemetry.\n\nThe Planner and the advice do "
-                                    "not need it. “Try the simulated demo” shows what this pane "
-                                    "does with simulated cards."))
+        sources.show_unavailable(self, raw)
 
     @Slot(str)
     def _on_error(self, message: str) -> None:
