@@ -46,10 +46,11 @@ from PySide6.QtWidgets import (
 
 from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
-from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
+from planner.telemetry.compare import PeakReading, ended_peak
 from planner.telemetry.recorder import apply_retention
 from planner.telemetry.sampler import MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
+from planner.telemetry.timeaxis import redraw_due
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
 from planner.ui.i18n import TextBindings, arg
@@ -62,11 +63,10 @@ from planner.ui.monitor.models import (
     ProcessRow,
     card_label,
     fleet_order,
-    format_gib,
     whole_card_state,
 )
 from planner.ui.monitor.plots import PLOT_METRICS
-from planner.ui.monitor import plot_export, replay_view, sections, sources
+from planner.ui.monitor import following, plot_export, replay_view, sections, sources
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
@@ -554,21 +554,10 @@ class MonitorPane(QWidget):
             self._refresh_alert_line()
 
     def _alert_text(self, a: Alert) -> str:
-        who = f"{a.host} · " if a.host else ""
-        if a.kind == "memory":
-            return who + arg(self.tr("GPU %1: memory in use %2% (alert at %3%)"),
-                             a.device, format(a.value, ".0f"), format(a.limit, ".0f"))
-        return who + arg(self.tr("GPU %1: temperature %2 °C (alert at %3 °C)"),
-                         a.device, format(a.value, '.0f'), format(a.limit, '.0f'))
+        return following.alert_text(a)
 
     def _refresh_alert_line(self) -> None:
-        if not self.alerts.active:
-            self.alert_label.setVisible(False)
-            self.alert_label.setText("")
-            return
-        self.alert_label.setText("⚠ " + "   ·   ".join(
-            self._alert_text(a) for a in self.alerts.active.values()))
-        self.alert_label.setVisible(True)
+        following.refresh_alert_line(self)
 
     @property
     def active_alerts(self) -> list[str]:
@@ -602,13 +591,12 @@ class MonitorPane(QWidget):
             self.redraw()  # only when a frame came since the last redraw
 
     def _redraw_due(self) -> bool:
-        """A live redraw waits until the newest sample is a pixel further on the x axis
-        (a 10-minute window 700 px wide moves a pixel every 0.86 s: redrawing it twice a second
-        drew the same picture every other time), but never longer than MAX_REDRAW_WAIT_S."""
+        """Once the newest sample is a pixel further on the x axis, at most every
+        MAX_REDRAW_WAIT_S (a 10-minute window 700 px wide moves a pixel every 0.86 s)."""
         assert self.history is not None
-        waited = time.monotonic() - self._drawn_at + 0.5 / REDRAW_HZ  # half a tick's slack
-        return waited >= min(MAX_REDRAW_WAIT_S,
-                             self.plots.seconds_per_pixel(self.history, self.window_s))
+        return redraw_due(time.monotonic(), self._drawn_at,
+                          self.plots.seconds_per_pixel(self.history, self.window_s),
+                          MAX_REDRAW_WAIT_S, slack_s=0.5 / REDRAW_HZ)
 
     def redraw(self) -> None:
         """One full redraw of the plots from the live history (or the replay)."""
@@ -716,68 +704,26 @@ class MonitorPane(QWidget):
 
     def follow_process(self, device: int, pid: int) -> None:
         """Draw this process's memory on the memory plot; compare it when it ends."""
-        self._followed = (device, pid)
-        self.unfollow_button.setEnabled(True)
-        rec = self.tracker.records.get((device, pid))
-        name = rec.name if rec else str(pid)
-        self.comparison_label.setText(arg(self.tr("Following process %1 (%2) on GPU "
-                                                  "%3."),
-                                          pid, name, device))
-        if not self._paused:
-            self._redraw_followed()
+        following.follow_process(self, device, pid)
 
     @Slot()
     def unfollow(self) -> None:
-        self._followed = None
-        self.unfollow_button.setEnabled(False)
-        self.process_table.clearSelection()
-        self.plots.set_process_curve(None)
-        self.comparison_label.setText(self.tr("Select a process to follow its memory."))
+        following.unfollow(self)
 
     @property
     def followed_process(self) -> tuple[int, int] | None:
         return self._followed
 
     def _comparison_text(self, reading: PeakReading, *, ended: bool = False) -> str:
-        assert self.predicted_bytes is not None
-        diff = percent_off(self.predicted_bytes, reading.peak_bytes)
-        text = arg(self.tr("plan predicted %1, the run peaked at %2 (%3%)"),
-                   format_gib(self.predicted_bytes), format_gib(reading.peak_bytes),
-                   format(diff, "+.0f"))
-        if reading.pid is None:
-            subject = arg(self.tr("GPU %1, whole card"), reading.device)
-        elif ended:
-            subject = arg(self.tr("process %1 (%2) on GPU %3 ended"), reading.pid,
-                          reading.name, reading.device)
-        else:
-            subject = arg(self.tr("process %1 (%2) on GPU %3"), reading.pid, reading.name,
-                          reading.device)
-        return f"{text} — {subject}"
+        return following.comparison_text(self, reading, ended=ended)
 
     def _show_comparison(self, msg: str) -> None:
-        self.last_comparison = msg
-        self.comparison_label.setText(msg)
-        self._status(msg)
-        self.comparison_ready.emit(msg)
+        following.show_comparison(self, msg)
 
     @Slot()
     def compare_with_plan(self) -> str | None:
         """Plan vs run now: the followed process's peak, else the selected card's peak."""
-        if self.predicted_bytes is None:
-            msg = self.tr("No predicted peak to compare with: draft a plan in the Planner.")
-            self.comparison_label.setText(msg)
-            self._status(msg)
-            return None
-        reading = current_peak(self.tracker.records, self.watch.card_peak, self._followed,
-                               self.selected_device)
-        if reading is None:
-            self.comparison_label.setText(self.tr("No memory reading of that process yet.")
-                                          if self._followed is not None
-                                          else self.tr("No memory reading yet."))
-            return None
-        msg = self._comparison_text(reading)
-        self._show_comparison(msg)
-        return msg
+        return following.compare_with_plan(self)
 
     # -- export --------------------------------------------------------------------------------
 
