@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 
 from planner.telemetry.compare import PeakReading, current_peak, percent_off
-from planner.telemetry.watch import Alert
+from planner.telemetry.types import Frame
+from planner.telemetry.watch import Alert, FrameNews
 from planner.ui.i18n import arg
-from planner.ui.monitor.models import format_gib
+from planner.ui.monitor.models import card_label, format_gib
 
 if TYPE_CHECKING:
     from planner.ui.monitor.pane import MonitorPane
@@ -103,3 +104,22 @@ def refresh_alert_line(pane: MonitorPane) -> None:
     pane.alert_label.setText("⚠ " + "   ·   ".join(
         alert_text(a) for a in pane.alerts.active.values()))
     pane.alert_label.setVisible(True)
+
+
+def news_texts(frame: Frame, news: FrameNews) -> list[str]:
+    """What the status line says about one frame's news: cards marked lost (a fleet card
+    with its host and the reason), and the telemetry server's "did not answer"."""
+    out = []
+    for index in news.lost:
+        d = frame.device(index)
+        sample = frame.sample(index)
+        if d is not None and d.host:
+            why = sample.unavailable.get("*") if sample is not None else None
+            out.append(arg(_tr("%1 is marked lost (%2); the other cards go on"),
+                           card_label(d), why or _tr("no data")))
+        else:
+            out.append(arg(_tr("GPU %1 stopped answering and is marked lost; the other cards "
+                               "go on"), index))
+    if news.no_answer_changed and news.no_answer is not None:
+        out.append(arg(_tr("Telemetry: %1"), news.no_answer))
+    return out

@@ -60,13 +60,11 @@ from planner.ui.monitor.cluster import (
     prometheus_factory,
 )
 from planner.ui.monitor.models import (
-    ProcessRow,
     card_label,
-    fleet_order,
     whole_card_state,
 )
 from planner.ui.monitor.plots import PLOT_METRICS
-from planner.ui.monitor import following, plot_export, replay_view, sections, sources
+from planner.ui.monitor import following, plot_export, replay_view, sections, sources, tables
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
@@ -445,32 +443,13 @@ class MonitorPane(QWidget):
         self._refresh_alert_line()
         if self._replay is None:
             self._show_devices(self.devices)
-        self._fit_gpu_table()
+        tables.fit_gpu_table(self)
         if not self._watching:  # what the user owns: this computer's cards, not the fleet's
             self.devices_changed.emit(self.devices)
 
-    def _fit_gpu_table(self) -> None:
-        """Give the cards table the height of its rows (2–8 rows), the plots the rest."""
-        rows = min(max(len(self.devices), 2), 8)
-        row_h = self.gpu_table.verticalHeader().defaultSectionSize()
-        head_h = self.gpu_table.horizontalHeader().sizeHint().height()
-        want = head_h + rows * row_h + 2 * self.gpu_table.frameWidth() + 4
-        total = sum(self.splitter.sizes()) or 800
-        self.splitter.setSizes([want, max(200, total - want)])
 
     def _show_devices(self, devices: tuple[DeviceInfo, ...], select_first: bool = False) -> None:
-        """Curves and the card chooser for these cards (live or replayed)."""
-        self.plots.set_devices(devices)
-        keep = None if select_first else self.selected_device
-        self.card_combo.blockSignals(True)
-        self.card_combo.clear()
-        self.card_combo.addItem(self.tr("All cards"), None)
-        for d in (fleet_order(devices) if any(d.host for d in devices) else devices):
-            self.card_combo.addItem(card_label(d), d.index)
-        i = self.card_combo.findData(keep) if keep is not None else -1
-        self.card_combo.setCurrentIndex(i if i >= 0 else (1 if devices else 0))
-        self.card_combo.blockSignals(False)
-        self.plots.set_selection(self.selected_device)
+        tables.show_devices(self, devices, select_first)
 
     @Slot(object)
     def _on_frames(self, frames: tuple[Frame, ...]) -> None:
@@ -504,20 +483,8 @@ class MonitorPane(QWidget):
         self._dirty = True
         t = self.history.fine.last_time()
         news = self.watch.update(frame, t)
-        for index in news.lost:
-            d = frame.device(index)
-            sample = next((x for x in frame.samples if x.index == index), None)
-            if d is not None and d.host:
-                why = sample.unavailable.get("*") if sample is not None else None
-                self._status(arg(self.tr("%1 is marked lost (%2); the other cards "
-                                         "go on"),
-                                 card_label(d), why or self.tr("no data")))
-            else:
-                self._status(arg(self.tr("GPU %1 stopped answering and is marked lost; "
-                                         "the other cards go on"),
-                                 index))
-        if news.no_answer_changed and news.no_answer is not None:
-            self._status(arg(self.tr("Telemetry: %1"), news.no_answer))
+        for text in following.news_texts(frame, news):
+            self._status(text)
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
@@ -632,33 +599,12 @@ class MonitorPane(QWidget):
             return
         self.plots.set_process_curve(label, *series.arrays())
 
-    @Slot()
-    def _fit_process_columns(self) -> None:
-        """Fit the columns when the set of processes changes; the name takes the rest."""
-        for c in range(self.process_model.columnCount()):
-            if c != 2:
-                self.process_table.resizeColumnToContents(c)
 
     def _sync_gpu_selection(self) -> None:
-        sel = self.selected_device
-        row = -1 if sel is None else self.gpu_model.row_of(sel)
-        cur = self.gpu_table.selectionModel().currentIndex()
-        if row >= 0 and cur.row() != row:
-            self.gpu_table.selectionModel().blockSignals(True)
-            self.gpu_table.selectRow(row)
-            self.gpu_table.selectionModel().blockSignals(False)
+        tables.sync_gpu_selection(self)
 
     def _update_processes(self) -> None:
-        self.process_model.set_rows([
-            ProcessRow(*row)
-            for row in self.watch.process_peaks(self.selected_device, self.tracker.records)])
-        if self._followed is not None:
-            r = self.process_model.row_of(*self._followed)
-            sm = self.process_table.selectionModel()
-            if r >= 0 and not sm.isRowSelected(r):
-                sm.blockSignals(True)
-                self.process_table.selectRow(r)
-                sm.blockSignals(False)
+        tables.update_processes(self)
 
     # -- user actions --------------------------------------------------------------------------
 

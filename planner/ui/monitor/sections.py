@@ -39,6 +39,7 @@ from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.ui.flow import FlowLayout, group
 from planner.ui.monitor.models import GpuTableModel, ProcessTableModel
 from planner.ui.monitor.plots import MonitorPlots
+from planner.ui.monitor.tables import fit_process_columns
 
 if TYPE_CHECKING:
     from planner.ui.monitor.pane import MonitorPane
@@ -275,7 +276,7 @@ def build_process_box(pane: MonitorPane) -> None:
     ph.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the name takes the rest
     ph.setStretchLastSection(False)
-    pane.process_model.modelReset.connect(pane._fit_process_columns)
+    pane.process_model.modelReset.connect(lambda: fit_process_columns(pane))
     pane.process_table.setWordWrap(False)
     pane.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
     pane.process_table.selectionModel().selectionChanged.connect(pane._on_process_selected)
