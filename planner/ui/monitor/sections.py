@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDoubleSpinBox,
     QFrame,
@@ -29,7 +28,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -39,7 +37,7 @@ from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.ui.flow import FlowLayout, group
 from planner.ui.monitor.models import GpuTableModel, ProcessTableModel
 from planner.ui.monitor.plots import MonitorPlots
-from planner.ui.monitor.tables import fit_process_columns
+from planner.ui.monitor.tables import fit_process_columns, row_table
 
 if TYPE_CHECKING:
     from planner.ui.monitor.pane import MonitorPane
@@ -54,6 +52,14 @@ WINDOWS: tuple[tuple[str, float | None], ...] = (
     (QT_TRANSLATE_NOOP("MonitorPane", "10 min"), 600.0),
     (QT_TRANSLATE_NOOP("MonitorPane", "1 h"), 3600.0),
     (QT_TRANSLATE_NOOP("MonitorPane", "Whole session"), None))
+
+
+def _tinted_frame(pane: MonitorPane, name: str, css: str) -> QFrame:
+    """A frame in its own colours (``css``: the body of its style rule)."""
+    frame = QFrame(pane)
+    frame.setObjectName(name)
+    frame.setStyleSheet(f"#{name} {{ {css} }}")
+    return frame
 
 
 def build_ui(pane: MonitorPane) -> None:
@@ -82,10 +88,8 @@ def build_ui(pane: MonitorPane) -> None:
 
 def build_banner(pane: MonitorPane) -> None:
     """The yellow banner: no telemetry (with the demo button), or the cluster's state."""
-    pane.banner = QFrame(pane)
-    pane.banner.setObjectName("monitorBanner")
-    pane.banner.setStyleSheet("#monitorBanner { background: #fff4ce; border: 1px solid "
-                              "#e0c060; border-radius: 4px; }")
+    pane.banner = _tinted_frame(pane, "monitorBanner", "background: #fff4ce; border: 1px "
+                                "solid #e0c060; border-radius: 4px;")
     pane.banner_label = QLabel("", pane.banner)
     pane.banner_label.setWordWrap(True)
     pane.demo_button = QPushButton(_tr("Try the simulated demo"), pane.banner)
@@ -147,10 +151,8 @@ def build_alert_line(pane: MonitorPane) -> None:
 
 def build_replay_bar(pane: MonitorPane) -> None:
     """Shown during a replay: what is replayed, the session chooser, Back to live."""
-    pane.replay_bar = QFrame(pane)
-    pane.replay_bar.setObjectName("replayBar")
-    pane.replay_bar.setStyleSheet("#replayBar { background: #dbe9f7; border: 1px solid "
-                                  "#8fb3d9; }")
+    pane.replay_bar = _tinted_frame(pane, "replayBar",
+                                    "background: #dbe9f7; border: 1px solid #8fb3d9;")
     pane.replay_label = QLabel("", pane.replay_bar)
     f = QFont(pane.replay_label.font())
     f.setBold(True)
@@ -243,11 +245,7 @@ def build_alert_and_file_controls(pane: MonitorPane) -> None:
 
 def build_card_table(pane: MonitorPane) -> None:
     pane.gpu_model = GpuTableModel(pane)
-    pane.gpu_table = QTableView(pane)
-    pane.gpu_table.setModel(pane.gpu_model)
-    pane.gpu_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    pane.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    pane.gpu_table.verticalHeader().setVisible(False)
+    pane.gpu_table = row_table(pane, pane.gpu_model)
     pane.gpu_table.setWordWrap(False)
     hh = pane.gpu_table.horizontalHeader()
     # Interactive, fitted to the contents when the cards change and every few seconds:
@@ -267,11 +265,7 @@ def build_plots(pane: MonitorPane) -> None:
 def build_process_box(pane: MonitorPane) -> None:
     """The processes on the selected card, follow / compare with the plan."""
     pane.process_model = ProcessTableModel(pane)
-    pane.process_table = QTableView(pane)
-    pane.process_table.setModel(pane.process_model)
-    pane.process_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    pane.process_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    pane.process_table.verticalHeader().setVisible(False)
+    pane.process_table = row_table(pane, pane.process_model)
     ph = pane.process_table.horizontalHeader()
     ph.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the name takes the rest

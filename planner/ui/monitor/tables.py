@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 from planner.telemetry.types import DeviceInfo
 from planner.ui.monitor.models import ProcessRow, card_label, fleet_order
@@ -18,6 +19,17 @@ if TYPE_CHECKING:
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("MonitorPane", text)
+
+
+def row_table(parent: QWidget, model) -> QTableView:
+    """A table of whole rows, one selected at a time, without row numbers (the cards, the
+    processes, the recordings)."""
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.verticalHeader().setVisible(False)
+    return view
 
 
 def fit_gpu_table(pane: MonitorPane) -> None:
