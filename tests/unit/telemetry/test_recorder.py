@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -81,7 +82,12 @@ def test_wal_and_new_session_when_cards_change(tmp_path):
         assert len(r.sessions) == 3
 
 
+def flusher_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "planner-recorder-flush"}
+
+
 def test_commits_within_the_interval_while_still_open(tmp_path):
+    others = flusher_threads()  # of recordings other tests left open (they end on their own)
     path = tmp_path / "c.sqlite"
     clock = Clock()
     rec = Recorder(path, commit_interval_s=0.5, clock=clock)
@@ -100,7 +106,20 @@ def test_commits_within_the_interval_while_still_open(tmp_path):
         time.sleep(0.05)
     else:
         pytest.fail("the flush timer did not commit the last frame")
+    rec.write(frames[0])  # queued again: the same flusher thread commits it
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        with open_recording(path) as r:
+            if r.n_samples() == 8:
+                break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the flusher did not commit a frame queued after a timed commit")
+    flushers = list(flusher_threads() - others)
+    assert len(flushers) == 1  # one thread per recording, not one per commit
     rec.close()
+    flushers[0].join(timeout=2.0)
+    assert not flushers[0].is_alive()  # it ends with the recording
 
 
 WRITER = textwrap.dedent("""
