@@ -18,8 +18,8 @@ writes). Tables:
 
 Durability: frames are buffered and written in one transaction at most ``commit_interval_s``
 after the first uncommitted one (on the next write, or by the flusher thread when writes
-stop), and on ``flush()`` / ``close()``. With ``synchronous=NORMAL`` in WAL mode a committed transaction
-survives the app being killed, so a killed app loses at most the last second.
+stop), and on ``flush()`` / ``close()``. With ``synchronous=NORMAL`` in WAL mode a committed
+transaction survives the app being killed, so a killed app loses at most the last second.
 
 ``Recorder`` is thread-safe: the sampler thread writes while the GUI thread may flush or close.
 
