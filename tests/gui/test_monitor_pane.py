@@ -95,6 +95,33 @@ def test_bridge_delivers_frames_in_gui_thread_and_stops(qtbot):
     assert sampler_threads() == []
 
 
+def test_batched_bridge_delivers_every_frame_in_order_a_few_at_a_time(qtbot):
+    recorded = []
+    bridge = SamplingBridge(lambda: SimulatedBackend(n_devices=2), FAST_S,
+                            in_thread=recorded.append, batch_s=0.35)
+    batches = []
+    bridge.frames_ready.connect(lambda b: batches.append((threading.current_thread(), b)),
+                                Qt.ConnectionType.QueuedConnection)
+    single = []
+    bridge.frame_ready.connect(single.append, Qt.ConnectionType.QueuedConnection)
+    bridge.start()
+    try:
+        qtbot.waitUntil(lambda: sum(len(b) for _, b in batches) >= 12, timeout=8000)
+    finally:
+        assert bridge.stop()
+    qtbot.wait(50)
+    frames = [f for _, b in batches for f in b]
+    assert single == []  # batched: no per-frame signal
+    assert all(t is threading.main_thread() for t, _ in batches)
+    assert len(batches[0][1]) == 1  # the first frame at once: the pane shows it without waiting
+    assert max(len(b) for _, b in batches) >= 3  # then several per wake of the GUI thread
+    # every frame arrives, in order, and each was recorded in the sampling thread first
+    times = [f.monotonic_s for f in frames]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert frames == recorded[:len(frames)]
+    assert sampler_threads() == []
+
+
 # -- rows, labels, plots ---------------------------------------------------------------------------
 
 def test_rows_show_simulated_cards(make_pane, qtbot, qtmodeltester):
