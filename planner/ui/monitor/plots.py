@@ -1,9 +1,11 @@
 """The Monitor pane's live plots: memory, bandwidth, utilisation, PCIe (pyqtgraph).
 
 Curves are created once per set of cards and only get new data afterwards; ``redraw()`` is
-called by the pane's timer (a few times a second), never per sample. Each plot has a fixed x
-window (so ``clipToView`` drops what is outside it) and automatic peak downsampling; gaps are
-NaN and break the line. Percentages have a fixed 0–100 y range.
+called by the pane's tick (a few times a second), never per sample. Each plot has a fixed x
+window; a curve gets only that window's data, reduced to its peak envelope (about one min/max
+pair per pixel, ``PeakEnvelope``), as a bare ``PlotCurveItem``; gaps are NaN and break the
+line. Percentages have a fixed 0–100 y range, memory 0 to the card's total, bandwidth 0 to
+its peak.
 
 What is drawn, per card:
 
