@@ -82,6 +82,17 @@ def test_wal_and_new_session_when_cards_change(tmp_path):
         assert len(r.sessions) == 3
 
 
+def samples_reach(path, n: int, timeout_s: float = 3.0) -> bool:
+    """Whether another connection sees ``n`` samples in the recording within the timeout."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with open_recording(path) as r:
+            if r.n_samples() == n:
+                return True
+        time.sleep(0.05)
+    return False
+
+
 def flusher_threads() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if t.name == "planner-recorder-flush"}
 
@@ -98,22 +109,10 @@ def test_commits_within_the_interval_while_still_open(tmp_path):
     with open_recording(path) as r:  # another connection, recorder not closed
         assert r.n_samples() == 4
     rec.write(frames[2])  # queued; the timer commits it within the interval
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        with open_recording(path) as r:
-            if r.n_samples() == 6:
-                break
-        time.sleep(0.05)
-    else:
+    if not samples_reach(path, 6):
         pytest.fail("the flush timer did not commit the last frame")
     rec.write(frames[0])  # queued again: the same flusher thread commits it
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        with open_recording(path) as r:
-            if r.n_samples() == 8:
-                break
-        time.sleep(0.05)
-    else:
+    if not samples_reach(path, 8):
         pytest.fail("the flusher did not commit a frame queued after a timed commit")
     flushers = list(flusher_threads() - others)
     assert len(flushers) == 1  # one thread per recording, not one per commit
