@@ -22,13 +22,17 @@ the monotonic time elapsed since it, so a clock change does not fold the plot ba
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from planner.telemetry.types import Frame, GpuSample
+
+_SAMPLE_FIELDS = frozenset(f.name for f in dataclasses.fields(GpuSample))
 
 METRICS: tuple[str, ...] = (
     "memory_used_bytes",
@@ -120,6 +124,12 @@ class History:
         self.metrics: tuple[str, ...] = tuple(metrics)
         self._dev_pos = {d: i for i, d in enumerate(self.device_indices)}
         self._met_pos = {m: i for i, m in enumerate(self.metrics)}
+        # a card's values in the order of ``metrics``, in one call (a metric that is not a
+        # GpuSample field reads None)
+        if len(self.metrics) > 1 and all(m in _SAMPLE_FIELDS for m in self.metrics):
+            self._fields = operator.attrgetter(*self.metrics)
+        else:
+            self._fields = lambda s, ms=self.metrics: [getattr(s, m, None) for m in ms]
         rows = len(self.device_indices) * len(self.metrics)
         self._rows = rows
         self.fine = _MirroredRing(capacity, rows)
@@ -160,15 +170,15 @@ class History:
     def _values(self, samples: Iterable[GpuSample]) -> np.ndarray:
         out = np.full(self._rows, np.nan)
         nm = len(self.metrics)
+        fields = self._fields
+        nan = math.nan
         for s in samples:
             pos = self._dev_pos.get(s.index)
             if pos is None or s.lost:
                 continue
             base = pos * nm
-            for j, m in enumerate(self.metrics):
-                v = getattr(s, m, None)
-                if v is not None:
-                    out[base + j] = v
+            # one slice write per card (None: not available → NaN)
+            out[base:base + nm] = [nan if v is None else v for v in fields(s)]
         return out
 
     def append(self, frame: Frame) -> None:
@@ -199,11 +209,11 @@ class History:
             if bucket > self._bucket_id + 1:  # a gap: one NaN bucket breaks the line
                 self._push_bucket(self._bucket_id + 1, np.full((3, self._rows), np.nan))
             self._bucket_id = bucket
-        ok = ~np.isnan(values)
-        self._b_sum[ok] += values[ok]
-        self._b_count[ok] += 1
-        self._b_min = np.fmin(self._b_min, values)
-        self._b_max = np.fmax(self._b_max, values)
+        ok = values == values  # not NaN
+        np.add(self._b_sum, values, out=self._b_sum, where=ok)
+        self._b_count += ok
+        np.fmin(self._b_min, values, out=self._b_min)
+        np.fmax(self._b_max, values, out=self._b_max)
 
     def _bucket_time(self, bucket: int) -> float:
         assert self._origin_wall is not None

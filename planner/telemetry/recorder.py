@@ -17,9 +17,9 @@ writes). Tables:
   and the CSV export show them. Older files have no such table (and no gaps).
 
 Durability: frames are buffered and written in one transaction at most ``commit_interval_s``
-after the first uncommitted one (on the next write, or by a timer when writes stop), and on
-``flush()`` / ``close()``. With ``synchronous=NORMAL`` in WAL mode a committed transaction
-survives the app being killed, so a killed app loses at most the last second.
+after the first uncommitted one (on the next write, or by the flusher thread when writes
+stop), and on ``flush()`` / ``close()``. With ``synchronous=NORMAL`` in WAL mode a committed
+transaction survives the app being killed, so a killed app loses at most the last second.
 
 ``Recorder`` is thread-safe: the sampler thread writes while the GUI thread may flush or close.
 
@@ -61,6 +61,7 @@ FORMAT = "gpu-planner-recording"
 SCHEMA_VERSION = 1
 RECORDING_SUFFIX = ".sqlite"
 DEFAULT_COMMIT_INTERVAL_S = 0.5
+FLUSHER_IDLE_S = 5.0  # the flusher thread ends after this long with nothing to commit
 
 NUMERIC_COLUMNS: tuple[str, ...] = (
     "memory_used_bytes", "memory_reserved_bytes", "memory_free_bytes", "memory_busy_pct",
@@ -237,7 +238,12 @@ class Recorder:
         self._pending: list[tuple] = []
         self._pending_frames = 0
         self._pending_since: float | None = None
-        self._timer: threading.Timer | None = None
+        # when writes stop, one flusher thread (started on the first write, ending with
+        # close) commits what is queued at most commit_interval_s after the first of it; a
+        # Timer thread per commit cost a thread start and its end twice a second
+        self._wake = threading.Condition(self._lock)
+        self._flush_at: float | None = None  # time.monotonic() of the next timed commit
+        self._flusher: threading.Thread | None = None
         self._session_id: int | None = None
         self._session_devices: tuple[DeviceInfo, ...] | None = None
         self._closed = False
@@ -324,12 +330,15 @@ class Recorder:
                 self._pending_since = now
             if now - self._pending_since >= self.commit_interval_s:
                 self._flush_locked()
-            elif self._timer is None:
+            elif self._flush_at is None:
                 delay = self.commit_interval_s - (now - self._pending_since)
-                self._timer = threading.Timer(max(0.0, delay), self.flush)
-                self._timer.daemon = True
-                self._timer.name = "planner-recorder-flush"
-                self._timer.start()
+                self._flush_at = time.monotonic() + max(0.0, delay)
+                if self._flusher is None:
+                    self._flusher = threading.Thread(target=self._flush_when_due, daemon=True,
+                                                     name="planner-recorder-flush")
+                    self._flusher.start()
+                else:
+                    self._wake.notify()
             return self.error is None
 
     def _start_session(self, frame: Frame) -> None:
@@ -356,6 +365,21 @@ class Recorder:
         self._session_id = session_id
         self._session_devices = frame.devices
 
+    def _flush_when_due(self) -> None:
+        """The flusher thread: commit at ``_flush_at`` unless a write or flush did first."""
+        with self._lock:
+            while not self._closed:
+                if self._flush_at is None:
+                    if not self._wake.wait(FLUSHER_IDLE_S) and self._flush_at is None:
+                        self._flusher = None  # nothing written for a while: the next
+                        return  # write starts it again (a recording left open keeps none)
+                    continue
+                delay = self._flush_at - time.monotonic()
+                if delay > 0:
+                    self._wake.wait(delay)
+                    continue
+                self._flush_locked()
+
     def flush(self) -> None:
         """Commit everything queued now."""
         with self._lock:
@@ -363,10 +387,7 @@ class Recorder:
                 self._flush_locked()
 
     def _flush_locked(self) -> None:
-        if self._timer is not None:
-            if self._timer is not threading.current_thread():
-                self._timer.cancel()
-            self._timer = None
+        self._flush_at = None
         self._pending_since = None
         if not self._pending:
             return
@@ -452,6 +473,7 @@ class Recorder:
                 except sqlite3.Error as exc:
                     log.debug("closing %s: %s", self.path, exc)
             self._closed = True
+            self._wake.notify_all()  # the flusher thread ends
             try:
                 self._conn.close()
             except sqlite3.Error as exc:

@@ -126,6 +126,7 @@ class SimulatedBackend:
         self._t0: float | None = None
         self._tick = 0
         self._devices: list[DeviceInfo] = []
+        self._unavailable: list = []
         self.driver_version = "550.54.15 (simulated)"
         self.cuda_version = "12.4"
 
@@ -133,7 +134,19 @@ class SimulatedBackend:
         self._t0 = self._clock()
         self._tick = 0
         self._devices = [self._device(i) for i in range(self.n_devices)]
+        self._unavailable = [self._not_reported(PROFILES[i % len(PROFILES)])
+                             for i in range(self.n_devices)]
         return list(self._devices)
+
+    @staticmethod
+    def _not_reported(p: _Profile):
+        """What a card of this profile does not report, and why (the same at every sample)."""
+        un: dict[str, str] = {}
+        if not p.gpm:
+            un["dram_bw_util_pct"] = "GPM metrics need a Hopper or newer GPU (simulated)"
+        if not p.has_fan:
+            un["fan_pct"] = "not supported by this GPU (passively cooled, simulated)"
+        return _frozen_unavailable(un)
 
     def close(self) -> None:
         self._t0 = None
@@ -218,20 +231,15 @@ class SimulatedBackend:
         peak = dev.peak_bandwidth_gbs
         bw_est = None if peak is None else mem_busy / 100.0 * peak
         dram = None
-        un: dict[str, str] = {}
         if p.gpm:
             # measured DRAM bandwidth sits below the busy figure (busy ≠ saturated)
             dram = round(mem_busy * (0.55 + 0.1 * n[3]), 1)
-        else:
-            un["dram_bw_util_pct"] = "GPM metrics need a Hopper or newer GPU (simulated)"
         burst = 1.0 if (u % 2.5) < 0.3 and busy > 0.5 else 0.05
         rx = p.pcie_peak_bytes_s * 0.4 * burst * (0.8 + 0.2 * n[4]) if running else 0.0
         tx = rx * 0.1
         power = p.idle_power_w + (p.power_limit_w - p.idle_power_w) * busy * (0.85 + 0.1 * n[5])
         temp = 32.0 + 48.0 * busy + 2.0 * n[3]
         fan = (30.0 + 50.0 * busy) if p.has_fan else None
-        if not p.has_fan:
-            un["fan_pct"] = "not supported by this GPU (passively cooled, simulated)"
         throttle = ("gpu_idle",) if busy < 0.05 else (("sw_power_cap",) if n[5] > 0.9 else ())
         sm_clock = int(p.max_sm_clock_mhz * (0.95 if busy > 0.05 else 0.1))
         mem_clock = p.max_memory_clock_mhz if busy > 0.05 else int(p.max_memory_clock_mhz * 0.1)
@@ -253,4 +261,4 @@ class SimulatedBackend:
             pcie_tx_bytes_s=tx, gpu_busy_pct=float(gpu_busy), sm_clock_mhz=sm_clock,
             memory_clock_mhz=mem_clock, power_draw_w=round(power, 1),
             temperature_c=round(temp, 0), fan_pct=fan, throttle_reasons=throttle,
-            processes=processes, lost=False, unavailable=_frozen_unavailable(un))
+            processes=processes, lost=False, unavailable=self._unavailable[i])

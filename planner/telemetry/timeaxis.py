@@ -35,3 +35,12 @@ def seconds_per_pixel(end: float, first: float, window_s: float | None,
         return math.inf
     span = (end - first) if window_s is None else window_s
     return max(span, MIN_SPAN_S) / width_px
+
+
+def redraw_due(now_s: float, drawn_at_s: float, per_pixel_s: float, max_wait_s: float,
+               slack_s: float = 0.0) -> bool:
+    """Whether a live redraw is due at ``now_s`` (the last one at ``drawn_at_s``): once the
+    newest sample is a pixel further on the x axis (``per_pixel_s``, see seconds_per_pixel),
+    but never later than ``max_wait_s`` after the last; ``slack_s`` (half a tick) keeps a
+    tick that comes a little early from waiting a whole tick more."""
+    return now_s - drawn_at_s + slack_s >= min(max_wait_s, per_pixel_s)

@@ -14,8 +14,9 @@ feed frames in directly (``tests/unit/telemetry/test_watch.py``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -62,34 +63,35 @@ class Alerts:
         devices = {d.index: d for d in frame.devices}
         new: list[Alert] = []
         changed = False
+        active = self.active
+        mem_limit, temp_limit = self.memory_pct, self.temperature_c
         for s in frame.samples:
             d = devices.get(s.index)
             if s.lost or d is None:
                 for kind in ("memory", "temperature"):  # a lost card's alerts end with it
-                    changed |= self.active.pop((s.index, kind), None) is not None
+                    changed |= active.pop((s.index, kind), None) is not None
                 continue
             if s.memory_used_bytes is not None and d.memory_total_bytes:
                 pct = 100.0 * s.memory_used_bytes / d.memory_total_bytes
-                changed |= self._edge(Alert(s.index, d.host, "memory", pct, self.memory_pct),
-                                      pct >= self.memory_pct,
-                                      pct < self.memory_pct - MEMORY_HYSTERESIS_PCT, new)
+                changed |= self._edge(s.index, d.host, "memory", pct, mem_limit,
+                                      mem_limit - MEMORY_HYSTERESIS_PCT, new)
             if s.temperature_c is not None:
-                t = float(s.temperature_c)
-                changed |= self._edge(
-                    Alert(s.index, d.host, "temperature", t, self.temperature_c),
-                    t >= self.temperature_c, t < self.temperature_c - TEMPERATURE_HYSTERESIS_C,
-                    new)
+                changed |= self._edge(s.index, d.host, "temperature", float(s.temperature_c),
+                                      temp_limit, temp_limit - TEMPERATURE_HYSTERESIS_C, new)
         return new, changed
 
-    def _edge(self, alert: Alert, above: bool, clear: bool, new: list[Alert]) -> bool:
-        key = (alert.device, alert.kind)
+    def _edge(self, device: int, host: str | None, kind: str, value: float, limit: float,
+              clear_below: float, new: list[Alert]) -> bool:
+        """Fire at ``value >= limit`` (once), end below ``clear_below``; True on a change.
+        The Alert is made only when one fires (every card is checked at every frame)."""
+        key = (device, kind)
         if key in self.active:
-            if clear:
+            if value < clear_below:
                 del self.active[key]
                 return True
             return False
-        if above:
-            self.active[key] = alert
+        if value >= limit:
+            alert = self.active[key] = Alert(device, host, kind, value, limit)
             self.fired.append(alert)
             new.append(alert)
             return True
@@ -104,6 +106,14 @@ def frame_source(frame: Frame) -> str:
     if frame.source == "simulated" or any(d.simulated for d in frame.devices):
         return "simulated"
     return "nvml"
+
+
+def frame_processes(frame: Frame | None) -> list[tuple[int, ProcessSample]]:
+    """(card index, process) of every process one frame lists, in the frame's card order
+    (none without a frame, or for a card whose processes were not sampled)."""
+    if frame is None:
+        return []
+    return [(s.index, p) for s in frame.samples for p in (s.processes or ())]
 
 
 class ProcessSeries:
@@ -222,6 +232,16 @@ class CardWatch:
         """(card, process) last seen on one card (None: every card), by card index."""
         return [(dev, p) for dev in sorted(self.last_processes)
                 if device is None or dev == device for p in self.last_processes[dev]]
+
+    def process_peaks(self, device: int | None, records: Mapping[tuple[int, int], Any]
+                      ) -> list[tuple[int, ProcessSample, int | None]]:
+        """(card, process, its peak bytes or None) last seen on one card (None: every card);
+        ``records``: (card, pid) → a record with ``peak_bytes`` (``ProcessTracker.records``)."""
+        out = []
+        for dev, p in self.processes_on(device):
+            rec = records.get((dev, p.pid))
+            out.append((dev, p, rec.peak_bytes if rec is not None else None))
+        return out
 
     def prune(self, running: Iterable[tuple[int, int]],
               keep: tuple[int, int] | None = None) -> None:

@@ -272,18 +272,25 @@ class TextBindings:
         self._sources.append(text)
         return QCoreApplication.translate(self._context, text, *args)
 
-    def record(self):
+    def record(self, *modules: Any):
         """Note what ``root.tr`` translates while the block runs (an instance attribute shadows
-        the method meanwhile; lupdate still sees the ``self.tr`` calls)."""
+        the method meanwhile; lupdate still sees the ``self.tr`` calls), and what the module
+        helpers ``_tr`` of ``modules`` translate (builders of the root's widgets kept in other
+        modules; each helper must translate in this context)."""
         bindings = self
+        saved = [(m, m._tr) for m in modules]
 
         class _Recording:
             def __enter__(self):
                 bindings._root.tr = bindings._tr
+                for m, _ in saved:
+                    m._tr = bindings._tr
                 return bindings
 
             def __exit__(self, *exc):
                 del bindings._root.tr
+                for m, helper in saved:
+                    m._tr = helper
                 return False
 
         return _Recording()

@@ -9,7 +9,10 @@ a daemon thread behind instead of freezing the window).
 
 Signals:
 
-* ``frame_ready(Frame)`` — one per tick;
+* ``frame_ready(Frame)`` — one per tick (``batch_s`` 0, the default); with ``batch_s`` > 0,
+  ``frames_ready(tuple[Frame, ...])`` instead: the frames of the last ``batch_s`` seconds at
+  once (the first frame, and every frame of a sampler slower than that, at once), so a fast
+  sampler wakes the GUI thread a few times a second instead of at every sample;
 * ``unavailable(str)`` — the backend could not open (``BackendUnavailable``: no library, no
   driver, no permission); the text is the user-facing sentence for a banner;
 * ``error(str)`` — any other failure (a failed tick; the loop goes on, or a backend that could
@@ -39,13 +42,18 @@ STOP_TIMEOUT_S = 1.0
 
 class SamplingBridge(QObject):
     frame_ready = Signal(object)
+    frames_ready = Signal(object)
     error = Signal(str)
     unavailable = Signal(str)
 
     def __init__(self, backend_factory: Callable[[], Any], interval_s: float = 1.0,
                  parent: QObject | None = None, *,
-                 in_thread: Callable[[Frame], None] | None = None) -> None:
+                 in_thread: Callable[[Frame], None] | None = None,
+                 batch_s: float = 0.0) -> None:
         super().__init__(parent)
+        self._batch_s = max(0.0, float(batch_s))
+        self._batch: list[Frame] = []  # sampling thread only
+        self._batch_sent_s = float("-inf")
         self._factory = backend_factory
         self._interval_s = clamp_interval(interval_s)
         self._in_thread = in_thread
@@ -73,6 +81,8 @@ class SamplingBridge(QObject):
             return
         with self._lock:
             self._active = True
+            self._batch = []
+            self._batch_sent_s = float("-inf")
         self._sampler = Sampler(self._factory, self._interval_s, on_frame=self._on_frame,
                                 on_error=self._on_error)
         self._sampler.start()
@@ -114,7 +124,15 @@ class SamplingBridge(QObject):
         with self._lock:
             if self._active:
                 try:
-                    self.frame_ready.emit(frame)
+                    if self._batch_s > 0:
+                        self._batch.append(frame)
+                        if frame.monotonic_s - self._batch_sent_s < self._batch_s:
+                            return
+                        batch, self._batch = tuple(self._batch), []
+                        self._batch_sent_s = frame.monotonic_s
+                        self.frames_ready.emit(batch)
+                    else:
+                        self.frame_ready.emit(frame)
                 except RuntimeError:  # the Qt object was deleted without stop(): end the loop
                     self._active = False
                     sampler = self._sampler

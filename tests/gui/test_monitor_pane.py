@@ -19,6 +19,7 @@ from planner.telemetry.recorder import Recorder, RECORDING_SUFFIX, list_recordin
 from planner.telemetry.sampler import THREAD_NAME_PREFIX
 from planner.telemetry.simulated import SimulatedBackend
 from planner.telemetry.types import BackendUnavailable, Frame
+from planner.ui.monitor import plot_export
 from planner.ui.monitor.pane import MonitorPane
 from planner.ui.sampling import SamplingBridge
 from planner.units import GIB
@@ -94,6 +95,33 @@ def test_bridge_delivers_frames_in_gui_thread_and_stops(qtbot):
     assert sampler_threads() == []
 
 
+def test_batched_bridge_delivers_every_frame_in_order_a_few_at_a_time(qtbot):
+    recorded = []
+    bridge = SamplingBridge(lambda: SimulatedBackend(n_devices=2), FAST_S,
+                            in_thread=recorded.append, batch_s=0.35)
+    batches = []
+    bridge.frames_ready.connect(lambda b: batches.append((threading.current_thread(), b)),
+                                Qt.ConnectionType.QueuedConnection)
+    single = []
+    bridge.frame_ready.connect(single.append, Qt.ConnectionType.QueuedConnection)
+    bridge.start()
+    try:
+        qtbot.waitUntil(lambda: sum(len(b) for _, b in batches) >= 12, timeout=8000)
+    finally:
+        assert bridge.stop()
+    qtbot.wait(50)
+    frames = [f for _, b in batches for f in b]
+    assert single == []  # batched: no per-frame signal
+    assert all(t is threading.main_thread() for t, _ in batches)
+    assert len(batches[0][1]) == 1  # the first frame at once: the pane shows it without waiting
+    assert max(len(b) for _, b in batches) >= 3  # then several per wake of the GUI thread
+    # every frame arrives, in order, and each was recorded in the sampling thread first
+    times = [f.monotonic_s for f in frames]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert frames == recorded[:len(frames)]
+    assert sampler_threads() == []
+
+
 # -- rows, labels, plots ---------------------------------------------------------------------------
 
 def test_rows_show_simulated_cards(make_pane, qtbot, qtmodeltester):
@@ -124,7 +152,7 @@ def test_memory_plot_gets_data_and_predicted_line(make_pane, qtbot):
     pane = make_pane()
     pane.set_predicted_peak(int(8.7 * GIB), "ResNet-50, batch 64")
     qtbot.waitUntil(lambda: pane.plots.curve_points(0, "memory") >= 5, timeout=5000)
-    x, y = pane.plots.cards[0].memory.getOriginalDataset()
+    x, y = pane.plots.cards[0].memory.getData()
     assert np.nanmax(y) > 0.5  # GiB: the simulated notebook alone holds 1.2 GiB
     assert pane.plots.predicted_line.isVisible()
     assert pane.plots.predicted_line.value() == pytest.approx(8.7)
@@ -283,7 +311,7 @@ def test_export_plot_and_data(make_pane, qtbot, tmp_path):
     used = [r[col] for r in rows[1:] if r[col]]
     assert used and all(re.fullmatch(r"\d+", v) for v in used)
     # the saved plot says what it shows: the cards, the time range and "simulated"
-    title = pane._export_title()
+    title = plot_export.export_title(pane)
     assert "SIMULATED" in title and "GPU 0" in title and " – " in title
 
 

@@ -228,17 +228,29 @@ class GpuTableModel(QStandardItemModel):
             self._rebuild()
             return
         # Only the cells whose text, tooltip or colour changed get new data (and are
-        # repainted): most do not change every frame.
-        shown, cell, samples = self._shown, self._cell, self._samples
-        keys = tuple(enumerate(self._keys))
+        # repainted): most do not change every frame. A cell whose inputs are what they were
+        # shows what it showed (the loop is _cell's, inlined: it runs for every cell of every
+        # card twice a second).
+        shown, cell_inputs, samples, item = self._shown, self._cell_inputs, self._samples, \
+            self.item
+        plan = [(col, key, _CELL_INPUTS.get(key)) for col, key in enumerate(self._keys)]
         for row, d in enumerate(self._devices):
             s = samples.get(d.index)
-            for col, key in keys:
-                look = cell(row, key, d, s)
+            for col, key, inputs_of in plan:
+                if inputs_of is None or s is None:
+                    look = self._cell(row, key, d, s)
+                else:
+                    inputs = (s.lost, s.unavailable, inputs_of(s))
+                    cached = cell_inputs.get((row, key))
+                    if cached is not None and cached[0] == inputs:
+                        look = cached[1]
+                    else:
+                        look = self._style(key, *self._text(key, d, s), s)
+                        cell_inputs[(row, key)] = (inputs, look)
                 old = shown[(row, col)]
-                if look != old:
+                if look is not old and look != old:
                     shown[(row, col)] = look
-                    self._apply(self.item(row, col), look, old)
+                    self._apply(item(row, col), look, old)
 
     def _rebuild(self) -> None:
         """New rows (and columns), as for a new set of cards: the model is reset."""

@@ -30,7 +30,6 @@ node is gone is "lost", a card whose telemetry server did not answer is "no answ
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 import math
 import time
@@ -39,63 +38,39 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics, QHideEvent, QImage, QPainter, QShowEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QDoubleSpinBox,
-    QFileDialog,
-    QFrame,
-    QGroupBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QSpinBox,
-    QSplitter,
-    QStackedWidget,
-    QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
 from planner import paths
 from planner.telemetry.history import History, ProcessRecord, ProcessTracker
-from planner.telemetry.compare import PeakReading, current_peak, ended_peak, percent_off
-from planner.telemetry.export import shown_span, window_rows, write_csv
-from planner.telemetry.recorder import RecordingError, apply_retention
-from planner.telemetry.replay import load_replay
-from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
+from planner.telemetry.compare import PeakReading, ended_peak
+from planner.telemetry.recorder import apply_retention
+from planner.telemetry.sampler import MIN_INTERVAL_S
 from planner.telemetry.simulated import SimulatedBackend
+from planner.telemetry.timeaxis import redraw_due
 from planner.telemetry.types import DeviceInfo, Frame
 from planner.telemetry.watch import Alert, Alerts, CardWatch, frame_source
-from planner.ui.flow import FlowLayout, group
-from planner.ui.i18n import TextBindings, arg, tr_core
+from planner.ui.i18n import TextBindings, arg
 from planner.ui.monitor.cluster import (
     ClusterConfig,
     ClusterDialog,
-    PeakFillingBackend,
     prometheus_factory,
 )
 from planner.ui.monitor.models import (
-    GpuTableModel,
-    ProcessRow,
-    ProcessTableModel,
     card_label,
-    fleet_order,
-    format_gib,
     whole_card_state,
 )
-from planner.ui.monitor.plots import PLOT_METRICS, MonitorPlots
+from planner.ui.monitor.plots import PLOT_METRICS
+from planner.ui.monitor import following, plot_export, replay_view, sections, sources, tables
 from planner.ui.monitor.recordings import (
     DEFAULT_RETENTION_DAYS,
     RecordingsDialog,
     RecordingSink,
 )
 from planner.ui.sampling import SamplingBridge
-from planner.i18n import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +87,6 @@ def default_demo_factory() -> SimulatedBackend:
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("MonitorPane", text)
-
-
-WINDOWS: tuple[tuple[str, float | None], ...] = (
-    (QT_TRANSLATE_NOOP("MonitorPane", "1 min"), 60.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "10 min"), 600.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "1 h"), 3600.0),
-    (QT_TRANSLATE_NOOP("MonitorPane", "Whole session"), None))
 
 
 class MonitorPane(QWidget):
@@ -172,8 +140,8 @@ class MonitorPane(QWidget):
         # the fixed texts are noted while the widgets are built, so that a change of language
         # shows them again without rebuilding the pane (its sampler and recording go on)
         self._texts = TextBindings(self, "MonitorPane")
-        with self._texts.record():
-            self._build_ui()
+        with self._texts.record(sections):
+            sections.build_ui(self)
         self._texts.capture()
         self._timer = QTimer(self)
         self._timer.setInterval(int(1000 / REDRAW_HZ))
@@ -243,280 +211,17 @@ class MonitorPane(QWidget):
 
     def _init_bridge(self, interval_s: float) -> None:
         """The sampling thread and the queued signals its frames arrive by."""
+        # the frames arrive at the tick's rate, a tick's worth at once (recorded one by one
+        # in the sampling thread): one wake of the GUI thread per tick, not one per sample
         self.bridge = SamplingBridge(self._factory, interval_s, self,
-                                     in_thread=self.sink.write if self.sink else None)
+                                     in_thread=self.sink.write if self.sink else None,
+                                     batch_s=0.9 / REDRAW_HZ)
         queued = Qt.ConnectionType.QueuedConnection
-        self.bridge.frame_ready.connect(self._on_frame, queued)
+        self.bridge.frames_ready.connect(self._on_frames, queued)
         self.bridge.unavailable.connect(self._on_unavailable, queued)
         self.bridge.error.connect(self._on_error, queued)
 
-    # -- UI -----------------------------------------------------------------------------------
-
-    def _build_ui(self) -> None:
-        """The pane, section by section (each builder makes its widgets; this lays them out)."""
-        self._build_banner()
-        src = self._build_source_line()
-        self._build_alert_line()
-        self._build_replay_bar()
-        controls = self._build_controls()
-        self._build_card_table()
-        self._build_plots()
-        self._build_process_box()
-        self._build_stack()
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.banner)
-        layout.addLayout(src)
-        layout.addWidget(self.alert_label)
-        layout.addWidget(self.replay_bar)
-        layout.addLayout(controls)
-        layout.addWidget(self.stack, 1)
-        layout.addWidget(self.status_label)
-        self._set_empty(self.tr("Waiting for the first sample…"))
-
-    def _build_banner(self) -> None:
-        """The yellow banner: no telemetry (with the demo button), or the cluster's state."""
-        self.banner = QFrame(self)
-        self.banner.setObjectName("monitorBanner")
-        self.banner.setStyleSheet("#monitorBanner { background: #fff4ce; border: 1px solid "
-                                  "#e0c060; border-radius: 4px; }")
-        self.banner_label = QLabel("", self.banner)
-        self.banner_label.setWordWrap(True)
-        self.demo_button = QPushButton(self.tr("Try the simulated demo"), self.banner)
-        self.demo_button.clicked.connect(self.switch_to_demo)
-        bl = QHBoxLayout(self.banner)
-        bl.setContentsMargins(10, 6, 10, 6)
-        bl.addWidget(self.banner_label, 1)
-        bl.addWidget(self.demo_button)
-        self.banner_local_button = QPushButton(self.tr("Local cards"), self.banner)
-        self.banner_local_button.setToolTip(self.tr("Stop watching the cluster and show this "
-                                                    "computer's cards again"))
-        self.banner_local_button.clicked.connect(self.switch_to_local)
-        self.banner_local_button.setVisible(False)
-        bl.addWidget(self.banner_local_button)
-        self.banner.setVisible(False)
-
-    def _build_source_line(self) -> QHBoxLayout:
-        """SIMULATED badge, where the data comes from, the recording, Cluster… / Local cards."""
-        self.simulated_label = QLabel(self.tr("SIMULATED"), self)
-        self.simulated_label.setObjectName("simulatedBadge")
-        self.simulated_label.setStyleSheet(
-            "#simulatedBadge { background: #6a3d9a; color: white; font-weight: bold; "
-            "padding: 2px 8px; border-radius: 3px; }")
-        self.simulated_label.setToolTip(self.tr("Every value shown comes from a simulated source, "
-                                           "not from a GPU"))
-        self.source_label = QLabel("", self)
-        self.recording_label = QLabel("", self)
-        self.recording_label.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.source_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                        QSizePolicy.Policy.Preferred)
-        self.cluster_button = QPushButton(self.tr("Cluster…"), self)
-        self.cluster_button.setToolTip(self.tr("Watch the GPUs of a cluster through a "
-                                               "Prometheus server (dcgm-exporter)"))
-        self.cluster_button.clicked.connect(self.open_cluster_dialog)
-        self.local_button = QPushButton(self.tr("Local cards"), self)
-        self.local_button.setToolTip(self.tr("Stop watching the cluster and show this "
-                                             "computer's cards again"))
-        self.local_button.clicked.connect(self.switch_to_local)
-        self.local_button.setVisible(False)
-        src = QHBoxLayout()
-        src.addWidget(self.simulated_label)
-        src.addWidget(self.source_label, 1)
-        src.addWidget(self.recording_label)
-        src.addWidget(self.cluster_button)
-        src.addWidget(self.local_button)
-        return src
-
-    def _build_alert_line(self) -> None:
-        self.alert_label = QLabel("", self)
-        self.alert_label.setObjectName("alertLine")
-        self.alert_label.setWordWrap(True)
-        self.alert_label.setStyleSheet("#alertLine { background: #fde0dc; color: #8a1c12; "
-                                       "border: 1px solid #e8a39b; padding: 3px 8px; }")
-        self.alert_label.setVisible(False)
-
-    def _build_replay_bar(self) -> None:
-        """Shown during a replay: what is replayed, the session chooser, Back to live."""
-        self.replay_bar = QFrame(self)
-        self.replay_bar.setObjectName("replayBar")
-        self.replay_bar.setStyleSheet("#replayBar { background: #dbe9f7; border: 1px solid "
-                                      "#8fb3d9; }")
-        self.replay_label = QLabel("", self.replay_bar)
-        f = QFont(self.replay_label.font())
-        f.setBold(True)
-        self.replay_label.setFont(f)
-        self.replay_label.setWordWrap(True)  # a long one (what the recording lost) wraps
-        # A recording holds one session per run of the monitor (and a new one whenever the set
-        # of cards changed): this chooses which one is replayed; shown when there are several.
-        self.session_combo = QComboBox(self.replay_bar)
-        self.session_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.session_combo.setMinimumContentsLength(32)  # the full text is in the list
-        self.session_combo.setToolTip(self.tr("The session of this recording to replay"))
-        self.session_combo.setVisible(False)
-        self.session_combo.activated.connect(self._on_session_chosen)
-        self.live_button = QPushButton(self.tr("Back to live"), self.replay_bar)
-        self.live_button.clicked.connect(self.stop_replay)
-        rl = QHBoxLayout(self.replay_bar)
-        rl.setContentsMargins(8, 3, 8, 3)
-        rl.addWidget(self.replay_label, 1)
-        rl.addWidget(self.session_combo)
-        rl.addWidget(self.live_button)
-        self.replay_bar.setVisible(False)
-
-    def _build_controls(self) -> FlowLayout:
-        """Card, time window, interval, pause, alert thresholds, exports, recordings."""
-        self._build_view_controls()
-        self._build_alert_and_file_controls()
-        # one bar that wraps onto a second line when the window is narrow (1024 px, Chinese)
-        controls = FlowLayout(h_spacing=12, v_spacing=4)
-        controls.addWidget(group(self, QLabel(self.tr("Card:"), self), self.card_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Window:"), self), self.window_combo))
-        controls.addWidget(group(self, QLabel(self.tr("Sample every"), self),
-                                 self.interval_spin))
-        controls.addWidget(self.pause_button)
-        controls.addWidget(group(self, QLabel(self.tr("Alert at memory"), self),
-                                 self.memory_alert_spin, QLabel(self.tr("or"), self),
-                                 self.temp_alert_spin))
-        controls.addWidget(group(self, self.export_plot_button, self.export_data_button,
-                                 self.recordings_button))
-        return controls
-
-    def _build_view_controls(self) -> None:
-        """What the plots show: the card, the time window, the interval, pause."""
-        self.card_combo = QComboBox(self)
-        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.card_combo.currentIndexChanged.connect(self._on_card_combo)
-        self.window_combo = QComboBox(self)
-        for text, seconds in WINDOWS:
-            self.window_combo.addItem(self.tr(text), seconds)
-        self.window_combo.setCurrentIndex(1)
-        self.window_combo.currentIndexChanged.connect(self._on_window_changed)
-        self.interval_spin = QDoubleSpinBox(self)
-        self.interval_spin.setRange(MIN_INTERVAL_S, MAX_INTERVAL_S)
-        self.interval_spin.setDecimals(1)
-        self.interval_spin.setSingleStep(0.1)
-        self.interval_spin.setSuffix(self.tr(" s"))
-        self.interval_spin.setValue(self.bridge.interval_s)
-        self.interval_spin.setToolTip(self.tr("Seconds between samples (0.1–10)"))
-        self.interval_spin.valueChanged.connect(self._on_interval_changed)
-        self.pause_button = QPushButton(self.tr("Pause plots"), self)
-        self.pause_button.setCheckable(True)
-        self.pause_button.setToolTip(self.tr("Freeze the plots; sampling and recording go on"))
-        self.pause_button.toggled.connect(self.set_paused)
-
-    def _build_alert_and_file_controls(self) -> None:
-        """The alert thresholds, the exports and the recordings browser."""
-        self.export_plot_button = QPushButton(self.tr("Export plot…"), self)
-        self.export_plot_button.clicked.connect(self._on_export_plot)
-        self.export_data_button = QPushButton(self.tr("Export data…"), self)
-        self.export_data_button.clicked.connect(self._on_export_data)
-        self.recordings_button = QPushButton(self.tr("Recordings…"), self)
-        self.recordings_button.clicked.connect(self.open_recordings)
-        self.memory_alert_spin = QSpinBox(self)
-        self.memory_alert_spin.setRange(1, 100)
-        self.memory_alert_spin.setSuffix(" %")
-        self.memory_alert_spin.setValue(int(round(self.alerts.memory_pct)))
-        self.memory_alert_spin.setToolTip(self.tr("Alert when memory in use passes this share of "
-                                             "the card's memory"))
-        self.memory_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-        self.temp_alert_spin = QSpinBox(self)
-        self.temp_alert_spin.setRange(30, 120)
-        self.temp_alert_spin.setSuffix(" °C")
-        self.temp_alert_spin.setValue(int(round(self.alerts.temperature_c)))
-        self.temp_alert_spin.setToolTip(self.tr("Alert when a card's temperature passes this"))
-        self.temp_alert_spin.valueChanged.connect(self._on_alert_thresholds)
-
-    def _build_card_table(self) -> None:
-        self.gpu_model = GpuTableModel(self)
-        self.gpu_table = QTableView(self)
-        self.gpu_table.setModel(self.gpu_model)
-        self.gpu_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.gpu_table.verticalHeader().setVisible(False)
-        self.gpu_table.setWordWrap(False)
-        hh = self.gpu_table.horizontalHeader()
-        # Interactive, fitted to the contents when the cards change and every few seconds:
-        # ResizeToContents would measure every cell at every update (most of the pane's CPU)
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setStretchLastSection(True)
-        self.gpu_table.selectionModel().currentRowChanged.connect(self._on_gpu_row)
-
-    def _build_plots(self) -> None:
-        self.plots = MonitorPlots(self)
-        self.plots.setMinimumHeight(320)
-        self.window_note = QLabel("", self)
-        self.window_note.setStyleSheet("color: #555;")
-
-    def _build_process_box(self) -> None:
-        """The processes on the selected card, follow / compare with the plan."""
-        self.process_model = ProcessTableModel(self)
-        self.process_table = QTableView(self)
-        self.process_table.setModel(self.process_model)
-        self.process_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.process_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.process_table.verticalHeader().setVisible(False)
-        ph = self.process_table.horizontalHeader()
-        ph.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        ph.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the name takes the rest
-        ph.setStretchLastSection(False)
-        self.process_model.modelReset.connect(self._fit_process_columns)
-        self.process_table.setWordWrap(False)
-        self.process_table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.process_table.selectionModel().selectionChanged.connect(self._on_process_selected)
-        self.compare_button = QPushButton(self.tr("Compare with plan"), self)
-        self.compare_button.setToolTip(self.tr("The plan's predicted peak against the peak of the "
-                                          "followed process (or of the selected card)"))
-        self.compare_button.clicked.connect(self.compare_with_plan)
-        self.unfollow_button = QPushButton(self.tr("Stop following"), self)
-        self.unfollow_button.clicked.connect(self.unfollow)
-        self.unfollow_button.setEnabled(False)
-        self.comparison_label = QLabel(self.tr("Select a process to follow its memory."), self)
-        self.comparison_label.setWordWrap(True)
-        self.proc_box = proc_box = QGroupBox(self.tr("Processes on the selected card"), self)
-        pl = QVBoxLayout(proc_box)
-        pl.addWidget(self.process_table, 1)
-        pb = QHBoxLayout()
-        pb.addWidget(self.compare_button)
-        pb.addWidget(self.unfollow_button)
-        pb.addStretch(1)
-        pl.addLayout(pb)
-        pl.addWidget(self.comparison_label)
-
-    def _build_stack(self) -> None:
-        """Cards over plots and processes (splitters), or the empty state's explanation."""
-        plot_box = QWidget(self)
-        pv = QVBoxLayout(plot_box)
-        pv.setContentsMargins(0, 0, 0, 0)
-        pv.addWidget(self.plots, 1)
-        pv.addWidget(self.window_note)
-        lower = QSplitter(Qt.Orientation.Horizontal, self)
-        lower.addWidget(plot_box)
-        lower.addWidget(self.proc_box)
-        lower.setStretchFactor(0, 4)
-        lower.setStretchFactor(1, 1)
-        lower.setSizes([980, 400])
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.addWidget(self.gpu_table)
-        self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([150, 650])
-
-        self.empty_label = QLabel("", self)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet("color: #555; font-size: 13pt;")
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.empty_label)
-        self.stack.addWidget(self.splitter)
-
-        self.status_label = QLabel("", self)
-        self.status_label.setStyleSheet("color: #444;")
-        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                        QSizePolicy.Policy.Preferred)
+    # -- UI (built by planner.ui.monitor.sections) -------------------------------------------
 
     def _set_empty(self, text: str | None) -> None:
         if text is None:
@@ -526,57 +231,7 @@ class MonitorPane(QWidget):
             self.stack.setCurrentWidget(self.empty_label)
 
     def _update_source_ui(self) -> None:
-        simulated = self.source == "simulated"
-        self.simulated_label.setVisible(simulated)
-        n = len(self.devices)
-        # one "Local cards" button: the banner's while it is shown, else the source line's
-        banner_up = self.source == "unavailable"
-        self.local_button.setVisible(self._watching and not banner_up)
-        self.banner_local_button.setVisible(self._watching)
-        # dcgm-exporter has no per-process data: the plots take the processes' room
-        self.proc_box.setVisible(not self._watching)
-        self.demo_button.setVisible(not self._watching)
-        url = self.cluster_config.display_url if self.cluster_config is not None else ""
-        if self._watching and self.source != "prometheus":
-            text = arg(self.tr("Cluster %1: no telemetry"), url) \
-                if self.source == "unavailable" else \
-                arg(self.tr("Cluster %1: connecting…"), url)
-        elif self.source == "unavailable":
-            text = self.tr("No live telemetry")
-        elif self.source == "prometheus":
-            hosts = len({d.host for d in self.devices})
-            text = arg(self.tr("Cluster (Prometheus, dcgm-exporter) · %1 · %2 host(s) · "
-                               "%3 card(s)"),
-                       url or "N/A", hosts, n)
-        elif simulated:
-            text = arg(self.tr("Simulated source — no GPU is read; %1 simulated card(s)"), n)
-        else:
-            f = self.latest
-            drv = f.driver_version if f and f.driver_version else "N/A"
-            cuda = f.cuda_version if f and f.cuda_version else "N/A"
-            text = arg(self.tr("Live (NVML) · driver %1 · CUDA %2 · %3 card(s)"), drv, cuda, n)
-        self.source_label.setText(text)
-        self.source_label.setToolTip(text)
-        if self.sink is None:
-            self.recording_label.setText(self.tr("Not recording"))
-        elif self.sink.failure:
-            failure = self.sink.failure
-            self.recording_label.setText(self.tr("■ Recording stopped"))
-            self.recording_label.setToolTip(failure)
-            if not self._told_recording_failure:  # once, where the user looks
-                self._told_recording_failure = True
-                self._status(arg(self.tr("Recording stopped: %1"), failure))
-        elif self.sink.path is not None and self.source in ("unavailable", "connecting"):
-            # nothing arrives, so nothing is written: not "● Recording"
-            self.recording_label.setText(self.tr("Recording paused: no data"))
-            self.recording_label.setToolTip(arg(self.tr(
-                    "The recording %1 goes on when samples arrive again"),
-                                                self.sink.path.name))
-        elif self.sink.path is not None:
-            self.recording_label.setText(arg(self.tr("● Recording: %1"), self.sink.path.name))
-            self.recording_label.setToolTip(str(self.sink.path))
-        else:
-            self.recording_label.setText("")
+        sources.update_source_line(self)
 
     # -- language ------------------------------------------------------------------------------
 
@@ -624,7 +279,7 @@ class MonitorPane(QWidget):
             return
         self.bridge.start()
         if self.isVisible():
-            self._timer.start()
+            self._timer.start(int(1000 / REDRAW_HZ))
 
     @Slot()
     def shutdown(self) -> None:
@@ -640,7 +295,7 @@ class MonitorPane(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         if not self._shut:
-            self._timer.start()
+            self._timer.start(int(1000 / REDRAW_HZ))
             QTimer.singleShot(0, self._on_tick)
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
@@ -725,18 +380,7 @@ class MonitorPane(QWidget):
     @Slot()
     def switch_to_demo(self) -> None:
         """Replace the backend by the simulated source (the banner's button)."""
-        if self._shut:
-            return
-        self._demo = True
-        self._factory = self._demo_factory
-        self.source = "simulated"
-        self.unavailable_message = None
-        self.banner.setVisible(False)
-        self._set_empty(self.tr("Starting the simulated demo…"))
-        self._update_source_ui()
-        self.source_changed.emit("simulated")
-        self.bridge.restart(self._factory)
-        self._status(self.tr("Showing the simulated demo: no GPU is read"))
+        sources.switch_to_demo(self)
 
     # -- watching a cluster ------------------------------------------------------------------
 
@@ -757,75 +401,15 @@ class MonitorPane(QWidget):
 
     def watch_cluster(self, config: ClusterConfig) -> None:
         """Switch the source to this Prometheus server (the sampling thread builds the
-        backend). The token stays in memory; ``cluster_settings_changed`` carries it only
-        when ``config.remember_token``."""
-        if self._shut:
-            return
-        if self._replay is not None:
-            self.stop_replay()
-        self.cluster_config = config
-        self.cluster_settings_changed.emit(config.to_settings())
-        make = self._cluster_backend_factory(config)
-        lookup = self._peak_lookup
-        factory = make if lookup is None else (lambda: PeakFillingBackend(make(), lookup))
-        if not self._watching:
-            self._local_interval_s = self.bridge.interval_s
-        self._watching = True
-        self._factory = factory
-        self._set_interval_floor(config.min_interval_s)
-        self._reset_source_state()
-        self._set_empty(arg(self.tr("Connecting to %1…"), config.display_url))
-        self._update_source_ui()
-        self.source_changed.emit("prometheus")
-        self.bridge.restart(factory)
-        self._status(arg(self.tr("Watching the cluster at %1"), config.display_url))
+        backend); ``cluster_settings_changed`` carries the token only when remembered."""
+        sources.watch_cluster(self, config)
 
     @Slot()
     def switch_to_local(self) -> None:
         """Back to this computer's cards (or the demo the pane started with): one click."""
-        if self._shut or not self._watching:
-            return
-        self._watching = False
-        self._demo = self._local_demo
-        self._factory = self._local_factory
-        self._set_interval_floor(MIN_INTERVAL_S)
-        if self._local_interval_s is not None:
-            self.set_interval(self._local_interval_s)
-        self._reset_source_state()
-        self.source = "simulated" if self._demo else "nvml"
-        self._set_empty(self.tr("Waiting for the first sample…"))
-        self._update_source_ui()
-        self.source_changed.emit(self.source)
-        self.bridge.restart(self._factory)
-        self._status(self.tr("Showing this computer's cards"))
+        sources.switch_to_local(self)
 
-    def _reset_source_state(self) -> None:
-        self.unavailable_message = None
-        self.banner.setVisible(False)
-        self.latest = None
-        self.devices = ()
-        self.history = None
-        self._drawn = -1
-        self._last_error = None
-        self.watch.reset()
-        self.gpu_model.set_frame(None)
-        self.process_model.set_rows([])
-        self._show_devices(())  # the old source's cards leave the card box and the plots
-        if self._watching:
-            self.source = "connecting"
 
-    def _set_interval_floor(self, floor_s: float) -> None:
-        """The sampler never asks faster than the backend answers (its min_interval_s)."""
-        self._interval_floor_s = max(MIN_INTERVAL_S, min(MAX_INTERVAL_S, float(floor_s)))
-        self.interval_spin.blockSignals(True)
-        self.interval_spin.setMinimum(self._interval_floor_s)
-        self.interval_spin.blockSignals(False)
-        self.interval_spin.setToolTip(arg(self.tr("Seconds between samples (%1–%2)"),
-                                          format(self._interval_floor_s, 'g'),
-                                          format(MAX_INTERVAL_S, 'g')))
-        if self.bridge.interval_s < self._interval_floor_s:
-            self.set_interval(self._interval_floor_s)
-        self._on_interval_changed(self.interval_spin.value())
 
     @Slot(str)
     def _on_unavailable(self, message: str) -> None:
@@ -840,19 +424,7 @@ class MonitorPane(QWidget):
         self._status("")  # said once, in the banner
 
     def _show_unavailable(self, raw: str) -> None:
-        message = tr_core(raw)  # the driver messages are marked for translation
-        self.unavailable_message = message
-        self.banner_label.setText(message)
-        self.banner_label.setToolTip(self.bridge.unavailable_reason or "")
-        if self._watching:
-            self._set_empty(arg(self.tr("The cluster cannot be watched: %1.\n\n“Local cards” "
-                                        "shows this computer's cards again."),
-                                message.rstrip(".")))
-        else:
-            # the banner above says why; this says what still works (not the message again)
-            self._set_empty(self.tr("No live telemetry.\n\nThe Planner and the advice do "
-                                    "not need it. “Try the simulated demo” shows what this pane "
-                                    "does with simulated cards."))
+        sources.show_unavailable(self, raw)
 
     @Slot(str)
     def _on_error(self, message: str) -> None:
@@ -871,34 +443,27 @@ class MonitorPane(QWidget):
         self._refresh_alert_line()
         if self._replay is None:
             self._show_devices(self.devices)
-        self._fit_gpu_table()
+        tables.fit_gpu_table(self)
         if not self._watching:  # what the user owns: this computer's cards, not the fleet's
             self.devices_changed.emit(self.devices)
 
-    def _fit_gpu_table(self) -> None:
-        """Give the cards table the height of its rows (2–8 rows), the plots the rest."""
-        rows = min(max(len(self.devices), 2), 8)
-        row_h = self.gpu_table.verticalHeader().defaultSectionSize()
-        head_h = self.gpu_table.horizontalHeader().sizeHint().height()
-        want = head_h + rows * row_h + 2 * self.gpu_table.frameWidth() + 4
-        total = sum(self.splitter.sizes()) or 800
-        self.splitter.setSizes([want, max(200, total - want)])
 
     def _show_devices(self, devices: tuple[DeviceInfo, ...], select_first: bool = False) -> None:
-        """Curves and the card chooser for these cards (live or replayed)."""
-        self.plots.set_devices(devices)
-        keep = None if select_first else self.selected_device
-        self.card_combo.blockSignals(True)
-        self.card_combo.clear()
-        self.card_combo.addItem(self.tr("All cards"), None)
-        for d in (fleet_order(devices) if any(d.host for d in devices) else devices):
-            self.card_combo.addItem(card_label(d), d.index)
-        i = self.card_combo.findData(keep) if keep is not None else -1
-        self.card_combo.setCurrentIndex(i if i >= 0 else (1 if devices else 0))
-        self.card_combo.blockSignals(False)
-        self.plots.set_selection(self.selected_device)
+        tables.show_devices(self, devices, select_first)
 
     @Slot(object)
+    def _on_frames(self, frames: tuple[Frame, ...]) -> None:
+        """A tick's worth of frames: each one goes into the history, the alerts and the
+        process records in order; then the tables and plots show them at once (the timer
+        ticks only when frames stop coming)."""
+        for frame in frames:
+            self._on_frame(frame)
+        if self._shut or not self._dirty or not self.isVisible():
+            return
+        # restarted, a little longer than a tick: it ticks only when the frames stop coming
+        self._timer.start(int(1500 / REDRAW_HZ))
+        self._on_tick()
+
     def _on_frame(self, frame: Frame) -> None:
         if self._shut:
             return
@@ -918,20 +483,8 @@ class MonitorPane(QWidget):
         self._dirty = True
         t = self.history.fine.last_time()
         news = self.watch.update(frame, t)
-        for index in news.lost:
-            d = frame.device(index)
-            sample = next((x for x in frame.samples if x.index == index), None)
-            if d is not None and d.host:
-                why = sample.unavailable.get("*") if sample is not None else None
-                self._status(arg(self.tr("%1 is marked lost (%2); the other cards "
-                                         "go on"),
-                                 card_label(d), why or self.tr("no data")))
-            else:
-                self._status(arg(self.tr("GPU %1 stopped answering and is marked lost; "
-                                         "the other cards go on"),
-                                 index))
-        if news.no_answer_changed and news.no_answer is not None:
-            self._status(arg(self.tr("Telemetry: %1"), news.no_answer))
+        for text in following.news_texts(frame, news):
+            self._status(text)
         ended = self.tracker.update(frame)
         if ended:
             self._on_processes_ended(ended)
@@ -968,21 +521,10 @@ class MonitorPane(QWidget):
             self._refresh_alert_line()
 
     def _alert_text(self, a: Alert) -> str:
-        who = f"{a.host} · " if a.host else ""
-        if a.kind == "memory":
-            return who + arg(self.tr("GPU %1: memory in use %2% (alert at %3%)"),
-                             a.device, format(a.value, ".0f"), format(a.limit, ".0f"))
-        return who + arg(self.tr("GPU %1: temperature %2 °C (alert at %3 °C)"),
-                         a.device, format(a.value, '.0f'), format(a.limit, '.0f'))
+        return following.alert_text(a)
 
     def _refresh_alert_line(self) -> None:
-        if not self.alerts.active:
-            self.alert_label.setVisible(False)
-            self.alert_label.setText("")
-            return
-        self.alert_label.setText("⚠ " + "   ·   ".join(
-            self._alert_text(a) for a in self.alerts.active.values()))
-        self.alert_label.setVisible(True)
+        following.refresh_alert_line(self)
 
     @property
     def active_alerts(self) -> list[str]:
@@ -1016,13 +558,12 @@ class MonitorPane(QWidget):
             self.redraw()  # only when a frame came since the last redraw
 
     def _redraw_due(self) -> bool:
-        """A live redraw waits until the newest sample is a pixel further on the x axis
-        (a 10-minute window 700 px wide moves a pixel every 0.86 s: redrawing it twice a second
-        drew the same picture every other time), but never longer than MAX_REDRAW_WAIT_S."""
+        """Once the newest sample is a pixel further on the x axis, at most every
+        MAX_REDRAW_WAIT_S (a 10-minute window 700 px wide moves a pixel every 0.86 s)."""
         assert self.history is not None
-        waited = time.monotonic() - self._drawn_at + 0.5 / REDRAW_HZ  # half a tick's slack
-        return waited >= min(MAX_REDRAW_WAIT_S,
-                             self.plots.seconds_per_pixel(self.history, self.window_s))
+        return redraw_due(time.monotonic(), self._drawn_at,
+                          self.plots.seconds_per_pixel(self.history, self.window_s),
+                          MAX_REDRAW_WAIT_S, slack_s=0.5 / REDRAW_HZ)
 
     def redraw(self) -> None:
         """One full redraw of the plots from the live history (or the replay)."""
@@ -1058,36 +599,12 @@ class MonitorPane(QWidget):
             return
         self.plots.set_process_curve(label, *series.arrays())
 
-    @Slot()
-    def _fit_process_columns(self) -> None:
-        """Fit the columns when the set of processes changes; the name takes the rest."""
-        for c in range(self.process_model.columnCount()):
-            if c != 2:
-                self.process_table.resizeColumnToContents(c)
 
     def _sync_gpu_selection(self) -> None:
-        sel = self.selected_device
-        row = -1 if sel is None else self.gpu_model.row_of(sel)
-        cur = self.gpu_table.selectionModel().currentIndex()
-        if row >= 0 and cur.row() != row:
-            self.gpu_table.selectionModel().blockSignals(True)
-            self.gpu_table.selectRow(row)
-            self.gpu_table.selectionModel().blockSignals(False)
+        tables.sync_gpu_selection(self)
 
     def _update_processes(self) -> None:
-        records = self.tracker.records
-        rows = []
-        for dev, p in self.watch.processes_on(self.selected_device):
-            rec = records.get((dev, p.pid))
-            rows.append(ProcessRow(dev, p, rec.peak_bytes if rec else None))
-        self.process_model.set_rows(rows)
-        if self._followed is not None:
-            r = self.process_model.row_of(*self._followed)
-            sm = self.process_table.selectionModel()
-            if r >= 0 and not sm.isRowSelected(r):
-                sm.blockSignals(True)
-                self.process_table.selectRow(r)
-                sm.blockSignals(False)
+        tables.update_processes(self)
 
     # -- user actions --------------------------------------------------------------------------
 
@@ -1133,168 +650,50 @@ class MonitorPane(QWidget):
 
     def follow_process(self, device: int, pid: int) -> None:
         """Draw this process's memory on the memory plot; compare it when it ends."""
-        self._followed = (device, pid)
-        self.unfollow_button.setEnabled(True)
-        rec = self.tracker.records.get((device, pid))
-        name = rec.name if rec else str(pid)
-        self.comparison_label.setText(arg(self.tr("Following process %1 (%2) on GPU "
-                                                  "%3."),
-                                          pid, name, device))
-        if not self._paused:
-            self._redraw_followed()
+        following.follow_process(self, device, pid)
 
     @Slot()
     def unfollow(self) -> None:
-        self._followed = None
-        self.unfollow_button.setEnabled(False)
-        self.process_table.clearSelection()
-        self.plots.set_process_curve(None)
-        self.comparison_label.setText(self.tr("Select a process to follow its memory."))
+        following.unfollow(self)
 
     @property
     def followed_process(self) -> tuple[int, int] | None:
         return self._followed
 
     def _comparison_text(self, reading: PeakReading, *, ended: bool = False) -> str:
-        assert self.predicted_bytes is not None
-        diff = percent_off(self.predicted_bytes, reading.peak_bytes)
-        text = arg(self.tr("plan predicted %1, the run peaked at %2 (%3%)"),
-                   format_gib(self.predicted_bytes), format_gib(reading.peak_bytes),
-                   format(diff, "+.0f"))
-        if reading.pid is None:
-            subject = arg(self.tr("GPU %1, whole card"), reading.device)
-        elif ended:
-            subject = arg(self.tr("process %1 (%2) on GPU %3 ended"), reading.pid,
-                          reading.name, reading.device)
-        else:
-            subject = arg(self.tr("process %1 (%2) on GPU %3"), reading.pid, reading.name,
-                          reading.device)
-        return f"{text} — {subject}"
+        return following.comparison_text(self, reading, ended=ended)
 
     def _show_comparison(self, msg: str) -> None:
-        self.last_comparison = msg
-        self.comparison_label.setText(msg)
-        self._status(msg)
-        self.comparison_ready.emit(msg)
+        following.show_comparison(self, msg)
 
     @Slot()
     def compare_with_plan(self) -> str | None:
         """Plan vs run now: the followed process's peak, else the selected card's peak."""
-        if self.predicted_bytes is None:
-            msg = self.tr("No predicted peak to compare with: draft a plan in the Planner.")
-            self.comparison_label.setText(msg)
-            self._status(msg)
-            return None
-        reading = current_peak(self.tracker.records, self.watch.card_peak, self._followed,
-                               self.selected_device)
-        if reading is None:
-            self.comparison_label.setText(self.tr("No memory reading of that process yet.")
-                                          if self._followed is not None
-                                          else self.tr("No memory reading yet."))
-            return None
-        msg = self._comparison_text(reading)
-        self._show_comparison(msg)
-        return msg
+        return following.compare_with_plan(self)
 
     # -- export --------------------------------------------------------------------------------
 
-    def _save_path(self, title: str, suggested: str, filter_: str) -> str | None:
-        if self._ask_save_path is not None:
-            return self._ask_save_path(self, title, suggested, filter_)
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, filter_)
-        return path or None
 
     @Slot()
     def _on_export_plot(self) -> None:
-        if not self._has_export_data():
-            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
-            return
-        path = self._save_path(self.tr("Export plot"), "monitor.png", self.tr("PNG (*.png)"))
-        if path and self.export_plot_png(path):
-            self._status(arg(self.tr("Plot saved to %1"), path))
+        plot_export.on_export_plot(self)
 
     @Slot()
     def _on_export_data(self) -> None:
-        if not self._has_export_data():
-            self._status(self.tr("Nothing to export yet: no samples in the shown time window"))
-            return
-        path = self._save_path(self.tr("Export data"), "monitor.csv", self.tr("CSV (*.csv)"))
-        if path:
-            try:
-                n = self.export_data_csv(path)
-            except OSError as exc:
-                self._status(arg(self.tr("Export failed: %1"), exc))
-                return
-            self._status(arg(self.tr("%1 rows saved to %2"), n, path))
+        plot_export.on_export_data(self)
 
-    def _export_source(self) -> tuple[History | None, tuple[DeviceInfo, ...]]:
-        if self._replay is not None:
-            return self._replay[0], self._replay[2]
-        return self.history, self.devices
 
-    def _export_rows(self):
-        """(time, device index, device name, values) for every card in the shown window."""
-        source, devices = self._export_source()
-        if source is None:
-            return iter(())
-        return window_rows(source, self.window_s, PLOT_METRICS,
-                           {d.index: d.name for d in devices})
 
-    def _has_export_data(self) -> bool:
-        return next(self._export_rows(), None) is not None
 
-    def _export_title(self) -> str:
-        """What a saved plot shows: the cards, the time range and where the data came from."""
-        source, devices = self._export_source()
-        sel = self.selected_device
-        shown = [d for d in devices if sel is None or d.index == sel]
-        cards = ", ".join(card_label(d) for d in shown) or self.tr("no card")
-        span = ""
-        shown = shown_span(source, self.window_s) if source is not None else None
-        if shown is not None:
-            start, end = shown
-            span = (_dt.datetime.fromtimestamp(start).strftime("%Y-%m-%d %H:%M:%S") + " – "
-                    + _dt.datetime.fromtimestamp(end).strftime("%H:%M:%S"))
-        if self._replay is not None:
-            kind = self.tr("replay of a recording")
-        elif self.source == "simulated" or any(d.simulated for d in shown):
-            kind = self.tr("SIMULATED data, not a real GPU")
-        elif self.source == "prometheus":
-            kind = self.tr("cluster (Prometheus)")
-        else:
-            kind = self.tr("live (NVML)")
-        return "  ·  ".join(x for x in (cards, span, kind) if x)
 
     def export_plot_png(self, path: str | Path) -> bool:
-        """The four plots as they are on screen, under a title line naming the cards, the time
-        range and the source ("simulated" where it is); False when there is nothing to show."""
-        if not self._has_export_data():
-            return False
-        plots = self.plots.grab()
-        title = self._export_title()
-        font = QFont(self.font())
-        font.setPointSizeF(font.pointSizeF() * 1.1)
-        font.setBold(True)
-        wrap = int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-                   | Qt.TextFlag.TextWordWrap)
-        header = QFontMetrics(font).boundingRect(
-            QRect(0, 0, plots.width() - 16, 10_000), wrap, title).height() + 12
-        image = QImage(plots.width(), plots.height() + header, QImage.Format.Format_ARGB32)
-        image.fill(self.palette().color(self.backgroundRole()))
-        painter = QPainter(image)
-        try:
-            painter.setFont(font)
-            painter.setPen(self.palette().color(self.foregroundRole()))
-            painter.drawText(QRect(8, 0, plots.width() - 16, header), wrap, title)
-            painter.drawPixmap(0, header, plots)
-        finally:
-            painter.end()
-        return bool(image.save(str(path), "PNG"))
+        """The four plots as they are on screen under a title line (cards, time range,
+        source); False when there is nothing to show."""
+        return plot_export.export_plot_png(self, path)
 
     def export_data_csv(self, path: str | Path) -> int:
-        """Every card's data in the shown time window as CSV (bytes as whole numbers); returns
-        the number of rows. Nothing is written when there is no sample (returns 0)."""
-        return write_csv(path, list(self._export_rows()), PLOT_METRICS)
+        """Every card's data in the shown time window as CSV; the number of rows."""
+        return plot_export.export_data_csv(self, path)
 
     # -- recordings ----------------------------------------------------------------------------
 
@@ -1326,70 +725,20 @@ class MonitorPane(QWidget):
     @Slot(object)
     def replay(self, path: str | Path, session_id: int | None = None) -> bool:
         """Show a recording in the plots, labelled as a replay; False (and a message) if it
-        cannot be read. ``session_id``: which of its sessions (default the first); with
-        several, the replay bar offers the others. Live sampling and recording go on
-        underneath."""
-        path = Path(path)
-        try:
-            loaded = load_replay(path, PLOT_METRICS, session_id)
-        except (RecordingError, OSError) as exc:
-            self._status(arg(self.tr("Cannot replay: %1"), exc))
-            return False
-        sessions, sess, gaps = loaded.sessions, loaded.session, loaded.gaps
-        when = _dt.datetime.fromtimestamp(sess.start_time_s).strftime("%Y-%m-%d %H:%M")
-        label = arg(self.tr("REPLAY of the recording of %1 (%2) — not live"), when, sess.source)
-        self._replay_path = path
-        self.session_combo.clear()
-        if len(sessions) > 1:
-            position = loaded.position
-            label += arg(self.tr(" · session %1 of %2"), position, len(sessions))
-            for i, x in enumerate(sessions, 1):
-                start = _dt.datetime.fromtimestamp(x.start_time_s).strftime("%Y-%m-%d %H:%M")
-                names = ", ".join(d.name for d in x.devices) or "—"
-                self.session_combo.addItem(
-                    arg(self.tr("Session %1: %2, %3"), i, start, names), x.id)
-            self.session_combo.setCurrentIndex(position - 1)
-        self.session_combo.setVisible(len(sessions) > 1)
-        label += "".join("  ·  ⚠ " + self._gap_text(g) for g in gaps)
-        self.replay_label.setToolTip("\n".join(self._gap_text(g, why=True) for g in gaps))
-        self.show_history(loaded.history, sess.devices, label + f"  ·  {path.name}",
-                          arg(self.tr("REPLAY %1 — "), when), loaded.last_frame)
-        return True
+        cannot be read. ``session_id``: which of its sessions (default the first). Live
+        sampling and recording go on underneath."""
+        return replay_view.replay(self, path, session_id)
 
-    def _gap_text(self, gap, *, why: bool = False) -> str:
-        """What a replayed session is missing, as the recording says (disk full, not closed);
-        short for the replay bar, with the recorder's reason for its tooltip."""
-        when = _dt.datetime.fromtimestamp(gap.from_time_s).strftime("%H:%M:%S")
-        if gap.samples_lost is None:
-            return arg(self.tr("not closed: samples after %1 may be missing"), when)
-        text = arg(self.tr("%1 samples not recorded from %2"), gap.samples_lost, when)
-        return f"{text} ({gap.reason})" if why else text
 
     @Slot(int)
     def _on_session_chosen(self, index: int) -> None:
-        session_id = self.session_combo.itemData(index)
-        if self._replay is not None and session_id is not None:
-            self.replay(self._replay_path, int(session_id))
+        replay_view.on_session_chosen(self, index)
 
     def show_history(self, history: History, devices: tuple[DeviceInfo, ...], label: str,
                      title_prefix: str = "", last_frame: Frame | None = None) -> None:
-        """Show a History that is not the live one (a replay) in the plots, with a label
-        bar and a "Back to live" button, over the whole of it. The card and process tables
-        show ``last_frame`` (the recording's last sample; empty without one) until the
-        replay ends."""
-        if self._replay is None:
-            self._live_window_s = self.window_s
-        self._replay = (history, label, tuple(devices))
-        self._replay_frame = last_frame
-        self._show_replay_tables(last_frame)
-        self.replay_label.setText(label)
-        self.replay_bar.setVisible(True)
-        self.plots.set_title_prefix(title_prefix)
-        self._show_devices(tuple(devices), select_first=True)
-        self.set_window(None)
-        self._set_empty(None)
-        self.redraw()
-        self._status(label)
+        """Show a History that is not the live one (a replay), with a label bar and
+        \"Back to live\"; the tables show ``last_frame`` until the replay ends."""
+        replay_view.show_history(self, history, devices, label, title_prefix, last_frame)
 
     @property
     def replaying(self) -> bool:
@@ -1397,34 +746,5 @@ class MonitorPane(QWidget):
 
     @Slot()
     def stop_replay(self) -> None:
-        if self._replay is None:
-            return
-        self._replay = None
-        self._replay_frame = None
-        self.replay_bar.setVisible(False)
-        self.session_combo.clear()
-        self.plots.set_title_prefix("")
-        self.plots.clear_data()
-        self._show_devices(self.devices)
-        try:
-            self.set_window(self._live_window_s)
-        except ValueError:
-            pass
-        # the live tables come back at the next tick
-        self._dirty = True
-        self.gpu_model.set_frame(self.latest)
-        if self.latest is None:
-            self.process_model.set_rows([])
-        else:
-            self._update_processes()
-        self.redraw()
+        replay_view.stop_replay(self)
 
-    def _show_replay_tables(self, frame: Frame | None) -> None:
-        """The card and process tables of a replay: the recording's last sample."""
-        self.gpu_model.set_frame(frame)
-        rows = []
-        if frame is not None:
-            for s in frame.samples:
-                for p in s.processes or ():
-                    rows.append(ProcessRow(s.index, p, None))
-        self.process_model.set_rows(rows)

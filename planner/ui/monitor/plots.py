@@ -1,9 +1,11 @@
 """The Monitor pane's live plots: memory, bandwidth, utilisation, PCIe (pyqtgraph).
 
 Curves are created once per set of cards and only get new data afterwards; ``redraw()`` is
-called by the pane's timer (a few times a second), never per sample. Each plot has a fixed x
-window (so ``clipToView`` drops what is outside it) and automatic peak downsampling; gaps are
-NaN and break the line. Percentages have a fixed 0–100 y range.
+called by the pane's tick (a few times a second), never per sample. Each plot has a fixed x
+window; a curve gets only that window's data, reduced to its peak envelope (about one min/max
+pair per pixel, ``PeakEnvelope``), as a bare ``PlotCurveItem``; gaps are NaN and break the
+line. Percentages have a fixed 0–100 y range, memory 0 to the card's total, bandwidth 0 to
+its peak.
 
 What is drawn, per card:
 
@@ -68,13 +70,13 @@ def _tr(text: str) -> str:
 @dataclass
 class _CardCurves:
     device: DeviceInfo
-    memory: pg.PlotDataItem
-    bandwidth: pg.PlotDataItem
-    dram: pg.PlotDataItem
-    gpu_busy: pg.PlotDataItem
-    mem_busy: pg.PlotDataItem
-    rx: pg.PlotDataItem
-    tx: pg.PlotDataItem
+    memory: pg.PlotCurveItem
+    bandwidth: pg.PlotCurveItem
+    dram: pg.PlotCurveItem
+    gpu_busy: pg.PlotCurveItem
+    mem_busy: pg.PlotCurveItem
+    rx: pg.PlotCurveItem
+    tx: pg.PlotCurveItem
     total_line: pg.InfiniteLine
     peak_line: pg.InfiniteLine
     items: list = field(default_factory=list)
@@ -201,10 +203,12 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
 
     @staticmethod
     def _curve(plot: pg.PlotItem, color: str, *, light: bool = False,
-               name: str | None = None) -> pg.PlotDataItem:
-        c = pg.PlotDataItem(pen=_data_pen(color, light), name=name, connect="finite")
-        c.setClipToView(True)
-        c.setDownsampling(ds=1, auto=False)
+               name: str | None = None) -> pg.PlotCurveItem:
+        """A bare curve item: its data are already reduced to the window's peak envelope
+        (≤ 2 × bins points), so PlotDataItem's layer (clip to view, downsampling, its own
+        bounds of every new dataset) was work done twice at every redraw."""
+        c = pg.PlotCurveItem(pen=_data_pen(color, light), name=name, connect="finite",
+                             skipFiniteCheck=True)
         plot.addItem(c)
         return c
 
@@ -487,7 +491,7 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         for cc in self.cards.values():
             cc.data_key = None
             for _, item in cc.items:
-                if isinstance(item, pg.PlotDataItem):
+                if isinstance(item, pg.PlotCurveItem):
                     item.setData([], [])
         self.process_curve.setData([], [])
 
@@ -496,5 +500,5 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         cc = self.cards.get(device)
         if cc is None:
             return 0
-        x, _ = getattr(cc, which).getOriginalDataset()
+        x, _ = getattr(cc, which).getData()
         return 0 if x is None else len(x)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDoubleSpinBox,
     QFileDialog,
@@ -27,7 +26,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +41,7 @@ from planner.telemetry.recorder import (
 )
 from planner.telemetry.types import Frame
 from planner.ui.monitor.models import RecordingsTableModel
+from planner.ui.monitor.tables import row_table
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +108,7 @@ def _ask_yes_no(parent: QWidget, title: str, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-def _ask_save_path(parent: QWidget, title: str, suggested: str, filter_: str) -> str | None:
+def ask_save_path_dialog(parent: QWidget, title: str, suggested: str, filter_: str) -> str | None:
     path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filter_)
     return path or None
 
@@ -129,14 +128,10 @@ class RecordingsDialog(QDialog):
         self.setWindowTitle(self.tr("Recordings"))
         self.folder = Path(folder)
         self._confirm = confirm or _ask_yes_no
-        self._ask_save_path = ask_save_path or _ask_save_path
+        self._ask_save_path = ask_save_path or ask_save_path_dialog
         self.model = RecordingsTableModel(self)
         self.model.current_path = current_path
-        self.view = QTableView(self)
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.verticalHeader().setVisible(False)
+        self.view = row_table(self, self.model)
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -81,7 +82,23 @@ def test_wal_and_new_session_when_cards_change(tmp_path):
         assert len(r.sessions) == 3
 
 
+def samples_reach(path, n: int, timeout_s: float = 3.0) -> bool:
+    """Whether another connection sees ``n`` samples in the recording within the timeout."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with open_recording(path) as r:
+            if r.n_samples() == n:
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def flusher_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "planner-recorder-flush"}
+
+
 def test_commits_within_the_interval_while_still_open(tmp_path):
+    others = flusher_threads()  # of recordings other tests left open (they end on their own)
     path = tmp_path / "c.sqlite"
     clock = Clock()
     rec = Recorder(path, commit_interval_s=0.5, clock=clock)
@@ -92,15 +109,16 @@ def test_commits_within_the_interval_while_still_open(tmp_path):
     with open_recording(path) as r:  # another connection, recorder not closed
         assert r.n_samples() == 4
     rec.write(frames[2])  # queued; the timer commits it within the interval
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        with open_recording(path) as r:
-            if r.n_samples() == 6:
-                break
-        time.sleep(0.05)
-    else:
+    if not samples_reach(path, 6):
         pytest.fail("the flush timer did not commit the last frame")
+    rec.write(frames[0])  # queued again: the same flusher thread commits it
+    if not samples_reach(path, 8):
+        pytest.fail("the flusher did not commit a frame queued after a timed commit")
+    flushers = list(flusher_threads() - others)
+    assert len(flushers) == 1  # one thread per recording, not one per commit
     rec.close()
+    flushers[0].join(timeout=2.0)
+    assert not flushers[0].is_alive()  # it ends with the recording
 
 
 WRITER = textwrap.dedent("""

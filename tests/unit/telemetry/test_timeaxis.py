@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from planner.telemetry.timeaxis import MIN_SPAN_S, X_STEPS, seconds_per_pixel, x_range
+from planner.telemetry.timeaxis import MIN_SPAN_S, X_STEPS, redraw_due, seconds_per_pixel, x_range
 
 
 @pytest.mark.parametrize("window_s", [60.0, 600.0, 3600.0])
@@ -45,3 +45,19 @@ def test_seconds_per_pixel():
     assert seconds_per_pixel(1_001.0, 1_000.0, None, 600) == pytest.approx(MIN_SPAN_S / 600)
     assert seconds_per_pixel(2_000.0, 1_000.0, 60.0, 0) == math.inf  # not laid out yet
     assert seconds_per_pixel(math.nan, 1_000.0, 60.0, 600) == math.inf
+
+
+def test_a_redraw_waits_for_a_pixel_but_never_longer_than_the_longest_wait():
+    # a 10-minute window 700 px wide: 0.86 s per pixel
+    per_px = seconds_per_pixel(600.0, 0.0, 600.0, 700)
+    assert not redraw_due(10.5, 10.0, per_px, 1.0)
+    assert redraw_due(10.9, 10.0, per_px, 1.0)
+    # a 1-hour window: 5 s per pixel, but a live plot is never older than the longest wait
+    per_px = seconds_per_pixel(3600.0, 0.0, 3600.0, 700)
+    assert not redraw_due(10.9, 10.0, per_px, 1.0)
+    assert redraw_due(11.0, 10.0, per_px, 1.0)
+    # half a tick's slack: a tick 0.74 s after the last redraw draws (0.5-s ticks)
+    assert not redraw_due(10.74, 10.0, per_px, 1.0)
+    assert redraw_due(10.76, 10.0, per_px, 1.0, slack_s=0.25)
+    # before any data (inf per pixel) the longest wait decides; the first redraw is due
+    assert redraw_due(0.0, -math.inf, math.inf, 1.0)

@@ -13,7 +13,9 @@ from planner.telemetry.watch import (
     TEMPERATURE_HYSTERESIS_C,
     Alerts,
     CardWatch,
+    frame_processes,
 )
+from planner.telemetry.history import ProcessTracker
 
 GIB = 1 << 30
 CARDS = (DeviceInfo(0, "RTX 4090", "u0", memory_total_bytes=24 * GIB),
@@ -141,3 +143,25 @@ def test_processes_on_a_card_or_all():
     assert [(d, p.pid) for d, p in w.processes_on(None)] == [(0, 7), (1, 8), (1, 9)]
     assert [(d, p.pid) for d, p in w.processes_on(1)] == [(1, 8), (1, 9)]
     assert w.processes_on(5) == []
+
+
+def test_the_processes_of_a_frame_and_their_peaks_per_card():
+    train = ProcessSample(4242, "python train.py", "ana", 6 * GIB)
+    notebook = ProcessSample(17, "jupyter", None, None)
+    first = frame(used(50, processes=(train,)),
+                  GpuSample(1, "u1", memory_used_bytes=GIB, processes=(notebook,)))
+    # a frame's processes in card order; a card whose processes were not sampled lists none
+    assert frame_processes(first) == [(0, train), (1, notebook)]
+    assert frame_processes(frame(used(50), t=0.1)) == []
+    assert frame_processes(None) == []
+    watch, tracker = CardWatch(), ProcessTracker()
+    smaller = ProcessSample(4242, "python train.py", "ana", 5 * GIB)
+    for f in (first, frame(used(40, processes=(smaller,)), t=1.0)):
+        watch.update(f, f.monotonic_s)
+        tracker.update(f)
+    # what the table shows: the processes last seen, with the peak seen so far (None where the
+    # driver hides per-process memory)
+    assert watch.process_peaks(0, tracker.records) == [(0, smaller, 6 * GIB)]
+    assert watch.process_peaks(None, tracker.records) == [(0, smaller, 6 * GIB),
+                                                         (1, notebook, None)]
+    assert watch.process_peaks(1, {}) == [(1, notebook, None)]
