@@ -7043,6 +7043,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个缩放点积注意力块按 PyTorch 在 CUDA 上的融合内核计划（flash 或 memory-efficient：保留 q、k、v、输出以及每行一个 logsumexp，带 dropout 时亦然）。若训练改用数学内核（返回注意力权重、在 CPU 上带 dropout 运行），每块还会保留其 T×T 概率矩阵：所需显存多于计划。</translation>
     </message>
     <message>
+        <source>{n} attention block(s) add a T×T bias to their scores (relative positions, a window mask). The plan assumes PyTorch&apos;s memory-efficient kernel, which CUDA runs for them; it also keeps the bias itself, not counted where the bias is per sample (shifted windows). Where the math kernel runs instead (on the CPU, with a head size or GPU the fused kernels refuse, or with attention weights returned), each block also keeps its T×T softmax: {mib} MiB more at batch {batch} in fp32.</source>
+        <translation>{n} 个注意力块在得分上加了 T×T 偏置（相对位置、窗口掩码）。规划假定 PyTorch 的内存高效内核（CUDA 为它们运行此内核）；该内核还保留偏置本身，偏置按样本变化时（移位窗口）未计入。若改用数学内核（在 CPU 上、融合内核拒绝的头大小或 GPU、或返回注意力权重时），每个块还保留其 T×T softmax：在 fp32、批大小 {batch} 时多 {mib} MiB。</translation>
+    </message>
+    <message>
         <source>This file comes from PyTorch&apos;s default exporter (its names say so) but lost the exporter&apos;s record of the traced operations (metadata stripped by an optimiser or a re-save). The default exporter folds batch norms into the convolutions before them, also in training mode, and removes all-zero biases; only that record tells which of the {n} convolution(s) had them, so the plan has none: if the network has batch norms, their parameters and what they keep for backward are missing (about half of the saved bytes on a ResNet). Open the file as exported, or export with dynamo=False, do_constant_folding=False and training=torch.onnx.TrainingMode.TRAINING.</source>
         <translation>此文件来自 PyTorch 的默认导出器（从命名可以看出），但已丢失导出器对所追踪运算的记录（元数据被优化器或重新保存去掉）。默认导出器会把批归一化折叠进其前面的卷积（训练模式下也是），并删除全零的偏置；只有该记录能说明 {n} 个卷积中哪些有过它们，因此方案中没有：如果网络含批归一化，其参数及为反向传播保留的内容都缺失（在 ResNet 上约为保存字节的一半）。请打开原始导出的文件，或使用 dynamo=False、do_constant_folding=False 和 training=torch.onnx.TrainingMode.TRAINING 导出。</translation>
     </message>

@@ -403,3 +403,47 @@ def test_fixed_batch_one_and_symbolic_batch_give_the_same_estimate(tmp_path):
     a, b = estimate(analyze(fixed.draft), setup), estimate(analyze(symbolic.draft), setup)
     assert a.parameters == b.parameters and a.terms() == b.terms()
     assert fixed.setup.batch_size == symbolic.setup.batch_size == 16
+
+
+def test_attention_with_a_bias_per_head_warns_what_the_math_kernel_keeps(tmp_path):
+    """Swin's and BEiT's relative-position bias (1×H×T×T, added to the scores) sends PyTorch
+    to the math kernel wherever the fused ones do not run it, keeping the T×T softmax the plan
+    (the memory-efficient kernel) leaves out: said with the figure. A mask shared by the
+    heads (1×1×T×T: causal, the default exporter's SDPA decomposition) is not such a bias."""
+    h = helper
+    heads, t, d = 4, 49, 8
+
+    def net(bias_shape):
+        nodes = [
+            h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+            h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+            h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+            h.make_node("Reshape", ["q", "hs"], ["q4"], name="q_heads"),
+            h.make_node("Reshape", ["k", "hs"], ["k4"], name="k_heads"),
+            h.make_node("Reshape", ["v", "hs"], ["v4"], name="v_heads"),
+            h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
+            h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
+            h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+            h.make_node("Mul", ["qh", "s"], ["qs"], name="mul_q"),
+            h.make_node("Mul", ["kt", "s"], ["kts"], name="mul_k"),
+            h.make_node("MatMul", ["qs", "kts"], ["sc"], name="scores"),
+            h.make_node("Add", ["sc", "onnx::Add_7"], ["sb"], name="add_bias"),
+            h.make_node("Softmax", ["sb"], ["p"], name="softmax", axis=-1),
+            h.make_node("MatMul", ["p", "vh"], ["y"], name="pv"),
+        ]
+        inits = [weight("wq", (32, 32)), weight("wk", (32, 32)), weight("wv", (32, 32)),
+                 const("s", 0.59), const("hs", [0, t, heads, d], np.int64),
+                 onnx.numpy_helper.from_array(
+                     np.random.default_rng(0).standard_normal(bias_shape).astype(np.float32),
+                     "onnx::Add_7")]
+        return build(nodes, [tensor("x", [1, t, 32])], [tensor("y", None)], inits, opset=17)
+
+    biased = imp(tmp_path, net((1, heads, t, t)), batch=8)
+    assert "attention" in kinds(biased)
+    said = [w for w in biased.warnings if "T×T bias" in w]
+    assert len(said) == 1
+    mib = 8 * heads * t * t * 4 / 2**20  # the softmax the math kernel keeps, fp32, batch 8
+    assert f"{mib:,.1f} MiB more at batch 8" in said[0]
+    shared = imp(tmp_path, net((1, 1, t, t)), batch=8)
+    assert "attention" in kinds(shared)
+    assert not [w for w in shared.warnings if "T×T bias" in w]

@@ -333,12 +333,35 @@ def _try_attention(imp, k_soft: int) -> None:
         return
     for j in skipped + [qk]:
         imp.skip.add(j)
+    _score_bias(imp, qk, skipped)
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
     imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
                                   _batched_view(imp, pv.input[1])),
                     "copied": _elided_copies(imp, (u, k_soft, qk))}
+
+
+def _score_bias(imp, qk: int, skipped: list[int]) -> None:
+    """Count a fused attention whose scores get a T×T bias of each head added (a relative-
+    position bias, ALiBi; not a mask shared by the heads, causal or padding): PyTorch runs it
+    with the memory-efficient kernel on CUDA (as planned), the math kernel elsewhere, which
+    also keeps the T×T softmax. ``imp.biased_scores`` sums the per-sample scores of those blocks."""
+    scores = imp.nodes[qk].output[0]
+    full, per = imp.full_shape(scores), imp.per_sample(scores)
+    if full is None or per is None or len(full) < 2 or full[-2] < 2:
+        return
+    for j in skipped:
+        n = imp.nodes[j]
+        if n.op_type != "Add":
+            continue
+        for b in n.input:
+            s = imp.full_shape(b) if b not in imp.acts else None
+            if s is not None and len(s) >= 3 and s[-3] > 1 and \
+                    tuple(s[-2:]) == tuple(full[-2:]):
+                imp.biased_attention += 1
+                imp.biased_scores += numel(per)
+                return
 
 
 # A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input
