@@ -7239,6 +7239,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
     </message>
     <message>
+        <source>In {n} module(s) ({first}) the exporter folded parameters and buffers into one weight, which the plan counts whole as parameters; the buffers&apos; part is not learned and the file does not give its size: the plan may count about {values} parameters too many (if the parts are equal).</source>
+        <translation>在 {n} 个模块（{first}）中，导出器把参数和缓冲区折叠成了一个权重，规划将其整体计为参数；缓冲区部分不是学习得到的，文件也未给出其大小：规划可能多计约 {values} 个参数（若各部分大小相同）。</translation>
+    </message>
+    <message>
         <source>The file fixes the batch size at {fixed}; planning for batch {batch} as asked (shapes re-derived).</source>
         <translation>文件将批大小固定为 {fixed}；按要求以批大小 {batch} 计划（形状已重新推导）。</translation>
     </message>

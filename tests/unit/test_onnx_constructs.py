@@ -447,3 +447,39 @@ def test_attention_with_a_bias_per_head_warns_what_the_math_kernel_keeps(tmp_pat
     shared = imp(tmp_path, net((1, 1, t, t)), batch=8)
     assert "attention" in kinds(shared)
     assert not [w for w in shared.warnings if "T×T bias" in w]
+
+
+def test_a_weight_folded_from_parameters_and_a_buffer_is_said_with_its_share(tmp_path):
+    """EVA's qkv bias as the default exporter writes it: torch.cat(q_bias, k_bias, v_bias)
+    folded into one constant 'cat_1', k_bias a zero buffer. The exported program's signature
+    (kept in the file) names the module's two parameters and its buffer; the plan counts the
+    constant whole, so it says how many of those parameters may not be learned."""
+    h = helper
+    d = 16
+    nodes = [h.make_node("MatMul", ["x", "blocks.0.attn.qkv.weight"], ["mm"],
+                         name="node_MatMul_1"),
+             h.make_node("Add", ["mm", "cat_1"], ["y"], name="node_linear")]
+    for n in nodes:
+        p = n.metadata_props.add()
+        p.key = "pkg.torch.onnx.name_scopes"
+        p.value = "['', 'blocks.0', 'blocks.0.attn', 'linear']"
+    inits = [weight("blocks.0.attn.qkv.weight", (d, 3 * d)), weight("cat_1", (3 * d,))]
+
+    def model(buffer: bool):
+        m = build(nodes, [tensor("x", ["N", 5, d])], [tensor("y", None)], inits)
+        p = m.graph.metadata_props.add()
+        p.key = "pkg.torch.export.ExportedProgram.graph_signature"
+        p.value = ("# inputs\np_blocks_0_attn_q_bias: PARAMETER target='blocks.0.attn.q_bias'\n"
+                   "p_blocks_0_attn_v_bias: PARAMETER target='blocks.0.attn.v_bias'\n"
+                   "p_blocks_0_attn_qkv_weight: PARAMETER target='blocks.0.attn.qkv.weight'\n"
+                   + ("b_blocks_0_attn_k_bias: BUFFER target='blocks.0.attn.k_bias' "
+                      "persistent=False\n" if buffer else
+                      "p_blocks_0_attn_k_bias: PARAMETER target='blocks.0.attn.k_bias'\n"))
+        return m
+
+    r = imp(tmp_path, model(True))
+    assert analyze(r.draft).parameters == d * 3 * d + 3 * d  # the constant, counted whole
+    said = [w for w in r.warnings if "folded parameters and buffers" in w]
+    assert len(said) == 1 and "blocks.0.attn" in said[0] and f"about {d} parameters" in said[0]
+    learned = imp(tmp_path, model(False))  # all three parts parameters: nothing to say
+    assert not [w for w in learned.warnings if "folded parameters and buffers" in w]

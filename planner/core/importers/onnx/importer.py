@@ -155,6 +155,15 @@ class Importer:
                 for p in node.metadata_props:
                     if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
                         self.fx_parameters.update(re.findall(r"%p_(\w+)", p.value[:4000]))
+        # The default exporter's record of the exported program's inputs: every parameter
+        # and buffer by module path ("b_blocks_0_attn_k_bias: BUFFER target='…'").
+        self.signature: dict[str, str] = {}
+        if self.dynamo:
+            for p in graph.metadata_props:
+                if p.key.endswith("graph_signature"):
+                    self.signature.update(
+                        (t, kind) for kind, t in re.findall(
+                            r"(PARAMETER|BUFFER) target='([\w.]+)'", p.value[:2_000_000]))
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
             self.nodes = topological(list(graph.node), sources)
@@ -684,8 +693,9 @@ class Importer:
 
     def _is_buffer(self, o: str) -> bool:
         """A module's buffer that only element-wise operators read (Swin's shifted-window
-        attention mask added to the scores, EVA's rotary table), not a parameter: named a mask, or, in a file
-        of the default exporter, one its record of the traced operations does not name as
+        attention mask added to the scores, EVA's rotary table), not a parameter: named a
+        mask, or, in a file of the default exporter, one its record of the traced operations
+        does not name as
         a parameter (it names each one it reads: '%p_blocks_0_gamma'). Convolutions and
         norms are not judged by that record: a folded batch norm's replaces its
         convolution's."""
@@ -1106,6 +1116,7 @@ class Importer:
                            and t not in claimed
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
+        self._folded_buffers(claimed)
         derived = sorted(derived - self.__dict__.get("weight_constants", set()))
         self.derived_constants = len(derived)
         if derived:
@@ -1169,6 +1180,39 @@ class Importer:
                 "between layers (one module called several times) are counted once per use: "
                 "the plan counts {n} parameters more than the network has ({pct} of them)."),
                 n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+
+    def _folded_buffers(self, claimed: dict[str, int]) -> None:
+        """A weight the default exporter folded out of a module's parameters and buffers (EVA's
+        and BEiT's qkv bias: torch.cat of q_bias, the zero buffer k_bias and v_bias, one
+        constant 'cat_1'), counted whole as the layer's parameter: the buffers' part is not
+        learned, and the file does not say its size. Said, with the size if the parts are
+        equal (the exported program's signature names the parts)."""
+        sig = self.signature
+        if not sig or not claimed:
+            return
+        # Per module: its own parameters and buffers that are not initializers of the file.
+        parts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for k, kind in sig.items():
+            if k not in self.init_dims and "." in k:
+                parts[k.rsplit(".", 1)[0]][kind == "BUFFER"] += 1
+        values, modules = 0, set()
+        for node in self.nodes:
+            for t in node.input:
+                if t not in claimed or t in sig or "." in t or re.fullmatch(r"val_\d+", t):
+                    continue  # a parameter's own name, or the optimiser's (a transposed weight)
+                scope = self.module_scope(node)
+                params, bufs = parts.get(scope, (0, 0)) if scope else (0, 0)
+                if bufs and params:
+                    values += numel(self.init_dims[t]) * bufs // (bufs + params)
+                    modules.add(scope)
+        if modules:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "In {n} module(s) ({first}) the exporter folded parameters and buffers "
+                "into one weight, which the plan counts whole as parameters; the buffers' part "
+                "is not learned and the file does not give its size: the plan may count about "
+                "{values} parameters too many (if the parts are equal)."), n=len(modules),
+                first=", ".join(sorted(modules)[:2])
+                + (", ..." if len(modules) > 2 else ""), values=f"{values:,}"))
 
     def _batch_size(self) -> int:
         fixed = self.fixed_batch

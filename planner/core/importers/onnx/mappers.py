@@ -803,7 +803,7 @@ def _map_instancenorm(imp, node, main, acts, facts):
     view = _only_consumer(imp, node.output[0])
     if view is None or imp.nodes[view].op_type != "Reshape":
         return
-    k, t = view, imp.nodes[view].output[0]
+    t = imp.nodes[view].output[0]
     affine = imp.__dict__.setdefault("norm_affine", set())
     for op in ("Mul", "Add"):
         u = _only_consumer(imp, t)
@@ -813,7 +813,7 @@ def _map_instancenorm(imp, node, main, acts, facts):
         if len(other) != 1 or other[0] in imp.acts or not imp.is_weight(other[0]):
             return
         affine.add(u)
-        k, t = u, imp.nodes[u].output[0]
+        t = imp.nodes[u].output[0]
 
 
 def _map_rmsnorm(imp, node, main, acts, facts):
