@@ -7071,6 +7071,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>PyTorch 在训练中对键和值所做的 {n} 个副本（torch.cat 到空的键/值缓存上）被导出器的优化器从文件中删除了（导出器自己记录的跟踪操作表明了这一点）；规划把它们加了回来（注意力保存这些副本）。</translation>
     </message>
     <message>
+        <source>{n} attention block(s) read a q made afresh in head-major order (torch.cat of rotated and passed-through halves: partial rotary positions). Flash attention writes its output in that order, so the transpose back to tokens is a copy, which the next layer keeps: planned (the memory-efficient kernel writes token order and makes no copy).</source>
+        <translation>{n} 个注意力块读取的 q 是按头优先顺序新建的（旋转部分与直通部分经 torch.cat 拼接：部分旋转位置编码）。Flash 注意力按该顺序写出输出，因此转回按词元顺序时会复制一份，由下一层保留：已计入规划（内存高效内核按词元顺序写出，不产生复制）。</translation>
+    </message>
+    <message>
         <source>{n} grouped-query attention block(s) repeat keys and values to every head in the file (repeat_kv, as traced for the export); with no mask input, training runs scaled_dot_product_attention on the key/value groups (enable_gqa, what transformers does without a padding mask) and keeps them once, as planned. With a padding mask the repeated copies are kept too.</source>
         <translation>文件中有 {n} 个分组查询注意力块把键和值重复到每个头（repeat_kv，导出时跟踪所得）；没有掩码输入时，训练对键/值分组运行 scaled_dot_product_attention（enable_gqa，transformers 在没有填充掩码时的做法），只保存一份，规划即按此计算。有填充掩码时，重复的副本也会被保存。</translation>
     </message>

@@ -200,6 +200,13 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         cache = cache_copy_warning(imp, draft, setup)
         if cache is not None:
             warnings.append(cache)
+        if imp.head_major_copies:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} attention block(s) read a q made afresh in head-major order "
+                "(torch.cat of rotated and passed-through halves: partial rotary positions). "
+                "Flash attention writes its output in that order, so the transpose back to "
+                "tokens is a copy, which the next layer keeps: planned (the memory-efficient "
+                "kernel writes token order and makes no copy)."), n=imp.head_major_copies))
         if imp.biased_attention:
             warnings.append(Msg(SCORE_BIAS, n=imp.biased_attention,
                                 mib=f"{imp.biased_scores * setup.batch_size * 4 / 2**20:,.1f}",

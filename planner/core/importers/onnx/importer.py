@@ -107,6 +107,7 @@ class Importer:
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
         self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
+        self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
         self.biased_scores = 0  # their scores' elements per sample
         self.folded_counted = 0  # constants folded out of parameters, counted as them

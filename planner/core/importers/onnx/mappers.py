@@ -1109,16 +1109,20 @@ def _map_attention_fused(imp, node, main, acts, facts):
         if grouped is not None:
             k_layer, v_layer = grouped
             params["repeat_kv"] = False
-        imp.emit("attention", node, {"from": (k_layer, v_layer), **params}, q,
-                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        attn = imp.emit("attention", node, {"from": (k_layer, v_layer), **params}, q,
+                        name=imp.layer_name(node, "attention") if imp.module_scope(node)
+                        else None)
         imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        _head_major_output(imp, node, q, attn)
         return None
     grouped = _grouped_kv(imp, kt, v, qs, vs[-2], qs[-1], vs[-1]) \
         if qs is not None and vs is not None and len(qs) >= 3 and len(vs) == len(qs) else None
     if grouped is not None:
-        imp.emit("attention", node, {"from": grouped, "repeat_kv": False}, q,
-                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        attn = imp.emit("attention", node, {"from": grouped, "repeat_kv": False}, q,
+                        name=imp.layer_name(node, "attention") if imp.module_scope(node)
+                        else None)
         imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        _head_major_output(imp, node, q, attn)
         return None
     if qs is not None and ks is not None and len(ks) >= 2 and ks[-2] == qs[-1] and \
             (ks[-1] != qs[-1] or ks[-2] != ks[-1]):
@@ -1135,9 +1139,47 @@ def _map_attention_fused(imp, node, main, acts, facts):
         k_layer = _copy_layer(imp, k_layer)
     if v_copy:
         v_layer = _copy_layer(imp, v_layer)
-    imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
-             name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+    attn = imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
+                    name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+    _head_major_output(imp, node, q, attn)
+
+
+def _head_major_output(imp, node, q: str, attn: str) -> None:
+    """Flash attention writes its output in q's memory layout. A q made afresh in head-major
+    order (torch.cat of the rotated and the passed-through halves: Phi's and GPT-NeoX's
+    partial rotary) gives a head-major output, so the transpose back to tokens that follows
+    (transpose(1, 2).contiguous()) is a copy, which the next layer keeps besides the output
+    attention keeps. A q that is a view of the projection (heads transposed) needs none."""
+    t = q
+    for _ in range(3):
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type not in ("Mul", "Cast", "Identity"):
+            break
+        acts = [i for i in imp.nodes[p].input if i in imp.acts]
+        if len(acts) != 1:
+            return
+        t = acts[0]
+    p = imp.producer.get(t)
+    if p is None or imp.nodes[p].op_type != "Concat" or \
+            sum(1 for i in imp.nodes[p].input if i) < 2:
+        return
+    u = _only_consumer(imp, node.output[0])
+    for _ in range(2):  # through a reshape that keeps the layout (the default exporter's)
+        if u is None or imp.nodes[u].op_type not in ("Reshape", "Identity"):
+            break
+        u = _only_consumer(imp, imp.nodes[u].output[0])
+    if u is None or imp.nodes[u].op_type != "Transpose":
+        return
+    perm = list(imp.attr(imp.nodes[u], "perm", []) or [])
+    if len(perm) < 3 or perm[-1] != len(perm) - 1 or perm[-2] == len(perm) - 2:
+        return  # not a swap of heads and tokens
+    name = imp.unique(f"{attn}.contiguous")
+    imp.layers.append(LayerSpec("elementwise", name, {"op": "other", "keeps": "nothing",
+                                                      "input": attn}))
+    imp.layer_out[name] = imp.layer_out.get(attn)
+    imp.tensor_layer[node.output[0]] = name
+    imp.head_major_copies += 1
 
 
 def _copy_layer(imp, src: str) -> str:
