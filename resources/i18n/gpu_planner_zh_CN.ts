@@ -1709,6 +1709,10 @@ reasons</source>
         <translation>文件固定了形状，或计划的形状在某些位置与文件不同：请检查输出形状看起来不对的层。</translation>
     </message>
     <message>
+        <source>Attention adds a position bias to its scores: the plan assumes the fused kernel CUDA runs for it. Where the math kernel runs instead, activation memory is higher by the figure the details give.</source>
+        <translation>注意力在得分上加了位置偏置：规划假定使用 CUDA 为其运行的融合内核。若改用数学内核，激活内存会高出详细信息中给出的数值。</translation>
+    </message>
+    <message>
         <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
         <translation>文件的权重与计划的参数不完全一致：权重、梯度和优化器内存可能相差这个差值。</translation>
     </message>
