@@ -483,6 +483,14 @@ def test_a_weight_folded_from_parameters_and_a_buffer_is_said_with_its_share(tmp
     assert len(said) == 1 and "blocks.0.attn" in said[0] and f"about {d} parameters" in said[0]
     learned = imp(tmp_path, model(False))  # all three parts parameters: nothing to say
     assert not [w for w in learned.warnings if "folded parameters and buffers" in w]
+    # A module whose folded parameter and buffers are no bias's parts (Swin-V2's logit scale
+    # and coordinate table): nothing to say either.
+    other = model(True)
+    other.graph.metadata_props[0].value = (
+        "p_blocks_0_attn_logit_scale: PARAMETER target='blocks.0.attn.logit_scale'\n"
+        "b_blocks_0_attn_coords_table: BUFFER target='blocks.0.attn.coords_table'\n")
+    assert not [w for w in imp(tmp_path, other).warnings
+                if "folded parameters and buffers" in w]
 
 
 def test_a_q_made_by_concat_gives_a_head_major_output_whose_transpose_is_a_copy(tmp_path):

@@ -1183,7 +1183,7 @@ class Importer:
                 n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
 
     def _folded_buffers(self, claimed: dict[str, int]) -> None:
-        """A weight the default exporter folded out of a module's parameters and buffers (EVA's
+        """A bias the default exporter folded out of a module's parameters and buffers (EVA's
         and BEiT's qkv bias: torch.cat of q_bias, the zero buffer k_bias and v_bias, one
         constant 'cat_1'), counted whole as the layer's parameter: the buffers' part is not
         learned, and the file does not say its size. Said, with the size if the parts are
@@ -1191,10 +1191,12 @@ class Importer:
         sig = self.signature
         if not sig or not claimed:
             return
-        # Per module: its own parameters and buffers that are not initializers of the file.
+        # Per module: its own bias vectors, parameters and buffers, that are not initializers
+        # of the file (a module's other folded tensors, Swin-V2's logit scale beside its
+        # coordinate-table buffers, are not parts of one bias).
         parts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for k, kind in sig.items():
-            if k not in self.init_dims and "." in k:
+            if k not in self.init_dims and "." in k and "bias" in k.rsplit(".", 1)[1]:
                 parts[k.rsplit(".", 1)[0]][kind == "BUFFER"] += 1
         values, modules = 0, set()
         for node in self.nodes:
