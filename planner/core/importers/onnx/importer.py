@@ -155,7 +155,9 @@ class Importer:
             for node in graph.node:
                 for p in node.metadata_props:
                     if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
-                        self.fx_parameters.update(re.findall(r"%p_(\w+)", p.value[:4000]))
+                        # (lower-cased, as the record writes them: 'LayerNorm' -> 'layernorm')
+                        self.fx_parameters.update(
+                            x.lower() for x in re.findall(r"%p_(\w+)", p.value[:4000]))
         # The default exporter's record of the exported program's inputs: every parameter
         # and buffer by module path ("b_blocks_0_attn_k_bias: BUFFER target='…'").
         self.signature: dict[str, str] = {}
@@ -718,10 +720,11 @@ class Importer:
                                                "Reshape", "Squeeze", "Cast", "Expand",
                                                "Identity", "Slice", "Split", "Concat", "Tile"}
         last = o.rsplit(".", 1)[-1]
-        result = judged and "." in o and (
+        listed = self.__dict__.get("signature", {}).get(o)  # the exported program's own word
+        result = judged and "." in o and (listed == "BUFFER" if listed else (
             re.fullmatch(r"(\w*_)?masks?", last) is not None
             or self.dynamo and bool(self.fx_parameters)
-            and o.replace(".", "_") not in self.fx_parameters)
+            and o.replace(".", "_").lower() not in self.fx_parameters))
         self._buffer_cache[o] = result
         return result
 
@@ -733,7 +736,7 @@ class Importer:
             return False
         if self.dynamo_names:  # parameters keep their module path; its constants do not
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
-                not name.startswith("onnx::") and name not in self.fx_parameters
+                not name.startswith("onnx::") and name.lower() not in self.fx_parameters
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
 
     def _folded_parameter_modules(self, model) -> set[str] | None:
