@@ -7091,6 +7091,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
+        <source>{n} operation(s) the exporter&apos;s optimiser merged with an identical one (equal parameters, as in an untrained network: two norms of one input) are planned again, as training runs each, as its record of the traced operations shows.</source>
+        <translation>导出器的优化器把 {n} 个运算与相同的运算合并了（参数相等，如未训练的网络：同一输入的两个归一化）；按其跟踪运算记录，训练时每个都会运行，因此已在规划中重新计入。</translation>
+    </message>
+    <message>
         <source>{n} per-channel factor(s) the exporter folded out of parameters (a layer scale, a logit scale) are counted as the parameters they came from, and the products with them keep their input for those parameters&apos; gradients.</source>
         <translation>导出器从参数折叠出的 {n} 个逐通道因子（层缩放、logit 缩放）按其来源参数计入，与它们相乘的运算为这些参数的梯度保留其输入。</translation>
     </message>

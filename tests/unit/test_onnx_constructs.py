@@ -570,3 +570,52 @@ def test_a_parameter_with_capitals_in_its_path_is_not_taken_for_a_buffer(tmp_pat
     assert analyze(r.draft).parameters == d * d + 2 * d
     # the matmul's input and the scale's input (for the scale's gradient)
     assert saved_elements(r) == 5 * d + 5 * d
+
+
+def test_an_operation_the_optimiser_merged_with_its_twin_is_planned_twice(tmp_path):
+    """GPT-NeoX's parallel block norms one input twice (input_layernorm for attention,
+    post_attention_layernorm for the MLP); untrained, the two are equal and the default
+    exporter's optimiser keeps one node. Its record still reads '%layer_norm_1': training
+    runs both (parameters, statistics, and the second output the MLP keeps: -7.5 % saved
+    bytes on GPT-NeoX, silent)."""
+    h = helper
+    d = 16
+
+    def rec(node, text):
+        p = node.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.fx_node", text
+        return node
+
+    def net(merged: bool):
+        nodes = [rec(h.make_node("LayerNormalization", ["x", "ln.weight", "ln.bias"],
+                                 ["layer_norm"], name="node_layer_norm", axis=-1),
+                     "%layer_norm : [num_users=1] = call_function[target=torch.ops.aten."
+                     "layer_norm.default](args = (%x, [16], %p_ln_weight, %p_ln_bias), "
+                     "kwargs = {})")]
+        second = "layer_norm"
+        if not merged:
+            nodes.append(rec(h.make_node("LayerNormalization", ["x", "ln.weight", "ln.bias"],
+                                         ["layer_norm_1"], name="node_layer_norm_1", axis=-1),
+                             "%layer_norm_1 : [num_users=1] = call_function[target=torch.ops."
+                             "aten.layer_norm.default](args = (%x, [16], %p_ln2_weight, "
+                             "%p_ln2_bias), kwargs = {})"))
+            second = "layer_norm_1"
+        nodes += [
+            rec(h.make_node("MatMul", ["layer_norm", "w1"], ["a"], name="node_MatMul_1"),
+                "%linear : [num_users=1] = call_function[target=torch.ops.aten.linear.default]"
+                "(args = (%layer_norm, %p_w1), kwargs = {})"),
+            rec(h.make_node("MatMul", [second, "w2"], ["b"], name="node_MatMul_2"),
+                "%linear_1 : [num_users=1] = call_function[target=torch.ops.aten.linear."
+                "default](args = (%layer_norm_1, %p_w2), kwargs = {})"),
+            h.make_node("Add", ["a", "b"], ["y"], name="node_add"),
+        ]
+        inits = [weight("ln.weight", (d,), 1.0), weight("ln.bias", (d,), 0.0),
+                 weight("w1", (d, d)), weight("w2", (d, d))]
+        return build(nodes, [tensor("x", ["N", 5, d])], [tensor("y", None)], inits)
+
+    twins, merged = imp(tmp_path, net(False)), imp(tmp_path, net(True))
+    assert kinds(twins).count("layernorm") == 2
+    assert kinds(merged).count("layernorm") == 2
+    assert analyze(merged.draft).parameters == analyze(twins.draft).parameters
+    assert saved_elements(merged) == saved_elements(twins)
+    assert any("merged with an identical one" in n for n in merged.notes)

@@ -225,6 +225,12 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "is an inference export and the plan leaves out what dropout keeps (measured "
                 "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
                 "training figures.")))
+    if imp.merged_ops:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} operation(s) the exporter's optimiser merged with an identical one "
+            "(equal parameters, as in an untrained network: two norms of one input) are "
+            "planned again, as training runs each, as its record of the traced operations "
+            "shows."), n=imp.merged_ops))
     if imp.folded_counted:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} per-channel factor(s) the exporter folded out of parameters (a layer "

@@ -38,6 +38,10 @@ SMALL_ELEMENTS = 4096  # initializers with at most this many elements keep their
 MAX_ELEMENTS = 1 << 40  # one tensor larger than this is not a real network
 MAX_INFERENCE_ROUNDS = 64
 MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's shape
+MAX_UNMERGED = 10_000  # operations the optimiser merged that are planned again
+# A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
+_FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
+_STEM = re.compile(r"_\d+$")
 
 _FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
 _INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
@@ -96,6 +100,7 @@ class Importer:
         self.expect: list[tuple[str, tuple[int, ...], str]] = []
         self.status: dict[int, str] = {}  # node index -> mapped | folded | constant | unknown
         self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
+        self.claims_of: dict[str, list[str]] = defaultdict(list)  # layer -> its claims
         # initializer -> (kind, module scope) of the layers claiming it, in order
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
@@ -107,6 +112,7 @@ class Importer:
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
         self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
+        self.merged_ops = 0  # operations the optimiser merged, planned again
         self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
         self.biased_scores = 0  # their scores' elements per sample
@@ -892,6 +898,7 @@ class Importer:
         for o in origins:
             if o is not None:
                 self.claims.append((name, o))
+                self.claims_of[name].append(o)
                 self.claimants[o].append((kind, scope))
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
@@ -984,6 +991,7 @@ class Importer:
                 self.status[k] = "folded"
                 continue
             main = planned[0]
+            merged = self._unmerge(node, main) if self.dynamo else None
             try:
                 self.mappers.map_node(self, node, main, planned, facts)
             except ImportFailure:
@@ -994,10 +1002,56 @@ class Importer:
                     "input."), op=node.op_type, node=self.node_label(node), why=_one_line(exc)))
                 self.unknown_ops.setdefault(node.op_type, [])
                 self.placeholder(node, main)
+            if merged is not None:
+                self.tensor_layer[main] = merged
             self.status.setdefault(k, "mapped")
         for o in self.output_names:
             if o in self.tensor_layer.pending:
                 self.tensor_layer[o]  # noqa: B018 - a graph output: plan its final shape
+
+    def _fx_record(self, node) -> tuple[str, str] | None:
+        """(the FX value a node of the default exporter computes, its first argument)."""
+        for p in node.metadata_props:
+            if p.key == "pkg.torch.onnx.fx_node":
+                m = _FX_RECORD.match(p.value[:2000])
+                return (m.group(1), m.group(2)) if m else None
+        return None
+
+    def _unmerge(self, node, main: str) -> str | None:
+        """Where the exporter's optimiser merged two identical operations into one (an
+        untrained network's equal parameters: GPT-NeoX's two norms of one input), the node's
+        record reads the other one ('%layer_norm_1', not in the file) while the file feeds it
+        the first one's output ('layer_norm'): plan the other one again, as training runs
+        both (its parameters, what it keeps, its output that this node keeps). Returns the
+        layer ``main`` stands for, to put back after this node, or None."""
+        rec = self._fx_record(node)
+        p = self.producer.get(main)
+        if rec is None or p is None or rec[1] == main or self.merged_ops >= MAX_UNMERGED:
+            return None
+        want = rec[1]
+        prod = self._fx_record(self.nodes[p])
+        if prod is None or prod[0] != main or want in self.producer or want in self.init_dims \
+                or _STEM.sub("", want) != _STEM.sub("", main) or not _STEM.sub("", want):
+            return None
+        layer = self.tensor_layer[main]
+        at = self.__dict__.setdefault("_layer_at", {})  # layers are only appended
+        for j in range(len(at), len(self.layers)):
+            at.setdefault(self.layers[j].name, j)
+        i = at.get(layer)
+        if i is None or i == 0 or self.layers[i].kind in ("input", "view"):
+            return None
+        spec = self.layers[i]
+        params = dict(spec.params)
+        params["input"] = params.get("input") or self.layers[i - 1].name
+        name = self.unique(f"{layer}.merged")
+        self.layers.append(LayerSpec(spec.kind, name, params))
+        self.layer_out[name] = self.layer_out.get(layer)
+        for init in list(self.claims_of.get(layer, ())):
+            self.claims.append((name, init))
+            self.claims_of[name].append(init)
+        self.merged_ops += 1
+        self.tensor_layer[main] = name
+        return layer
 
     # ---------------------------------------------------------------------- finishing touches
     def _finish(self) -> NetworkDraft:
