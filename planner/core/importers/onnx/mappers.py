@@ -893,6 +893,8 @@ def _map_matmul(imp, node, main, acts, facts):
     if a == main and w is not None and len(w) == 2 and imp.is_weight(b):
         bias = facts.get("bias")
         restored = not bias and _restore_bias(imp, node, int(w[1]))
+        if _last_axis_moved(imp, main):
+            main = _copy_of(imp, node, main, 0)
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
@@ -925,6 +927,23 @@ def _sliced(imp, tensor: str) -> bool:
 def _contiguous(imp, node, tensor: str, k: int) -> str:
     if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
         return tensor
+    return _copy_of(imp, node, tensor, k)
+
+
+def _last_axis_moved(imp, tensor: str) -> bool:
+    """Whether ``tensor`` is a transpose that moves the last axis (x.permute(0, 2, 3, 1),
+    x.transpose(1, 2) of a 3-D tensor): a linear layer's matmul cannot fold it to 2-D as a
+    view and copies it, keeping the copy (CaiT's talking-heads projections over the heads
+    of the attention scores and probabilities, which the scores' softmax also keeps)."""
+    p = imp.producer.get(tensor)
+    if p is None or imp.nodes[p].op_type != "Transpose":
+        return False
+    perm = list(imp.attr(imp.nodes[p], "perm", []) or [])
+    return len(perm) >= 3 and perm[-1] != len(perm) - 1
+
+
+def _copy_of(imp, node, tensor: str, k: int) -> str:
+    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps)."""
     copy = f"\0copy{k}:{node.output[0]}"
     imp.tensor_layer[copy] = imp.emit(
         "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
