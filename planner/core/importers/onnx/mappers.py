@@ -1158,7 +1158,14 @@ def _map_attention_fused(imp, node, main, acts, facts):
         k_layer = _copy_layer(imp, k_layer)
     if v_copy:
         v_layer = _copy_layer(imp, v_layer)
-    attn = imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
+    params = {"from": (k_layer, v_layer)}
+    if qs is not None and ks is not None and vs is not None and len(ks) == len(qs) >= 3 and \
+            ks[-3] < qs[-3] and vs[-3] == ks[-3]:
+        # Fewer key/value heads than query heads where attention reads them (Falcon's
+        # multi-query attention, broadcast by scaled_dot_product_attention): no repeated
+        # copies in the file, none in training.
+        params["repeat_kv"] = False
+    attn = imp.emit("attention", node, params, q,
                     name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
     _head_major_output(imp, node, q, attn)
