@@ -405,6 +405,23 @@ def test_fixed_batch_one_and_symbolic_batch_give_the_same_estimate(tmp_path):
     assert fixed.setup.batch_size == symbolic.setup.batch_size == 16
 
 
+def _heads(q_shape: str, kv_shape: str) -> list:
+    """q, k and v projected from 'x' by 'wq', 'wk', 'wv', reshaped by the shape constants
+    named and transposed to heads: 'qh' (B×H×T×d), 'kt' (B×H×d×T), 'vh' (B×H×T×d)."""
+    h = helper
+    return [
+        h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        h.make_node("Reshape", ["q", q_shape], ["q4"], name="q_heads"),
+        h.make_node("Reshape", ["k", kv_shape], ["k4"], name="k_heads"),
+        h.make_node("Reshape", ["v", kv_shape], ["v4"], name="v_heads"),
+        h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
+        h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
+        h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+    ]
+
+
 def test_attention_with_a_bias_per_head_warns_what_the_math_kernel_keeps(tmp_path):
     """Swin's and BEiT's relative-position bias (1×H×T×T, added to the scores) sends PyTorch
     to the math kernel wherever the fused ones do not run it, keeping the T×T softmax the plan
@@ -414,16 +431,7 @@ def test_attention_with_a_bias_per_head_warns_what_the_math_kernel_keeps(tmp_pat
     heads, t, d = 4, 49, 8
 
     def net(bias_shape):
-        nodes = [
-            h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
-            h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
-            h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
-            h.make_node("Reshape", ["q", "hs"], ["q4"], name="q_heads"),
-            h.make_node("Reshape", ["k", "hs"], ["k4"], name="k_heads"),
-            h.make_node("Reshape", ["v", "hs"], ["v4"], name="v_heads"),
-            h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
-            h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
-            h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+        nodes = _heads("hs", "hs") + [
             h.make_node("Mul", ["qh", "s"], ["qs"], name="mul_q"),
             h.make_node("Mul", ["kt", "s"], ["kts"], name="mul_k"),
             h.make_node("MatMul", ["qs", "kts"], ["sc"], name="scores"),
@@ -503,16 +511,7 @@ def test_a_q_made_by_concat_gives_a_head_major_output_whose_transpose_is_a_copy(
     c = heads * d
 
     def net(concat_q: bool):
-        nodes = [
-            h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
-            h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
-            h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
-            h.make_node("Reshape", ["q", "hs"], ["q4"], name="q_heads"),
-            h.make_node("Reshape", ["k", "hs"], ["k4"], name="k_heads"),
-            h.make_node("Reshape", ["v", "hs"], ["v4"], name="v_heads"),
-            h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
-            h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
-            h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+        nodes = _heads("hs", "hs") + [
         ]
         if concat_q:
             nodes += [
@@ -651,16 +650,7 @@ def test_multi_query_attention_broadcast_by_sdpa_keeps_one_key_value_head(tmp_pa
     bytes on Falcon, silent)."""
     h = helper
     heads, t, d = 4, 16, 8
-    nodes = [
-        h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
-        h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
-        h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
-        h.make_node("Reshape", ["q", "qs_"], ["q4"], name="q_heads"),
-        h.make_node("Reshape", ["k", "ks_"], ["k4"], name="k_heads"),
-        h.make_node("Reshape", ["v", "ks_"], ["v4"], name="v_heads"),
-        h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
-        h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
-        h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+    nodes = _heads("qs_", "ks_") + [
         h.make_node("Mul", ["qh", "s"], ["qsc"], name="mul_q"),
         h.make_node("Mul", ["kt", "s"], ["ksc"], name="mul_k"),
         h.make_node("MatMul", ["qsc", "ksc"], ["sc"], name="scores"),
