@@ -526,6 +526,8 @@ def test_a_q_made_by_concat_gives_a_head_major_output_whose_transpose_is_a_copy(
             h.make_node("MatMul", ["qs", "kts"], ["sc"], name="scores"),
             h.make_node("Softmax", ["sc"], ["p"], name="softmax", axis=-1),
             h.make_node("MatMul", ["p", "vh"], ["o"], name="pv"),
+            # an unfolded export's shape lookup of the output is no other reader
+            h.make_node("Shape", ["o"], ["o_shape"], name="shape_of_o"),
             h.make_node("Transpose", ["o"], ["ot"], name="back", perm=[0, 2, 1, 3]),
             h.make_node("Reshape", ["ot", "ts"], ["o2"], name="tokens"),
             h.make_node("MatMul", ["o2", "wo"], ["y"], name="o_proj"),

@@ -1190,11 +1190,16 @@ def _head_major_output(imp, node, q: str, attn: str) -> None:
     if p is None or imp.nodes[p].op_type != "Concat" or \
             sum(1 for i in imp.nodes[p].input if i) < 2:
         return
-    u = _only_consumer(imp, node.output[0])
+    def next_op(tensor):  # its one reader, shape lookups aside (an unfolded export's)
+        users = [k for k in imp.consumers.get(tensor, [])
+                 if imp.nodes[k].op_type not in ("Shape", "Size")]
+        return users[0] if len(users) == 1 else None
+
+    u = next_op(node.output[0])
     for _ in range(2):  # through a reshape that keeps the layout (the default exporter's)
         if u is None or imp.nodes[u].op_type not in ("Reshape", "Identity"):
             break
-        u = _only_consumer(imp, imp.nodes[u].output[0])
+        u = next_op(imp.nodes[u].output[0])
     if u is None or imp.nodes[u].op_type != "Transpose":
         return
     perm = list(imp.attr(imp.nodes[u], "perm", []) or [])
