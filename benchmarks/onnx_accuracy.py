@@ -75,7 +75,8 @@ NETWORKS = (
 # token ids in, SEQUENCE tokens, the library's defaults otherwise (dropout 0.1, SDPA attention);
 # '_eager' variants use transformers' explicit softmax attention instead.
 TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny",
-                 "albert_tiny", "distilbert_tiny")
+                 "albert_tiny", "distilbert_tiny", "phi_tiny", "gpt_neox_tiny",
+                 "mobilebert_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -83,11 +84,11 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto",
                  "timm_swin_tiny_patch4_window7_224", "timm_poolformer_s12",
                  "timm_eva02_tiny_patch14_224", "timm_efficientnet_b0", "timm_regnetx_002",
-                 "timm_nf_resnet26")
+                 "timm_nf_resnet26", "timm_cait_xxs24_224")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
-HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit")
+HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin")
 TORCH_NETS = ("conv1d_net", "norms_net", "unet_net")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
@@ -136,6 +137,9 @@ def _hf_vision(name: str):
     if name == "hf_convnext":
         return _Pixels(tf.ConvNextModel(tf.ConvNextConfig(
             hidden_sizes=[48, 96, 192, 384], depths=[1, 1, 2, 1])))
+    if name == "hf_swin":  # relative-position bias added to the scores (warned)
+        return _Pixels(tf.SwinModel(tf.SwinConfig(embed_dim=48, depths=[2, 2],
+                                                  num_heads=[3, 6], window_size=7)))
     return _Pixels(tf.ViTModel(tf.ViTConfig(
         hidden_size=192, num_hidden_layers=2, num_attention_heads=3, intermediate_size=768),
         add_pooling_layer=False))
@@ -187,6 +191,19 @@ def _text(name: str):
     if name.startswith("distilbert"):
         return _Ids(tf.DistilBertModel(tf.DistilBertConfig(
             dim=256, n_layers=2, n_heads=4, hidden_dim=1024, **small)))
+    if name.startswith("phi"):  # partial rotary: q and k rebuilt by torch.cat
+        return _Ids(tf.PhiModel(tf.PhiConfig(
+            hidden_size=256, num_hidden_layers=2, num_attention_heads=4, intermediate_size=688,
+            bos_token_id=0, eos_token_id=0, **small)))
+    if name.startswith("gpt_neox"):  # parallel attention and MLP, two norms of one input
+        return _Ids(tf.GPTNeoXModel(tf.GPTNeoXConfig(
+            hidden_size=256, num_hidden_layers=2, num_attention_heads=4, intermediate_size=688,
+            rotary_pct=0.25, bos_token_id=0, eos_token_id=0, **small)))
+    if name.startswith("mobilebert"):  # NoNorm: x · weight + bias in modules named LayerNorm
+        return _Ids(tf.MobileBertModel(tf.MobileBertConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256,
+            embedding_size=64, intra_bottleneck_size=64, true_hidden_size=64, **small),
+            add_pooling_layer=False))
     if name.startswith("bert"):
         m = tf.BertModel(tf.BertConfig(hidden_size=128, num_hidden_layers=2,
                                        num_attention_heads=4, intermediate_size=512, **small),

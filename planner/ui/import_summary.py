@@ -58,8 +58,12 @@ KINDS = (
     ("shape", re.compile(r"fixes the input shape|shapes differ", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file fixes its shapes, or the plan's shapes differ from the "
                          "file's in places: check the layers whose output shape looks wrong.")),
-    ("weights", re.compile(r"belong to no layer|parameters but its layers read|constant\(s\)",
-                           re.I), QT_TRANSLATE_NOOP(
+    ("score_bias", re.compile(r"bias to their scores", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "Attention adds a position bias to its scores: the plan assumes the "
+                         "fused kernel CUDA runs for it. Where the math kernel runs instead, "
+                         "activation memory is higher by the figure the details give.")),
+    ("weights", re.compile(r"belong to no layer|parameters but its layers read|constant\(s\)|"
+                           r"folded parameters and buffers", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file's weights and the plan's parameters do not match exactly: "
                          "the weight, gradient and optimizer memory may be off by that "
                          "difference.")),

@@ -1709,6 +1709,10 @@ reasons</source>
         <translation>文件固定了形状，或计划的形状在某些位置与文件不同：请检查输出形状看起来不对的层。</translation>
     </message>
     <message>
+        <source>Attention adds a position bias to its scores: the plan assumes the fused kernel CUDA runs for it. Where the math kernel runs instead, activation memory is higher by the figure the details give.</source>
+        <translation>注意力在得分上加了位置偏置：规划假定使用 CUDA 为其运行的融合内核。若改用数学内核，激活内存会高出详细信息中给出的数值。</translation>
+    </message>
+    <message>
         <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
         <translation>文件的权重与计划的参数不完全一致：权重、梯度和优化器内存可能相差这个差值。</translation>
     </message>
@@ -7043,6 +7047,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个缩放点积注意力块按 PyTorch 在 CUDA 上的融合内核计划（flash 或 memory-efficient：保留 q、k、v、输出以及每行一个 logsumexp，带 dropout 时亦然）。若训练改用数学内核（返回注意力权重、在 CPU 上带 dropout 运行），每块还会保留其 T×T 概率矩阵：所需显存多于计划。</translation>
     </message>
     <message>
+        <source>{n} attention block(s) add a T×T bias to their scores (relative positions, a window mask). The plan assumes PyTorch&apos;s memory-efficient kernel, which CUDA runs for them; it also keeps the bias itself, not counted where the bias is per sample (shifted windows). Where the math kernel runs instead (on the CPU, with a head size or GPU the fused kernels refuse, or with attention weights returned), each block also keeps its T×T softmax: {mib} MiB more at batch {batch} in fp32.</source>
+        <translation>{n} 个注意力块在得分上加了 T×T 偏置（相对位置、窗口掩码）。规划假定 PyTorch 的内存高效内核（CUDA 为它们运行此内核）；该内核还保留偏置本身，偏置按样本变化时（移位窗口）未计入。若改用数学内核（在 CPU 上、融合内核拒绝的头大小或 GPU、或返回注意力权重时），每个块还保留其 T×T softmax：在 fp32、批大小 {batch} 时多 {mib} MiB。</translation>
+    </message>
+    <message>
         <source>This file comes from PyTorch&apos;s default exporter (its names say so) but lost the exporter&apos;s record of the traced operations (metadata stripped by an optimiser or a re-save). The default exporter folds batch norms into the convolutions before them, also in training mode, and removes all-zero biases; only that record tells which of the {n} convolution(s) had them, so the plan has none: if the network has batch norms, their parameters and what they keep for backward are missing (about half of the saved bytes on a ResNet). Open the file as exported, or export with dynamo=False, do_constant_folding=False and training=torch.onnx.TrainingMode.TRAINING.</source>
         <translation>此文件来自 PyTorch 的默认导出器（从命名可以看出），但已丢失导出器对所追踪运算的记录（元数据被优化器或重新保存去掉）。默认导出器会把批归一化折叠进其前面的卷积（训练模式下也是），并删除全零的偏置；只有该记录能说明 {n} 个卷积中哪些有过它们，因此方案中没有：如果网络含批归一化，其参数及为反向传播保留的内容都缺失（在 ResNet 上约为保存字节的一半）。请打开原始导出的文件，或使用 dynamo=False、do_constant_folding=False 和 training=torch.onnx.TrainingMode.TRAINING 导出。</translation>
     </message>
@@ -7067,6 +7075,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>PyTorch 在训练中对键和值所做的 {n} 个副本（torch.cat 到空的键/值缓存上）被导出器的优化器从文件中删除了（导出器自己记录的跟踪操作表明了这一点）；规划把它们加了回来（注意力保存这些副本）。</translation>
     </message>
     <message>
+        <source>{n} attention block(s) read a q made afresh in head-major order (torch.cat of rotated and passed-through halves: partial rotary positions). Flash attention writes its output in that order, so the transpose back to tokens is a copy, which the next layer keeps: planned (the memory-efficient kernel writes token order and makes no copy).</source>
+        <translation>{n} 个注意力块读取的 q 是按头优先顺序新建的（旋转部分与直通部分经 torch.cat 拼接：部分旋转位置编码）。Flash 注意力按该顺序写出输出，因此转回按词元顺序时会复制一份，由下一层保留：已计入规划（内存高效内核按词元顺序写出，不产生复制）。</translation>
+    </message>
+    <message>
         <source>{n} grouped-query attention block(s) repeat keys and values to every head in the file (repeat_kv, as traced for the export); with no mask input, training runs scaled_dot_product_attention on the key/value groups (enable_gqa, what transformers does without a padding mask) and keeps them once, as planned. With a padding mask the repeated copies are kept too.</source>
         <translation>文件中有 {n} 个分组查询注意力块把键和值重复到每个头（repeat_kv，导出时跟踪所得）；没有掩码输入时，训练对键/值分组运行 scaled_dot_product_attention（enable_gqa，transformers 在没有填充掩码时的做法），只保存一份，规划即按此计算。有填充掩码时，重复的副本也会被保存。</translation>
     </message>
@@ -7077,6 +7089,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for training figures.</source>
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
+        <source>{n} operation(s) the exporter&apos;s optimiser merged with an identical one (equal parameters, as in an untrained network: two norms of one input) are planned again, as training runs each, as its record of the traced operations shows.</source>
+        <translation>导出器的优化器把 {n} 个运算与相同的运算合并了（参数相等，如未训练的网络：同一输入的两个归一化）；按其跟踪运算记录，训练时每个都会运行，因此已在规划中重新计入。</translation>
     </message>
     <message>
         <source>{n} per-channel factor(s) the exporter folded out of parameters (a layer scale, a logit scale) are counted as the parameters they came from, and the products with them keep their input for those parameters&apos; gradients.</source>
@@ -7233,6 +7249,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>
         <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
+    </message>
+    <message>
+        <source>In {n} module(s) ({first}) the exporter folded parameters and buffers into one weight, which the plan counts whole as parameters; the buffers&apos; part is not learned and the file does not give its size: the plan may count about {values} parameters too many (if the parts are equal).</source>
+        <translation>在 {n} 个模块（{first}）中，导出器把参数和缓冲区折叠成了一个权重，规划将其整体计为参数；缓冲区部分不是学习得到的，文件也未给出其大小：规划可能多计约 {values} 个参数（若各部分大小相同）。</translation>
     </message>
     <message>
         <source>The file fixes the batch size at {fixed}; planning for batch {batch} as asked (shapes re-derived).</source>

@@ -170,3 +170,20 @@ def test_a_stripped_file_and_an_unknown_cache_get_their_own_sentences():
     lines = [CACHE_COPIES.format(n=2, bytes="1.0 MiB", batch=8, pct="6.8"),
              STRIPPED_RECORD.format(n=53)]
     assert classify(lines) == (["record", "cache"], 0)
+
+
+def test_attention_bias_and_folded_buffer_lines_are_not_called_negligible(tmp_path):
+    """The importer's lines for a per-head score bias (Swin, BEiT) and for a weight folded
+    from parameters and a buffer (EVA) get their own sentences, not the 'bias vectors,
+    negligible' one their wording would otherwise match."""
+    from planner.core.importers.onnx import SCORE_BIAS
+    from planner.ui.import_summary import classify
+    from planner.i18n import Msg
+
+    score = str(Msg(SCORE_BIAS, n=4, mib="10.6", batch=2))
+    kinds, other = classify([score])
+    assert kinds == ["score_bias"] and other == 0
+    folded = ("In 12 module(s) (blocks.0.attn, blocks.1.attn, ...) the exporter folded "
+              "parameters and buffers into one weight, which the plan counts whole as "
+              "parameters.")
+    assert classify([folded]) == (["weights"], 0)

@@ -403,3 +403,269 @@ def test_fixed_batch_one_and_symbolic_batch_give_the_same_estimate(tmp_path):
     a, b = estimate(analyze(fixed.draft), setup), estimate(analyze(symbolic.draft), setup)
     assert a.parameters == b.parameters and a.terms() == b.terms()
     assert fixed.setup.batch_size == symbolic.setup.batch_size == 16
+
+
+def _heads(q_shape: str, kv_shape: str) -> list:
+    """q, k and v projected from 'x' by 'wq', 'wk', 'wv', reshaped by the shape constants
+    named and transposed to heads: 'qh' (B×H×T×d), 'kt' (B×H×d×T), 'vh' (B×H×T×d)."""
+    h = helper
+    return [
+        h.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        h.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        h.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        h.make_node("Reshape", ["q", q_shape], ["q4"], name="q_heads"),
+        h.make_node("Reshape", ["k", kv_shape], ["k4"], name="k_heads"),
+        h.make_node("Reshape", ["v", kv_shape], ["v4"], name="v_heads"),
+        h.make_node("Transpose", ["q4"], ["qh"], name="qt", perm=[0, 2, 1, 3]),
+        h.make_node("Transpose", ["k4"], ["kt"], name="kt", perm=[0, 2, 3, 1]),
+        h.make_node("Transpose", ["v4"], ["vh"], name="vt", perm=[0, 2, 1, 3]),
+    ]
+
+
+def test_attention_with_a_bias_per_head_warns_what_the_math_kernel_keeps(tmp_path):
+    """Swin's and BEiT's relative-position bias (1×H×T×T, added to the scores) sends PyTorch
+    to the math kernel wherever the fused ones do not run it, keeping the T×T softmax the plan
+    (the memory-efficient kernel) leaves out: said with the figure. A mask shared by the
+    heads (1×1×T×T: causal, the default exporter's SDPA decomposition) is not such a bias."""
+    h = helper
+    heads, t, d = 4, 49, 8
+
+    def net(bias_shape):
+        nodes = _heads("hs", "hs") + [
+            h.make_node("Mul", ["qh", "s"], ["qs"], name="mul_q"),
+            h.make_node("Mul", ["kt", "s"], ["kts"], name="mul_k"),
+            h.make_node("MatMul", ["qs", "kts"], ["sc"], name="scores"),
+            h.make_node("Add", ["sc", "onnx::Add_7"], ["sb"], name="add_bias"),
+            h.make_node("Softmax", ["sb"], ["p"], name="softmax", axis=-1),
+            h.make_node("MatMul", ["p", "vh"], ["y"], name="pv"),
+        ]
+        inits = [weight("wq", (32, 32)), weight("wk", (32, 32)), weight("wv", (32, 32)),
+                 const("s", 0.59), const("hs", [0, t, heads, d], np.int64),
+                 onnx.numpy_helper.from_array(
+                     np.random.default_rng(0).standard_normal(bias_shape).astype(np.float32),
+                     "onnx::Add_7")]
+        return build(nodes, [tensor("x", [1, t, 32])], [tensor("y", None)], inits, opset=17)
+
+    biased = imp(tmp_path, net((1, heads, t, t)), batch=8)
+    assert "attention" in kinds(biased)
+    said = [w for w in biased.warnings if "T×T bias" in w]
+    assert len(said) == 1
+    mib = 8 * heads * t * t * 4 / 2**20  # the softmax the math kernel keeps, fp32, batch 8
+    assert f"{mib:,.1f} MiB more at batch 8" in said[0]
+    shared = imp(tmp_path, net((1, 1, t, t)), batch=8)
+    assert "attention" in kinds(shared)
+    assert not [w for w in shared.warnings if "T×T bias" in w]
+
+
+def test_a_weight_folded_from_parameters_and_a_buffer_is_said_with_its_share(tmp_path):
+    """EVA's qkv bias as the default exporter writes it: torch.cat(q_bias, k_bias, v_bias)
+    folded into one constant 'cat_1', k_bias a zero buffer. The exported program's signature
+    (kept in the file) names the module's two parameters and its buffer; the plan counts the
+    constant whole, so it says how many of those parameters may not be learned."""
+    h = helper
+    d = 16
+    nodes = [h.make_node("MatMul", ["x", "blocks.0.attn.qkv.weight"], ["mm"],
+                         name="node_MatMul_1"),
+             h.make_node("Add", ["mm", "cat_1"], ["y"], name="node_linear")]
+    for n in nodes:
+        p = n.metadata_props.add()
+        p.key = "pkg.torch.onnx.name_scopes"
+        p.value = "['', 'blocks.0', 'blocks.0.attn', 'linear']"
+    inits = [weight("blocks.0.attn.qkv.weight", (d, 3 * d)), weight("cat_1", (3 * d,))]
+
+    def model(buffer: bool):
+        m = build(nodes, [tensor("x", ["N", 5, d])], [tensor("y", None)], inits)
+        p = m.graph.metadata_props.add()
+        p.key = "pkg.torch.export.ExportedProgram.graph_signature"
+        p.value = ("# inputs\np_blocks_0_attn_q_bias: PARAMETER target='blocks.0.attn.q_bias'\n"
+                   "p_blocks_0_attn_v_bias: PARAMETER target='blocks.0.attn.v_bias'\n"
+                   "p_blocks_0_attn_qkv_weight: PARAMETER target='blocks.0.attn.qkv.weight'\n"
+                   + ("b_blocks_0_attn_k_bias: BUFFER target='blocks.0.attn.k_bias' "
+                      "persistent=False\n" if buffer else
+                      "p_blocks_0_attn_k_bias: PARAMETER target='blocks.0.attn.k_bias'\n"))
+        return m
+
+    r = imp(tmp_path, model(True))
+    assert analyze(r.draft).parameters == d * 3 * d + 3 * d  # the constant, counted whole
+    said = [w for w in r.warnings if "folded parameters and buffers" in w]
+    assert len(said) == 1 and "blocks.0.attn" in said[0] and f"about {d} parameters" in said[0]
+    learned = imp(tmp_path, model(False))  # all three parts parameters: nothing to say
+    assert not [w for w in learned.warnings if "folded parameters and buffers" in w]
+    # A module whose folded parameter and buffers are no bias's parts (Swin-V2's logit scale
+    # and coordinate table): nothing to say either.
+    other = model(True)
+    other.graph.metadata_props[0].value = (
+        "p_blocks_0_attn_logit_scale: PARAMETER target='blocks.0.attn.logit_scale'\n"
+        "b_blocks_0_attn_coords_table: BUFFER target='blocks.0.attn.coords_table'\n")
+    assert not [w for w in imp(tmp_path, other).warnings
+                if "folded parameters and buffers" in w]
+
+
+def test_a_q_made_by_concat_gives_a_head_major_output_whose_transpose_is_a_copy(tmp_path):
+    """Phi's partial rotary: q = cat(rotated half, passed half) is a fresh head-major tensor;
+    flash attention writes its output in q's layout, so transpose(1, 2).contiguous() back to
+    tokens copies it, and the output projection keeps the copy besides the output attention
+    keeps (measured on Phi: -5.3 % without it). q as a view of its projection makes none."""
+    h = helper
+    heads, t, d = 4, 16, 8
+    c = heads * d
+
+    def net(concat_q: bool):
+        nodes = _heads("hs", "hs") + [
+        ]
+        if concat_q:
+            nodes += [
+                h.make_node("Split", ["qh", "halves"], ["qa", "qb"], name="split", axis=-1),
+                h.make_node("Neg", ["qa"], ["qr"], name="rotate"),
+                h.make_node("Concat", ["qr", "qb"], ["qc"], name="cat", axis=-1),
+            ]
+        q = "qc" if concat_q else "qh"
+        nodes += [
+            h.make_node("Mul", [q, "s"], ["qs"], name="mul_q"),
+            h.make_node("Mul", ["kt", "s"], ["kts"], name="mul_k"),
+            h.make_node("MatMul", ["qs", "kts"], ["sc"], name="scores"),
+            h.make_node("Softmax", ["sc"], ["p"], name="softmax", axis=-1),
+            h.make_node("MatMul", ["p", "vh"], ["o"], name="pv"),
+            # an unfolded export's shape lookup of the output is no other reader
+            h.make_node("Shape", ["o"], ["o_shape"], name="shape_of_o"),
+            h.make_node("Transpose", ["o"], ["ot"], name="back", perm=[0, 2, 1, 3]),
+            h.make_node("Reshape", ["ot", "ts"], ["o2"], name="tokens"),
+            h.make_node("MatMul", ["o2", "wo"], ["y"], name="o_proj"),
+        ]
+        inits = [weight(n, (c, c)) for n in ("wq", "wk", "wv", "wo")] + [
+            const("s", 0.59), const("hs", [0, t, heads, d], np.int64),
+            const("ts", [0, t, c], np.int64), const("halves", [d // 2, d // 2], np.int64)]
+        return build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits, opset=17)
+
+    plain = imp(tmp_path, net(False))
+    fresh = imp(tmp_path, net(True))
+    assert "attention" in kinds(plain) and "attention" in kinds(fresh)
+    # the copy of the output (t×c per sample) the output projection keeps
+    assert saved_elements(fresh) - saved_elements(plain) == t * c
+    assert any("head-major" in n for n in fresh.notes)
+    assert not any("head-major" in n for n in plain.notes)
+
+
+def test_a_parameter_with_capitals_in_its_path_is_not_taken_for_a_buffer(tmp_path):
+    """MobileBERT's NoNorm (x · weight + bias, module 'LayerNorm') from the default exporter:
+    its record names the parameters lower-cased ('%p_enc_layernorm_weight'); read as a
+    buffer, the scale counted nothing and its product kept nothing (-25 % saved bytes on
+    MobileBERT, silent)."""
+    h = helper
+    d = 16
+    nodes = [h.make_node("MatMul", ["x", "enc.dense.weight"], ["mm"], name="node_MatMul_1"),
+             h.make_node("Mul", ["mm", "enc.LayerNorm.weight"], ["s"], name="node_mul"),
+             h.make_node("Add", ["s", "enc.LayerNorm.bias"], ["y"], name="node_add")]
+    records = ["%linear = call_function[target=torch.ops.aten.linear.default](args = (%x, "
+               "%p_enc_dense_weight), kwargs = {})",
+               "%mul = call_function[target=torch.ops.aten.mul.Tensor](args = (%linear, "
+               "%p_enc_layernorm_weight), kwargs = {})",
+               "%add = call_function[target=torch.ops.aten.add.Tensor](args = (%mul, "
+               "%p_enc_layernorm_bias), kwargs = {})"]
+    for n, rec in zip(nodes, records):
+        p = n.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.fx_node", rec
+    inits = [weight("enc.dense.weight", (d, d)), weight("enc.LayerNorm.weight", (d,), 1.0),
+             weight("enc.LayerNorm.bias", (d,), 0.5)]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 5, d])], [tensor("y", None)], inits))
+    assert analyze(r.draft).parameters == d * d + 2 * d
+    # the matmul's input and the scale's input (for the scale's gradient)
+    assert saved_elements(r) == 5 * d + 5 * d
+
+
+def test_an_operation_the_optimiser_merged_with_its_twin_is_planned_twice(tmp_path):
+    """GPT-NeoX's parallel block norms one input twice (input_layernorm for attention,
+    post_attention_layernorm for the MLP); untrained, the two are equal and the default
+    exporter's optimiser keeps one node. Its record still reads '%layer_norm_1': training
+    runs both (parameters, statistics, and the second output the MLP keeps: -7.5 % saved
+    bytes on GPT-NeoX, silent)."""
+    h = helper
+    d = 16
+
+    def rec(node, text):
+        p = node.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.fx_node", text
+        return node
+
+    def net(merged: bool):
+        nodes = [rec(h.make_node("LayerNormalization", ["x", "ln.weight", "ln.bias"],
+                                 ["layer_norm"], name="node_layer_norm", axis=-1),
+                     "%layer_norm : [num_users=1] = call_function[target=torch.ops.aten."
+                     "layer_norm.default](args = (%x, [16], %p_ln_weight, %p_ln_bias), "
+                     "kwargs = {})")]
+        second = "layer_norm"
+        if not merged:
+            nodes.append(rec(h.make_node("LayerNormalization", ["x", "ln.weight", "ln.bias"],
+                                         ["layer_norm_1"], name="node_layer_norm_1", axis=-1),
+                             "%layer_norm_1 : [num_users=1] = call_function[target=torch.ops."
+                             "aten.layer_norm.default](args = (%x, [16], %p_ln2_weight, "
+                             "%p_ln2_bias), kwargs = {})"))
+            second = "layer_norm_1"
+        nodes += [
+            rec(h.make_node("MatMul", ["layer_norm", "w1"], ["a"], name="node_MatMul_1"),
+                "%linear : [num_users=1] = call_function[target=torch.ops.aten.linear.default]"
+                "(args = (%layer_norm, %p_w1), kwargs = {})"),
+            rec(h.make_node("MatMul", [second, "w2"], ["b"], name="node_MatMul_2"),
+                "%linear_1 : [num_users=1] = call_function[target=torch.ops.aten.linear."
+                "default](args = (%layer_norm_1, %p_w2), kwargs = {})"),
+            h.make_node("Add", ["a", "b"], ["y"], name="node_add"),
+        ]
+        inits = [weight("ln.weight", (d,), 1.0), weight("ln.bias", (d,), 0.0),
+                 weight("w1", (d, d)), weight("w2", (d, d))]
+        return build(nodes, [tensor("x", ["N", 5, d])], [tensor("y", None)], inits)
+
+    twins, merged = imp(tmp_path, net(False)), imp(tmp_path, net(True))
+    assert kinds(twins).count("layernorm") == 2
+    assert kinds(merged).count("layernorm") == 2
+    assert analyze(merged.draft).parameters == analyze(twins.draft).parameters
+    assert saved_elements(merged) == saved_elements(twins)
+    assert any("merged with an identical one" in n for n in merged.notes)
+
+
+def test_a_linear_layer_reading_a_transpose_of_its_last_axis_keeps_a_copy(tmp_path):
+    """CaiT's talking heads: the softmax keeps its probabilities, then a linear layer over
+    the heads reads them permuted (heads last); its matmul cannot fold that to 2-D as a view,
+    copies it and keeps the copy (-11.7 % saved bytes on CaiT-XXS24, silent). Without the
+    transpose the layer keeps the softmax's own output."""
+    h = helper
+    heads, t = 4, 10
+
+    def net(transposed: bool):
+        nodes = [h.make_node("Softmax", ["x"], ["p"], name="softmax", axis=-1)]
+        if transposed:
+            nodes.append(h.make_node("Transpose", ["p"], ["pt"], name="heads_last",
+                                     perm=[0, 2, 3, 1]))
+        nodes.append(h.make_node("MatMul", ["pt" if transposed else "p", "proj_w.weight"],
+                                 ["y"], name="proj_w"))
+        return build(nodes, [tensor("x", ["N", heads, t, t])], [tensor("y", None)],
+                     [weight("proj_w.weight", (heads if transposed else t, heads))])
+
+    kept = heads * t * t
+    assert saved_elements(imp(tmp_path, net(True))) == 2 * kept  # probabilities, the copy
+    assert saved_elements(imp(tmp_path, net(False))) == kept  # the probabilities, once
+
+
+def test_multi_query_attention_broadcast_by_sdpa_keeps_one_key_value_head(tmp_path):
+    """Falcon's multi-query attention from the legacy exporter: k and v of one head go into
+    the attention as they are (scaled_dot_product_attention broadcasts them over q's heads);
+    nothing in the file repeats them, so training keeps no repeated copies (+8.4 % saved
+    bytes on Falcon, silent)."""
+    h = helper
+    heads, t, d = 4, 16, 8
+    nodes = _heads("qs_", "ks_") + [
+        h.make_node("Mul", ["qh", "s"], ["qsc"], name="mul_q"),
+        h.make_node("Mul", ["kt", "s"], ["ksc"], name="mul_k"),
+        h.make_node("MatMul", ["qsc", "ksc"], ["sc"], name="scores"),
+        h.make_node("Softmax", ["sc"], ["p"], name="softmax", axis=-1),
+        h.make_node("MatMul", ["p", "vh"], ["y"], name="pv"),
+    ]
+    c = heads * d
+    inits = [weight("wq", (c, c)), weight("wk", (c, d)), weight("wv", (c, d)),
+             const("s", 0.59), const("qs_", [0, t, heads, d], np.int64),
+             const("ks_", [0, t, 1, d], np.int64)]
+    r = imp(tmp_path, build(nodes, [tensor("x", [1, t, c])], [tensor("y", None)], inits,
+                            opset=17))
+    assert "attention" in kinds(r)
+    # x (the three projections' input, one storage), q, one head of k and of v, the output,
+    # a logsumexp per query row (flash: t rows per head)
+    assert saved_elements(r) == t * c + t * c + 2 * t * d + t * c + heads * t

@@ -120,6 +120,15 @@ FUSED = {
         "T×T probabilities: more memory than planned."),
 }
 
+# A fused attention with an additive T×T bias (benchmarks/onnx_accuracy.py: HF Swin -14.6 %,
+# timm BEiT -15.5 % against a CPU step, which runs the math kernel for them).
+SCORE_BIAS = QT_TRANSLATE_NOOP(
+    "core", "{n} attention block(s) add a T×T bias to their scores (relative positions, a "
+    "window mask). The plan assumes PyTorch's memory-efficient kernel, which CUDA runs for "
+    "them; it also keeps the bias itself, not counted where the bias is per sample (shifted "
+    "windows). Where the math kernel runs instead (on the CPU, with a head size or GPU the "
+    "fused kernels refuse, or with attention weights returned), each block also keeps its "
+    "T×T softmax: {mib} MiB more at batch {batch} in fp32.")
 
 STRIPPED_RECORD = QT_TRANSLATE_NOOP(
     "core", "This file comes from PyTorch's default exporter (its names say so) but lost the "
@@ -191,6 +200,17 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         cache = cache_copy_warning(imp, draft, setup)
         if cache is not None:
             warnings.append(cache)
+        if imp.head_major_copies:
+            notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} attention block(s) read a q made afresh in head-major order "
+                "(torch.cat of rotated and passed-through halves: partial rotary positions). "
+                "Flash attention writes its output in that order, so the transpose back to "
+                "tokens is a copy, which the next layer keeps: planned (the memory-efficient "
+                "kernel writes token order and makes no copy)."), n=imp.head_major_copies))
+        if imp.biased_attention:
+            warnings.append(Msg(SCORE_BIAS, n=imp.biased_attention,
+                                mib=f"{imp.biased_scores * setup.batch_size * 4 / 2**20:,.1f}",
+                                batch=setup.batch_size))
         if imp.grouped_attention:
             notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} grouped-query attention block(s) repeat keys and values to every "
@@ -205,6 +225,12 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "is an inference export and the plan leaves out what dropout keeps (measured "
                 "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
                 "training figures.")))
+    if imp.merged_ops:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} operation(s) the exporter's optimiser merged with an identical one "
+            "(equal parameters, as in an untrained network: two norms of one input) are "
+            "planned again, as training runs each, as its record of the traced operations "
+            "shows."), n=imp.merged_ops))
     if imp.folded_counted:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} per-channel factor(s) the exporter folded out of parameters (a layer "

@@ -38,6 +38,10 @@ SMALL_ELEMENTS = 4096  # initializers with at most this many elements keep their
 MAX_ELEMENTS = 1 << 40  # one tensor larger than this is not a real network
 MAX_INFERENCE_ROUNDS = 64
 MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's shape
+MAX_UNMERGED = 10_000  # operations the optimiser merged that are planned again
+# A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
+_FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
+_STEM = re.compile(r"_\d+$")
 
 _FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
 _INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
@@ -96,6 +100,7 @@ class Importer:
         self.expect: list[tuple[str, tuple[int, ...], str]] = []
         self.status: dict[int, str] = {}  # node index -> mapped | folded | constant | unknown
         self.claims: list[tuple[str, str]] = []  # (layer, initializer) parameter claims
+        self.claims_of: dict[str, list[str]] = defaultdict(list)  # layer -> its claims
         # initializer -> (kind, module scope) of the layers claiming it, in order
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
         self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
@@ -107,6 +112,10 @@ class Importer:
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
         self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
+        self.merged_ops = 0  # operations the optimiser merged, planned again
+        self.head_major_copies = 0  # attention outputs copied back to token order
+        self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
+        self.biased_scores = 0  # their scores' elements per sample
         self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
@@ -152,7 +161,18 @@ class Importer:
             for node in graph.node:
                 for p in node.metadata_props:
                     if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
-                        self.fx_parameters.update(re.findall(r"%p_(\w+)", p.value[:4000]))
+                        # (lower-cased, as the record writes them: 'LayerNorm' -> 'layernorm')
+                        self.fx_parameters.update(
+                            x.lower() for x in re.findall(r"%p_(\w+)", p.value[:4000]))
+        # The default exporter's record of the exported program's inputs: every parameter
+        # and buffer by module path ("b_blocks_0_attn_k_bias: BUFFER target='…'").
+        self.signature: dict[str, str] = {}
+        if self.dynamo:
+            for p in graph.metadata_props:
+                if p.key.endswith("graph_signature"):
+                    self.signature.update(
+                        (t, kind) for kind, t in re.findall(
+                            r"(PARAMETER|BUFFER) target='([\w.]+)'", p.value[:2_000_000]))
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
             self.nodes = topological(list(graph.node), sources)
@@ -709,10 +729,11 @@ class Importer:
                                                "Reshape", "Squeeze", "Cast", "Expand",
                                                "Identity", "Slice", "Split", "Concat", "Tile"}
         last = o.rsplit(".", 1)[-1]
-        result = judged and "." in o and (
+        listed = self.__dict__.get("signature", {}).get(o)  # the exported program's own word
+        result = judged and "." in o and (listed == "BUFFER" if listed else (
             re.fullmatch(r"(\w*_)?masks?", last) is not None
             or self.dynamo and bool(self.fx_parameters)
-            and o.replace(".", "_") not in self.fx_parameters)
+            and o.replace(".", "_").lower() not in self.fx_parameters))
         self._buffer_cache[o] = result
         return result
 
@@ -724,7 +745,7 @@ class Importer:
             return False
         if self.dynamo_names:  # parameters keep their module path; its constants do not
             return "." not in name and not re.fullmatch(r"val_\d+", name) and \
-                not name.startswith("onnx::") and name not in self.fx_parameters
+                not name.startswith("onnx::") and name.lower() not in self.fx_parameters
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
 
     def _folded_parameter_modules(self, model) -> set[str] | None:
@@ -880,6 +901,7 @@ class Importer:
         for o in origins:
             if o is not None:
                 self.claims.append((name, o))
+                self.claims_of[name].append(o)
                 self.claimants[o].append((kind, scope))
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
@@ -972,6 +994,7 @@ class Importer:
                 self.status[k] = "folded"
                 continue
             main = planned[0]
+            merged = self._unmerge(node, main) if self.dynamo else None
             try:
                 self.mappers.map_node(self, node, main, planned, facts)
             except ImportFailure:
@@ -982,10 +1005,56 @@ class Importer:
                     "input."), op=node.op_type, node=self.node_label(node), why=_one_line(exc)))
                 self.unknown_ops.setdefault(node.op_type, [])
                 self.placeholder(node, main)
+            if merged is not None:
+                self.tensor_layer[main] = merged
             self.status.setdefault(k, "mapped")
         for o in self.output_names:
             if o in self.tensor_layer.pending:
                 self.tensor_layer[o]  # noqa: B018 - a graph output: plan its final shape
+
+    def _fx_record(self, node) -> tuple[str, str] | None:
+        """(the FX value a node of the default exporter computes, its first argument)."""
+        for p in node.metadata_props:
+            if p.key == "pkg.torch.onnx.fx_node":
+                m = _FX_RECORD.match(p.value[:2000])
+                return (m.group(1), m.group(2)) if m else None
+        return None
+
+    def _unmerge(self, node, main: str) -> str | None:
+        """Where the exporter's optimiser merged two identical operations into one (an
+        untrained network's equal parameters: GPT-NeoX's two norms of one input), the node's
+        record reads the other one ('%layer_norm_1', not in the file) while the file feeds it
+        the first one's output ('layer_norm'): plan the other one again, as training runs
+        both (its parameters, what it keeps, its output that this node keeps). Returns the
+        layer ``main`` stands for, to put back after this node, or None."""
+        rec = self._fx_record(node)
+        p = self.producer.get(main)
+        if rec is None or p is None or rec[1] == main or self.merged_ops >= MAX_UNMERGED:
+            return None
+        want = rec[1]
+        prod = self._fx_record(self.nodes[p])
+        if prod is None or prod[0] != main or want in self.producer or want in self.init_dims \
+                or _STEM.sub("", want) != _STEM.sub("", main) or not _STEM.sub("", want):
+            return None
+        layer = self.tensor_layer[main]
+        at = self.__dict__.setdefault("_layer_at", {})  # layers are only appended
+        for j in range(len(at), len(self.layers)):
+            at.setdefault(self.layers[j].name, j)
+        i = at.get(layer)
+        if i is None or i == 0 or self.layers[i].kind in ("input", "view"):
+            return None
+        spec = self.layers[i]
+        params = dict(spec.params)
+        params["input"] = params.get("input") or self.layers[i - 1].name
+        name = self.unique(f"{layer}.merged")
+        self.layers.append(LayerSpec(spec.kind, name, params))
+        self.layer_out[name] = self.layer_out.get(layer)
+        for init in list(self.claims_of.get(layer, ())):
+            self.claims.append((name, init))
+            self.claims_of[name].append(init)
+        self.merged_ops += 1
+        self.tensor_layer[main] = name
+        return layer
 
     # ---------------------------------------------------------------------- finishing touches
     def _finish(self) -> NetworkDraft:
@@ -1108,6 +1177,7 @@ class Importer:
                            and t not in claimed
                            and self.init_type.get(t) in _FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
+        self._folded_buffers(claimed)
         derived = sorted(derived - self.__dict__.get("weight_constants", set()))
         self.derived_constants = len(derived)
         if derived:
@@ -1171,6 +1241,41 @@ class Importer:
                 "between layers (one module called several times) are counted once per use: "
                 "the plan counts {n} parameters more than the network has ({pct} of them)."),
                 n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+
+    def _folded_buffers(self, claimed: dict[str, int]) -> None:
+        """A bias the default exporter folded out of a module's parameters and buffers (EVA's
+        and BEiT's qkv bias: torch.cat of q_bias, the zero buffer k_bias and v_bias, one
+        constant 'cat_1'), counted whole as the layer's parameter: the buffers' part is not
+        learned, and the file does not say its size. Said, with the size if the parts are
+        equal (the exported program's signature names the parts)."""
+        sig = self.signature
+        if not sig or not claimed:
+            return
+        # Per module: its own bias vectors, parameters and buffers, that are not initializers
+        # of the file (a module's other folded tensors, Swin-V2's logit scale beside its
+        # coordinate-table buffers, are not parts of one bias).
+        parts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for k, kind in sig.items():
+            if k not in self.init_dims and "." in k and "bias" in k.rsplit(".", 1)[1]:
+                parts[k.rsplit(".", 1)[0]][kind == "BUFFER"] += 1
+        values, modules = 0, set()
+        for node in self.nodes:
+            for t in node.input:
+                if t not in claimed or t in sig or "." in t or re.fullmatch(r"val_\d+", t):
+                    continue  # a parameter's own name, or the optimiser's (a transposed weight)
+                scope = self.module_scope(node)
+                params, bufs = parts.get(scope, (0, 0)) if scope else (0, 0)
+                if bufs and params:
+                    values += numel(self.init_dims[t]) * bufs // (bufs + params)
+                    modules.add(scope)
+        if modules:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "In {n} module(s) ({first}) the exporter folded parameters and buffers "
+                "into one weight, which the plan counts whole as parameters; the buffers' part "
+                "is not learned and the file does not give its size: the plan may count about "
+                "{values} parameters too many (if the parts are equal)."), n=len(modules),
+                first=", ".join(sorted(modules)[:2])
+                + (", ..." if len(modules) > 2 else ""), values=f"{values:,}"))
 
     def _batch_size(self) -> int:
         fixed = self.fixed_batch

@@ -333,12 +333,35 @@ def _try_attention(imp, k_soft: int) -> None:
         return
     for j in skipped + [qk]:
         imp.skip.add(j)
+    _score_bias(imp, qk, skipped)
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
     imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
                                   _batched_view(imp, pv.input[1])),
                     "copied": _elided_copies(imp, (u, k_soft, qk))}
+
+
+def _score_bias(imp, qk: int, skipped: list[int]) -> None:
+    """Count a fused attention whose scores get a T×T bias of each head added (a relative-
+    position bias, ALiBi; not a mask shared by the heads, causal or padding): PyTorch runs it
+    with the memory-efficient kernel on CUDA (as planned), the math kernel elsewhere, which
+    also keeps the T×T softmax. ``imp.biased_scores`` sums the per-sample scores of those blocks."""
+    scores = imp.nodes[qk].output[0]
+    full, per = imp.full_shape(scores), imp.per_sample(scores)
+    if full is None or per is None or len(full) < 2 or full[-2] < 2:
+        return
+    for j in skipped:
+        n = imp.nodes[j]
+        if n.op_type != "Add":
+            continue
+        for b in n.input:
+            s = imp.full_shape(b) if b not in imp.acts else None
+            if s is not None and len(s) >= 3 and s[-3] > 1 and \
+                    tuple(s[-2:]) == tuple(full[-2:]):
+                imp.biased_attention += 1
+                imp.biased_scores += numel(per)
+                return
 
 
 # A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input
@@ -870,6 +893,8 @@ def _map_matmul(imp, node, main, acts, facts):
     if a == main and w is not None and len(w) == 2 and imp.is_weight(b):
         bias = facts.get("bias")
         restored = not bias and _restore_bias(imp, node, int(w[1]))
+        if _last_axis_moved(imp, main):
+            main = _copy_of(imp, node, main, 0)
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
@@ -902,6 +927,23 @@ def _sliced(imp, tensor: str) -> bool:
 def _contiguous(imp, node, tensor: str, k: int) -> str:
     if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
         return tensor
+    return _copy_of(imp, node, tensor, k)
+
+
+def _last_axis_moved(imp, tensor: str) -> bool:
+    """Whether ``tensor`` is a transpose that moves the last axis (x.permute(0, 2, 3, 1),
+    x.transpose(1, 2) of a 3-D tensor): a linear layer's matmul cannot fold it to 2-D as a
+    view and copies it, keeping the copy (CaiT's talking-heads projections over the heads
+    of the attention scores and probabilities, which the scores' softmax also keeps)."""
+    p = imp.producer.get(tensor)
+    if p is None or imp.nodes[p].op_type != "Transpose":
+        return False
+    perm = list(imp.attr(imp.nodes[p], "perm", []) or [])
+    return len(perm) >= 3 and perm[-1] != len(perm) - 1
+
+
+def _copy_of(imp, node, tensor: str, k: int) -> str:
+    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps)."""
     copy = f"\0copy{k}:{node.output[0]}"
     imp.tensor_layer[copy] = imp.emit(
         "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
@@ -1086,16 +1128,20 @@ def _map_attention_fused(imp, node, main, acts, facts):
         if grouped is not None:
             k_layer, v_layer = grouped
             params["repeat_kv"] = False
-        imp.emit("attention", node, {"from": (k_layer, v_layer), **params}, q,
-                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        attn = imp.emit("attention", node, {"from": (k_layer, v_layer), **params}, q,
+                        name=imp.layer_name(node, "attention") if imp.module_scope(node)
+                        else None)
         imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        _head_major_output(imp, node, q, attn)
         return None
     grouped = _grouped_kv(imp, kt, v, qs, vs[-2], qs[-1], vs[-1]) \
         if qs is not None and vs is not None and len(qs) >= 3 and len(vs) == len(qs) else None
     if grouped is not None:
-        imp.emit("attention", node, {"from": grouped, "repeat_kv": False}, q,
-                 name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+        attn = imp.emit("attention", node, {"from": grouped, "repeat_kv": False}, q,
+                        name=imp.layer_name(node, "attention") if imp.module_scope(node)
+                        else None)
         imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+        _head_major_output(imp, node, q, attn)
         return None
     if qs is not None and ks is not None and len(ks) >= 2 and ks[-2] == qs[-1] and \
             (ks[-1] != qs[-1] or ks[-2] != ks[-1]):
@@ -1112,9 +1158,59 @@ def _map_attention_fused(imp, node, main, acts, facts):
         k_layer = _copy_layer(imp, k_layer)
     if v_copy:
         v_layer = _copy_layer(imp, v_layer)
-    imp.emit("attention", node, {"from": (k_layer, v_layer)}, q,
-             name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
+    params = {"from": (k_layer, v_layer)}
+    if qs is not None and ks is not None and vs is not None and len(ks) == len(qs) >= 3 and \
+            ks[-3] < qs[-3] and vs[-3] == ks[-3]:
+        # Fewer key/value heads than query heads where attention reads them (Falcon's
+        # multi-query attention, broadcast by scaled_dot_product_attention): no repeated
+        # copies in the file, none in training.
+        params["repeat_kv"] = False
+    attn = imp.emit("attention", node, params, q,
+                    name=imp.layer_name(node, "attention") if imp.module_scope(node) else None)
     imp.fused_patterns["attention"] = imp.fused_patterns.get("attention", 0) + 1
+    _head_major_output(imp, node, q, attn)
+
+
+def _head_major_output(imp, node, q: str, attn: str) -> None:
+    """Flash attention writes its output in q's memory layout. A q made afresh in head-major
+    order (torch.cat of the rotated and the passed-through halves: Phi's and GPT-NeoX's
+    partial rotary) gives a head-major output, so the transpose back to tokens that follows
+    (transpose(1, 2).contiguous()) is a copy, which the next layer keeps besides the output
+    attention keeps. A q that is a view of the projection (heads transposed) needs none."""
+    t = q
+    for _ in range(3):
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type not in ("Mul", "Cast", "Identity"):
+            break
+        acts = [i for i in imp.nodes[p].input if i in imp.acts]
+        if len(acts) != 1:
+            return
+        t = acts[0]
+    p = imp.producer.get(t)
+    if p is None or imp.nodes[p].op_type != "Concat" or \
+            sum(1 for i in imp.nodes[p].input if i) < 2:
+        return
+    def next_op(tensor):  # its one reader, shape lookups aside (an unfolded export's)
+        users = [k for k in imp.consumers.get(tensor, [])
+                 if imp.nodes[k].op_type not in ("Shape", "Size")]
+        return users[0] if len(users) == 1 else None
+
+    u = next_op(node.output[0])
+    for _ in range(2):  # through a reshape that keeps the layout (the default exporter's)
+        if u is None or imp.nodes[u].op_type not in ("Reshape", "Identity"):
+            break
+        u = next_op(imp.nodes[u].output[0])
+    if u is None or imp.nodes[u].op_type != "Transpose":
+        return
+    perm = list(imp.attr(imp.nodes[u], "perm", []) or [])
+    if len(perm) < 3 or perm[-1] != len(perm) - 1 or perm[-2] == len(perm) - 2:
+        return  # not a swap of heads and tokens
+    name = imp.unique(f"{attn}.contiguous")
+    imp.layers.append(LayerSpec("elementwise", name, {"op": "other", "keeps": "nothing",
+                                                      "input": attn}))
+    imp.layer_out[name] = imp.layer_out.get(attn)
+    imp.tensor_layer[node.output[0]] = name
+    imp.head_major_copies += 1
 
 
 def _copy_layer(imp, src: str) -> str:
