@@ -679,12 +679,13 @@ def prepare(analysis: Analysis) -> Prepared:
     cols = analysis.columns
     if cols is None:  # an Analysis made by hand: the same draft analysed gives its columns
         cols = analyze(analysis.draft).columns
-    infos = analysis.layers
-    n = len(infos)
+    rows = analysis.layer_rows  # the layers' columns (no LayerInfo made)
+    n = len(rows.stats)
     tables = _patched_tables(analysis, cols)
     if tables is None:
-        tables = (_stats_table(infos, None, n), _ws_table(infos, cols.workspace_layers),
-                  _weights_table(infos, None, n))
+        tables = (_stats_table(rows.stats, None, n),
+                  _ws_table(rows.results, cols.workspace_layers),
+                  _weights_table(rows.results, None, n))
     table, ws_table, w_table = tables
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
@@ -719,28 +720,26 @@ def prepare(analysis: Analysis) -> Prepared:
     return prepared
 
 
-_STATS = itemgetter(10)  # LayerInfo.stats
-_KIND = itemgetter(2)  # LayerInfo.kind
-_RESULT = itemgetter(5)  # LayerInfo.result
 _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (elements, bytes), tied
 
 
-def _stats_table(infos, rows, n: int) -> np.ndarray:
-    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``
-    (every layer when ``rows`` is None)."""
-    chosen = infos if rows is None else map(infos.__getitem__, rows)
+def _stats_table(stats, rows, n: int) -> np.ndarray:
+    """Each layer's ``stats`` (7 numbers; ``LayerRows.stats``) as rows of an array, for the
+    layers in ``rows`` (every layer when ``rows`` is None)."""
+    chosen = stats if rows is None else map(stats.__getitem__, rows)
     m = n if rows is None else len(rows)
-    return np.fromiter(chain.from_iterable(map(_STATS, chosen)), dtype=np.int64,
+    return np.fromiter(chain.from_iterable(chosen), dtype=np.int64,
                        count=7 * m).reshape(m, 7)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
 
 
-def _weights_table(infos, rows, n: int) -> np.ndarray:
+def _weights_table(results, rows, n: int) -> np.ndarray:
     """Each layer's frozen parameters, quantised elements and bytes, tied elements (all zero,
-    the common case, found without building the rows); every layer when ``rows`` is None."""
-    results = list(map(_RESULT, infos if rows is None else map(infos.__getitem__, rows)))
+    the common case, found without building the rows); every layer when ``rows`` is None
+    (``results``: ``LayerRows.results``)."""
+    results = list(results if rows is None else map(results.__getitem__, rows))
     m = len(results)
     if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
         return np.zeros((m, 4), dtype=np.int64)
@@ -748,14 +747,14 @@ def _weights_table(infos, rows, n: int) -> np.ndarray:
                        count=4 * m).reshape(m, 4)
 
 
-def _ws_table(infos, layers) -> np.ndarray:
+def _ws_table(results, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
     layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
     result, whose row is made once (kept for this call only: nothing more for the collector
     to walk)."""
     ws_rows = []
     rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
-    for r in map(_RESULT, map(infos.__getitem__, layers)):
+    for r in map(results.__getitem__, layers):
         row = rows.get(id(r))
         if row is None:
             w = r.workspace
@@ -783,15 +782,15 @@ def _patched_tables(analysis: Analysis, cols):
         return None
     table, ws_table, w_table = (t.copy() for t in hit[1].tables)
     if rows:
-        infos = analysis.layers
+        lrows = analysis.layer_rows
         idx = list(rows)
-        table[idx] = _stats_table(infos, idx, len(infos))
-        w_table[idx] = _weights_table(infos, idx, len(infos))
+        table[idx] = _stats_table(lrows.stats, idx, len(lrows.stats))
+        w_table[idx] = _weights_table(lrows.results, idx, len(lrows.stats))
         ws_layers = cols.workspace_layers
         at = [k for k in map(ws_layers.index, filter(set(ws_layers).__contains__, idx))] \
             if ws_layers else []
         if at:
-            ws_table[at] = _ws_table(infos, [ws_layers[k] for k in at])
+            ws_table[at] = _ws_table(lrows.results, [ws_layers[k] for k in at])
     return table, ws_table, w_table
 
 
@@ -854,7 +853,7 @@ def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
     hit = p.grouped.get(key)
     if hit is not None and hit[0] is ev:
         return hit[1]
-    n = len(p.analysis.layers)
+    n = len(p.out_numel)
     bpe = ACT_BYTES[setup.precision]
     pts = np.zeros(0, dtype=np.int64)
     ps = c = pts
@@ -869,7 +868,7 @@ def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
         ps, c = wps[pos[pts]] * bpe, wc[pos[pts]] * bpe
     cap = a.workspace_cap_bytes if a.conv_algorithm == "typical" else None
     cublas = (a.cublas_workspace_bytes
-              if not _CUBLAS_KINDS.isdisjoint(map(_KIND, p.analysis.layers)) else 0)
+              if not _CUBLAS_KINDS.isdisjoint(p.analysis.layer_rows.kinds) else 0)
     layout = (pts, ps, c, cap, cublas)
     p.grouped[key] = (ev, layout)
     return layout

@@ -165,10 +165,9 @@ def _trainable(r) -> int:
 def has_frozen(analysis: Analysis) -> bool:
     """True when some layer has frozen or quantised weights (build_step_fast does not cover
     them)."""
-    return any(info.result is not None and (info.result.frozen_parameters
-                                            or info.result.quantized_elements
-                                            or info.result.tied_elements)
-               for info in analysis.layers)
+    return any(r is not None and (r.frozen_parameters or r.quantized_elements
+                                  or r.tied_elements)
+               for r in analysis.layer_rows.results)
 
 
 def checkpoint_segments(n_layers: int) -> int:
@@ -958,11 +957,11 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     ``params`` and ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner``
     the first keeper of each of ``analysis.saved``, ``weights`` the frozen, quantised and tied
     parts (``step_weights``; None: nothing frozen), ``st_elems`` the storages' elements."""
-    n = len(analysis.layers)
     train = mode == "train"
     cols = analysis.columns
-    if cols is None or not cols.st_elems or n < 2:
+    if cols is None or not cols.st_elems or len(cols.output_storage) < 2:
         return None
+    n = len(cols.output_storage)
     w = weights if weights is not None else _Weights(params, params, np.zeros_like(params),
                                                      np.zeros_like(params),
                                                      np.zeros_like(params))
