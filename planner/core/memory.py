@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, partial
-from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -46,6 +45,8 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     PHASES,
     StepEvents,
     as_array,
+    int_array,
+    int_rows,
     build_step,
     build_step_fast,
     keep_pairs,
@@ -690,7 +691,7 @@ def prepare(analysis: Analysis) -> Prepared:
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
-    all_elems = np.fromiter(cols.st_elems, dtype=np.int64, count=len(cols.st_elems))
+    all_elems = int_array(cols.st_elems)
     saved_idx = as_array(analysis.saved)
     codes = storage_codes(cols.st_class)[saved_idx]
     prepared = Prepared(
@@ -726,10 +727,7 @@ _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (el
 def _stats_table(stats, rows, n: int) -> np.ndarray:
     """Each layer's ``stats`` (7 numbers; ``LayerRows.stats``) as rows of an array, for the
     layers in ``rows`` (every layer when ``rows`` is None)."""
-    chosen = stats if rows is None else map(stats.__getitem__, rows)
-    m = n if rows is None else len(rows)
-    return np.fromiter(chain.from_iterable(chosen), dtype=np.int64,
-                       count=7 * m).reshape(m, 7)
+    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 7)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
@@ -743,8 +741,7 @@ def _weights_table(results, rows, n: int) -> np.ndarray:
     m = len(results)
     if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
         return np.zeros((m, 4), dtype=np.int64)
-    return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
-                       count=4 * m).reshape(m, 4)
+    return int_rows(list(map(_WEIGHT_PARTS, results)), 4)
 
 
 def _ws_table(results, layers) -> np.ndarray:
@@ -762,9 +759,7 @@ def _ws_table(results, layers) -> np.ndarray:
             row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
                                  + w.get("winograd", fallback))
         ws_rows.append(row)
-    width = 2 * len(_WS_NAMES)
-    return np.fromiter(chain.from_iterable(ws_rows), dtype=np.int64,
-                       count=width * len(ws_rows)).reshape(len(ws_rows), width)
+    return int_rows(ws_rows, 2 * len(_WS_NAMES))
 
 
 def _patched_tables(analysis: Analysis, cols):
