@@ -30,7 +30,6 @@ from planner.core.network import (
     Analysis,
     NetworkDraft,
     apply_layer,
-    new_layer_info,
 )
 
 # The analyses of the last drafts, the newest last: an edit's parent is one of them.
@@ -127,7 +126,8 @@ def _patched(parent: Analysis, draft: NetworkDraft) -> Analysis | None:
         if a.name != b.name or a.kind != b.kind or a.source_name != b.source_name \
                 or a.ref_names != b.ref_names:
             return None
-    infos = parent.layers
+    prow = parent.layer_rows
+    p_ins, p_out, p_results = prow.in_shapes, prow.out_shapes, prow.results
     edge_reader, edge_read = cols.edge_reader, cols.edge_read
     readers = _readers(cols) if changed else {}
     new_out: dict[int, tuple] = {}  # layer → its new output shape, where it changed
@@ -138,22 +138,22 @@ def _patched(parent: Analysis, draft: NetworkDraft) -> Analysis | None:
             return None
         i = min(todo)
         todo.discard(i)
-        info = infos[i]
         if i == 0:
             in_shapes: tuple = ()
         elif not new_out:
-            in_shapes = info.in_shapes
+            in_shapes = p_ins[i]
         else:
             lo = bisect_left(edge_reader, i)
             hi = bisect_left(edge_reader, i + 1, lo)
-            in_shapes = tuple([new_out[j] if j in new_out else infos[j].out_shape
+            in_shapes = tuple([new_out[j] if j in new_out else p_out[j]
                                for j in edge_read[lo:hi]])
         result, error, stats = apply_layer(new_layers[i], in_shapes)
         if result is None or error is not None:
             return None
-        if result is not info.result and _structure(result) != _structure(info.result):
+        old_result = p_results[i]
+        if result is not old_result and _structure(result) != _structure(old_result):
             return None
-        if result.out_shape != info.out_shape:
+        if result.out_shape != p_out[i]:
             new_out[i] = result.out_shape
             todo.update(readers.get(i, ()))
         rows[i] = (in_shapes, result, stats)
@@ -162,22 +162,26 @@ def _patched(parent: Analysis, draft: NetworkDraft) -> Analysis | None:
 
 def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> Analysis | None:
     cols = parent.columns
-    infos = list(parent.layers)
+    prow = parent.layer_rows
+    # The parent's rows with the re-applied layers' changed (a parent has no problems: every
+    # error is None and no layer is blocked, as before).
+    ins, outs, results, stats_of = (list(prow.in_shapes), list(prow.out_shapes),
+                                    list(prow.results), list(prow.stats))
     st_elems = list(cols.st_elems)
     touched: list[int] = []
     st_prod = cols.st_prod
+    output_storage = cols.output_storage
     for i, (in_shapes, result, stats) in rows.items():
-        old = infos[i]
-        infos[i] = new_layer_info((i, old.name, old.kind, in_shapes, result.out_shape, result, None,
-                                   False, old.output_storage, old.saved_storages, stats))
+        ins[i], outs[i], results[i], stats_of[i] = in_shapes, result.out_shape, result, stats
+        out_sid = output_storage[i]
         if stats[6]:  # a new output tensor: its storage's size
-            st_elems[old.output_storage] = stats[0]
-            touched.append(old.output_storage)
+            st_elems[out_sid] = stats[0]
+            touched.append(out_sid)
         if result.saved:
             # Its own tensors' storages: those it produces besides its output, in order.
             lo = bisect_left(st_prod, i)
             own = [sid for sid in range(lo, bisect_left(st_prod, i + 1, lo))
-                   if sid != old.output_storage]
+                   if sid != out_sid]
             k = 0
             for t in result.saved:
                 if t.source == "own":
@@ -187,8 +191,10 @@ def _assemble(parent: Analysis, draft: NetworkDraft, rows: dict[int, tuple]) -> 
     if sum(st_elems) > MAX_TOTAL_ELEMENTS:
         return None  # the full analysis names the problem
     columns = cols._replace(st_elems=tuple(st_elems)) if touched else cols
-    # The storages' rows are made from the columns when first read.
-    a = Analysis(draft, tuple(infos), (), None, parent.saved, columns)
+    # The storages' and the layers' rows are made from the columns when first read.
+    a = Analysis(draft, None, (), None, parent.saved, columns,
+                 prow._replace(in_shapes=tuple(ins), out_shapes=tuple(outs),
+                               results=tuple(results), stats=tuple(stats_of)))
     with _LOCK:
         if len(_LINEAGE) >= _LINEAGE_MAX:
             _LINEAGE.clear()

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, partial
-from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -46,6 +45,8 @@ from planner.core.timeline import (  # noqa: F401 (checkpoint_segments: re-expor
     PHASES,
     StepEvents,
     as_array,
+    int_array,
+    int_rows,
     build_step,
     build_step_fast,
     keep_pairs,
@@ -679,17 +680,18 @@ def prepare(analysis: Analysis) -> Prepared:
     cols = analysis.columns
     if cols is None:  # an Analysis made by hand: the same draft analysed gives its columns
         cols = analyze(analysis.draft).columns
-    infos = analysis.layers
-    n = len(infos)
+    rows = analysis.layer_rows  # the layers' columns (no LayerInfo made)
+    n = len(rows.stats)
     tables = _patched_tables(analysis, cols)
     if tables is None:
-        tables = (_stats_table(infos, None, n), _ws_table(infos, cols.workspace_layers),
-                  _weights_table(infos, None, n))
+        tables = (_stats_table(rows.stats, None, n),
+                  _ws_table(rows.results, cols.workspace_layers),
+                  _weights_table(rows.results, None, n))
     table, ws_table, w_table = tables
     o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
-    all_elems = np.fromiter(cols.st_elems, dtype=np.int64, count=len(cols.st_elems))
+    all_elems = int_array(cols.st_elems)
     saved_idx = as_array(analysis.saved)
     codes = storage_codes(cols.st_class)[saved_idx]
     prepared = Prepared(
@@ -719,43 +721,37 @@ def prepare(analysis: Analysis) -> Prepared:
     return prepared
 
 
-_STATS = itemgetter(10)  # LayerInfo.stats
-_KIND = itemgetter(2)  # LayerInfo.kind
-_RESULT = itemgetter(5)  # LayerInfo.result
 _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (elements, bytes), tied
 
 
-def _stats_table(infos, rows, n: int) -> np.ndarray:
-    """Each layer's ``stats`` (7 numbers) as rows of an array, for the layers in ``rows``
-    (every layer when ``rows`` is None)."""
-    chosen = infos if rows is None else map(infos.__getitem__, rows)
-    m = n if rows is None else len(rows)
-    return np.fromiter(chain.from_iterable(map(_STATS, chosen)), dtype=np.int64,
-                       count=7 * m).reshape(m, 7)
+def _stats_table(stats, rows, n: int) -> np.ndarray:
+    """Each layer's ``stats`` (7 numbers; ``LayerRows.stats``) as rows of an array, for the
+    layers in ``rows`` (every layer when ``rows`` is None)."""
+    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 7)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
 
 
-def _weights_table(infos, rows, n: int) -> np.ndarray:
+def _weights_table(results, rows, n: int) -> np.ndarray:
     """Each layer's frozen parameters, quantised elements and bytes, tied elements (all zero,
-    the common case, found without building the rows); every layer when ``rows`` is None."""
-    results = list(map(_RESULT, infos if rows is None else map(infos.__getitem__, rows)))
+    the common case, found without building the rows); every layer when ``rows`` is None
+    (``results``: ``LayerRows.results``)."""
+    results = list(results if rows is None else map(results.__getitem__, rows))
     m = len(results)
     if not any(any(map(get, results)) for get in _WEIGHT_FIELDS):
         return np.zeros((m, 4), dtype=np.int64)
-    return np.fromiter(chain.from_iterable(map(_WEIGHT_PARTS, results)), dtype=np.int64,
-                       count=4 * m).reshape(m, 4)
+    return int_rows(list(map(_WEIGHT_PARTS, results)), 4)
 
 
-def _ws_table(infos, layers) -> np.ndarray:
+def _ws_table(results, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
     layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
     result, whose row is made once (kept for this call only: nothing more for the collector
     to walk)."""
     ws_rows = []
     rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
-    for r in map(_RESULT, map(infos.__getitem__, layers)):
+    for r in map(results.__getitem__, layers):
         row = rows.get(id(r))
         if row is None:
             w = r.workspace
@@ -763,9 +759,7 @@ def _ws_table(infos, layers) -> np.ndarray:
             row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
                                  + w.get("winograd", fallback))
         ws_rows.append(row)
-    width = 2 * len(_WS_NAMES)
-    return np.fromiter(chain.from_iterable(ws_rows), dtype=np.int64,
-                       count=width * len(ws_rows)).reshape(len(ws_rows), width)
+    return int_rows(ws_rows, 2 * len(_WS_NAMES))
 
 
 def _patched_tables(analysis: Analysis, cols):
@@ -783,15 +777,15 @@ def _patched_tables(analysis: Analysis, cols):
         return None
     table, ws_table, w_table = (t.copy() for t in hit[1].tables)
     if rows:
-        infos = analysis.layers
+        lrows = analysis.layer_rows
         idx = list(rows)
-        table[idx] = _stats_table(infos, idx, len(infos))
-        w_table[idx] = _weights_table(infos, idx, len(infos))
+        table[idx] = _stats_table(lrows.stats, idx, len(lrows.stats))
+        w_table[idx] = _weights_table(lrows.results, idx, len(lrows.stats))
         ws_layers = cols.workspace_layers
         at = [k for k in map(ws_layers.index, filter(set(ws_layers).__contains__, idx))] \
             if ws_layers else []
         if at:
-            ws_table[at] = _ws_table(infos, [ws_layers[k] for k in at])
+            ws_table[at] = _ws_table(lrows.results, [ws_layers[k] for k in at])
     return table, ws_table, w_table
 
 
@@ -854,7 +848,7 @@ def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
     hit = p.grouped.get(key)
     if hit is not None and hit[0] is ev:
         return hit[1]
-    n = len(p.analysis.layers)
+    n = len(p.out_numel)
     bpe = ACT_BYTES[setup.precision]
     pts = np.zeros(0, dtype=np.int64)
     ps = c = pts
@@ -869,7 +863,7 @@ def _ws_layout(p: Prepared, ev: StepEvents, setup: Setup, a: Assumptions):
         ps, c = wps[pos[pts]] * bpe, wc[pos[pts]] * bpe
     cap = a.workspace_cap_bytes if a.conv_algorithm == "typical" else None
     cublas = (a.cublas_workspace_bytes
-              if not _CUBLAS_KINDS.isdisjoint(map(_KIND, p.analysis.layers)) else 0)
+              if not _CUBLAS_KINDS.isdisjoint(p.analysis.layer_rows.kinds) else 0)
     layout = (pts, ps, c, cap, cublas)
     p.grouped[key] = (ev, layout)
     return layout

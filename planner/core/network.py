@@ -14,7 +14,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -346,16 +346,67 @@ class Columns(NamedTuple):
     workspace_layers: tuple[int, ...]  # layers with convolution workspace
 
 
+class LayerRows(NamedTuple):
+    """The layers' rows of an analysis, field by field (``LayerInfo`` less the index and the
+    output storage, which ``Columns`` holds): what the estimate reads, without a ``LayerInfo``
+    per layer (``Analysis.layers`` makes those when first read)."""
+
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    in_shapes: tuple[tuple[Shape, ...], ...]
+    out_shapes: tuple[Shape | None, ...]
+    results: tuple[LayerResult | None, ...]
+    errors: tuple[str | None, ...]
+    blocked: tuple[bool, ...]
+    saved_storages: tuple[tuple[int, ...], ...]
+    stats: tuple[tuple[int, ...], ...]
+
+
+class _Layers:
+    """``Analysis.layers``: the ``LayerInfo`` rows, given, or made from the analysis's
+    ``rows`` and ``columns`` when first read (None given). A data descriptor, so the
+    dataclass's ``__init__``, ``__eq__`` and ``repr`` go through it."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return ()  # the field's default
+        d = obj.__dict__
+        infos = d.get("_layers")
+        if infos is None:
+            r = d["rows"]
+            infos = d["_layers"] = tuple(map(new_layer_info, zip(
+                range(len(r.names)), r.names, r.kinds, r.in_shapes, r.out_shapes, r.results,
+                r.errors, r.blocked, d["columns"].output_storage, r.saved_storages, r.stats)))
+        return infos
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__["_layers"] = value
+
+
 @dataclass(frozen=True)
 class Analysis:
     draft: NetworkDraft
-    layers: tuple[LayerInfo, ...]
-    problems: tuple[Problem, ...]
+    layers: tuple[LayerInfo, ...] = _Layers()  # type: ignore[assignment]
+    problems: tuple[Problem, ...] = ()
     # The storages as rows; None: made from ``columns`` when first read (``storages``), as
     # the estimate reads the columns only.
     storage_rows: tuple[Storage, ...] | None = field(default=(), compare=False, repr=False)
     saved: tuple[int, ...] = ()  # unique storages kept for backward
     columns: Columns | None = field(default=None, compare=False, repr=False)
+    # The layers' rows as columns; with ``layers`` None, those are made from these when first
+    # read (the estimate reads these only).
+    rows: LayerRows | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def layer_rows(self) -> LayerRows:
+        """The layers' rows as columns (made from ``layers`` for an analysis made by hand)."""
+        rows = self.rows
+        if rows is None:
+            infos = self.layers
+            rows = LayerRows(*(tuple(map(itemgetter(k), infos))
+                               for k in (1, 2, 3, 4, 5, 6, 7, 9, 10)))
+            object.__setattr__(self, "rows", rows)
+        return rows
 
     @property
     def storages(self) -> tuple[Storage, ...]:
@@ -428,10 +479,11 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     if not problems:
         problems += _beyond_total(layers, st)
     results, errors, stats = zip(*rows)
-    infos = tuple(map(new_layer_info, zip(range(len(layers)), map(_NAME, layers),
-                                          map(_KIND, layers), ins, shapes, results, errors,
-                                          blocked, st.output_storage, firsts, stats)))
-    return st.analysis(draft, infos, tuple(problems))
+    # The layers' rows stay columns: their LayerInfo rows are made when first read.
+    return st.analysis(draft, LayerRows(tuple(map(_NAME, layers)), tuple(map(_KIND, layers)),
+                                        tuple(ins), tuple(shapes), results, errors,
+                                        tuple(blocked), tuple(firsts), stats),
+                       tuple(problems))
 
 
 _NAME, _KIND = attrgetter("name"), attrgetter("kind")
@@ -631,14 +683,15 @@ class _Storages:
         self.edge_read.extend(reads)
         return in_st
 
-    def analysis(self, draft: NetworkDraft, infos: tuple[LayerInfo, ...],
+    def analysis(self, draft: NetworkDraft, rows: LayerRows,
                  problems: tuple[Problem, ...]) -> Analysis:
         elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
         return Analysis(
-            draft, infos, problems, None, tuple(self.saved_order),
+            draft, None, problems, None, tuple(self.saved_order),
             Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
                     tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
                     tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
+            rows,
         )
 
 

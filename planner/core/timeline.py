@@ -49,7 +49,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from bisect import bisect_left
-from itertools import repeat
+from itertools import chain, repeat
+import struct
 from typing import NamedTuple
 
 import numpy as np
@@ -165,10 +166,9 @@ def _trainable(r) -> int:
 def has_frozen(analysis: Analysis) -> bool:
     """True when some layer has frozen or quantised weights (build_step_fast does not cover
     them)."""
-    return any(info.result is not None and (info.result.frozen_parameters
-                                            or info.result.quantized_elements
-                                            or info.result.tied_elements)
-               for info in analysis.layers)
+    return any(r is not None and (r.frozen_parameters or r.quantized_elements
+                                  or r.tied_elements)
+               for r in analysis.layer_rows.results)
 
 
 def checkpoint_segments(n_layers: int) -> int:
@@ -636,9 +636,8 @@ C_FIXED = _CLASS_CODE[F32_FIXED]
 
 
 def class_codes(classes) -> np.ndarray:
-    """Each storage class's index in ``STORAGE_CLASSES``."""
-    return np.fromiter(map(_CLASS_CODE.get, classes, repeat(1)), dtype=np.int8,
-                       count=len(classes))
+    """Each storage class's index in ``STORAGE_CLASSES`` (a read-only array)."""
+    return np.frombuffer(bytes(map(_CLASS_CODE.get, classes, repeat(1))), dtype=np.int8)
 
 
 def class_bytes(codes: np.ndarray, act_bytes: int) -> np.ndarray:
@@ -654,8 +653,7 @@ def storage_codes(classes: tuple) -> np.ndarray:
     hit = _CODES.get(id(classes))
     if hit is not None and hit[0] is classes:
         return hit[1]
-    codes = class_codes(classes)
-    codes.flags.writeable = False
+    codes = class_codes(classes)  # read-only
     if len(_CODES) >= 64:
         _CODES.clear()
     _CODES[id(classes)] = (classes, codes)
@@ -958,11 +956,11 @@ def build_step_fast(analysis: Analysis, params: np.ndarray, fbwd: np.ndarray, ac
     ``params`` and ``fbwd``: each layer's parameter count and backward FLOPs, ``saved_owner``
     the first keeper of each of ``analysis.saved``, ``weights`` the frozen, quantised and tied
     parts (``step_weights``; None: nothing frozen), ``st_elems`` the storages' elements."""
-    n = len(analysis.layers)
     train = mode == "train"
     cols = analysis.columns
-    if cols is None or not cols.st_elems or n < 2:
+    if cols is None or not cols.st_elems or len(cols.output_storage) < 2:
         return None
+    n = len(cols.output_storage)
     w = weights if weights is not None else _Weights(params, params, np.zeros_like(params),
                                                      np.zeros_like(params),
                                                      np.zeros_like(params))
@@ -1025,6 +1023,32 @@ def step_weights(params: np.ndarray, table: np.ndarray) -> "_Weights | None":
 
 
 _ARRAYS: dict[int, tuple[tuple, np.ndarray]] = {}
+_PACK = struct.pack
+
+
+def int_array(values) -> np.ndarray:
+    """A sequence of Python ints as a read-only int64 array, packed by ``struct`` (half of
+    ``np.fromiter``'s cost per int: the estimate converts thousands per analysis); anything
+    not a whole number within int64 goes through ``np.fromiter`` as before (same result or
+    error)."""
+    try:
+        return np.frombuffer(_PACK(f"{len(values)}q", *values), dtype=np.int64)
+    except struct.error:
+        arr = np.fromiter(values, dtype=np.int64, count=len(values))
+        arr.flags.writeable = False
+        return arr
+
+
+def int_rows(rows, width: int) -> np.ndarray:
+    """``int_array`` of a sequence of rows of ``width`` ints each, as an m×width array."""
+    m = len(rows)
+    try:
+        flat = np.frombuffer(_PACK(f"{width * m}q", *chain.from_iterable(rows)),
+                             dtype=np.int64)
+    except struct.error:
+        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * m)
+        flat.flags.writeable = False
+    return flat.reshape(m, width)
 
 
 def as_array(values: tuple) -> np.ndarray:
@@ -1033,8 +1057,7 @@ def as_array(values: tuple) -> np.ndarray:
     hit = _ARRAYS.get(id(values))
     if hit is not None and hit[0] is values:
         return hit[1]
-    arr = np.fromiter(values, dtype=np.int64, count=len(values))
-    arr.flags.writeable = False
+    arr = int_array(values)
     if len(_ARRAYS) >= 64:
         _ARRAYS.clear()
     _ARRAYS[id(values)] = (values, arr)
