@@ -25,6 +25,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from planner.telemetry.types import (
     DeviceInfo,
     GpuSample,
@@ -106,6 +108,35 @@ def _noises(seed: int, card: int, step: int, channels: int) -> list[float]:
     return out
 
 
+_M64 = 0xFFFFFFFFFFFFFFFF
+
+
+_U30, _U27, _U31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_MUL1, _MUL2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+@functools.lru_cache(maxsize=8)
+def _card_channel_terms(cards: int, channels: int) -> np.ndarray:
+    """card × 0xBF58…B9 + channel × 0x2545…1D (mod 2**64), a cards × channels grid."""
+    return np.array([[(c * 0xBF58476D1CE4E5B9 + ch * 0x2545F4914F6CDD1D) & _M64
+                      for ch in range(channels)] for c in range(cards)], dtype=np.uint64)
+
+
+def _frame_noises(seed: int, cards: int, step: int, channels: int) -> list[list[float]]:
+    """``[_noises(seed, card, step, channels) for card in range(cards)]``: the same numbers
+    (the same splitmix64 in wrapping uint64 arithmetic; a uint64 → float64 conversion rounds
+    to nearest as Python's int / 2**64 does), for every card of a frame in one numpy pass
+    instead of six big-integer hashes per card in Python."""
+    x = _card_channel_terms(cards, channels) + np.uint64(
+        (seed * 0x9E3779B97F4A7C15 + step * 0x94D049BB133111EB) & _M64)  # wraps mod 2**64
+    x ^= x >> _U30
+    x *= _MUL1
+    x ^= x >> _U27
+    x *= _MUL2
+    x ^= x >> _U31
+    return (x.astype(np.float64) * 2.0**-64).tolist()
+
+
 class SimulatedBackend:
     source = "simulated"
 
@@ -177,7 +208,10 @@ class SimulatedBackend:
         t = self.elapsed_s()
         with_processes = self._tick % self.process_every == 0
         self._tick += 1
-        return tuple(self.sample_at(i, t, with_processes) for i in range(self.n_devices))
+        # the noise of every card of this frame at once (sample_at's step: int(t * 10))
+        noise = _frame_noises(self.seed, self.n_devices, int(t * 10), 6)
+        return tuple(self.sample_at(i, t, with_processes, noise[i])
+                     for i in range(self.n_devices))
 
     # -- the pattern --------------------------------------------------------------------------
 
@@ -187,8 +221,11 @@ class SimulatedBackend:
         cycle = math.floor(shifted / self.cycle_s)
         return cycle, shifted - cycle * self.cycle_s
 
-    def sample_at(self, i: int, t: float, with_processes: bool = True) -> GpuSample:
-        """The sample card ``i`` shows ``t`` seconds after open (a pure function)."""
+    def sample_at(self, i: int, t: float, with_processes: bool = True,
+                  noise: list[float] | None = None) -> GpuSample:
+        """The sample card ``i`` shows ``t`` seconds after open (a pure function).
+        ``noise``: this card's six noise numbers at ``t`` when the caller has them
+        (``sample`` computes a frame's at once); the same as computed here."""
         dev = self._devices[i]
         p = PROFILES[i % len(PROFILES)]
         if self._lose is not None and self._lose[0] == i and t >= self._lose[1]:
@@ -198,7 +235,7 @@ class SimulatedBackend:
         c = self.cycle_s
         idle_end, ramp_end, free_start = 0.04 * c, 0.12 * c, 0.92 * c
         step = int(t * 10)
-        n = _noises(self.seed, i, step, 6)
+        n = noise if noise is not None else _noises(self.seed, i, step, 6)
         total = p.memory_total_bytes
         target = int(0.85 * (total - RESERVED_BYTES))
         running = idle_end <= u < free_start + 0.04 * c

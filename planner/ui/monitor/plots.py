@@ -91,6 +91,30 @@ class _CardCurves:
         return r
 
 
+class _Curve(pg.PlotCurveItem):
+    """A data curve whose whole-data bounds (what its bounding rect and the y auto-range ask
+    at every paint after new data) are two ufunc reductions: pyqtgraph's ``dataBounds`` runs
+    ``nanmin``/``nanmax`` under ``warnings.catch_warnings`` (about 20 calls a redraw). The
+    same numbers: NaN is skipped (an all-NaN curve gives NaN, as ``nanmin`` does); infinite
+    data, a fraction or an orthogonal range, a fill level or a non-cosmetic pen take
+    pyqtgraph's own path."""
+
+    def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802 - pyqtgraph's name
+        cache = self._boundsCache[ax]
+        if cache is not None and cache[0] == (frac, orthoRange):
+            return cache[1]
+        d = self.xData if ax == 0 else self.yData
+        if (frac < 1.0 or orthoRange is not None or d is None or not len(d)
+                or self.opts["fillLevel"] is not None or self.opts["shadowPen"] is not None
+                or not self.opts["pen"].isCosmetic()):
+            return super().dataBounds(ax, frac, orthoRange)
+        b = (float(np.fmin.reduce(d)), float(np.fmax.reduce(d)))
+        if math.isinf(b[0]) or math.isinf(b[1]):
+            return super().dataBounds(ax, frac, orthoRange)
+        self._boundsCache[ax] = [(frac, orthoRange), b]
+        return b
+
+
 def _data_pen(color: str, light: bool = False) -> QPen:
     """Data curves: 1-pixel solid cosmetic pens, the fast path of Qt's raster painter (wide
     and dashed pens over thousands of points cost tens of milliseconds per redraw). A
@@ -207,8 +231,8 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
         """A bare curve item: its data are already reduced to the window's peak envelope
         (≤ 2 × bins points), so PlotDataItem's layer (clip to view, downsampling, its own
         bounds of every new dataset) was work done twice at every redraw."""
-        c = pg.PlotCurveItem(pen=_data_pen(color, light), name=name, connect="finite",
-                             skipFiniteCheck=True)
+        c = _Curve(pen=_data_pen(color, light), name=name, connect="finite",
+                   skipFiniteCheck=True)
         plot.addItem(c)
         return c
 

@@ -112,3 +112,29 @@ def test_frames_are_immutable_and_picklable():
         s.unavailable["x"] = "y"
     assert pickle.loads(pickle.dumps(frames[0])) == frames[0]
     assert pickle.loads(pickle.dumps(devices)) == devices
+
+
+def test_a_frame_is_the_same_as_each_card_sampled_on_its_own():
+    """sample() hashes the noise of all cards of a frame at once; a frame is card for card
+    what sample_at (the per-card splitmix64 in Python integers) gives, over thousands of
+    frames, several seeds (one of them wide), a lost card, and sixteen cards."""
+    from planner.telemetry.simulated import _frame_noises, _noises
+
+    for seed in (0, 1, 2**40 + 3):
+        assert _frame_noises(seed, 16, 10**9 + 7, 6) == [
+            _noises(seed, c, 10**9 + 7, 6) for c in range(16)]
+    checked = 0
+    for seed, n in ((0, 8), (5, 3), (2**40 + 3, 16)):
+        clock = Clock()
+        b = SimulatedBackend(n_devices=n, seed=seed, clock=clock, time_offset_s=60.0,
+                             lose_device=(1, 300.0))
+        b.open()
+        for k in range(2500):
+            clock.t = 1000.0 + k * 0.1 + (k % 7) * 0.013
+            with_processes = b._tick % b.process_every == 0
+            t = b.elapsed_s()
+            frame = b.sample()
+            assert frame == tuple(b.sample_at(i, t, with_processes) for i in range(n)), k
+            checked += 1
+        assert any(s.lost for s in frame) and not all(s.lost for s in frame)
+    assert checked == 7500
