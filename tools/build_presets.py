@@ -167,13 +167,22 @@ def _resnet(name, title, block, layers, batch, groups=1, width_per_group=64, not
          note or f"torchvision {name} (224×224×3, 1000 classes).")
 
 
-def _squeeze_excite(b, p, x, channels, squeeze):
-    b.add("adaptive_avgpool", f"{p}.squeeze.pooling", output=(1, 1))
-    b.conv(f"{p}.squeeze.squeeze", squeeze, 1)
-    b.relu(f"{p}.squeeze.activation")
-    b.conv(f"{p}.squeeze.expand", channels, 1)
-    gate = b.relu(f"{p}.squeeze.sigmoid", function="sigmoid", inplace=False)
-    return b.add("elementwise", f"{p}.squeeze.scale", op="mul", keeps="inputs", input=x,
+# Layer names of a squeeze-and-excitation block, as each source names them: pool, reduce,
+# activation, expand, gate, product.
+DLE_SE = ("squeeze.pooling", "squeeze.squeeze", "squeeze.activation", "squeeze.expand",
+          "squeeze.sigmoid", "squeeze.scale")  # DeepLearningExamples' SqueezeAndExcitation
+TORCHVISION_SE = ("se.avgpool", "se.fc1", "se.silu", "se.fc2", "se.sigmoid", "se.scale")
+
+
+def _squeeze_excite(b, p, x, channels, squeeze, names=DLE_SE, function="relu", inplace=True):
+    """x × sigmoid(expand(act(reduce(pool(x))))): the gate's 1x1 convolutions have biases."""
+    pool, reduce, act, expand, gate, product = (f"{p}.{n}" for n in names)
+    b.add("adaptive_avgpool", pool, output=(1, 1))
+    b.conv(reduce, squeeze, 1)
+    b.relu(act, function=function, inplace=inplace)
+    b.conv(expand, channels, 1)
+    b.relu(gate, function="sigmoid", inplace=False)
+    return b.add("elementwise", product, op="mul", keeps="inputs", input=x,
                  **{"from": (gate,)})
 
 
@@ -345,13 +354,7 @@ def efficientnet(variant, width, depth, resolution, dropout, batch):
             b.add("batchnorm", f"{p}.dw_bn")
             x = b.relu(f"{p}.dw_silu", function="silu")
             squeeze = max(1, cin // 4)
-            b.add("adaptive_avgpool", f"{p}.se.avgpool", output=(1, 1))
-            b.conv(f"{p}.se.fc1", squeeze, 1)
-            b.relu(f"{p}.se.silu", function="silu", inplace=False)
-            b.conv(f"{p}.se.fc2", hidden, 1)
-            gate = b.relu(f"{p}.se.sigmoid", function="sigmoid", inplace=False)
-            b.add("elementwise", f"{p}.se.scale", op="mul", keeps="inputs", input=x,
-                  **{"from": (gate,)})
+            _squeeze_excite(b, p, x, hidden, squeeze, TORCHVISION_SE, "silu", inplace=False)
             b.conv(f"{p}.project", out, 1, bias=False)
             b.add("batchnorm", f"{p}.project_bn")
             if stride == 1 and cin == out:
