@@ -257,7 +257,8 @@ def _conv(dims: int):
     return rule
 
 
-def _pool_common(params, x: Shape, kind: str):
+def _spatial_input(x: Shape) -> None:
+    """Pooling and upsampling work on images (C×H×W) and videos (C×T×H×W)."""
     if len(x) not in (3, 4):
         raise LayerError(
             Msg(
@@ -265,6 +266,10 @@ def _pool_common(params, x: Shape, kind: str):
                 shape=shape_str(x),
             )
         )
+
+
+def _pool_common(params, x: Shape, kind: str):
+    _spatial_input(x)
     sp = x[1:]
     dims = len(sp)
     k = _tuple(params["kernel"], dims, "kernel")
@@ -321,13 +326,7 @@ def _avgpool(params, ins):
 
 def _adaptive_avgpool(params, ins):
     x = ins[0]
-    if len(x) not in (3, 4):
-        raise LayerError(
-            Msg(
-                QT_TRANSLATE_NOOP("core", "needs a C×H×W or C×T×H×W input, got {shape}"),
-                shape=shape_str(x),
-            )
-        )
+    _spatial_input(x)
     o = _tuple(params["output"], len(x) - 1, "output")
     out = (x[0],) + o
     return LayerResult(
@@ -353,13 +352,7 @@ def _global_avgpool(params, ins):
 
 def _upsample(params, ins):
     x = ins[0]
-    if len(x) not in (3, 4):
-        raise LayerError(
-            Msg(
-                QT_TRANSLATE_NOOP("core", "needs a C×H×W or C×T×H×W input, got {shape}"),
-                shape=shape_str(x),
-            )
-        )
+    _spatial_input(x)
     scale = int(params["scale"])
     out = (x[0],) + tuple(v * scale for v in x[1:])
     n = numel(out)
