@@ -338,6 +338,7 @@ def _tile_fill(cin: int, cout: int, taps: int, pixels_in: int, pixels_out: int,
 # output once forward and twice backward (gradient in, gradient out, the saved tensor).
 _TRAFFIC = {
     "input": (0, 0, 0, 0),
+    "data_input": (0, 0, 0, 0),  # another input: nothing moves (planner/core/layers/ops.py)
     "flatten": (0, 0, 0, 0),
     "view": (0, 0, 0, 0),
     # x read, y written; backward reads dy and the saved x (or y), writes dx.

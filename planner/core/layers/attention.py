@@ -30,7 +30,8 @@ def _embedding(params, ins):
     positions = params.get("positions") or "none"
     max_pos = int(params.get("max_positions") or 0)
     seq = x[-1] if x else 1
-    learned = num * dim + int(params.get("token_types") or 0) * dim
+    table = 0 if params.get("tied") else num * dim  # a tied table is an earlier layer's
+    learned = table + int(params.get("token_types") or 0) * dim
     saved = [SavedTensor("input", numel(x))]
     if positions == "learned":
         if max_pos < seq:
@@ -205,6 +206,9 @@ LAYER_RULES: tuple[LayerRule, ...] = (
             _p("rotary_dim", "int", 0, QT_TRANSLATE_NOOP(
                 "core", "Features rotated per head (rotary positions: the head size)."),
                minimum=0),
+            _p("tied", "bool", False, QT_TRANSLATE_NOOP(
+                "core", "The table is an earlier embedding's (an encoder-decoder's shared "
+                        "vocabulary): no parameters of its own.")),
         ),
         _embedding,
         QT_TRANSLATE_NOOP(

@@ -45,6 +45,13 @@ def _input(params, ins: list[Shape]) -> LayerResult:
     return LayerResult(out_shape=shape)
 
 
+def _data_input(params, ins: list[Shape]) -> LayerResult:
+    """Another input of the network (an encoder-decoder's decoder tokens, a two-tower
+    network's image): a tensor of its own shape, per sample; the layer it reads (the one
+    before it) only places it in the order, nothing flows from it."""
+    return LayerResult(out_shape=_input(params, ins).out_shape, flops_fwd=0, flops_bwd=0)
+
+
 def _flatten(params, ins):
     return LayerResult(out_shape=(numel(ins[0]),), view=True)
 
@@ -253,6 +260,26 @@ LAYER_RULES: tuple[LayerRule, ...] = (
         ),
         _input,
         QT_TRANSLATE_NOOP("core", "The network's input, without the batch dimension."),
+    ),
+    LayerRule(
+        "data_input",
+        QT_TRANSLATE_NOOP("core", "Further input"),
+        (
+            _p(
+                "shape",
+                "shape",
+                (128,),
+                QT_TRANSLATE_NOOP(
+                    "core", "Per-sample shape of this input: T token ids, C×H×W images, T×F "
+                    "sequences."
+                ),
+            ),
+        ),
+        _data_input,
+        QT_TRANSLATE_NOOP(
+            "core", "Another input of the network (an encoder-decoder's decoder tokens, a "
+            "two-tower network's second input), without the batch dimension; the batch is the "
+            "same as the first input's. Layers read it through 'input'."),
     ),
     LayerRule(
         "flatten",

@@ -44,6 +44,7 @@ _ORDER = (
     "einsum",
     "where",
     "elementwise",
+    "data_input",
 )
 _BY_KIND = {r.kind: r for family in (ops, conv, norm_act, dense, attention)
             for r in family.LAYER_RULES}

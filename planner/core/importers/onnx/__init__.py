@@ -172,7 +172,7 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
             "core", "cannot be read as an ONNX network ({why})"), why=_one_line(exc)))) \
             from None
     warnings = list(imp.warnings)
-    notes = list(imp.notes)
+    notes = list(dict.fromkeys(imp.notes))  # a re-run at the file's shapes says some twice
     eval_bn = getattr(imp, "eval_bn", 0)
     eval_export = bool(imp.restored_bn or eval_bn)
     if imp.restored_bn:

@@ -39,6 +39,13 @@ MAX_ELEMENTS = 1 << 40  # one tensor larger than this is not a real network
 MAX_INFERENCE_ROUNDS = 64
 MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's shape
 MAX_UNMERGED = 10_000  # operations the optimiser merged that are planned again
+MAX_DATA_INPUTS = 60  # inputs weighed as data inputs (one bit each); the rest taken as given
+# Operators that apply learned weights: what an input must reach on its own to be followed.
+_LEARNED_OPS = frozenset({
+    "MatMul", "Gemm", "Conv", "ConvTranspose", "LayerNormalization", "BatchNormalization",
+    "InstanceNormalization", "GroupNormalization", "SimplifiedLayerNormalization",
+    "RMSNormalization", "SkipLayerNormalization", "LSTM", "GRU", "RNN", "Einsum", "Mul",
+    "MatMulInteger", "QLinearMatMul", "QLinearConv", "Attention", "MultiHeadAttention"})
 # A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
 _FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
 _STEM = re.compile(r"_\d+$")
@@ -194,7 +201,7 @@ class Importer:
         if self.input_shape_arg is not None and not self._consistent():
             # Reshape targets fixed in the file do not follow the asked shape: plan the
             # file's own shape and say so.
-            asked = self.input_shape_arg
+            asked = dict(self.asked)
             self.input_shape_arg = None
             self.notes = [n for n in self.notes if "as asked" not in n]
             self.warnings = [w for w in self.warnings
@@ -202,16 +209,18 @@ class Importer:
             self.unknown_ops.clear()
             work = self._prepare(model)
             self._infer(work)
-        planned = None if self.input_shape_arg is not None or asked is None else \
-            self.per_sample_raw(self.input_name, self.input_axis)
-        if planned is not None and tuple(planned) != tuple(asked):
-            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "The file fixes the input shape in its reshapes, so it cannot be planned "
-                "at {asked}: planned at {shape} as exported. Export it with a dynamic shape "
-                "(dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes."),
-                asked=shape_str(asked),
-                shape=shape_str(self.per_sample_raw(self.input_name, self.input_axis))))
-            self.incomplete = True
+        for name, want in (asked or {}).items():
+            if name not in self.input_axes:
+                continue
+            planned = self.per_sample_raw(name, self.input_axes[name])
+            if planned is not None and tuple(planned) != tuple(want):
+                self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The file fixes the shape of input '{name}' in its reshapes, so it "
+                    "cannot be planned at {asked}: planned at {shape} as exported. Export it "
+                    "with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) "
+                    "to plan other sizes."), name=name, asked=shape_str(want),
+                    shape=shape_str(planned)))
+                self.incomplete = True
         self._find_activations()
         self._batch_axes()
         from planner.core.importers.onnx import mappers  # noqa: PLC0415
@@ -280,100 +289,57 @@ class Importer:
         used = set(self.consumers)
         data = [i for i in inputs if i.name in used] or inputs
 
-        def is_float(vi):
-            return vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type in \
-                _FLOAT_TYPES
-
-        floats = [i for i in data if is_float(i)]
-        if len(floats) > 1:
-            self.fail(Msg(QT_TRANSLATE_NOOP(
-                "core", "the planner handles networks with one input; this graph has {n}: "
-                "{names}"), n=len(floats), names=", ".join(f"'{i.name}'" for i in floats[:5])))
-        gathered = {n.input[1] for n in self.nodes if n.op_type == "Gather" and
-                    len(n.input) > 1 and n.input[0] in self.init_dims}
-        primary = floats[0] if floats else next((i for i in data if i.name in gathered),
-                                                 data[0])
-        self.side_inputs = [i.name for i in data if i is not primary]
+        followed, side = self._choose_inputs(data)
+        primary = followed[0]
+        self.side_inputs = [i.name for i in side]
+        self.data_inputs = [i.name for i in followed]
+        asked = self._asked_shapes(inputs, primary)
+        self.asked = asked
         if self.side_inputs:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "The graph has {n} inputs; the plan follows '{primary}' and takes "
+                "core", "The graph has {n} inputs; the plan follows {followed} and takes "
                 "{others} as given (masks, positions, token types): what is computed from them "
-                "alone keeps nothing per sample."), n=len(self.side_inputs) + 1,
-                primary=primary.name, others=", ".join(f"'{n}'" for n in self.side_inputs)))
-        vi = primary
-        self.input_name = vi.name
-        if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
-            self.fail(Msg(QT_TRANSLATE_NOOP(
-                "core", "input '{name}' has no shape (missing shapes: re-export with shapes)"),
-                name=vi.name))
-        self.input_is_tokens = vi.type.tensor_type.elem_type in _INT_TYPES
-        dims = vi.type.tensor_type.shape.dim
-        if len(dims) < 2 and not (self.input_is_tokens and len(dims) == 1):
-            self.fail(Msg(QT_TRANSLATE_NOOP(
-                "core", "input '{name}' has {n} dimension(s); expected a batch dimension and 1 "
-                "to 4 more"), name=vi.name, n=len(dims)))
-        symbolic = [k for k, d in enumerate(dims) if not d.HasField("dim_value")]
-        axis = symbolic[0] if symbolic else 0
-        self.fixed_batch = None if symbolic else int(dims[axis].dim_value)
-        if self.fixed_batch is not None and not 1 <= self.fixed_batch <= MAX_BATCH:
-            self.fail(Msg(QT_TRANSLATE_NOOP(
-                "core", "input '{name}' fixes the batch at {batch}, outside 1 to {most}"),
-                name=vi.name, batch=self.fixed_batch, most=MAX_BATCH))
-        per_sample = []
-        for k, d in enumerate(dims):
-            if k == axis:
-                continue
-            per_sample.append(int(d.dim_value) if d.HasField("dim_value") else None)
-        if self.input_shape_arg is not None:
-            if len(self.input_shape_arg) != len(per_sample):
-                self.fail(Msg(QT_TRANSLATE_NOOP(
-                    "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
-                    "besides the batch ({shape})"), asked=shape_str(self.input_shape_arg),
-                    n=len(self.input_shape_arg), name=vi.name, m=len(per_sample),
-                    shape=shape_str(per_sample)))
-            if any(p is not None and p != a for p, a in zip(per_sample, self.input_shape_arg)):
-                self.notes.append(Msg(QT_TRANSLATE_NOOP(
-                    "core", "The file fixes input '{name}' at {shape}; planning {asked} as asked "
-                    "(shapes re-derived)."), name=vi.name, shape=shape_str(per_sample),
-                    asked=shape_str(self.input_shape_arg)))
-            per_sample = list(self.input_shape_arg)
-        for k, p in enumerate(per_sample):
-            if p is None:
-                if self.input_is_tokens:
-                    per_sample[k] = DEFAULT_SEQUENCE
-                    self.notes.append(Msg(QT_TRANSLATE_NOOP(
-                        "core", "The sequence length of input '{name}' is not fixed in the "
-                        "file; planned at {n} tokens (set it with --input, e.g. --input 512)."),
-                        name=vi.name, n=DEFAULT_SEQUENCE))
-                else:
-                    self.fail(Msg(QT_TRANSLATE_NOOP(
-                        "core", "input '{name}' has a symbolic dimension besides the batch; the "
-                        "planner needs every dimension but the batch fixed (give it with "
-                        "--input)"), name=vi.name))
-            elif not 1 <= p <= MAX_DIM:
-                self.fail(Msg(QT_TRANSLATE_NOOP(
-                    "core", "input '{name}' dimension {k} is {p}: absurd dimensions"),
-                    name=vi.name, k=k + 1, p=p))
+                "alone keeps nothing per sample."), n=len(data),
+                followed=", ".join(f"'{i.name}'" for i in followed),
+                others=", ".join(f"'{n}'" for n in self.side_inputs)))
+        if len(followed) > 1:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "The network has {n} inputs that feed learned layers ({names}): the "
+                "plan follows each, with its own per-sample shape and the same batch, and "
+                "layers that read several join where the graph joins them (cross-attention)."),
+                n=len(followed), names=", ".join(f"'{i.name}'" for i in followed)))
+        self.input_name = primary.name
+        self.input_axes: dict[str, int] = {}
+        self.input_shapes: dict[str, tuple[int, ...]] = {}
+        self.token_inputs: set[str] = set()
+        self.fixed_batch = None
+        for k, vi in enumerate(followed):
+            axis, fixed, per_sample = self._input_dims(vi, asked.get(vi.name))
+            if k == 0:
+                self.fixed_batch = fixed
+            self.input_axes[vi.name] = axis
+            self.input_shapes[vi.name] = per_sample
+        self.input_is_tokens = primary.name in self.token_inputs
+        self.input_axis = self.input_axes[primary.name]
         self.batch_infer = self.fixed_batch or 1
-        self.input_axis = axis
         work = onnx.ModelProto()
         work.CopyFrom(model)
         wg = work.graph
-        wvi = next(i for i in wg.input if i.name == vi.name)
-        wdims = wvi.type.tensor_type.shape.dim
-        it = iter(per_sample)
-        for k, d in enumerate(wdims):
-            value = self.batch_infer if k == axis else next(it)
-            d.Clear()
-            d.dim_value = int(value)
+        known: dict[str, int] = {}  # a symbolic dimension's name -> its value
+        for vi in followed:
+            wvi = next(i for i in wg.input if i.name == vi.name)
+            wdims = wvi.type.tensor_type.shape.dim
+            it = iter(self.input_shapes[vi.name])
+            for k, d in enumerate(wdims):
+                value = self.batch_infer if k == self.input_axes[vi.name] else next(it)
+                if d.HasField("dim_param") and d.dim_param:
+                    known.setdefault(d.dim_param, int(value))
+                d.Clear()
+                d.dim_value = int(value)
         for name in self.side_inputs:
             svi = next(i for i in wg.input if i.name == name)
             if svi.type.HasField("tensor_type") and svi.type.tensor_type.HasField("shape"):
-                sd = svi.type.tensor_type.shape.dim
-                if len(sd) == len(wdims):
-                    for d, ref in zip(sd, wdims):
-                        d.Clear()
-                        d.dim_value = ref.dim_value
+                self._side_dims(svi, wg, followed, known, asked.get(name))
         helper = onnx.helper
         keep, big = [], []
         for t in wg.initializer:
@@ -390,6 +356,187 @@ class Importer:
             if out.type.HasField("tensor_type"):
                 out.type.tensor_type.ClearField("shape")
         return work
+
+    # ------------------------------------------------------------------------------ inputs
+    def _choose_inputs(self, data) -> tuple[list, list]:
+        """The inputs the plan follows (the primary first) and those taken as given.
+
+        An input is followed where learned layers read what is computed from it alone: the
+        learned layers (products, convolutions, norms, a scale by a weight) that inputs reach
+        fall into streams by the set of inputs reaching each; a stream is a set no other
+        stream's is part of (an encoder's {input_ids}, a decoder's {decoder_input_ids}, a
+        vision tower's {pixel_values}; a cross-attention's {both} is where two join). In each
+        stream one input is followed: a float one first, then token ids an embedding table
+        gathers, then the first listed; the others of a stream (token types, positions, added
+        to the token embedding before any learned layer) and inputs that reach no learned
+        layer on their own (masks) are taken as given."""
+
+        def is_float(vi):
+            return vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type in \
+                _FLOAT_TYPES
+
+        gathered = {n.input[1] for n in self.nodes if n.op_type == "Gather" and
+                    len(n.input) > 1 and n.input[0] in self.init_dims}
+
+        def rank(vi, order):
+            return (not is_float(vi), vi.name not in gathered, order)
+
+        ordered = sorted(range(len(data)), key=lambda k: rank(data[k], k))
+        fallback = data[ordered[0]]
+        considered = data[:MAX_DATA_INPUTS]
+        bit = {vi.name: 1 << k for k, vi in enumerate(considered)}
+        reach: dict[str, int] = dict(bit)
+        streams: set[int] = set()
+        for node in self.nodes:
+            if node.op_type in ("Shape", "Size"):
+                continue
+            m = 0
+            for i in node.input:
+                m |= reach.get(i, 0)
+            if not m:
+                continue
+            for o in node.output:
+                if o:
+                    reach[o] = m
+            if node.op_type in _LEARNED_OPS and any(
+                    i and i not in reach and self._weight_input(i) for i in node.input):
+                streams.add(m)
+        minimal = [m for m in streams if not any(o != m and o & m == o for o in streams)]
+        if not minimal:
+            return [fallback], [vi for vi in data if vi is not fallback]
+        chosen = []
+        for m in minimal:
+            members = [k for k in range(len(considered)) if m & (1 << k)]
+            chosen.append(min(members, key=lambda k: rank(considered[k], k)))
+        chosen = sorted(set(chosen), key=lambda k: rank(considered[k], k))
+        followed = [considered[k] for k in chosen]
+        return followed, [vi for vi in data if all(vi is not f for f in followed)]
+
+    def _weight_input(self, name: str) -> bool:
+        """``name`` is a float weight of the file (an initializer of more than one value, or
+        one seen through a cast, transpose or reshape of it)."""
+        for _hop in range(4):
+            if name in self.init_dims:
+                return self.init_type.get(name) in _FLOAT_TYPES and \
+                    numel(self.init_dims[name]) > 1
+            p = self.producer.get(name)
+            if p is None or self.nodes[p].op_type not in (
+                    "Identity", "Cast", "Transpose", "Reshape", "Unsqueeze", "Squeeze"):
+                return False
+            name = self.nodes[p].input[0] if self.nodes[p].input else ""
+        return False
+
+    def _asked_shapes(self, inputs, primary) -> dict[str, tuple[int, ...]]:
+        """The per-sample shapes asked for, by input: one shape means the primary input."""
+        arg = self.input_shape_arg
+        if arg is None:
+            return {}
+        if not isinstance(arg, dict):
+            return {primary.name: tuple(arg)}
+        names = {i.name for i in inputs}
+        out = {}
+        for name, shape in arg.items():
+            if name in (None, ""):
+                name = primary.name
+            if name not in names:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "--input names '{name}', which is not an input of the graph (its "
+                    "inputs: {names})"), name=str(name),
+                    names=", ".join(f"'{i.name}'" for i in inputs[:8])
+                    + (", ..." if len(inputs) > 8 else "")))
+            out[name] = tuple(shape)
+        return out
+
+    def _input_dims(self, vi, asked) -> tuple[int, int | None, tuple[int, ...]]:
+        """A followed input's batch axis, the batch the file fixes (None: symbolic) and its
+        per-sample shape to plan (``asked``, else the file's, else a default length)."""
+        if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' has no shape (missing shapes: re-export with shapes)"),
+                name=vi.name))
+        tokens = vi.type.tensor_type.elem_type in _INT_TYPES
+        if tokens:
+            self.token_inputs.add(vi.name)
+        dims = vi.type.tensor_type.shape.dim
+        if len(dims) < 2 and not (tokens and len(dims) == 1):
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' has {n} dimension(s); expected a batch dimension and 1 "
+                "to 4 more"), name=vi.name, n=len(dims)))
+        symbolic = [k for k, d in enumerate(dims) if not d.HasField("dim_value")]
+        axis = symbolic[0] if symbolic else 0
+        fixed = None if symbolic else int(dims[axis].dim_value)
+        if fixed is not None and not 1 <= fixed <= MAX_BATCH:
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "input '{name}' fixes the batch at {batch}, outside 1 to {most}"),
+                name=vi.name, batch=fixed, most=MAX_BATCH))
+        per_sample = [int(d.dim_value) if d.HasField("dim_value") else None
+                      for k, d in enumerate(dims) if k != axis]
+        if asked is not None:
+            if len(asked) != len(per_sample):
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
+                    "besides the batch ({shape})"), asked=shape_str(asked),
+                    n=len(asked), name=vi.name, m=len(per_sample),
+                    shape=shape_str(per_sample)))
+            if any(p is not None and p != a for p, a in zip(per_sample, asked)):
+                self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The file fixes input '{name}' at {shape}; planning {asked} as asked "
+                    "(shapes re-derived)."), name=vi.name, shape=shape_str(per_sample),
+                    asked=shape_str(asked)))
+            per_sample = list(asked)
+        for k, p in enumerate(per_sample):
+            if p is None:
+                if tokens:
+                    per_sample[k] = DEFAULT_SEQUENCE
+                    self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                        "core", "The sequence length of input '{name}' is not fixed in the "
+                        "file; planned at {n} tokens (set it with --input, e.g. --input 512)."),
+                        name=vi.name, n=DEFAULT_SEQUENCE))
+                else:
+                    self.fail(Msg(QT_TRANSLATE_NOOP(
+                        "core", "input '{name}' has a symbolic dimension besides the batch; the "
+                        "planner needs every dimension but the batch fixed (give it with "
+                        "--input)"), name=vi.name))
+            elif not 1 <= p <= MAX_DIM:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "input '{name}' dimension {k} is {p}: absurd dimensions"),
+                    name=vi.name, k=k + 1, p=p))
+        return axis, fixed, tuple(per_sample)
+
+    def _side_dims(self, svi, wg, followed, known: dict[str, int], asked) -> None:
+        """An input taken as given, at concrete dimensions: as asked; else a symbolic
+        dimension named like one of a followed input's takes its value; else, at the rank of
+        a followed input, that input's (the one whose name shares the longest prefix with
+        it: 'decoder_attention_mask' follows 'decoder_input_ids')."""
+        sd = svi.type.tensor_type.shape.dim
+        if asked is not None:
+            if len(asked) + 1 != len(sd):
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
+                    "besides the batch"), asked=shape_str(asked), n=len(asked),
+                    name=svi.name, m=max(0, len(sd) - 1)))
+            for d, v in zip(sd, (self.batch_infer,) + tuple(asked)):
+                d.Clear()
+                d.dim_value = int(v)
+            return
+        if all(d.HasField("dim_param") and d.dim_param in known or d.HasField("dim_value")
+               for d in sd):
+            for d in sd:
+                if not d.HasField("dim_value"):
+                    v = known[d.dim_param]
+                    d.Clear()
+                    d.dim_value = v
+            return
+        same = [vi for vi in followed if len(next(
+            i for i in wg.input if i.name == vi.name).type.tensor_type.shape.dim) == len(sd)]
+        if not same:
+            return
+        ref = max(same, key=lambda vi: (len(_common_prefix(vi.name, svi.name)),
+                                        vi is followed[0]))
+        rdims = next(i for i in wg.input if i.name == ref.name).type.tensor_type.shape.dim
+        for d, r in zip(sd, rdims):
+            d.Clear()
+            d.dim_value = r.dim_value
 
     # ---------------------------------------------------------------------- shape inference
     def _infer(self, work) -> None:
@@ -457,7 +604,7 @@ class Importer:
 
     def _consistent(self) -> bool:
         """Every reshape of an activation keeps its number of elements."""
-        reach = {self.input_name}
+        reach = set(self.data_inputs)
         for node in self.nodes:
             if not any(i in reach for i in node.input):
                 continue
@@ -545,7 +692,7 @@ class Importer:
 
     def _first_missing(self, assumed: set[str]):
         """The first node that reads a shaped activation but whose outputs have no shape."""
-        reach = {self.input_name}
+        reach = set(self.data_inputs)
         for node in self.nodes:
             reads = [i for i in node.input if i in reach]
             if not reads:
@@ -561,7 +708,7 @@ class Importer:
 
     # -------------------------------------------------------------- activations, batch axes
     def _find_activations(self) -> None:
-        self.acts: set[str] = {self.input_name}
+        self.acts: set[str] = set(self.data_inputs)
         for node in self.nodes:
             if node.op_type in ("Shape", "Size"):
                 continue
@@ -569,11 +716,12 @@ class Importer:
                 for o in node.output:
                     if o:
                         self.acts.add(o)
-        shape = self.per_sample_raw(self.input_name, self.input_axis)
-        if shape is None or not 1 <= len(shape) <= 4:
-            self.fail(Msg(QT_TRANSLATE_NOOP(
-                "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
-                "{shape}"), name=self.input_name, shape=shape_str(shape)))
+        for name in self.data_inputs:
+            shape = self.per_sample_raw(name, self.input_axes[name])
+            if shape is None or not 1 <= len(shape) <= 4:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
+                    "{shape}"), name=name, shape=shape_str(shape)))
 
     def full_shape(self, name: str) -> tuple[int, ...] | None:
         full = self._full
@@ -588,7 +736,7 @@ class Importer:
     def _batch_axes(self) -> None:
         """Which axis of each activation is the batch (None: merged with another, or gone)."""
         b0 = self.batch_infer
-        bax: dict[str, int | None] = {self.input_name: self.input_axis}
+        bax: dict[str, int | None] = dict(self.input_axes)
         self.bax = bax
         for node in self.nodes:
             act_in = [i for i in node.input if i in self.acts and i in bax]
@@ -835,8 +983,8 @@ class Importer:
         before = self.claimants.get(init)
         if not before:
             return False
-        if kind == "fc" and any(k == "embedding" for k, _s in before):
-            return True
+        if kind in ("fc", "embedding") and any(k == "embedding" for k, _s in before):
+            return True  # an LM head, or a decoder's embedding, reading the encoder's table
         raw = scope[1]
         if not raw:
             return False
@@ -880,7 +1028,7 @@ class Importer:
         scope = ("", self.module_scope(node))
         origins = [self.origin(w) if w else None for w in weights]
         shared = [o is not None and self._shared_with(o, kind, scope) for o in origins]
-        if kind == "fc" and shared and shared[0]:
+        if kind in ("fc", "embedding") and shared and shared[0]:
             params["tied"] = True  # one weight, counted at its first layer
             self.tied_weights += numel(self.init_dims[origins[0]])
             shared[0] = False
@@ -969,6 +1117,11 @@ class Importer:
         self.layers.append(LayerSpec("input", self.tensor_layer[self.input_name],
                                      {"shape": self.per_sample(self.input_name)}))
         self.layer_out[self.tensor_layer[self.input_name]] = self.per_sample(self.input_name)
+        for name in self.data_inputs[1:]:
+            layer = self.unique(_layer_stem(name))
+            self.tensor_layer[name] = layer
+            self.layers.append(LayerSpec("data_input", layer, {"shape": self.per_sample(name)}))
+            self.layer_out[layer] = self.per_sample(name)
         for k, node in enumerate(self.nodes):
             self.current = k
             acts = [i for i in node.input if i in self.acts]
@@ -1069,12 +1222,14 @@ class Importer:
             readers[layer.source() or layers[i - 1].name] += 1
             for r in layer.refs():
                 readers[r] += 1
+        inputs = {layer.name for layer in layers if layer.kind == "data_input"}
         out = []
         for i, layer in enumerate(layers):
             if layer.name in self.auto_inplace and layer.params.get("function") in \
                     _INPLACE_FUNCTIONS:
                 src = layer.source() or layers[i - 1].name
-                inplace = readers[src] == 1 and src != layers[0].name
+                inplace = readers[src] == 1 and src != layers[0].name and \
+                    src not in inputs
                 layer = layer.replace(inplace=inplace)
             out.append(layer)
         draft = NetworkDraft(self.path.stem or "imported", tuple(out),
@@ -1314,6 +1469,19 @@ def _as_array(v):
     import numpy as np  # noqa: PLC0415
 
     return np.asarray(v)
+
+
+def _layer_stem(name: str) -> str:
+    """A layer name made of a graph input's name ('decoder_input_ids')."""
+    stem = re.sub(r"[^\w.-]+", "_", name).strip("_.")[:80]
+    return stem or "input"
+
+
+def _common_prefix(a: str, b: str) -> str:
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return a[:k]
 
 
 def _squeezed(shape) -> tuple[int, ...]:
