@@ -163,8 +163,12 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
                    help="a plan file (.json), preset:NAME, or a model.onnx")
     p.add_argument("--batch", type=int,
                    help="batch size (default: the plan's)")
-    p.add_argument("--input", metavar="CxHxW", type=text("input shape"),
-                   help="per-sample input shape, e.g. 3x224x224")
+    p.add_argument("--input", metavar="[NAME=]CxHxW", type=text("input shape"),
+                   action="append",
+                   help="per-sample input shape, e.g. 3x224x224 (128 for token ids); an ONNX "
+                        "file with several inputs takes one per input, named: --input "
+                        "input_ids=128 --input decoder_input_ids=32 (a shape alone is the "
+                        "file's primary input)")
     p.add_argument("--precision", choices=PRECISIONS)
     p.add_argument("--optimizer", choices=OPTIMIZERS)
     p.add_argument("--mode", choices=("train", "infer"))
@@ -251,14 +255,36 @@ def resolve_parallel(args):
         raise UsageError(str(exc)) from None
 
 
-def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
-    onnx_file = args.source.lower().endswith(".onnx")
-    shape = None
-    if onnx_file and args.input:
+def input_shapes(values, onnx_file: bool):
+    """``--input`` as given (a list, one per use): one shape (the primary input's), or for an
+    ONNX file {input name: shape}, a shape without a name standing for the primary input."""
+    if isinstance(values, str):
+        values = [values]
+    named: dict = {}
+    for value in values:
+        name, sep, spec = value.rpartition("=") if "=" in value else ("", "", value)
+        name = name.strip()
+        if sep and not name:
+            raise UsageError(f"--input {value}: the input's name is missing before '='")
+        if sep and not onnx_file:
+            raise UsageError(f"--input {value}: named inputs are for ONNX files; a plan has "
+                             "one input, give its shape alone")
+        key = name or None
+        if key in named:
+            raise UsageError(f"--input is given twice for "
+                             f"{'input ' + repr(name) if name else 'the primary input'}")
         try:
-            shape = parse_ints(args.input, what="--input")
+            named[key] = parse_ints(spec, what=f"--input {name}" if name else "--input")
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    if list(named) == [None]:
+        return named[None]
+    return named
+
+
+def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
+    onnx_file = args.source.lower().endswith(".onnx")
+    shape = input_shapes(args.input, onnx_file) if args.input else None
     imported: list = []
     saved_parallel: list = []
     folder = os.path.isdir(args.source)
@@ -279,7 +305,6 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
         raise UsageError(str(exc)) from None
     if args.input and not onnx_file:  # an ONNX file is imported at that shape
         try:
-            shape = parse_ints(args.input, what="--input")
             draft = draft.with_input_shape(shape)
         except (LayerError, ValueError) as exc:
             raise UsageError(str(exc)) from None

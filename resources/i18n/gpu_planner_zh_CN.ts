@@ -5895,6 +5895,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>每个头旋转的特征数（旋转位置：头大小）。</translation>
     </message>
     <message>
+        <source>The table is an earlier embedding&apos;s (an encoder-decoder&apos;s shared vocabulary): no parameters of its own.</source>
+        <translation>该表属于前面的某个嵌入层（编码器-解码器共享的词表）：本层没有自己的参数。</translation>
+    </message>
+    <message>
         <source>Looks up token ids in a learned table; keeps the ids for backward.</source>
         <translation>在可学习的表中查找词元 id；为反向传播保留这些 id。</translation>
     </message>
@@ -5905,6 +5909,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Scaled dot-product attention of q (this input), k and v (&apos;from&apos;); keeps q, k, v, the output and a logsumexp per row.</source>
         <translation type="vanished">q（本层输入）、k 和 v（&apos;from&apos;）的缩放点积注意力；保留 q、k、v、输出和每行一个 logsumexp。</translation>
+    </message>
+    <message>
+        <source>Further input</source>
+        <translation>其他输入</translation>
+    </message>
+    <message>
+        <source>Per-sample shape of this input: T token ids, C×H×W images, T×F sequences.</source>
+        <translation>该输入的单样本形状：T 个词元 ID、C×H×W 图像、T×F 序列。</translation>
+    </message>
+    <message>
+        <source>Another input of the network (an encoder-decoder&apos;s decoder tokens, a two-tower network&apos;s second input), without the batch dimension; the batch is the same as the first input&apos;s. Layers read it through &apos;input&apos;.</source>
+        <translation>网络的另一个输入（编码器-解码器的解码器词元、双塔网络的第二个输入），不含批次维度；批次与第一个输入相同。各层通过 'input' 读取它。</translation>
     </message>
     <message>
         <source>Einsum</source>
@@ -7059,6 +7075,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{file}：{why}</translation>
     </message>
     <message>
+        <source>The plan&apos;s layers do not fit together at the shapes asked ({asked}): the file computed constants at its own input shapes (a position table, a mask; an export without dynamic axes), first problem: {problem}. Planned at the file&apos;s shapes instead ({shapes}). Export with dynamic shapes (dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes.</source>
+        <translation>在所要求的形状（{asked}）下，计划的各层无法衔接：文件按其自身的输入形状计算了常量（位置表、掩码；导出时未使用动态轴），第一个问题：{problem}。已改为按文件的形状（{shapes}）规划。若要规划其他尺寸，请以动态形状导出（dynamic_shapes，或 dynamo=False 时用 dynamic_axes）。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>
@@ -7116,7 +7136,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The file fixes the input shape in its reshapes, so it cannot be planned at {asked}: planned at {shape} as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes.</source>
-        <translation>该文件在其 reshape 中固定了输入形状，因此无法按 {asked} 计划：已按导出时的 {shape} 计划。请以动态形状导出（dynamic_shapes，或 dynamo=False 时的 dynamic_axes）以计划其他尺寸。</translation>
+        <translation type="vanished">该文件在其 reshape 中固定了输入形状，因此无法按 {asked} 计划：已按导出时的 {shape} 计划。请以动态形状导出（dynamic_shapes，或 dynamo=False 时的 dynamic_axes）以计划其他尺寸。</translation>
     </message>
     <message>
         <source>initializer &apos;{name}&apos; has absurd dimensions {dims}</source>
@@ -7128,11 +7148,27 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>the planner handles networks with one input; this graph has {n}: {names}</source>
-        <translation>规划器只处理单输入网络；此图有 {n} 个：{names}</translation>
+        <translation type="vanished">规划器只处理单输入网络；此图有 {n} 个：{names}</translation>
     </message>
     <message>
         <source>The graph has {n} inputs; the plan follows &apos;{primary}&apos; and takes {others} as given (masks, positions, token types): what is computed from them alone keeps nothing per sample.</source>
-        <translation>该图有 {n} 个输入；计划沿“{primary}”展开，并将 {others} 视为给定（掩码、位置、token 类型）：仅由它们计算出的内容不按样本保留任何张量。</translation>
+        <translation type="vanished">该图有 {n} 个输入；计划沿“{primary}”展开，并将 {others} 视为给定（掩码、位置、token 类型）：仅由它们计算出的内容不按样本保留任何张量。</translation>
+    </message>
+    <message>
+        <source>The file fixes the shape of input &apos;{name}&apos; in its reshapes or its constants, so it cannot be planned at {asked}: planned at {shape} as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes.</source>
+        <translation>文件在其 reshape 或常量中固定了输入 '{name}' 的形状，因此无法按 {asked} 规划：已按导出时的 {shape} 规划。若要规划其他尺寸，请以动态形状导出（dynamic_shapes，或 dynamo=False 时用 dynamic_axes）。</translation>
+    </message>
+    <message>
+        <source>The graph has {n} inputs; the plan follows {followed} and takes {others} as given (masks, positions, token types): what is computed from them alone keeps nothing per sample.</source>
+        <translation>该图有 {n} 个输入；计划跟随 {followed}，并将 {others} 视为给定值（掩码、位置、词元类型）：仅由它们计算出的内容不按样本保留任何张量。</translation>
+    </message>
+    <message>
+        <source>The network has {n} inputs that feed learned layers ({names}): the plan follows each, with its own per-sample shape and the same batch, and layers that read several join where the graph joins them (cross-attention).</source>
+        <translation>该网络有 {n} 个输入各自馈入可学习的层（{names}）：计划分别跟随每个输入，各用其单样本形状、共用同一批次；读取多个输入的层在图中汇合之处汇合（交叉注意力）。</translation>
+    </message>
+    <message>
+        <source>--input names &apos;{name}&apos;, which is not an input of the graph (its inputs: {names})</source>
+        <translation>--input 指定了 '{name}'，但它不是该图的输入（图的输入：{names}）</translation>
     </message>
     <message>
         <source>input &apos;{name}&apos; has no shape (missing shapes: re-export with shapes)</source>
@@ -7151,6 +7187,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>--input {asked} 有 {n} 个维度；输入“{name}”除批维度外有 {m} 个（{shape}）</translation>
     </message>
     <message>
+        <source>--input {asked} has {n} dimension(s); input &apos;{name}&apos; has {m} besides the batch ({shape}); the file&apos;s other inputs ({others}) take a shape each, named: --input NAME=SHAPE</source>
+        <translation>--input {asked} 有 {n} 个维度；输入 '{name}' 除批次外有 {m} 个（{shape}）；文件的其他输入（{others}）各自接受一个形状，需写明名称：--input 名称=形状</translation>
+    </message>
+    <message>
         <source>The file fixes input &apos;{name}&apos; at {shape}; planning {asked} as asked (shapes re-derived).</source>
         <translation>文件将输入“{name}”固定为 {shape}；按要求计划 {asked}（形状已重新推导）。</translation>
     </message>
@@ -7165,6 +7205,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>input &apos;{name}&apos; dimension {k} is {p}: absurd dimensions</source>
         <translation>输入“{name}”的第 {k} 维为 {p}：维度不合理</translation>
+    </message>
+    <message>
+        <source>--input {asked} has {n} dimension(s); input &apos;{name}&apos; has {m} besides the batch</source>
+        <translation>--input {asked} 有 {n} 个维度；输入 '{name}' 除批次外有 {m} 个</translation>
     </message>
     <message>
         <source>ONNX shape inference failed: {why}</source>

@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.core.layers import shape_str
 from planner.core.network import NetworkDraft, PlanFileError, Setup
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
@@ -47,6 +48,10 @@ class ImportReport:
     restored_batchnorms: int = 0
     eval_export: bool = False
     complete: bool = True
+    # The inputs the plan follows, the primary first: (graph input, plan layer, per-sample
+    # shape planned); and those taken as given (masks, positions, token types).
+    inputs: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    inputs_as_given: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         return {"nodes": self.nodes, "mapped": self.mapped, "folded": self.folded,
@@ -55,7 +60,10 @@ class ImportReport:
                 "file_weights": self.file_weights, "plan_parameters": self.plan_parameters,
                 "unclaimed_weights": list(self.unclaimed_weights),
                 "restored_batchnorms": self.restored_batchnorms,
-                "eval_export": self.eval_export, "complete": self.complete}
+                "eval_export": self.eval_export, "complete": self.complete,
+                "inputs": [{"name": n, "layer": layer, "shape": list(shape)}
+                           for n, layer, shape in self.inputs],
+                "inputs_as_given": list(self.inputs_as_given)}
 
 
 @dataclass(frozen=True)
@@ -142,12 +150,40 @@ STRIPPED_RECORD = QT_TRANSLATE_NOOP(
 _WHERE = QT_TRANSLATE_NOOP("core", "{file}: {why}")
 
 
+FIXED_CONSTANTS = QT_TRANSLATE_NOOP(
+    "core", "The plan's layers do not fit together at the shapes asked ({asked}): the file "
+    "computed constants at its own input shapes (a position table, a mask; an export without "
+    "dynamic axes), first problem: {problem}. Planned at the file's shapes instead ({shapes}). "
+    "Export with dynamic shapes (dynamic_shapes, or dynamic_axes with dynamo=False) to plan "
+    "other sizes.")
+
+
+def _at_file_shapes(onnx, importer, path, batch, imp, draft, setup):
+    """Shapes asked that the file's own constants contradict: the import again at the file's
+    shapes, said; the first import where that does not help either."""
+    again = importer(onnx, path, batch, None)
+    try:
+        d2, s2 = again.run()
+    except Exception:  # noqa: BLE001 - the first import's problems say more
+        return imp, draft, setup
+    if not again.analysis.ok:
+        return imp, draft, setup
+    asked = ", ".join(f"'{n}' {shape_str(s)}" for n, _l, s in imp.followed_inputs())
+    shapes = ", ".join(f"'{n}' {shape_str(s)}" for n, _l, s in again.followed_inputs())
+    again.warnings.insert(0, Msg(FIXED_CONSTANTS, asked=asked, shapes=shapes,
+                                 problem=str(imp.analysis.problems[0])))
+    again.incomplete = True
+    return again, d2, s2
+
+
 def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
-                input_shape: tuple[int, ...] | None = None) -> ImportResult:
+                input_shape: tuple[int, ...] | dict[str, tuple[int, ...]] | None = None
+                ) -> ImportResult:
     """Read the graph of an ONNX file and map it onto a draft (see the module docstring).
 
     ``batch``: the batch to plan (default: the file's if it fixes one above 1, else 32).
-    ``input_shape``: the per-sample input shape to plan (a sequence length for token ids).
+    ``input_shape``: the per-sample shape to plan (a sequence length for token ids) of the
+    primary input, or a dict of them by input name (an encoder-decoder's two token inputs).
     """
     where = Path(path).name if str(path) else "?"
     onnx = _onnx()
@@ -157,6 +193,9 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
     imp = Importer(onnx, Path(path), batch, input_shape)
     try:
         draft, setup = imp.run()
+        if input_shape and not imp.analysis.ok:
+            imp, draft, setup = _at_file_shapes(onnx, Importer, Path(path), batch, imp,
+                                                draft, setup)
     except ImportFailure as exc:
         raise OnnxImportError(Msg(_WHERE, file=where, why=message_of(exc))) from None
     except OnnxImportError:
@@ -252,5 +291,6 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
         not_understood_ops=tuple(unknown), file_weights=imp.file_weights,
         plan_parameters=imp.analysis.parameters, unclaimed_weights=imp.unclaimed,
         restored_batchnorms=imp.restored_bn, eval_export=eval_export,
-        complete=not imp.incomplete)
+        complete=not imp.incomplete, inputs=imp.followed_inputs(),
+        inputs_as_given=tuple(imp.side_inputs))
     return ImportResult(draft, setup, tuple(warnings), imp.fixed_batch, tuple(notes), report)

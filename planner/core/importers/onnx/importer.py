@@ -93,7 +93,9 @@ class Importer:
         self.onnx = onnx
         self.path = path
         self.batch_arg = batch
-        self.input_shape_arg = tuple(input_shape) if input_shape else None
+        # one per-sample shape (the primary input's), or {input name: shape}
+        self.input_shape_arg = (dict(input_shape) if isinstance(input_shape, dict) else
+                                tuple(input_shape)) if input_shape else None
         self.warnings: list[str] = []
         self.notes: list[str] = []  # facts worth saying that do not make the plan incomplete
         self.unknown_ops: dict[str, list[str]] = defaultdict(list)
@@ -215,8 +217,9 @@ class Importer:
             planned = self.per_sample_raw(name, self.input_axes[name])
             if planned is not None and tuple(planned) != tuple(want):
                 self.warnings.append(Msg(QT_TRANSLATE_NOOP(
-                    "core", "The file fixes the shape of input '{name}' in its reshapes, so it "
-                    "cannot be planned at {asked}: planned at {shape} as exported. Export it "
+                    "core", "The file fixes the shape of input '{name}' in its reshapes or its "
+                    "constants, so it cannot be planned at {asked}: planned at {shape} as "
+                    "exported. Export it "
                     "with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) "
                     "to plan other sizes."), name=name, asked=shape_str(want),
                     shape=shape_str(planned)))
@@ -412,6 +415,16 @@ class Importer:
         followed = [considered[k] for k in chosen]
         return followed, [vi for vi in data if all(vi is not f for f in followed)]
 
+    def followed_inputs(self) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+        """(graph input, plan layer, per-sample shape planned) of each input followed."""
+        out = []
+        for name in self.data_inputs:
+            layer = dict.get(self.tensor_layer, name)
+            shape = self.layer_out.get(layer) if layer else None
+            if layer and shape is not None:
+                out.append((name, layer, tuple(shape)))
+        return tuple(out)
+
     def _weight_input(self, name: str) -> bool:
         """``name`` is a float weight of the file (an initializer of more than one value, or
         one seen through a cast, transpose or reshape of it)."""
@@ -473,11 +486,16 @@ class Importer:
                       for k, d in enumerate(dims) if k != axis]
         if asked is not None:
             if len(asked) != len(per_sample):
-                self.fail(Msg(QT_TRANSLATE_NOOP(
+                others = [i for i in self.__dict__.get("data_inputs", ()) if i != vi.name]
+                template = QT_TRANSLATE_NOOP(
                     "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
-                    "besides the batch ({shape})"), asked=shape_str(asked),
-                    n=len(asked), name=vi.name, m=len(per_sample),
-                    shape=shape_str(per_sample)))
+                    "besides the batch ({shape})") if not others else QT_TRANSLATE_NOOP(
+                    "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
+                    "besides the batch ({shape}); the file's other inputs ({others}) take "
+                    "a shape each, named: --input NAME=SHAPE")
+                self.fail(Msg(template, asked=shape_str(asked), n=len(asked), name=vi.name,
+                              m=len(per_sample), shape=shape_str(per_sample),
+                              others=", ".join(f"'{i}'" for i in others)))
             if any(p is not None and p != a for p, a in zip(per_sample, asked)):
                 self.notes.append(Msg(QT_TRANSLATE_NOOP(
                     "core", "The file fixes input '{name}' at {shape}; planning {asked} as asked "
@@ -613,6 +631,10 @@ class Importer:
                 a, b = self.full_shape(node.input[0]), self.full_shape(node.output[0])
                 if a is None or b is None or numel(a) != numel(b):
                     return False
+            elif node.op_type in _BROADCAST_OPS and not _broadcasts(
+                    [self.full_shape(i) if i in reach else self.init_dims.get(i)
+                     for i in node.input if i]):
+                return False  # a constant folded at the file's shapes (a position table)
         return True
 
     def _propagate_values(self) -> None:
@@ -1469,6 +1491,19 @@ def _as_array(v):
     import numpy as np  # noqa: PLC0415
 
     return np.asarray(v)
+
+
+_BROADCAST_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Where", "Pow"})
+
+
+def _broadcasts(shapes) -> bool:
+    """The known shapes broadcast together (numpy's rule); unknown ones are not judged."""
+    known = [s for s in shapes if s is not None and None not in s]
+    for k in range(1, max((len(s) for s in known), default=0) + 1):
+        sizes = {s[-k] for s in known if len(s) >= k} - {1}
+        if len(sizes) > 1:
+            return False
+    return True
 
 
 def _layer_stem(name: str) -> str:
