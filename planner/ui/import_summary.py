@@ -55,7 +55,8 @@ KINDS = (
                          "training: if it does, attention keeps more than shown (the details "
                          "say how much). Train with use_cache=False, or open a file with its "
                          "exporter's metadata, for exact figures.")),
-    ("shape", re.compile(r"fixes the input shape|shapes differ", re.I), QT_TRANSLATE_NOOP(
+    ("shape", re.compile(r"fixes the input shape|fixes the shape of input|shapes differ|"
+                         r"do not fit together at the shapes asked", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file fixes its shapes, or the plan's shapes differ from the "
                          "file's in places: check the layers whose output shape looks wrong.")),
     ("score_bias", re.compile(r"bias to their scores", re.I), QT_TRANSLATE_NOOP(

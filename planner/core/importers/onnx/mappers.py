@@ -1472,8 +1472,34 @@ def _map_index_arithmetic(imp, node, main, acts, facts):
     GatherElements keeps its int64 index, unless it gathers integers (RoBERTa's position ids,
     computed from the token ids), where no gradient flows."""
     if node.op_type == "GatherElements" and not imp.is_integer(node.input[0]):
-        return imp.placeholder(node, main)
+        return _map_gather_of_activation(imp, node, main, acts, facts)
     return _map_mask(imp, node, main, acts, facts)
+
+
+def _map_gather_of_activation(imp, node, main, acts, facts):
+    """GatherElements / GatherND of an activation: a new tensor of the output's shape.
+    GatherElements is torch.gather (take_along_dim), whose backward keeps its source and its
+    index; GatherND is tensor indexing (x[..., idx]: aten.index), which keeps its index only
+    (measured with saved_tensors_hooks, torch 2.14). An index computed per sample (an
+    activation) is kept; a constant one (DeBERTa's relative positions, Falcon's key/value slots
+    of its fused projection) is not per sample."""
+    data = node.input[0] if node.input else ""
+    index = node.input[1] if len(node.input) > 1 else ""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    if data not in imp.tensor_layer or out is None or imp.is_integer(data):
+        return imp.placeholder(node, main)
+    per_sample_index = index in imp.acts and index in imp.tensor_layer
+    params: dict[str, Any] = {"op": "other", "shape": out}
+    if node.op_type == "GatherND":
+        if per_sample_index:  # main: the index, kept; the data read through 'from'
+            params.update(keeps="input", **{"from": (imp.tensor_layer[data],)})
+            return imp.emit("elementwise", node, params, index)
+        params["keeps"] = "nothing"
+    elif per_sample_index:
+        params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
+    else:
+        params["keeps"] = "input"
+    return imp.emit("elementwise", node, params, data)
 
 
 def _map_unary(keeps: str):
@@ -1501,6 +1527,7 @@ MAPPERS = {
     "InstanceNormalization": _map_instancenorm,
     "CumSum": _map_index_arithmetic,
     "GatherElements": _map_index_arithmetic,
+    "GatherND": _map_gather_of_activation,
     "SimplifiedLayerNormalization": _map_rmsnorm,
     "Relu": _map_activation("relu"),
     "LeakyRelu": _map_activation("leaky_relu"),
