@@ -571,6 +571,10 @@ class MainWindow(QMainWindow):
                  self._on_open_folder_triggered, (),
                  self.tr("Open a Hugging Face model folder (config.json, safetensors headers; "
                          "no weights)")),
+                ("onnx_inputs_action", self.tr("ONNX &Input Shapes…"),
+                 self._on_onnx_inputs_triggered, (),
+                 self.tr("Set the per-sample shape of each input of the imported ONNX model "
+                         "(sequence lengths, image sizes) and import it again")),
                 "recent",
                 "-",
                 ("save_action", self.tr("&Save"), files.save, (SK.Save,), ""),
@@ -844,6 +848,12 @@ class MainWindow(QMainWindow):
             from planner.ui.model_folder import choose_and_open
 
             choose_and_open(self)
+
+    @Slot()
+    def _on_onnx_inputs_triggered(self) -> None:
+        from planner.ui.onnx_inputs import edit_input_shapes
+
+        edit_input_shapes(self)
 
     @Slot()
     def _on_recent_triggered(self) -> None:

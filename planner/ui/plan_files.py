@@ -59,6 +59,7 @@ class PlanFiles(QObject):
         self.prompts = prompts
         self._prefs = prefs
         self.import_result = None  # the last ONNX import (its report travels with the plan)
+        self.import_path: Path | None = None  # its file (File ▸ ONNX Input Shapes…)
         self._opening = None  # a BackgroundOpen in progress
         self._prepared_open = None  # (draft, (analysis, estimate, assumptions)) from it
         self._opened_parallel = None  # the several-GPU setup read with it
@@ -171,11 +172,16 @@ class PlanFiles(QObject):
             par = Parallel()
         self.document.set_parallel(par)
 
-    def import_onnx(self, path: str | os.PathLike, _load=None) -> bool:
+    def import_onnx(self, path: str | os.PathLike, _load=None, input_shape=None) -> bool:
+        """``input_shape``: per input name (File ▸ ONNX Input Shapes…, planner/ui/onnx_inputs.py)."""
         from planner.core.importers.onnx import OnnxImportError, import_onnx
 
         try:
-            result = (_load or import_onnx)(path, batch=self._prefs().default_batch)
+            if _load is not None:
+                result = _load(path, batch=self._prefs().default_batch)
+            else:
+                result = import_onnx(path, batch=self._prefs().default_batch,
+                                     input_shape=input_shape)
         except OnnxImportError as exc:
             self.prompts.error(self.tr("Cannot open ONNX model"), exc_text(exc))
             return False
@@ -184,6 +190,7 @@ class PlanFiles(QObject):
                            prepared=ready[1] if ready and ready[0] is result.draft else None)
         self._add_recent(Path(path))
         self.import_result = result
+        self.import_path = Path(path)
         name = Path(path).name
         if result.warnings or result.incomplete:
             self._show_import_warnings(name, result)
@@ -191,7 +198,7 @@ class PlanFiles(QObject):
             self.message.emit(arg(self.tr("Opened %1 as a new plan"), name), 5000)
         return True
 
-    def open_in_background(self, path: str | os.PathLike) -> None:
+    def open_in_background(self, path: str | os.PathLike, input_shape=None) -> None:
         """File ▸ Open: read (and import) the file in a worker thread, a progress dialog with
         Cancel after 200 ms, then show it here; ``open_finished`` says how it went. The window
         never waits on the file (a FIFO, a slow disk, a large ONNX model)."""
@@ -222,7 +229,8 @@ class PlanFiles(QObject):
         if importer is not None:
             # in a child process (planner/importing.py): onnx's shape inference holds Python's
             # lock for seconds, and Cancel must really stop it
-            child = ChildImport(importer, path, batch=batch, what=Path(path).name)
+            more = {"input_shape": input_shape} if input_shape else {}  # an ONNX file's
+            child = ChildImport(importer, path, batch=batch, what=Path(path).name, **more)
 
             def work():
                 if Path(path).suffix.lower() == ".onnx":

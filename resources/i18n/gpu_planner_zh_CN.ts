@@ -2070,6 +2070,14 @@ Names are the block&apos;s own; @input is what each copy starts from (the layer 
         <translation>打开 Hugging Face 模型文件夹（config.json、safetensors 文件头；不读取权重）</translation>
     </message>
     <message>
+        <source>ONNX &amp;Input Shapes…</source>
+        <translation>ONNX 输入形状(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Set the per-sample shape of each input of the imported ONNX model (sequence lengths, image sizes) and import it again</source>
+        <translation>设置所导入 ONNX 模型每个输入的单样本形状（序列长度、图像尺寸），然后重新导入</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2998,6 +3006,49 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>plan: {gib:.1f} GiB</source>
         <translation type="vanished">方案：{gib:.1f} GiB</translation>
+    </message>
+</context>
+<context>
+    <name>OnnxInputs</name>
+    <message>
+        <source>Input shapes of %1</source>
+        <translation>%1 的输入形状</translation>
+    </message>
+    <message>
+        <source>The per-sample shape of each input the plan follows, without the batch (the batch is the plan&apos;s, the same for every input): a sequence length for token ids (128), C×H×W for images (3×224×224). The file is imported again at these shapes.</source>
+        <translation>计划所跟随的每个输入的单样本形状，不含批次（批次取计划的批次，所有输入相同）：词元 ID 填序列长度（128），图像填 C×H×W（3×224×224）。文件将按这些形状重新导入。</translation>
+    </message>
+    <message>
+        <source>Per-sample shape, e.g. 128 or 3x224x224</source>
+        <translation>单样本形状，例如 128 或 3x224x224</translation>
+    </message>
+    <message>
+        <source>Taken as given (masks, positions, token types; their shapes follow the inputs they go with): %1</source>
+        <translation>视为给定值（掩码、位置、词元类型；其形状随所对应的输入而定）：%1</translation>
+    </message>
+    <message>
+        <source>Import Again</source>
+        <translation>重新导入</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="obsolete">%1：%2</translation>
+    </message>
+    <message>
+        <source>No ONNX model</source>
+        <translation>没有 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>Open an ONNX model first (File ▸ Open…): its inputs&apos; shapes are set here.</source>
+        <translation>请先打开一个 ONNX 模型（文件 ▸ 打开…）：在此设置其输入的形状。</translation>
+    </message>
+    <message>
+        <source>No inputs to set</source>
+        <translation>没有可设置的输入</translation>
+    </message>
+    <message>
+        <source>This import does not list its inputs; open the file again.</source>
+        <translation>这次导入没有列出其输入；请重新打开该文件。</translation>
     </message>
 </context>
 <context>
@@ -5920,7 +5971,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Another input of the network (an encoder-decoder&apos;s decoder tokens, a two-tower network&apos;s second input), without the batch dimension; the batch is the same as the first input&apos;s. Layers read it through &apos;input&apos;.</source>
-        <translation>网络的另一个输入（编码器-解码器的解码器词元、双塔网络的第二个输入），不含批次维度；批次与第一个输入相同。各层通过 'input' 读取它。</translation>
+        <translation>网络的另一个输入（编码器-解码器的解码器词元、双塔网络的第二个输入），不含批次维度；批次与第一个输入相同。各层通过 &apos;input&apos; 读取它。</translation>
     </message>
     <message>
         <source>Einsum</source>
@@ -7156,7 +7207,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The file fixes the shape of input &apos;{name}&apos; in its reshapes or its constants, so it cannot be planned at {asked}: planned at {shape} as exported. Export it with a dynamic shape (dynamic_shapes, or dynamic_axes with dynamo=False) to plan other sizes.</source>
-        <translation>文件在其 reshape 或常量中固定了输入 '{name}' 的形状，因此无法按 {asked} 规划：已按导出时的 {shape} 规划。若要规划其他尺寸，请以动态形状导出（dynamic_shapes，或 dynamo=False 时用 dynamic_axes）。</translation>
+        <translation>文件在其 reshape 或常量中固定了输入 &apos;{name}&apos; 的形状，因此无法按 {asked} 规划：已按导出时的 {shape} 规划。若要规划其他尺寸，请以动态形状导出（dynamic_shapes，或 dynamo=False 时用 dynamic_axes）。</translation>
     </message>
     <message>
         <source>The graph has {n} inputs; the plan follows {followed} and takes {others} as given (masks, positions, token types): what is computed from them alone keeps nothing per sample.</source>
@@ -7168,7 +7219,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>--input names &apos;{name}&apos;, which is not an input of the graph (its inputs: {names})</source>
-        <translation>--input 指定了 '{name}'，但它不是该图的输入（图的输入：{names}）</translation>
+        <translation>--input 指定了 &apos;{name}&apos;，但它不是该图的输入（图的输入：{names}）</translation>
     </message>
     <message>
         <source>input &apos;{name}&apos; has no shape (missing shapes: re-export with shapes)</source>
@@ -7188,7 +7239,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>--input {asked} has {n} dimension(s); input &apos;{name}&apos; has {m} besides the batch ({shape}); the file&apos;s other inputs ({others}) take a shape each, named: --input NAME=SHAPE</source>
-        <translation>--input {asked} 有 {n} 个维度；输入 '{name}' 除批次外有 {m} 个（{shape}）；文件的其他输入（{others}）各自接受一个形状，需写明名称：--input 名称=形状</translation>
+        <translation>--input {asked} 有 {n} 个维度；输入 &apos;{name}&apos; 除批次外有 {m} 个（{shape}）；文件的其他输入（{others}）各自接受一个形状，需写明名称：--input 名称=形状</translation>
     </message>
     <message>
         <source>The file fixes input &apos;{name}&apos; at {shape}; planning {asked} as asked (shapes re-derived).</source>
@@ -7208,7 +7259,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>--input {asked} has {n} dimension(s); input &apos;{name}&apos; has {m} besides the batch</source>
-        <translation>--input {asked} 有 {n} 个维度；输入 '{name}' 除批次外有 {m} 个</translation>
+        <translation>--input {asked} 有 {n} 个维度；输入 &apos;{name}&apos; 除批次外有 {m} 个</translation>
     </message>
     <message>
         <source>ONNX shape inference failed: {why}</source>
