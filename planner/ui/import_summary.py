@@ -63,6 +63,10 @@ KINDS = (
         "ImportSummary", "Attention adds a position bias to its scores: the plan assumes the "
                          "fused kernel CUDA runs for it. Where the math kernel runs instead, "
                          "activation memory is higher by the figure the details give.")),
+    ("computed", re.compile(r"batched product", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "Attention multiplies by position tensors computed from parameters: "
+                         "where the network copies them for every sample, training keeps more "
+                         "than shown, by the figure the details give.")),
     ("weights", re.compile(r"belong to no layer|parameters but its layers read|constant\(s\)|"
                            r"folded parameters and buffers", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file's weights and the plan's parameters do not match exactly: "

@@ -1713,6 +1713,10 @@ reasons</source>
         <translation>注意力在得分上加了位置偏置：规划假定使用 CUDA 为其运行的融合内核。若改用数学内核，激活内存会高出详细信息中给出的数值。</translation>
     </message>
     <message>
+        <source>Attention multiplies by position tensors computed from parameters: where the network copies them for every sample, training keeps more than shown, by the figure the details give.</source>
+        <translation>注意力与由参数计算出的位置张量相乘：若网络为每个样本复制它们，训练保留的内容会比显示的多，具体数值见详细信息。</translation>
+    </message>
+    <message>
         <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
         <translation>文件的权重与计划的参数不完全一致：权重、梯度和优化器内存可能相差这个差值。</translation>
     </message>
@@ -7116,6 +7120,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} attention block(s) add a T×T bias to their scores (relative positions, a window mask). The plan assumes PyTorch&apos;s memory-efficient kernel, which CUDA runs for them; it also keeps the bias itself, not counted where the bias is per sample (shifted windows). Where the math kernel runs instead (on the CPU, with a head size or GPU the fused kernels refuse, or with attention weights returned), each block also keeps its T×T softmax: {mib} MiB more at batch {batch} in fp32.</source>
         <translation>{n} 个注意力块在得分上加了 T×T 偏置（相对位置、窗口掩码）。规划假定 PyTorch 的内存高效内核（CUDA 为它们运行此内核）；该内核还保留偏置本身，偏置按样本变化时（移位窗口）未计入。若改用数学内核（在 CPU 上、融合内核拒绝的头大小或 GPU、或返回注意力权重时），每个块还保留其 T×T softmax：在 fp32、批大小 {batch} 时多 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} batched product(s) multiply an activation by a tensor the file computes from parameters alone (relative-position keys and queries, as in DeBERTa). The plan has that tensor once, not per sample; where the network repeats it over the batch for the product (DeBERTa does), training also keeps each sample&apos;s copy: {mib} MiB more at batch {batch} in fp32.</source>
+        <translation>{n} 个批量乘积将激活与文件仅由参数计算出的张量相乘（相对位置的键和查询，如 DeBERTa）。计划只计该张量一次，而非每个样本一份；若网络为该乘积在批次上重复它（DeBERTa 就是如此），训练还会保留每个样本的副本：批次 {batch}、fp32 下多 {mib} MiB。</translation>
     </message>
     <message>
         <source>This file comes from PyTorch&apos;s default exporter (its names say so) but lost the exporter&apos;s record of the traced operations (metadata stripped by an optimiser or a re-save). The default exporter folds batch norms into the convolutions before them, also in training mode, and removes all-zero biases; only that record tells which of the {n} convolution(s) had them, so the plan has none: if the network has batch norms, their parameters and what they keep for backward are missing (about half of the saved bytes on a ResNet). Open the file as exported, or export with dynamo=False, do_constant_folding=False and training=torch.onnx.TrainingMode.TRAINING.</source>

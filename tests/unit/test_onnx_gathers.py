@@ -71,3 +71,28 @@ def test_gather_nd_of_an_activation_keeps_only_its_index(tmp_path):
     # x and the gathered slot (the second projection's input); not the source a, and the
     # constant index is not per sample
     assert saved_per_sample(r) == T * C + 1 * S
+
+
+def test_a_product_with_position_keys_computed_from_parameters_says_what_a_copy_per_sample_adds(
+        tmp_path):
+    """DeBERTa's c2p scores: q (per head) times position keys made from the position table by
+    the key projection, per head. The plan has the keys once; the warning gives what a copy per
+    sample (DeBERTa repeats them over the batch for torch.bmm) adds."""
+    h = helper
+    H, D, P = 2, 4, 12
+    nodes = [h.make_node("MatMul", ["x", "wq.weight"], ["q"], name="/q/MatMul"),
+             h.make_node("Reshape", ["q", "heads"], ["q4"], name="/q/Reshape"),
+             h.make_node("Transpose", ["q4"], ["qh"], name="/q/Transpose", perm=[0, 2, 1, 3]),
+             h.make_node("MatMul", ["rel.weight", "wk.weight"], ["pk"], name="/pos/MatMul"),
+             h.make_node("Reshape", ["pk", "pheads"], ["pk3"], name="/pos/Reshape"),
+             h.make_node("Transpose", ["pk3"], ["pkt"], name="/pos/Transpose", perm=[1, 2, 0]),
+             h.make_node("MatMul", ["qh", "pkt"], ["c2p"], name="/c2p/MatMul"),
+             h.make_node("ReduceSum", ["c2p", "last"], ["y"], name="/sum", keepdims=0)]
+    inits = [weight("wq.weight", (C, H * D)), weight("wk.weight", (C, H * D)),
+             weight("rel.weight", (P, C)), const("heads", [0, T, H, D], np.int64),
+             const("pheads", [P, H, D], np.int64), const("last", [-1], np.int64)]
+    model = build(nodes, [tensor("x", ["N", T, C])], [tensor("y", None)], inits, opset=17)
+    r = import_saved(tmp_path, model, batch=4096)
+    said = [w for w in r.warnings if "batched product" in w]
+    assert len(said) == 1, r.warnings
+    assert "1.5 MiB more at batch 4096" in said[0]  # H·D·P values per sample, fp32

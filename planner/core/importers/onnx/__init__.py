@@ -138,6 +138,15 @@ SCORE_BIAS = QT_TRANSLATE_NOOP(
     "fused kernels refuse, or with attention weights returned), each block also keeps its "
     "T×T softmax: {mib} MiB more at batch {batch} in fp32.")
 
+# DeBERTa-v2 (benchmarks/onnx_accuracy.py): its c2p and p2c products read position keys and
+# queries computed from the position table and repeated over the batch for torch.bmm.
+COMPUTED_OPERANDS = QT_TRANSLATE_NOOP(
+    "core", "{n} batched product(s) multiply an activation by a tensor the file computes from "
+    "parameters alone (relative-position keys and queries, as in DeBERTa). The plan has that "
+    "tensor once, not per sample; where the network repeats it over the batch for the product "
+    "(DeBERTa does), training also keeps each sample's copy: {mib} MiB more at batch {batch} in "
+    "fp32.")
+
 STRIPPED_RECORD = QT_TRANSLATE_NOOP(
     "core", "This file comes from PyTorch's default exporter (its names say so) but lost the "
     "exporter's record of the traced operations (metadata stripped by an optimiser or a "
@@ -264,6 +273,10 @@ def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 "is an inference export and the plan leaves out what dropout keeps (measured "
                 "2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for "
                 "training figures.")))
+    if getattr(imp, "computed_operands", 0):
+        warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
+                            mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
+                            batch=setup.batch_size))
     if imp.merged_ops:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} operation(s) the exporter's optimiser merged with an identical one "

@@ -1186,6 +1186,30 @@ class Importer:
         for o in self.output_names:
             if o in self.tensor_layer.pending:
                 self.tensor_layer[o]  # noqa: B018 - a graph output: plan its final shape
+        self._computed_operands()
+
+    def _computed_operands(self) -> None:
+        """Batched products of an activation with a tensor the graph computes from parameters
+        and constants alone (DeBERTa's relative-position keys and queries: key_proj of the
+        position table, per head): the plan has the tensor once, not per sample, so nothing of
+        it is kept per sample. Where the network repeats it over the batch (DeBERTa does, for
+        torch.bmm), autograd keeps each sample's copy: counted here for the warning."""
+        self.computed_operands = 0
+        self.computed_elements = 0  # per sample, if repeated per sample
+        for k, node in enumerate(self.nodes):
+            if node.op_type not in ("MatMul", "Einsum") or self.status.get(k) == "constant":
+                continue
+            others = [i for i in node.input if i and i not in self.acts]
+            if len(others) != 1 or len(others) == len([i for i in node.input if i]):
+                continue
+            o = others[0]
+            dims = self.dims_of(o)
+            if o in self.init_dims and not self.is_derived(o) or dims is None or \
+                    len(dims) < 3 or numel(dims[:-2]) < 2 or \
+                    self.init_type.get(o, self.elem_types.get(o)) not in _FLOAT_TYPES:
+                continue
+            self.computed_operands += 1
+            self.computed_elements += numel(dims) // max(1, self.batch_infer)
 
     def _fx_record(self, node) -> tuple[str, str] | None:
         """(the FX value a node of the default exporter computes, its first argument)."""
