@@ -7258,6 +7258,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件未固定输入“{name}”的序列长度；按 {n} 个 token 计划（可用 --input 设置，例如 --input 512）。</translation>
     </message>
     <message>
+        <source>input &apos;{name}&apos; has a symbolic dimension besides the batch; the planner needs every dimension but the batch fixed (give it with --input {name}=SHAPE)</source>
+        <translation>输入 '{name}' 除批次外还有符号维度；规划器需要除批次外的每个维度都是固定值（请用 --input {name}=形状 给出）</translation>
+    </message>
+    <message>
         <source>input &apos;{name}&apos; has a symbolic dimension besides the batch; the planner needs every dimension but the batch fixed (give it with --input)</source>
         <translation>输入“{name}”除批维度外还有符号维度；规划器需要除批维度外的所有维度都是固定的（请用 --input 给出）</translation>
     </message>

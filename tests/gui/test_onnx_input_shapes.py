@@ -10,11 +10,8 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from planner.ui.bootstrap import build_main_window  # noqa: E402
 from planner.ui.onnx_inputs import InputShapesDialog, edit_input_shapes  # noqa: E402
-from planner.ui.services import Services  # noqa: E402
-
-from gui_prompts import ScriptedPrompts  # noqa: E402
+from test_onnx_import_dialog import window  # noqa: E402, F401 - the window fixture
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
 import onnx_fixtures as fx  # noqa: E402
@@ -23,31 +20,15 @@ from test_onnx_inputs import cross_attention_net  # noqa: E402
 sys.path.pop(0)
 
 
-class ShapePrompts(ScriptedPrompts):
-    def __init__(self, answer=None, **kw):
-        super().__init__(**kw)
-        self.answer = answer
-        self.shown: list = []
+def _answer(window, shapes):
+    """The dialog's answer, scripted: records what it was shown."""
+    shown = []
 
-    def onnx_input_shapes(self, name, inputs, given):
-        self.shown.append((name, inputs, given))
-        return self.answer
-
-    def import_warnings(self, *args):
-        pass
-
-
-@pytest.fixture
-def window(qtbot, planner_home, tmp_path):
-    prompts = ShapePrompts()
-    services = Services(prompts=prompts, settings_path=tmp_path / "s.ini",
-                        start_preset="seed-example")
-    w = build_main_window(services)
-    qtbot.addWidget(w)
-    w.prompts = prompts
-    yield w
-    w.document.undo_stack.setClean()
-    w.shutdown()
+    def ask(name, inputs, given):
+        shown.append((name, inputs, given))
+        return shapes
+    window.prompts.onnx_input_shapes = ask
+    return shown
 
 
 def _inputs(window):
@@ -59,9 +40,9 @@ def test_each_input_gets_its_shape_and_the_file_is_imported_again(window, tmp_pa
     path = fx.save(cross_attention_net(), tmp_path / "encdec.onnx")
     assert window.files.import_onnx(path)
     assert list(_inputs(window).values()) == [(128,), (128,)]  # open lengths: the default
-    window.prompts.answer = {"input_ids": (96,), "decoder_input_ids": (24,)}
+    shown = _answer(window, {"input_ids": (96,), "decoder_input_ids": (24,)})
     assert edit_input_shapes(window, background=False)
-    name, inputs, given = window.prompts.shown[-1]
+    name, inputs, given = shown[-1]
     assert name == "encdec.onnx"
     assert [i[0] for i in inputs] == ["input_ids", "decoder_input_ids"]
     assert list(given) == ["attention_mask", "decoder_attention_mask"]

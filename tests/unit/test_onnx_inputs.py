@@ -233,3 +233,44 @@ def test_shapes_the_files_constants_contradict_are_planned_at_the_files_own_and_
     assert said, r.warnings
     assert r.draft.layers[0].params["shape"] == (8,)
     assert analyze(r.draft).ok
+
+
+def test_position_ids_for_rotary_tables_stay_as_given(tmp_path):
+    """input_ids + position_ids (an LLM file with both): the rotary table's inverse frequencies
+    (a vector, not a weight matrix) times the positions reach no learned layer alone, so the
+    positions are as given and only the token ids are followed."""
+    h = helper
+    half = D // 2
+    nodes = [
+        h.make_node("Gather", ["emb.weight", "input_ids"], ["e"], name="/embed/Gather"),
+        h.make_node("MatMul", ["e", "wq.weight"], ["q"], name="/q/MatMul"),
+        h.make_node("Cast", ["position_ids"], ["pf"], name="/rot/Cast", to=TensorProto.FLOAT),
+        h.make_node("Unsqueeze", ["pf", "ax1"], ["p3"], name="/rot/Unsqueeze"),
+        h.make_node("Unsqueeze", ["inv_freq", "ax01"], ["f3"], name="/rot/Unsqueeze_1"),
+        h.make_node("MatMul", ["f3", "p3"], ["fr"], name="/rot/MatMul"),
+        h.make_node("Transpose", ["fr"], ["frt"], name="/rot/Transpose", perm=[0, 2, 1]),
+        h.make_node("Concat", ["frt", "frt"], ["emb8"], name="/rot/Concat", axis=-1),
+        h.make_node("Cos", ["emb8"], ["cos"], name="/rot/Cos"),
+        h.make_node("Tile", ["cos", "reps"], ["cosC"], name="/rot/Tile"),
+        h.make_node("Mul", ["q", "cosC"], ["y"], name="/rot/Mul"),
+    ]
+    inits = [weight("emb.weight", (V, C)), weight("wq.weight", (C, C)),
+             weight("inv_freq", (half,)), const("ax1", [1], np.int64),
+             const("ax01", [0, 2], np.int64), const("reps", [1, 1, H], np.int64)]
+    inputs = [tensor("input_ids", ["batch", "seq"], INT),
+              tensor("position_ids", ["batch", "seq"], INT)]
+    model = build(nodes, inputs, [tensor("y", None)], inits, opset=17)
+    r = import_saved(tmp_path, model, batch=2, input_shape=(16,))
+    assert [x.kind for x in r.draft.layers].count("data_input") == 0
+    assert r.report.inputs_as_given == ("position_ids",)
+    assert r.report.inputs[0][0] == "input_ids"
+
+
+def test_an_open_image_size_of_a_second_input_is_an_error_naming_it(tmp_path):
+    model = two_tower_net()
+    dims = model.graph.input[1].type.tensor_type.shape.dim
+    dims[2].Clear()
+    dims[2].dim_param = "height"
+    with pytest.raises(OnnxImportError) as info:
+        import_saved(tmp_path, model, batch=2)
+    assert "'pixel_values'" in str(info.value) and "--input pixel_values=SHAPE" in str(info.value)

@@ -41,11 +41,15 @@ MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's s
 MAX_UNMERGED = 10_000  # operations the optimiser merged that are planned again
 MAX_DATA_INPUTS = 60  # inputs weighed as data inputs (one bit each); the rest taken as given
 # Operators that apply learned weights: what an input must reach on its own to be followed.
+# Products and convolutions count with a weight matrix or kernel (two axes above 1), not with a
+# vector (a rotary table's inverse frequencies times position ids); norms with their scale.
 _LEARNED_OPS = frozenset({
     "MatMul", "Gemm", "Conv", "ConvTranspose", "LayerNormalization", "BatchNormalization",
     "InstanceNormalization", "GroupNormalization", "SimplifiedLayerNormalization",
-    "RMSNormalization", "SkipLayerNormalization", "LSTM", "GRU", "RNN", "Einsum", "Mul",
+    "RMSNormalization", "SkipLayerNormalization", "LSTM", "GRU", "RNN", "Einsum",
     "MatMulInteger", "QLinearMatMul", "QLinearConv", "Attention", "MultiHeadAttention"})
+_MATRIX_OPS = frozenset({"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum", "MatMulInteger",
+                         "QLinearMatMul", "QLinearConv", "LSTM", "GRU", "RNN"})
 # A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
 _FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
 _STEM = re.compile(r"_\d+$")
@@ -402,7 +406,8 @@ class Importer:
                 if o:
                     reach[o] = m
             if node.op_type in _LEARNED_OPS and any(
-                    i and i not in reach and self._weight_input(i) for i in node.input):
+                    i and i not in reach and self._weight_input(
+                        i, matrix=node.op_type in _MATRIX_OPS) for i in node.input):
                 streams.add(m)
         minimal = [m for m in streams if not any(o != m and o & m == o for o in streams)]
         if not minimal:
@@ -425,13 +430,15 @@ class Importer:
                 out.append((name, layer, tuple(shape)))
         return tuple(out)
 
-    def _weight_input(self, name: str) -> bool:
+    def _weight_input(self, name: str, matrix: bool = False) -> bool:
         """``name`` is a float weight of the file (an initializer of more than one value, or
-        one seen through a cast, transpose or reshape of it)."""
+        one seen through a cast, transpose or reshape of it; ``matrix``: with two axes above
+        1)."""
         for _hop in range(4):
             if name in self.init_dims:
-                return self.init_type.get(name) in _FLOAT_TYPES and \
-                    numel(self.init_dims[name]) > 1
+                dims = self.init_dims[name]
+                return self.init_type.get(name) in _FLOAT_TYPES and numel(dims) > 1 and \
+                    (not matrix or sum(1 for d in dims if d > 1) >= 2)
             p = self.producer.get(name)
             if p is None or self.nodes[p].op_type not in (
                     "Identity", "Cast", "Transpose", "Reshape", "Unsqueeze", "Squeeze"):
@@ -510,6 +517,11 @@ class Importer:
                         "core", "The sequence length of input '{name}' is not fixed in the "
                         "file; planned at {n} tokens (set it with --input, e.g. --input 512)."),
                         name=vi.name, n=DEFAULT_SEQUENCE))
+                elif len(self.__dict__.get("data_inputs", ())) > 1:
+                    self.fail(Msg(QT_TRANSLATE_NOOP(
+                        "core", "input '{name}' has a symbolic dimension besides the batch; the "
+                        "planner needs every dimension but the batch fixed (give it with "
+                        "--input {name}=SHAPE)"), name=vi.name))
                 else:
                     self.fail(Msg(QT_TRANSLATE_NOOP(
                         "core", "input '{name}' has a symbolic dimension besides the batch; the "
