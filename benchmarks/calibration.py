@@ -48,6 +48,8 @@ from planner.core.presets import load_preset  # noqa: E402
 from planner.core.speed import iteration_time, workload  # noqa: E402
 
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
+# Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
+HOLDOUT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-lambda.csv"
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -116,6 +118,18 @@ def load_rows(path: Path = CSV) -> tuple[list[Row], dict[str, int]]:
                             r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
                             r["source"], r["notes"]))
     return rows, skipped
+
+
+def load_holdout_rows(path: Path = HOLDOUT_CSV) -> list[Row]:
+    """Lambda Labs' single-GPU ResNet-50 rows (``speed-holdout-lambda.csv``): a check on cards
+    the calibration set does not have, used by no fit. Each row names its catalog card and the
+    planner precision of what ran (``planner_precision``: TF32 where the container ran it)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return [Row(r["card"], r["catalog_card"], r["model"], NETWORKS[r["model"]],
+                    r["planner_precision"], int(r["batch"]), r["batch_stated"] == "yes",
+                    r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
+                    f"github lambdal/deeplearning-benchmark {r['file']} @{r['commit']}",
+                    r["notes"]) for r in csv.DictReader(f)]
 
 
 @lru_cache(maxsize=None)
