@@ -33,7 +33,7 @@ from __future__ import annotations
 import csv
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -149,10 +149,24 @@ def catalog():
 
 
 def predict(row: Row, a: Assumptions | None = None) -> float:
-    """Predicted single-GPU images/s for ``row`` (at its per-GPU batch)."""
+    """Predicted single-GPU images/s for ``row`` (at its per-GPU batch, in its memory
+    format: ``memory_format``)."""
+    a = replace(a or Assumptions(), memory_format=memory_format(row))
     card = catalog().by_name(row.catalog_card)
     w = _workload(row.preset, row.batch, row.precision)
     return iteration_time(w, card, row.precision, a).samples_per_s
+
+
+def memory_format(row: Row) -> str:
+    """The activation layout a row ran in, which decides whether cuDNN transposes around its
+    tensor-core kernels. PyTorch's default is NCHW: Lambda's runs pass no ``--memory-format``,
+    nor do DLE's PyTorch FP32/TF32 commands; DLE's PyTorch AMP commands pass
+    ``--memory-format nhwc`` (its ConvNets READMEs), and TensorFlow's, MXNet's and Paddle's
+    tensor-core paths run NHWC."""
+    pytorch = row.framework.startswith("PyTorch")
+    if pytorch and ("Lambda" in row.framework or row.precision in ("fp32", "tf32")):
+        return "nchw"
+    return "channels_last"
 
 
 def log_error(pred: float, measured: float) -> float:

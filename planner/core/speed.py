@@ -254,6 +254,10 @@ class Workload:
     # tiles' work that is real with a channel tile of 128, 64 and 32 (``_tile_fill``); NaN where
     # the pass does not run; None: every layer fills its tiles.
     tile_fill: np.ndarray = None
+    # Per layer, the bytes cuDNN moves converting a convolution's NCHW activations to the NHWC
+    # layout its tensor-core kernels take and back (``_layout_bytes``); paid only on a tensor-
+    # core path. None: no conversions (channels-last tensors, or no dense convolutions).
+    layout_bytes: np.ndarray = None
 
     @cached_property
     def _tiles(self) -> np.ndarray:
@@ -265,14 +269,16 @@ class Workload:
         """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
         deep network repeats its blocks, and every card's times are the same for layers alike."""
         kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
+        layout = (self.layout_bytes if self.layout_bytes is not None
+                  else np.zeros(len(self.flops)))
         table = np.vstack([np.stack([kind.astype(np.float64), self.flops, self.nbytes,
-                                     self.work, self.launches]),
+                                     self.work, self.launches, layout]),
                            np.nan_to_num(self._tiles, nan=-1.0).T])
         uniq, counts = np.unique(table, axis=1, return_counts=True)
-        tiles = uniq[5:].T
+        tiles = uniq[6:].T
         tiles = np.where(tiles < 0, np.nan, tiles)
         return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
-                counts.astype(np.float64), tiles)
+                counts.astype(np.float64), tiles, uniq[5])
 
 
 def _ints(v) -> tuple:
@@ -403,11 +409,13 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     specs = analysis.draft.layers
     kind = np.full(len(specs), MEMORY, dtype=np.int8)
     tiles = np.ones((len(specs), 9))
+    dgrads = np.zeros(len(specs), dtype=bool)
     for i, info in enumerate(analysis.layers):
         if info.kind in _CONV_KINDS:
             kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
+            dgrads[i] = i > 1 or bool(specs[i].ref_names)
             if kind[i] in (CONV, WINOGRAD) and info.in_shapes and info.out_shape:
-                tiles[i] = _conv_tile_fill(specs[i], info, b, i > 1 or bool(specs[i].ref_names))
+                tiles[i] = _conv_tile_fill(specs[i], info, b, dgrads[i])
         elif info.kind in _GEMM_KINDS or info.kind in _TRANSFORMER_GEMM_KINDS:
             kind[i] = GEMM
         elif info.kind in _TRANSFORMER_CONV_KINDS:
@@ -449,14 +457,32 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         opt_launches = float(sum(1 for t in trainable if t > 0))
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
+    layout = _layout_bytes(kind, ins + outs, dgrads, train, fwd_repeats)
     # The input layer does no work.
-    flops[0] = nbytes[0] = launches[0] = 0
+    flops[0] = nbytes[0] = launches[0] = layout[0] = 0
     checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
     input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
     if not train:
         tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
-                    checked, host_ops, input_bytes, tiles)
+                    checked, host_ops, input_bytes, tiles, layout if layout.any() else None)
+
+
+def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, train: bool,
+                  fwd_repeats: int) -> np.ndarray:
+    """Bytes cuDNN moves converting NCHW activations to the NHWC layout of its tensor-core
+    kernels and back, per layer: each convolution call reads its NCHW activation operands and
+    writes them transposed, and writes its result back in NCHW (cuDNN developer guide, "Tensor
+    Core operations": NCHW tensors are transposed around NHWC kernels; NVIDIA's deep learning
+    performance guide, convolutional layers). Forward (input in, output out), data gradient
+    (output gradient in, input gradient out) and weight gradient (input and output gradient
+    in): each moves input and output once in each direction. Dense and grouped convolutions
+    (depthwise ones run on the CUDA cores, in any layout)."""
+    conv = np.isin(kind, (CONV, WINOGRAD, GROUPED))
+    calls = np.full(len(kind), float(fwd_repeats))
+    if train:
+        calls = calls + 1 + dgrad
+    return np.where(conv, 2 * calls * activations, 0.0)
 
 
 def _conv_tile_fill(spec, info, batch: int, dgrad: bool) -> tuple[float, ...]:
@@ -496,16 +522,22 @@ class SpeedEstimate:
         return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
 
 
-def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
-    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY)."""
+def _per_kind(r: Rates, a: Assumptions) -> tuple[tuple[float, ...], tuple[float, ...] | None]:
+    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY) on the path the
+    precision takes, and where cuDNN may take the CUDA cores instead (TF32 is allowed, not
+    forced), the same on the CUDA cores; None where there is no such choice."""
     conv_rate, gemm_rate = r.conv.flops_per_s, r.gemm.flops_per_s
     cuda = r.cuda_flops_per_s
+    alternative = None
     if r.conv.tensor:
         wino_rate = conv_rate
         if r.conv.label.endswith("(TF32)"):
-            # TF32 is allowed, not forced: cuDNN picks the faster of TF32 tensor cores and FP32
-            # Winograd (on GeForce Ampere and newer TF32 runs at the FP32 rate).
-            wino_rate = max(conv_rate, cuda * a.winograd_speedup)
+            # cuDNN picks the fastest algorithm it has for each convolution (DLE and most
+            # training scripts set cudnn.benchmark): TF32 on the tensor cores or FP32 on the CUDA
+            # cores, Winograd for 3×3. On GeForce Ampere and newer the dense TF32 rate equals
+            # the FP32 rate (GA102 and AD102 whitepapers), so there FP32 kernels often win.
+            alternative = (cuda, cuda * a.winograd_speedup, cuda * a.grouped_conv_efficiency,
+                           cuda, gemm_rate, np.inf)
     elif r.conv.label == PSEUDO_HALF:
         # 16-bit data on FP32 units: cuDNN's pseudo-half convolutions are implicit GEMM, without
         # the Winograd kernels fp32 gets (why mixed precision is no faster there).
@@ -515,7 +547,7 @@ def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
     # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any
     # precision; they are memory-bound (``_bandwidth_by_kind``).
     return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency, cuda, gemm_rate,
-            np.inf)
+            np.inf), alternative
 
 
 def _bandwidth_by_kind(a: Assumptions) -> np.ndarray:
@@ -534,17 +566,35 @@ def iteration_times(w: Workload, cards, precision: str,
     if not cards:
         return []
     rs = [rates(c, precision, a) for c in cards]
-    kind, flops, nbytes, work, launches, count, fill = w.distinct
-    per_kind = np.array([_per_kind(r, a) for r in rs])  # cards × kinds
+    kind, flops, nbytes, work, launches, count, fill, layout = w.distinct
+    paths = [_per_kind(r, a) for r in rs]
+    per_kind = np.array([p for p, _ in paths])  # cards × kinds
     cores = np.array([r.cores for r in rs])[:, None]
     bw = np.array([r.bytes_per_s for r in rs])[:, None]
     util = np.minimum(1.0, work[None, :] / (cores * a.saturation_items_per_core))
-    rate = per_kind[:, kind] * util * tile_efficiency(fill, a)[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_compute = np.where(flops > 0, flops / rate, 0.0)
-    t_memory = nbytes / (bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util))
+    shape = util * tile_efficiency(fill, a)[None, :]
+    memory_rate = bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util)
     t_floor = launches * a.kernel_launch_s
-    t = np.maximum(np.maximum(t_compute, t_memory), t_floor) * count
+
+    def layer_times(rates_by_kind: np.ndarray, extra_bytes: np.ndarray, rows=slice(None)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
+        t_m = (nbytes + extra_bytes) / memory_rate[rows]
+        return np.maximum(np.maximum(t_c, t_m), t_floor), t_c, t_m
+
+    # A tensor-core convolution on NCHW tensors pays cuDNN's layout conversions.
+    nchw = a.memory_format == "nchw"
+    tensor = np.array([r.conv.tensor for r in rs])[:, None]
+    t, t_compute, t_memory = layer_times(per_kind, np.where(tensor & nchw, layout, 0.0))
+    alt = [k for k, (_, other) in enumerate(paths) if other is not None]
+    if alt:  # the CUDA cores where they are faster (TF32 allowed, not forced)
+        t2, c2, m2 = layer_times(np.array([paths[k][1] for k in alt]), np.zeros_like(layout),
+                                 alt)
+        faster = t2 < t[alt]
+        t[alt] = np.where(faster, t2, t[alt])
+        t_compute[alt] = np.where(faster, c2, t_compute[alt])
+        t_memory[alt] = np.where(faster, m2, t_memory[alt])
+    t = t * count
     gpu = t.sum(axis=1)
     if w.train:
         gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s

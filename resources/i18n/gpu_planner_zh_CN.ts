@@ -471,6 +471,10 @@
         <translation>窄 GEMM 分块效率</translation>
     </message>
     <message>
+        <source>Convolution memory format</source>
+        <translation>卷积内存布局</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -6305,6 +6309,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>convolutions run as GEMMs in tiles of 128 pixels × 128, 64 or 32 channels: a layer whose channels do not fill the tiles (Inception&apos;s 48, 80, 96, 192) wastes the rest, or takes a narrower tile that reaches this fraction of the next wider one&apos;s rate (fitted on measured training throughput)</source>
         <translation>卷积以 GEMM 分块运行（128 个像素 × 128、64 或 32 个通道）：通道数填不满分块的层（如 Inception 的 48、80、96、192）会浪费其余部分，或改用更窄的分块，其速率为上一级更宽分块的这一比例（按实测训练吞吐量拟合）</translation>
+    </message>
+    <message>
+        <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
+        <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
     <message>
         <source>activation only</source>
