@@ -159,10 +159,13 @@ def predict(row: Row, a: Assumptions | None = None) -> float:
 
 def memory_format(row: Row) -> str:
     """The activation layout a row ran in, which decides whether cuDNN transposes around its
-    tensor-core kernels. PyTorch's default is NCHW: Lambda's runs pass no ``--memory-format``,
-    nor do DLE's PyTorch FP32/TF32 commands; DLE's PyTorch AMP commands pass
-    ``--memory-format nhwc`` (its ConvNets READMEs), and TensorFlow's, MXNet's and Paddle's
-    tensor-core paths run NHWC."""
+    tensor-core kernels. PyTorch's default is NCHW: Lambda's runs pass no ``--memory-format``
+    (their configs), nor do DLE's PyTorch FP32/TF32 recipes; DLE's PyTorch AMP recipes set
+    ``memory_format: nhwc`` (``PyTorch/Classification/ConvNets/configs.yml`` @097c7ff9, every
+    platform and network), and TensorFlow's, MXNet's and Paddle's tensor-core paths run NHWC.
+    The 2019 and 2020-06 PyTorch AMP rows predate configs.yml and state no layout: they are
+    predicted channels-last like the later ones (they measure 1.3-1.6x below them on the same
+    card, as NCHW would; not assumed)."""
     pytorch = row.framework.startswith("PyTorch")
     if pytorch and ("Lambda" in row.framework or row.precision in ("fp32", "tf32")):
         return "nchw"

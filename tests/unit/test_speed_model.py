@@ -463,3 +463,21 @@ def test_squeeze_excitation_networks_carry_the_band(catalog, preset):
                if r.card.name == "GeForce RTX 3060")
     assert row.speed.band_text() == f"±{ERROR_BAND * 100:.0f} %"
     assert not any("did not check" in n for n in row.to_json()["speed_notes"])
+
+
+def test_cards_outside_the_calibration_meet_the_targets(monkeypatch):
+    # Lambda Labs' PyTorch ResNet-50 throughput on 19 catalog cards from a GTX 1080 Ti to an
+    # H100 SXM5 (benchmarks/data/speed-holdout-lambda.csv), never fitted: each precision within
+    # the ResNet-50 target, and the cards ranked right where there are five or more.
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from calibration import load_holdout_rows  # noqa: PLC0415
+    from speed_accuracy import RHO_TARGET, TARGET, single_gpu  # noqa: PLC0415
+
+    rows = load_holdout_rows()
+    table, _ = single_gpu(rows, held_out=True)
+    assert {precision for _, precision, *_ in table} == {"fp32", "tf32", "fp16", "mixed"}
+    for preset, precision, _rows, cards, err, _ratio, rho, fitted in table:
+        assert not fitted
+        assert err <= TARGET[preset], (precision, err)
+        if cards >= 5:
+            assert rho >= RHO_TARGET, (precision, rho)
