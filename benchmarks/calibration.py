@@ -45,7 +45,7 @@ from planner.core.memory import ACT_BYTES, Assumptions  # noqa: E402
 from planner.core.network import Setup, analyze  # noqa: E402
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling  # noqa: E402
 from planner.core.presets import load_preset  # noqa: E402
-from planner.core.speed import iteration_time, workload  # noqa: E402
+from planner.core.speed import SIXTEEN_BIT, iteration_time, workload  # noqa: E402
 
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
 # Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
@@ -151,10 +151,17 @@ def catalog():
 def predict(row: Row, a: Assumptions | None = None) -> float:
     """Predicted single-GPU images/s for ``row`` (at its per-GPU batch, in its memory
     format: ``memory_format``)."""
-    a = replace(a or Assumptions(), memory_format=memory_format(row))
+    a = row_assumptions(row, a)
     card = catalog().by_name(row.catalog_card)
     w = _workload(row.preset, row.batch, row.precision)
     return iteration_time(w, card, row.precision, a).samples_per_s
+
+
+def row_assumptions(row: Row, a: Assumptions | None = None) -> Assumptions:
+    """``a`` (the defaults) with what the row's recipe ran: its memory format and whether its
+    batch norms fuse the ReLU after them."""
+    return replace(a or Assumptions(), memory_format=memory_format(row),
+                   fused_bn_activation=fused_bn_activation(row))
 
 
 def memory_format(row: Row) -> str:
@@ -170,6 +177,14 @@ def memory_format(row: Row) -> str:
     if pytorch and ("Lambda" in row.framework or row.precision in ("fp32", "tf32")):
         return "nchw"
     return "channels_last"
+
+
+def fused_bn_activation(row: Row) -> bool:
+    """Whether the row's recipe fuses ReLU (and the residual add) into batch norm: DLE's MXNet
+    ResNet-50 in float16 (its ``runner``: ``--fuse-bn-relu 1 --fuse-bn-add-relu 1`` for
+    ``--dtype float16``, not for float32). Every other row runs them as separate kernels (or
+    fuses them in ways not stated: TensorFlow's XLA)."""
+    return row.framework.startswith("MXNet") and row.precision in SIXTEEN_BIT
 
 
 def log_error(pred: float, measured: float) -> float:
@@ -225,4 +240,4 @@ def predicted_speedup(row: Row, pa: ParallelAssumptions, a: Assumptions | None =
     w = _workload(row.preset, row.batch, row.precision)
     grads = _analysis(row.preset).parameters * ACT_BYTES[row.precision]
     return scaling(w, card, row.precision, grads, Parallel(row.num_gpus, 1, "ddp"), pa,
-                   a)[-1].speedup
+                   row_assumptions(row, a))[-1].speedup

@@ -118,9 +118,8 @@ def caveats(rows) -> list[str]:
         out.append(f"{preset} {precision}: {len(members)} row(s), all {fw}. {fw}'s {near} rows "
                    f"of {preset} on the same card(s) are predicted at {ratio:.2f}× measured "
                    f"({len(peers)} rows), the other frameworks' at {rest:.2f}× ({len(others)} "
-                   f"rows): the group's error is {fw}'s lead over the others on the same card "
-                   f"(not comparable as a precision), not {precision}; kept in the table and "
-                   f"the total")
+                   f"rows): what the model makes of {fw} on those cards, beside {precision}; "
+                   f"kept in the table and the total")
     return out
 
 

@@ -119,7 +119,7 @@ class Assumptions:
             if (f.name in ("conv_algorithm", "architecture_efficiency", "memory_format")
                     or isinstance(v, tuple)):
                 continue
-            if f.name == "allocator_model":
+            if f.name in ("allocator_model", "fused_bn_activation"):
                 if not isinstance(v, bool):
                     raise ValueError(f"{f.name} must be true or false, not {v!r}")
                 continue
@@ -260,6 +260,9 @@ class Assumptions:
     # PyTorch's default activation layout; "channels_last" after
     # model.to(memory_format=torch.channels_last) (or in TensorFlow, MXNet: NHWC).
     memory_format: str = "nchw"
+    # Batch norm kernels apply the ReLU after them (and a residual add between): MXNet's DLE
+    # float16 recipes, cuDNN's fused ops; PyTorch eager runs three kernels.
+    fused_bn_activation: bool = False
 
     def tensor_arch_factor(self, architecture: str | None) -> float:
         for name, factor in self.tensor_architecture_efficiency:
@@ -328,6 +331,11 @@ class Assumptions:
                 "tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); "
                 "channels_last after model.to(memory_format=torch.channels_last), or in "
                 "TensorFlow and MXNet: no transposes"),
+            "fused_bn_activation": QT_TRANSLATE_NOOP("core",
+                "batch norm kernels apply the ReLU after them, and the residual add between "
+                "(MXNet's DeepLearningExamples float16 recipes: --fuse-bn-relu, "
+                "--fuse-bn-add-relu): the ReLU's and the add's memory passes disappear. Off: "
+                "PyTorch eager runs batch norm, add and ReLU as separate kernels"),
             "input_pipeline_gbs": QT_TRANSLATE_NOOP("core",
                 "how fast the host prepares training inputs (decode, augment, copy to the GPU), "
                 "in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the "

@@ -258,6 +258,10 @@ class Workload:
     # layout its tensor-core kernels take and back (``_layout_bytes``); paid only on a tensor-
     # core path. None: no conversions (channels-last tensors, or no dense convolutions).
     layout_bytes: np.ndarray = None
+    # Per layer, the bytes a batch norm kernel that applies the following ReLU (and the residual
+    # add before it) saves (``_fusion_savings``); saved only where the framework fuses them
+    # (``Assumptions.fused_bn_activation``). None: nothing to fuse.
+    fusion_bytes: np.ndarray = None
 
     @cached_property
     def _tiles(self) -> np.ndarray:
@@ -269,16 +273,17 @@ class Workload:
         """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
         deep network repeats its blocks, and every card's times are the same for layers alike."""
         kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
-        layout = (self.layout_bytes if self.layout_bytes is not None
-                  else np.zeros(len(self.flops)))
+        zeros = np.zeros(len(self.flops))
+        layout = self.layout_bytes if self.layout_bytes is not None else zeros
+        fusion = self.fusion_bytes if self.fusion_bytes is not None else zeros
         table = np.vstack([np.stack([kind.astype(np.float64), self.flops, self.nbytes,
-                                     self.work, self.launches, layout]),
+                                     self.work, self.launches, layout, fusion]),
                            np.nan_to_num(self._tiles, nan=-1.0).T])
         uniq, counts = np.unique(table, axis=1, return_counts=True)
-        tiles = uniq[6:].T
+        tiles = uniq[7:].T
         tiles = np.where(tiles < 0, np.nan, tiles)
         return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
-                counts.astype(np.float64), tiles, uniq[5])
+                counts.astype(np.float64), tiles, uniq[5], uniq[6])
 
 
 def _ints(v) -> tuple:
@@ -458,14 +463,17 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
     layout = _layout_bytes(kind, ins + outs, dgrads, train, fwd_repeats)
+    fusion = _fusion_savings(analysis, outs, train, fwd_repeats)
+    fusion = np.minimum(fusion, nbytes)
     # The input layer does no work.
-    flops[0] = nbytes[0] = launches[0] = layout[0] = 0
+    flops[0] = nbytes[0] = launches[0] = layout[0] = fusion[0] = 0
     checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
     input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
     if not train:
         tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
-                    checked, host_ops, input_bytes, tiles, layout if layout.any() else None)
+                    checked, host_ops, input_bytes, tiles, layout if layout.any() else None,
+                    fusion if fusion.any() else None)
 
 
 def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, train: bool,
@@ -483,6 +491,45 @@ def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, 
     if train:
         calls = calls + 1 + dgrad
     return np.where(conv, 2 * calls * activations, 0.0)
+
+
+def _fusion_savings(analysis: Analysis, outs: np.ndarray, train: bool,
+                    fwd_repeats: int) -> np.ndarray:
+    """Bytes saved per layer where batch norm's kernel applies the ReLU after it, and the
+    residual add between them (cuDNN's fused batch norm, MXNet's ``--fuse-bn-relu`` and
+    ``--fuse-bn-add-relu``). A ReLU whose input is a batch norm (or a residual add of one) read
+    by nothing else costs nothing of its own forward (the batch norm writes the activated
+    output) and, backward, only the read of its output for the mask: it saves its input and
+    output forward, its input twice backward less that read. The fused add saves the write of
+    its sum and the read of the batch norm's output (the batch norm's kernel reads the
+    shortcut instead, as the add did)."""
+    specs = analysis.draft.layers
+    n = len(specs)
+    index = {spec.name: i for i, spec in enumerate(specs)}
+    uses = _fan_out(analysis)
+    kinds = [info.kind for info in analysis.layers]
+    saved = np.zeros(n)
+
+    def inputs(i: int) -> list[int]:
+        names = ((specs[i].source_name or specs[i - 1].name),) + tuple(specs[i].ref_names)
+        return [index[m] for m in names if m in index]
+
+    for i in range(1, n):
+        if kinds[i] != "activation" or specs[i].params.get("function") != "relu":
+            continue
+        src = inputs(i)
+        if len(src) != 1 or uses[src[0]] != 1:
+            continue
+        j = src[0]
+        if kinds[j] == "add":
+            add_in = inputs(j)
+            if not any(kinds[k] == "batchnorm" and uses[k] == 1 for k in add_in):
+                continue
+            saved[j] = 2 * outs[j] * fwd_repeats
+        elif kinds[j] != "batchnorm":
+            continue
+        saved[i] = 2 * outs[i] * fwd_repeats + (2 * outs[i] if train else 0)
+    return saved
 
 
 def _conv_tile_fill(spec, info, batch: int, dgrad: bool) -> tuple[float, ...]:
@@ -566,7 +613,9 @@ def iteration_times(w: Workload, cards, precision: str,
     if not cards:
         return []
     rs = [rates(c, precision, a) for c in cards]
-    kind, flops, nbytes, work, launches, count, fill, layout = w.distinct
+    kind, flops, nbytes, work, launches, count, fill, layout, fusion = w.distinct
+    if a.fused_bn_activation:
+        nbytes = nbytes - fusion
     paths = [_per_kind(r, a) for r in rs]
     per_kind = np.array([p for p, _ in paths])  # cards × kinds
     cores = np.array([r.cores for r in rs])[:, None]

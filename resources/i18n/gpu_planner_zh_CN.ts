@@ -475,6 +475,10 @@
         <translation>卷积内存布局</translation>
     </message>
     <message>
+        <source>Batch norm fuses ReLU and add</source>
+        <translation>批归一化融合 ReLU 与加法</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -6313,6 +6317,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
         <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
+    </message>
+    <message>
+        <source>batch norm kernels apply the ReLU after them, and the residual add between (MXNet&apos;s DeepLearningExamples float16 recipes: --fuse-bn-relu, --fuse-bn-add-relu): the ReLU&apos;s and the add&apos;s memory passes disappear. Off: PyTorch eager runs batch norm, add and ReLU as separate kernels</source>
+        <translation>批归一化内核顺带执行其后的 ReLU 以及两者之间的残差加法（MXNet 的 DeepLearningExamples float16 配方：--fuse-bn-relu、--fuse-bn-add-relu）：ReLU 与加法的内存读写不再单独发生。关闭：PyTorch eager 模式将批归一化、加法和 ReLU 作为各自独立的内核运行</translation>
     </message>
     <message>
         <source>activation only</source>

@@ -86,6 +86,8 @@ _LABELS = {
     "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
     "narrow_tile_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Narrow GEMM tile efficiency"),
     "memory_format": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution memory format"),
+    "fused_bn_activation": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                             "Batch norm fuses ReLU and add"),
 }
 
 
