@@ -12,6 +12,14 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   Inception's 48-192 channels, against ResNet's 64·2ⁿ);
 * **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
   fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
+* where TF32 is allowed, not forced (PyTorch's ``fp32``), cuDNN takes the faster of the TF32
+  tensor cores and the FP32 CUDA cores for each convolution;
+* in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a tensor-core
+  convolution also pays cuDNN's transposes of its activations to NHWC and back
+  (``_layout_bytes``); channels-last does not;
+* where the framework fuses the ReLU (and the residual add) into batch norm
+  (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
+  (``_fusion_savings``); PyTorch eager does not;
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
   **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
   bytes are counted per kind of layer as the kernels move them (``_TRAFFIC``: a residual add
