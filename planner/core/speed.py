@@ -441,6 +441,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     launches = steps * fwd_repeats
     opt_bytes = 0.0
     opt_launches = 0.0
+    uses = None  # readers of each layer's output (training computes it)
     # One dispatch per layer forward, plus autocast's cast of each weight to 16 bits.
     gemm_like = int(np.isin(kind, (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM)).sum())
     host_ops = float(len(specs) - 1) * fwd_repeats
@@ -451,7 +452,8 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         nbytes = nbytes + traffic[:, 2] * ins + traffic[:, 3] * outs + 2 * w
         # Where an output feeds several layers, backward sums their gradients into it: each
         # extra reader costs one add (two gradients read, the sum written).
-        extra = np.maximum(_fan_out(analysis) - 1, 0)
+        uses = _fan_out(analysis)
+        extra = np.maximum(uses - 1, 0)
         accumulate = extra * 3 * p.out_numel.astype(np.float64) * b * abpe
         nbytes = nbytes + accumulate
         launches = launches + 2 * steps + extra
@@ -471,7 +473,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
     layout = _layout_bytes(kind, ins + outs, dgrads, train, fwd_repeats)
-    fusion = _fusion_savings(analysis, outs, train, fwd_repeats)
+    fusion = _fusion_savings(analysis, outs, train, fwd_repeats, uses)
     fusion = np.minimum(fusion, nbytes)
     # The input layer does no work.
     flops[0] = nbytes[0] = launches[0] = layout[0] = fusion[0] = 0
@@ -501,8 +503,8 @@ def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, 
     return np.where(conv, 2 * calls * activations, 0.0)
 
 
-def _fusion_savings(analysis: Analysis, outs: np.ndarray, train: bool,
-                    fwd_repeats: int) -> np.ndarray:
+def _fusion_savings(analysis: Analysis, outs: np.ndarray, train: bool, fwd_repeats: int,
+                    uses: np.ndarray | None = None) -> np.ndarray:
     """Bytes saved per layer where batch norm's kernel applies the ReLU after it, and the
     residual add between them (cuDNN's fused batch norm, MXNet's ``--fuse-bn-relu`` and
     ``--fuse-bn-add-relu``). A ReLU whose input is a batch norm (or a residual add of one) read
@@ -513,30 +515,32 @@ def _fusion_savings(analysis: Analysis, outs: np.ndarray, train: bool,
     shortcut instead, as the add did)."""
     specs = analysis.draft.layers
     n = len(specs)
-    index = {spec.name: i for i, spec in enumerate(specs)}
-    uses = _fan_out(analysis)
-    kinds = [info.kind for info in analysis.layers]
     saved = np.zeros(n)
-
-    def inputs(i: int) -> list[int]:
-        names = ((specs[i].source_name or specs[i - 1].name),) + tuple(specs[i].ref_names)
-        return [index[m] for m in names if m in index]
-
-    for i in range(1, n):
-        if kinds[i] != "activation" or specs[i].params.get("function") != "relu":
-            continue
-        src = inputs(i)
-        if len(src) != 1 or uses[src[0]] != 1:
-            continue
-        j = src[0]
-        if kinds[j] == "add":
-            add_in = inputs(j)
-            if not any(kinds[k] == "batchnorm" and uses[k] == 1 for k in add_in):
-                continue
+    kinds = np.array([info.kind for info in analysis.layers])
+    bn = kinds == "batchnorm"
+    if not bn.any():
+        return saved
+    uses = _fan_out(analysis) if uses is None else uses
+    index = {spec.name: i for i, spec in enumerate(specs)}
+    # Each layer's one input (-1: it has several, or none known).
+    src = np.full(n, -1)
+    for i in np.flatnonzero((kinds == "activation") | (kinds == "add")):
+        if i > 0 and not specs[i].ref_names:
+            src[i] = index.get(specs[i].source_name or specs[i - 1].name, -1)
+    relu = np.array([k == "activation" and spec.params.get("function") == "relu"
+                     for k, spec in zip(kinds, specs)])
+    alone = (src >= 0) & (uses[np.maximum(src, 0)] == 1)
+    after_bn = relu & alone & bn[np.maximum(src, 0)]
+    # A residual add of a batch norm read by nothing else, then the ReLU.
+    adds = relu & alone & (kinds[np.maximum(src, 0)] == "add")
+    for i in np.flatnonzero(adds):
+        j = int(src[i])
+        names = ((specs[j].source_name or specs[j - 1].name),) + tuple(specs[j].ref_names)
+        if any(bn[k] and uses[k] == 1 for k in (index.get(m, -1) for m in names) if k >= 0):
             saved[j] = 2 * outs[j] * fwd_repeats
-        elif kinds[j] != "batchnorm":
-            continue
-        saved[i] = 2 * outs[i] * fwd_repeats + (2 * outs[i] if train else 0)
+            after_bn[i] = True
+    saved[after_bn] = (2 * outs[after_bn] * fwd_repeats
+                       + (2 * outs[after_bn] if train else 0))
     return saved
 
 
