@@ -110,6 +110,8 @@ CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_av
 ERROR_BAND = 0.20
 
 SIXTEEN_BIT = ("fp16", "bf16", "mixed", "mixed_bf16")
+# From this share of a step spent in cuDNN's NCHW transposes the speed says so.
+LAYOUT_NOTE_SHARE = 0.1
 PSEUDO_HALF = "FP32 cores, 16-bit storage"
 
 
@@ -575,6 +577,9 @@ class SpeedEstimate:
     note: str = ""  # why this card runs the precision slowly (translatable source), or ""
     host_bound: bool = False  # the CPU issuing kernels is slower than the GPU running them
     error_band: float | None = ERROR_BAND  # expected relative error; None = not checked
+    # Share of the iteration that cuDNN's NCHW layout transposes cost (0 in channels-last or
+    # without tensor-core convolutions): what channels_last would save.
+    layout_share: float = 0.0
 
     def band_text(self) -> str:
         """'±20 %' or '' where the network has layers the calibration did not check."""
@@ -655,14 +660,26 @@ def iteration_times(w: Workload, cards, precision: str,
         t[alt] = np.where(faster, t2, t[alt])
         t_compute[alt] = np.where(faster, c2, t_compute[alt])
         t_memory[alt] = np.where(faster, m2, t_memory[alt])
-    t = t * count
-    gpu = t.sum(axis=1)
-    if w.train:
-        gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
     host = w.host_ops * a.cpu_launch_s
     if a.input_pipeline_gbs > 0:
         host = max(host, w.input_bytes / (a.input_pipeline_gbs * 1e9))
-    total = np.maximum(gpu, host)
+
+    def step(t_layers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        gpu = (t_layers * count).sum(axis=1)
+        if w.train:
+            gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
+        return gpu, np.maximum(gpu, host)
+
+    layout_share = np.zeros(len(cards))
+    if nchw and layout.any() and tensor.any():  # what channels-last would run at
+        t_last = layer_times(per_kind, np.zeros_like(layout))[0]
+        if alt:
+            t_last[alt] = np.minimum(t_last[alt], t2)
+        _, total_last = step(t_last)
+    gpu, total = step(t)
+    t = t * count
+    if nchw and layout.any() and tensor.any():
+        layout_share = np.where(total > 0, 1 - total_last / np.where(total > 0, total, 1), 0.0)
     compute_share = np.where(gpu > 0, np.where(t_compute >= t_memory, t, 0.0).sum(axis=1)
                              / np.where(gpu > 0, gpu, 1.0), 0.0)
     flop_total = float((flops * count).sum())
@@ -675,7 +692,7 @@ def iteration_times(w: Workload, cards, precision: str,
         path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
         out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
                                  float(compute_share[k]), float(mean_util[k]), path, r.note,
-                                 host > float(gpu[k]), band))
+                                 host > float(gpu[k]), band, float(layout_share[k])))
     return out
 
 
@@ -702,6 +719,12 @@ def speed_notes(estimate: SpeedEstimate) -> list[str]:
         parts.append(QT_TRANSLATE_NOOP(
             "core", "limited by the host (the CPU dispatching kernels or preparing inputs), "
                     "not by the card"))
+    if estimate.layout_share >= LAYOUT_NOTE_SHARE:
+        parts.append(QT_TRANSLATE_NOOP(
+            "core", "convolutions in PyTorch's default NCHW layout: cuDNN transposes their "
+                    "activations around its tensor-core kernels, a large part of this step; "
+                    "channels_last (model.to(memory_format=torch.channels_last)) runs "
+                    "faster. Assumption: memory_format"))
     if estimate.error_band is None:
         parts.append(QT_TRANSLATE_NOOP(
             "core", "this network has layers the speed calibration did not check: no error "

@@ -6999,6 +6999,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>受主机限制（CPU 分派 kernel 或准备输入），而不是受显卡限制</translation>
     </message>
     <message>
+        <source>convolutions in PyTorch&apos;s default NCHW layout: cuDNN transposes their activations around its tensor-core kernels, a large part of this step; channels_last (model.to(memory_format=torch.channels_last)) runs faster. Assumption: memory_format</source>
+        <translation>卷积使用 PyTorch 默认的 NCHW 布局：cuDNN 在其张量核心内核前后转置激活，占了这一步的很大一部分；channels_last（model.to(memory_format=torch.channels_last)）运行更快。假设项：memory_format</translation>
+    </message>
+    <message>
         <source>this network has layers the speed calibration did not check: no error band</source>
         <translation>这个网络含有速度校准未检验过的层：没有误差范围</translation>
     </message>

@@ -376,6 +376,18 @@ def test_nchw_tensor_core_convolutions_pay_cudnn_s_transposes(catalog):
             speed(catalog, "resnet50", card, precision, a=last).samples_per_s)
 
 
+def test_the_speed_says_when_nchw_transposes_cost_a_large_part_of_the_step(catalog):
+    nchw = speed(catalog, "resnet50", "A100 SXM4 80GB", "mixed", 256)
+    last = speed(catalog, "resnet50", "A100 SXM4 80GB", "mixed", 256,
+                 a=Assumptions(memory_format="channels_last"))
+    # The share is what channels-last saves.
+    assert nchw.layout_share == pytest.approx(1 - nchw.samples_per_s / last.samples_per_s)
+    assert any("channels_last" in n for n in speed_notes(nchw))
+    assert last.layout_share == 0 and not any("channels_last" in n for n in speed_notes(last))
+    pascal = speed(catalog, "resnet50", "GeForce GTX 1080 Ti", "mixed", 256)
+    assert pascal.layout_share == 0
+
+
 def test_tf32_is_allowed_not_forced_so_geforce_ampere_keeps_its_fp32_cores(catalog):
     # The RTX 3090's dense TF32 rate is its FP32 rate (35.6 TFLOPS, GA102 whitepaper): cuDNN
     # takes the FP32 kernels where they are faster, so PyTorch fp32 (TF32 allowed) is no
