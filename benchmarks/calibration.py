@@ -26,6 +26,12 @@ How a row becomes a planner prediction:
   16-bit and TF32, 128 in FP32; ``DEFAULT_BATCH``).
 * **optimizer**: SGD with momentum (what these ResNet recipes use; EfficientNet's RMSprop keeps
   one state too).
+* **layout and fusion** (``row_assumptions``): the memory format the recipe ran (NCHW, PyTorch's
+  default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
+  residual add after them (``fused_bn_activation``: MXNet in float16).
+
+``load_holdout_rows`` reads ``data/speed-holdout-lambda.csv`` the same way: Lambda Labs' PyTorch
+ResNet-50 rows on cards the calibration set lacks, never fitted.
 """
 
 from __future__ import annotations
