@@ -26,6 +26,12 @@ How a row becomes a planner prediction:
   16-bit and TF32, 128 in FP32; ``DEFAULT_BATCH``).
 * **optimizer**: SGD with momentum (what these ResNet recipes use; EfficientNet's RMSprop keeps
   one state too).
+* **layout and fusion** (``row_assumptions``): the memory format the recipe ran (NCHW, PyTorch's
+  default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
+  residual add after them (``fused_bn_activation``: MXNet in float16).
+
+``load_holdout_rows`` reads ``data/speed-holdout-lambda.csv`` the same way: Lambda Labs' PyTorch
+ResNet-50 rows on cards the calibration set lacks, never fitted.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from __future__ import annotations
 import csv
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -45,9 +51,11 @@ from planner.core.memory import ACT_BYTES, Assumptions  # noqa: E402
 from planner.core.network import Setup, analyze  # noqa: E402
 from planner.core.parallel import Parallel, ParallelAssumptions, scaling  # noqa: E402
 from planner.core.presets import load_preset  # noqa: E402
-from planner.core.speed import iteration_time, workload  # noqa: E402
+from planner.core.speed import SIXTEEN_BIT, iteration_time, workload  # noqa: E402
 
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
+# Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
+HOLDOUT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-lambda.csv"
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -118,6 +126,18 @@ def load_rows(path: Path = CSV) -> tuple[list[Row], dict[str, int]]:
     return rows, skipped
 
 
+def load_holdout_rows(path: Path = HOLDOUT_CSV) -> list[Row]:
+    """Lambda Labs' single-GPU ResNet-50 rows (``speed-holdout-lambda.csv``): a check on cards
+    the calibration set does not have, used by no fit. Each row names its catalog card and the
+    planner precision of what ran (``planner_precision``: TF32 where the container ran it)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return [Row(r["card"], r["catalog_card"], r["model"], NETWORKS[r["model"]],
+                    r["planner_precision"], int(r["batch"]), r["batch_stated"] == "yes",
+                    r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
+                    f"github lambdal/deeplearning-benchmark {r['file']} @{r['commit']}",
+                    r["notes"]) for r in csv.DictReader(f)]
+
+
 @lru_cache(maxsize=None)
 def _analysis(preset: str):
     draft, _ = load_preset(preset)
@@ -135,10 +155,42 @@ def catalog():
 
 
 def predict(row: Row, a: Assumptions | None = None) -> float:
-    """Predicted single-GPU images/s for ``row`` (at its per-GPU batch)."""
+    """Predicted single-GPU images/s for ``row`` (at its per-GPU batch, in its memory
+    format: ``memory_format``)."""
+    a = row_assumptions(row, a)
     card = catalog().by_name(row.catalog_card)
     w = _workload(row.preset, row.batch, row.precision)
     return iteration_time(w, card, row.precision, a).samples_per_s
+
+
+def row_assumptions(row: Row, a: Assumptions | None = None) -> Assumptions:
+    """``a`` (the defaults) with what the row's recipe ran: its memory format and whether its
+    batch norms fuse the ReLU after them."""
+    return replace(a or Assumptions(), memory_format=memory_format(row),
+                   fused_bn_activation=fused_bn_activation(row))
+
+
+def memory_format(row: Row) -> str:
+    """The activation layout a row ran in, which decides whether cuDNN transposes around its
+    tensor-core kernels. PyTorch's default is NCHW: Lambda's runs pass no ``--memory-format``
+    (their configs), nor do DLE's PyTorch FP32/TF32 recipes; DLE's PyTorch AMP recipes set
+    ``memory_format: nhwc`` (``PyTorch/Classification/ConvNets/configs.yml`` @097c7ff9, every
+    platform and network), and TensorFlow's, MXNet's and Paddle's tensor-core paths run NHWC.
+    The 2019 and 2020-06 PyTorch AMP rows predate configs.yml and state no layout: they are
+    predicted channels-last like the later ones (they measure 1.3-1.6x below them on the same
+    card, as NCHW would; not assumed)."""
+    pytorch = row.framework.startswith("PyTorch")
+    if pytorch and ("Lambda" in row.framework or row.precision in ("fp32", "tf32")):
+        return "nchw"
+    return "channels_last"
+
+
+def fused_bn_activation(row: Row) -> bool:
+    """Whether the row's recipe fuses ReLU (and the residual add) into batch norm: DLE's MXNet
+    ResNet-50 in float16 (its ``runner``: ``--fuse-bn-relu 1 --fuse-bn-add-relu 1`` for
+    ``--dtype float16``, not for float32). Every other row runs them as separate kernels (or
+    fuses them in ways not stated: TensorFlow's XLA)."""
+    return row.framework.startswith("MXNet") and row.precision in SIXTEEN_BIT
 
 
 def log_error(pred: float, measured: float) -> float:
@@ -194,4 +246,4 @@ def predicted_speedup(row: Row, pa: ParallelAssumptions, a: Assumptions | None =
     w = _workload(row.preset, row.batch, row.precision)
     grads = _analysis(row.preset).parameters * ACT_BYTES[row.precision]
     return scaling(w, card, row.precision, grads, Parallel(row.num_gpus, 1, "ddp"), pa,
-                   a)[-1].speedup
+                   row_assumptions(row, a))[-1].speedup

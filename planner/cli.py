@@ -174,6 +174,10 @@ def add_estimate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("train", "infer"))
     p.add_argument("--conv-algorithm", dest="conv_algorithm",
                    choices=("typical", "implicit_gemm", "im2col", "fft", "winograd"))
+    p.add_argument("--memory-format", dest="memory_format", choices=("nchw", "channels_last"),
+                   help="activation layout of the convolutions (speed): nchw, PyTorch's "
+                        "default, or channels_last (model.to(memory_format="
+                        "torch.channels_last))")
     # Unset flags take the plan file's saved setup (GPUs, nodes, strategy), else 1 GPU, DDP.
     p.add_argument("--gpus", type=int, default=None, metavar="N",
                    help="GPUs per node (data parallel; --batch is per GPU; default: the "
@@ -312,6 +316,8 @@ def resolve_setup(args) -> tuple[NetworkDraft, Setup, Assumptions]:
     assumptions = load_assumptions(getattr(args, "assumptions", None))
     if getattr(args, "conv_algorithm", None):
         assumptions = replace(assumptions, conv_algorithm=args.conv_algorithm)
+    if getattr(args, "memory_format", None):
+        assumptions = replace(assumptions, memory_format=args.memory_format)
     return draft, setup, assumptions
 
 

@@ -64,6 +64,9 @@ MAX_ASSUMED_BYTES = 1 << 50
 _THRESHOLDS = ("allocator_large_threshold_bytes", "allocator_min_large_alloc_bytes")
 
 CONV_ALGORITHMS = ("typical", "implicit_gemm", "im2col", "fft", "winograd")
+# Activation layouts of convolutions: channels-last (NHWC, what tensor-core kernels take) or
+# PyTorch's default NCHW, which cuDNN transposes around its tensor-core kernels.
+MEMORY_FORMATS = ("channels_last", "nchw")
 
 
 @dataclass(frozen=True)
@@ -113,9 +116,10 @@ class Assumptions:
             )
         for f in fields(self):
             v = getattr(self, f.name)
-            if f.name in ("conv_algorithm", "architecture_efficiency") or isinstance(v, tuple):
+            if (f.name in ("conv_algorithm", "architecture_efficiency", "memory_format")
+                    or isinstance(v, tuple)):
                 continue
-            if f.name == "allocator_model":
+            if f.name in ("allocator_model", "fused_bn_activation"):
                 if not isinstance(v, bool):
                     raise ValueError(f"{f.name} must be true or false, not {v!r}")
                 continue
@@ -244,7 +248,7 @@ class Assumptions:
     # Fitted values come from benchmarks/calibrate_speed.py on the calibration rows the README
     # names; the others say where they came from in _speed_descriptions.
     tensor_architecture_efficiency: tuple[tuple[str, float], ...] = (("Blackwell", 0.6),)
-    tf32_efficiency: float = 0.27
+    tf32_efficiency: float = 0.316
     winograd_speedup: float = 2.11
     grouped_conv_efficiency: float = 0.243
     depthwise_bandwidth_efficiency: float = 0.196
@@ -253,6 +257,12 @@ class Assumptions:
     cpu_launch_s: float = 1e-5
     input_pipeline_gbs: float = 1.9
     narrow_tile_efficiency: float = 0.75
+    # PyTorch's default activation layout; "channels_last" after
+    # model.to(memory_format=torch.channels_last) (or in TensorFlow, MXNet: NHWC).
+    memory_format: str = "nchw"
+    # Batch norm kernels apply the ReLU after them (and a residual add between): MXNet's DLE
+    # float16 recipes, cuDNN's fused ops; PyTorch eager runs three kernels.
+    fused_bn_activation: bool = False
 
     def tensor_arch_factor(self, architecture: str | None) -> float:
         for name, factor in self.tensor_architecture_efficiency:
@@ -273,6 +283,9 @@ class Assumptions:
                 raise ValueError(f"{name} must be above 0 and at most 1")
         if not 1 <= self.winograd_speedup <= 4:
             raise ValueError("winograd_speedup must be between 1 and 4")
+        if self.memory_format not in MEMORY_FORMATS:
+            raise ValueError(f"memory_format must be one of {', '.join(MEMORY_FORMATS)}, not "
+                             f"{self.memory_format!r}")
 
     @staticmethod
     def _speed_descriptions() -> dict[str, str]:
@@ -312,6 +325,17 @@ class Assumptions:
                 "layer whose channels do not fill the tiles (Inception's 48, 80, 96, 192) wastes "
                 "the rest, or takes a narrower tile that reaches this fraction of the next wider "
                 "one's rate (fitted on measured training throughput)"),
+            "memory_format": QT_TRANSLATE_NOOP("core",
+                "activation layout of the convolutions: nchw, PyTorch's default, where cuDNN "
+                "transposes each convolution's activations to NHWC and back around its "
+                "tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); "
+                "channels_last after model.to(memory_format=torch.channels_last), or in "
+                "TensorFlow and MXNet: no transposes"),
+            "fused_bn_activation": QT_TRANSLATE_NOOP("core",
+                "batch norm kernels apply the ReLU after them, and the residual add between "
+                "(MXNet's DeepLearningExamples float16 recipes: --fuse-bn-relu, "
+                "--fuse-bn-add-relu): the ReLU's and the add's memory passes disappear. Off: "
+                "PyTorch eager runs batch norm, add and ReLU as separate kernels"),
             "input_pipeline_gbs": QT_TRANSLATE_NOOP("core",
                 "how fast the host prepares training inputs (decode, augment, copy to the GPU), "
                 "in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the "

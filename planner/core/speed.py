@@ -12,6 +12,14 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   Inception's 48-192 channels, against ResNet's 64·2ⁿ);
 * **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
   fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
+* where TF32 is allowed, not forced (PyTorch's ``fp32``), cuDNN takes the faster of the TF32
+  tensor cores and the FP32 CUDA cores for each convolution;
+* in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a tensor-core
+  convolution also pays cuDNN's transposes of its activations to NHWC and back
+  (``_layout_bytes``); channels-last does not;
+* where the framework fuses the ReLU (and the residual add) into batch norm
+  (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
+  (``_fusion_savings``); PyTorch eager does not;
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
   **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
   bytes are counted per kind of layer as the kernels move them (``_TRAFFIC``: a residual add
@@ -102,6 +110,8 @@ CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_av
 ERROR_BAND = 0.20
 
 SIXTEEN_BIT = ("fp16", "bf16", "mixed", "mixed_bf16")
+# From this share of a step spent in cuDNN's NCHW transposes the speed says so.
+LAYOUT_NOTE_SHARE = 0.1
 PSEUDO_HALF = "FP32 cores, 16-bit storage"
 
 
@@ -254,6 +264,14 @@ class Workload:
     # tiles' work that is real with a channel tile of 128, 64 and 32 (``_tile_fill``); NaN where
     # the pass does not run; None: every layer fills its tiles.
     tile_fill: np.ndarray = None
+    # Per layer, the bytes cuDNN moves converting a convolution's NCHW activations to the NHWC
+    # layout its tensor-core kernels take and back (``_layout_bytes``); paid only on a tensor-
+    # core path. None: no conversions (channels-last tensors, or no dense convolutions).
+    layout_bytes: np.ndarray = None
+    # Per layer, the bytes a batch norm kernel that applies the following ReLU (and the residual
+    # add before it) saves (``_fusion_savings``); saved only where the framework fuses them
+    # (``Assumptions.fused_bn_activation``). None: nothing to fuse.
+    fusion_bytes: np.ndarray = None
 
     @cached_property
     def _tiles(self) -> np.ndarray:
@@ -265,14 +283,17 @@ class Workload:
         """The layers that differ (kind, flops, bytes, work, launches) and how many of each: a
         deep network repeats its blocks, and every card's times are the same for layers alike."""
         kind = self.kind if self.kind is not None else np.full(len(self.flops), CONV)
+        zeros = np.zeros(len(self.flops))
+        layout = self.layout_bytes if self.layout_bytes is not None else zeros
+        fusion = self.fusion_bytes if self.fusion_bytes is not None else zeros
         table = np.vstack([np.stack([kind.astype(np.float64), self.flops, self.nbytes,
-                                     self.work, self.launches]),
+                                     self.work, self.launches, layout, fusion]),
                            np.nan_to_num(self._tiles, nan=-1.0).T])
         uniq, counts = np.unique(table, axis=1, return_counts=True)
-        tiles = uniq[5:].T
+        tiles = uniq[7:].T
         tiles = np.where(tiles < 0, np.nan, tiles)
         return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
-                counts.astype(np.float64), tiles)
+                counts.astype(np.float64), tiles, uniq[5], uniq[6])
 
 
 def _ints(v) -> tuple:
@@ -404,11 +425,13 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     specs = analysis.draft.layers
     kind = np.full(len(specs), MEMORY, dtype=np.int8)
     tiles = np.ones((len(specs), 9))
+    dgrads = np.zeros(len(specs), dtype=bool)
     for i, info in enumerate(analysis.layers):
         if info.kind in _CONV_KINDS:
             kind[i] = _conv_kind(specs[i], info.in_shapes[0] if info.in_shapes else ())
+            dgrads[i] = i > 1 or bool(specs[i].ref_names)
             if kind[i] in (CONV, WINOGRAD) and info.in_shapes and info.out_shape:
-                tiles[i] = _conv_tile_fill(specs[i], info, b, i > 1 or bool(specs[i].ref_names))
+                tiles[i] = _conv_tile_fill(specs[i], info, b, dgrads[i])
         elif info.kind in _GEMM_KINDS or info.kind in _TRANSFORMER_GEMM_KINDS:
             kind[i] = GEMM
         elif info.kind in _TRANSFORMER_CONV_KINDS:
@@ -421,6 +444,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
     launches = steps * fwd_repeats
     opt_bytes = 0.0
     opt_launches = 0.0
+    uses = None  # readers of each layer's output (training computes it)
     # One dispatch per layer forward, plus autocast's cast of each weight to 16 bits.
     gemm_like = int(np.isin(kind, (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM)).sum())
     host_ops = float(len(specs) - 1) * fwd_repeats
@@ -431,7 +455,8 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         nbytes = nbytes + traffic[:, 2] * ins + traffic[:, 3] * outs + 2 * w
         # Where an output feeds several layers, backward sums their gradients into it: each
         # extra reader costs one add (two gradients read, the sum written).
-        extra = np.maximum(_fan_out(analysis) - 1, 0)
+        uses = _fan_out(analysis)
+        extra = np.maximum(uses - 1, 0)
         accumulate = extra * 3 * p.out_numel.astype(np.float64) * b * abpe
         nbytes = nbytes + accumulate
         launches = launches + 2 * steps + extra
@@ -450,14 +475,76 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         opt_launches = float(sum(1 for t in trainable if t > 0))
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
+    layout = _layout_bytes(kind, ins + outs, dgrads, train, fwd_repeats)
+    fusion = _fusion_savings(analysis, outs, train, fwd_repeats, uses)
+    fusion = np.minimum(fusion, nbytes)
     # The input layer does no work.
-    flops[0] = nbytes[0] = launches[0] = 0
+    flops[0] = nbytes[0] = launches[0] = layout[0] = fusion[0] = 0
     checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
     input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
     if not train:
         tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
-                    checked, host_ops, input_bytes, tiles)
+                    checked, host_ops, input_bytes, tiles, layout if layout.any() else None,
+                    fusion if fusion.any() else None)
+
+
+def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, train: bool,
+                  fwd_repeats: int) -> np.ndarray:
+    """Bytes cuDNN moves converting NCHW activations to the NHWC layout of its tensor-core
+    kernels and back, per layer: each convolution call reads its NCHW activation operands and
+    writes them transposed, and writes its result back in NCHW (cuDNN developer guide, "Tensor
+    Core operations": NCHW tensors are transposed around NHWC kernels; NVIDIA's deep learning
+    performance guide, convolutional layers). Forward (input in, output out), data gradient
+    (output gradient in, input gradient out) and weight gradient (input and output gradient
+    in): each moves input and output once in each direction. Dense and grouped convolutions
+    (depthwise ones run on the CUDA cores, in any layout)."""
+    conv = np.isin(kind, (CONV, WINOGRAD, GROUPED))
+    calls = np.full(len(kind), float(fwd_repeats))
+    if train:
+        calls = calls + 1 + dgrad
+    return np.where(conv, 2 * calls * activations, 0.0)
+
+
+def _fusion_savings(analysis: Analysis, outs: np.ndarray, train: bool, fwd_repeats: int,
+                    uses: np.ndarray | None = None) -> np.ndarray:
+    """Bytes saved per layer where batch norm's kernel applies the ReLU after it, and the
+    residual add between them (cuDNN's fused batch norm, MXNet's ``--fuse-bn-relu`` and
+    ``--fuse-bn-add-relu``). A ReLU whose input is a batch norm (or a residual add of one) read
+    by nothing else costs nothing of its own forward (the batch norm writes the activated
+    output) and, backward, only the read of its output for the mask: it saves its input and
+    output forward, its input twice backward less that read. The fused add saves the write of
+    its sum and the read of the batch norm's output (the batch norm's kernel reads the
+    shortcut instead, as the add did)."""
+    specs = analysis.draft.layers
+    n = len(specs)
+    saved = np.zeros(n)
+    kinds = np.array([info.kind for info in analysis.layers])
+    bn = kinds == "batchnorm"
+    if not bn.any():
+        return saved
+    uses = _fan_out(analysis) if uses is None else uses
+    index = {spec.name: i for i, spec in enumerate(specs)}
+    # Each layer's one input (-1: it has several, or none known).
+    src = np.full(n, -1)
+    for i in np.flatnonzero((kinds == "activation") | (kinds == "add")):
+        if i > 0 and not specs[i].ref_names:
+            src[i] = index.get(specs[i].source_name or specs[i - 1].name, -1)
+    relu = np.array([k == "activation" and spec.params.get("function") == "relu"
+                     for k, spec in zip(kinds, specs)])
+    alone = (src >= 0) & (uses[np.maximum(src, 0)] == 1)
+    after_bn = relu & alone & bn[np.maximum(src, 0)]
+    # A residual add of a batch norm read by nothing else, then the ReLU.
+    adds = relu & alone & (kinds[np.maximum(src, 0)] == "add")
+    for i in np.flatnonzero(adds):
+        j = int(src[i])
+        names = ((specs[j].source_name or specs[j - 1].name),) + tuple(specs[j].ref_names)
+        if any(bn[k] and uses[k] == 1 for k in (index.get(m, -1) for m in names) if k >= 0):
+            saved[j] = 2 * outs[j] * fwd_repeats
+            after_bn[i] = True
+    saved[after_bn] = (2 * outs[after_bn] * fwd_repeats
+                       + (2 * outs[after_bn] if train else 0))
+    return saved
 
 
 def _conv_tile_fill(spec, info, batch: int, dgrad: bool) -> tuple[float, ...]:
@@ -491,22 +578,31 @@ class SpeedEstimate:
     note: str = ""  # why this card runs the precision slowly (translatable source), or ""
     host_bound: bool = False  # the CPU issuing kernels is slower than the GPU running them
     error_band: float | None = ERROR_BAND  # expected relative error; None = not checked
+    # Share of the iteration that cuDNN's NCHW layout transposes cost (0 in channels-last or
+    # without tensor-core convolutions): what channels_last would save.
+    layout_share: float = 0.0
 
     def band_text(self) -> str:
         """'±20 %' or '' where the network has layers the calibration did not check."""
         return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
 
 
-def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
-    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY)."""
+def _per_kind(r: Rates, a: Assumptions) -> tuple[tuple[float, ...], tuple[float, ...] | None]:
+    """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY) on the path the
+    precision takes, and where cuDNN may take the CUDA cores instead (TF32 is allowed, not
+    forced), the same on the CUDA cores; None where there is no such choice."""
     conv_rate, gemm_rate = r.conv.flops_per_s, r.gemm.flops_per_s
     cuda = r.cuda_flops_per_s
+    alternative = None
     if r.conv.tensor:
         wino_rate = conv_rate
         if r.conv.label.endswith("(TF32)"):
-            # TF32 is allowed, not forced: cuDNN picks the faster of TF32 tensor cores and FP32
-            # Winograd (on GeForce Ampere and newer TF32 runs at the FP32 rate).
-            wino_rate = max(conv_rate, cuda * a.winograd_speedup)
+            # cuDNN picks the fastest algorithm it has for each convolution (DLE and most
+            # training scripts set cudnn.benchmark): TF32 on the tensor cores or FP32 on the CUDA
+            # cores, Winograd for 3×3. On GeForce Ampere and newer the dense TF32 rate equals
+            # the FP32 rate (GA102 and AD102 whitepapers), so there FP32 kernels often win.
+            alternative = (cuda, cuda * a.winograd_speedup, cuda * a.grouped_conv_efficiency,
+                           cuda, gemm_rate, np.inf)
     elif r.conv.label == PSEUDO_HALF:
         # 16-bit data on FP32 units: cuDNN's pseudo-half convolutions are implicit GEMM, without
         # the Winograd kernels fp32 gets (why mixed precision is no faster there).
@@ -516,7 +612,7 @@ def _per_kind(r: Rates, a: Assumptions) -> tuple[float, ...]:
     # Depthwise convolutions have no reduction for tensor cores to do: CUDA cores, any
     # precision; they are memory-bound (``_bandwidth_by_kind``).
     return (conv_rate, wino_rate, conv_rate * a.grouped_conv_efficiency, cuda, gemm_rate,
-            np.inf)
+            np.inf), alternative
 
 
 def _bandwidth_by_kind(a: Assumptions) -> np.ndarray:
@@ -535,24 +631,56 @@ def iteration_times(w: Workload, cards, precision: str,
     if not cards:
         return []
     rs = [rates(c, precision, a) for c in cards]
-    kind, flops, nbytes, work, launches, count, fill = w.distinct
-    per_kind = np.array([_per_kind(r, a) for r in rs])  # cards × kinds
+    kind, flops, nbytes, work, launches, count, fill, layout, fusion = w.distinct
+    if a.fused_bn_activation:
+        nbytes = nbytes - fusion
+    paths = [_per_kind(r, a) for r in rs]
+    per_kind = np.array([p for p, _ in paths])  # cards × kinds
     cores = np.array([r.cores for r in rs])[:, None]
     bw = np.array([r.bytes_per_s for r in rs])[:, None]
     util = np.minimum(1.0, work[None, :] / (cores * a.saturation_items_per_core))
-    rate = per_kind[:, kind] * util * tile_efficiency(fill, a)[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_compute = np.where(flops > 0, flops / rate, 0.0)
-    t_memory = nbytes / (bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util))
+    shape = util * tile_efficiency(fill, a)[None, :]
+    memory_rate = bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util)
     t_floor = launches * a.kernel_launch_s
-    t = np.maximum(np.maximum(t_compute, t_memory), t_floor) * count
-    gpu = t.sum(axis=1)
-    if w.train:
-        gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
+
+    def layer_times(rates_by_kind: np.ndarray, extra_bytes: np.ndarray, rows=slice(None)):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
+        t_m = (nbytes + extra_bytes) / memory_rate[rows]
+        return np.maximum(np.maximum(t_c, t_m), t_floor), t_c, t_m
+
+    # A tensor-core convolution on NCHW tensors pays cuDNN's layout conversions.
+    nchw = a.memory_format == "nchw"
+    tensor = np.array([r.conv.tensor for r in rs])[:, None]
+    t, t_compute, t_memory = layer_times(per_kind, np.where(tensor & nchw, layout, 0.0))
+    alt = [k for k, (_, other) in enumerate(paths) if other is not None]
+    if alt:  # the CUDA cores where they are faster (TF32 allowed, not forced)
+        t2, c2, m2 = layer_times(np.array([paths[k][1] for k in alt]), np.zeros_like(layout),
+                                 alt)
+        faster = t2 < t[alt]
+        t[alt] = np.where(faster, t2, t[alt])
+        t_compute[alt] = np.where(faster, c2, t_compute[alt])
+        t_memory[alt] = np.where(faster, m2, t_memory[alt])
     host = w.host_ops * a.cpu_launch_s
     if a.input_pipeline_gbs > 0:
         host = max(host, w.input_bytes / (a.input_pipeline_gbs * 1e9))
-    total = np.maximum(gpu, host)
+
+    def step(t_layers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        gpu = (t_layers * count).sum(axis=1)
+        if w.train:
+            gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
+        return gpu, np.maximum(gpu, host)
+
+    layout_share = np.zeros(len(cards))
+    if nchw and layout.any() and tensor.any():  # what channels-last would run at
+        t_last = layer_times(per_kind, np.zeros_like(layout))[0]
+        if alt:
+            t_last[alt] = np.minimum(t_last[alt], t2)
+        _, total_last = step(t_last)
+    gpu, total = step(t)
+    t = t * count
+    if nchw and layout.any() and tensor.any():
+        layout_share = np.where(total > 0, 1 - total_last / np.where(total > 0, total, 1), 0.0)
     compute_share = np.where(gpu > 0, np.where(t_compute >= t_memory, t, 0.0).sum(axis=1)
                              / np.where(gpu > 0, gpu, 1.0), 0.0)
     flop_total = float((flops * count).sum())
@@ -565,7 +693,7 @@ def iteration_times(w: Workload, cards, precision: str,
         path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
         out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
                                  float(compute_share[k]), float(mean_util[k]), path, r.note,
-                                 host > float(gpu[k]), band))
+                                 host > float(gpu[k]), band, float(layout_share[k])))
     return out
 
 
@@ -592,6 +720,12 @@ def speed_notes(estimate: SpeedEstimate) -> list[str]:
         parts.append(QT_TRANSLATE_NOOP(
             "core", "limited by the host (the CPU dispatching kernels or preparing inputs), "
                     "not by the card"))
+    if estimate.layout_share >= LAYOUT_NOTE_SHARE:
+        parts.append(QT_TRANSLATE_NOOP(
+            "core", "convolutions in PyTorch's default NCHW layout: cuDNN transposes their "
+                    "activations around its tensor-core kernels, a large part of this step; "
+                    "channels_last (model.to(memory_format=torch.channels_last)) runs "
+                    "faster. Assumption: memory_format"))
     if estimate.error_band is None:
         parts.append(QT_TRANSLATE_NOOP(
             "core", "this network has layers the speed calibration did not check: no error "

@@ -471,6 +471,14 @@
         <translation>窄 GEMM 分块效率</translation>
     </message>
     <message>
+        <source>Convolution memory format</source>
+        <translation>卷积内存布局</translation>
+    </message>
+    <message>
+        <source>Batch norm fuses ReLU and add</source>
+        <translation>批归一化融合 ReLU 与加法</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -6378,6 +6386,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积以 GEMM 分块运行（128 个像素 × 128、64 或 32 个通道）：通道数填不满分块的层（如 Inception 的 48、80、96、192）会浪费其余部分，或改用更窄的分块，其速率为上一级更宽分块的这一比例（按实测训练吞吐量拟合）</translation>
     </message>
     <message>
+        <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
+        <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
+    </message>
+    <message>
+        <source>batch norm kernels apply the ReLU after them, and the residual add between (MXNet&apos;s DeepLearningExamples float16 recipes: --fuse-bn-relu, --fuse-bn-add-relu): the ReLU&apos;s and the add&apos;s memory passes disappear. Off: PyTorch eager runs batch norm, add and ReLU as separate kernels</source>
+        <translation>批归一化内核顺带执行其后的 ReLU 以及两者之间的残差加法（MXNet 的 DeepLearningExamples float16 配方：--fuse-bn-relu、--fuse-bn-add-relu）：ReLU 与加法的内存读写不再单独发生。关闭：PyTorch eager 模式将批归一化、加法和 ReLU 作为各自独立的内核运行</translation>
+    </message>
+    <message>
         <source>activation only</source>
         <translation>仅激活</translation>
     </message>
@@ -7052,6 +7068,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>limited by the host (the CPU dispatching kernels or preparing inputs), not by the card</source>
         <translation>受主机限制（CPU 分派 kernel 或准备输入），而不是受显卡限制</translation>
+    </message>
+    <message>
+        <source>convolutions in PyTorch&apos;s default NCHW layout: cuDNN transposes their activations around its tensor-core kernels, a large part of this step; channels_last (model.to(memory_format=torch.channels_last)) runs faster. Assumption: memory_format</source>
+        <translation>卷积使用 PyTorch 默认的 NCHW 布局：cuDNN 在其张量核心内核前后转置激活，占了这一步的很大一部分；channels_last（model.to(memory_format=torch.channels_last)）运行更快。假设项：memory_format</translation>
     </message>
     <message>
         <source>this network has layers the speed calibration did not check: no error band</source>

@@ -63,6 +63,8 @@ ALLOWED = {
     "resnext", "se", "inception", "efficientnet", "bert", "gpt", "llama", "vit", "lora", "qlora",
     # a language's own name in the language menu; convolution algorithm identifiers
     "english", "typical", "implicit_gemm", "im2col", "fft",
+    # memory-format identifiers (PyTorch's torch.channels_last, cuDNN's NCHW)
+    "nchw", "channels_last",
 }
 
 # Texts that are still English and belong to code this test's author may not change (the main

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.core.memory import CONV_ALGORITHMS, Assumptions
+from planner.core.memory import CONV_ALGORITHMS, MEMORY_FORMATS, Assumptions
 from planner.i18n import QT_TRANSLATE_NOOP
 from planner.ui.i18n import tr_core
 
@@ -85,6 +85,9 @@ _LABELS = {
     "cpu_launch_s": QT_TRANSLATE_NOOP("AssumptionsDialog", "CPU time per operator"),
     "input_pipeline_gbs": QT_TRANSLATE_NOOP("AssumptionsDialog", "Input pipeline (GB/s)"),
     "narrow_tile_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog", "Narrow GEMM tile efficiency"),
+    "memory_format": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution memory format"),
+    "fused_bn_activation": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                             "Batch norm fuses ReLU and add"),
 }
 
 
@@ -165,9 +168,10 @@ class AssumptionsDialog(QDialog):
         self._result = assumptions
 
     def _make_editor(self, name: str, value) -> QWidget:
-        if name == "conv_algorithm":
+        if name in ("conv_algorithm", "memory_format"):
             combo = QComboBox(self)
-            combo.addItems(list(CONV_ALGORITHMS))
+            combo.addItems(list(CONV_ALGORITHMS if name == "conv_algorithm"
+                                else MEMORY_FORMATS))
             return self._set(combo, name, value)
         if isinstance(value, bool):
             return self._set(QCheckBox(self), name, value)
