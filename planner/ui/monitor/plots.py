@@ -136,6 +136,21 @@ def _pen(color: str, width: float = 1.5, dash: bool = False) -> QPen:
     return pen
 
 
+def _new_plot_item() -> pg.PlotItem:
+    return pg.PlotItem(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
+
+
+_made: list[pg.PlotItem] = []  # made ahead by make_plot_item, taken by the next MonitorPlots
+
+
+def make_plot_item() -> None:
+    """Make one of the four plot items the next ``MonitorPlots`` takes, ahead of it: the main
+    window makes them one per turn of the event loop after its first picture, so that building
+    the pane is not one long stall (each is most of the pane's construction)."""
+    if len(_made) < 4:
+        _made.append(_new_plot_item())
+
+
 class MonitorPlots(pg.GraphicsLayoutWidget):
     """Four x-linked plots in a 2 × 2 grid."""
 
@@ -208,8 +223,8 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             self.set_predicted_peak(self.predicted_bytes, self._predicted_label)
 
     def _plot(self, row: int, col: int) -> pg.PlotItem:
-        axis = pg.DateAxisItem(orientation="bottom")
-        p = self.addPlot(row=row, col=col, axisItems={"bottom": axis})
+        p = _made.pop(0) if _made else _new_plot_item()
+        self.addItem(p, row=row, col=col)  # what addPlot does
         p.getAxis("left").enableAutoSIPrefix(False)
         p.showGrid(x=True, y=True, alpha=0.25)
         p.setClipToView(True)
