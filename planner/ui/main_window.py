@@ -138,6 +138,11 @@ class MainWindow(QMainWindow):
         self._welcome_pending = False
         self._shown_once = False
         self._after_paint: list = []  # what waits for the first picture (_on_first_shown)
+        # one step a turn of the event loop: a timer, not a queued call (queued calls all run
+        # before the loop looks at input and timers again)
+        self._step_timer = QTimer(self)
+        self._step_timer.setSingleShot(True)
+        self._step_timer.timeout.connect(self._next_after_paint)
         self._monitor_start_later = False  # _build_monitor leaves the start to the next step
         self._monitor_unstarted = False  # built by that step, not started yet
         self._advisor_line = ""  # the advisor's line the status bar shows, if any
@@ -507,25 +512,27 @@ class MainWindow(QMainWindow):
 
         self._after_paint = [self._fill_presets_menu, *plotlib.import_steps(),
                              self._plots_imported, lambda: self.planner.finish_start(),
-                             self.load_catalog, *self._monitor_steps(), self._start_monitor]
+                             plotlib.import_step("planner.core.prices"),
+                             plotlib.import_step("planner.core.catalog"), self.load_catalog,
+                             *self._monitor_steps(), self._start_monitor]
         self._next_after_paint()
 
     def _monitor_steps(self) -> list:
-        """Building the Monitor in steps: its modules one by one, its four plot items
-        (``planner.ui.monitor.plots.make_plot_item``), the pane; ``_start_monitor`` starts it
-        (its sampler detects the cards)."""
+        """Building the Monitor in steps: its modules one by one, its plots in five parts
+        (``planner.ui.monitor.plots.make_ahead``), the pane; ``_start_monitor`` starts it (its
+        sampler detects the cards)."""
         if self.monitor is not None:
             return []
         from planner.ui import plotlib
 
         steps = [plotlib.import_step(name) for name in MONITOR_MODULES]
 
-        def plot_item() -> None:
-            from planner.ui.monitor.plots import make_plot_item
+        def plots_part() -> None:
+            from planner.ui.monitor.plots import make_ahead
 
             if self.monitor is None:  # not built meanwhile (the user opened it)
-                make_plot_item()
-        return steps + [plot_item] * 4 + [self._build_monitor_later]
+                make_ahead()
+        return steps + [plots_part] * 5 + [self._build_monitor_later]
 
     @staticmethod
     def _plots_imported() -> bool:
@@ -539,11 +546,11 @@ class MainWindow(QMainWindow):
         if self._closing or not self._after_paint:
             return
         if self._after_paint[0]() is False:  # not yet: again in a while
-            QTimer.singleShot(10, self._next_after_paint)
+            self._step_timer.start(10)
             return
         self._after_paint.pop(0)
         if self._after_paint:
-            QTimer.singleShot(0, self._next_after_paint)
+            self._step_timer.start(0)
 
     def _build_monitor_later(self) -> None:
         """Build the Monitor pane; the next step starts it (``_start_monitor``)."""

@@ -74,7 +74,7 @@ _DEPENDENCIES = (
     "selectors", "multiprocessing", "multiprocessing.connection", "mmap", "xml.etree.ElementTree",
     "pydoc", "cProfile", "sysconfig", "numpy.typing",
 )
-_CLASSES_PER_STEP = 40
+_CLASSES_PER_STEP = 25
 
 
 def import_steps() -> list[Callable[[], object]]:

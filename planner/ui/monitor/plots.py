@@ -140,15 +140,30 @@ def _new_plot_item() -> pg.PlotItem:
     return pg.PlotItem(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
 
 
-_made: list[pg.PlotItem] = []  # made ahead by make_plot_item, taken by the next MonitorPlots
+_made: list[pg.PlotItem] = []  # made ahead (make_ahead), taken by the next MonitorPlots
+_made_plots: list[MonitorPlots] = []  # the next pane's plots, made ahead
 
 
-def make_plot_item() -> None:
-    """Make one of the four plot items the next ``MonitorPlots`` takes, ahead of it: the main
-    window makes them one per turn of the event loop after its first picture, so that building
-    the pane is not one long stall (each is most of the pane's construction)."""
+def make_ahead() -> None:
+    """Make a part of the next Monitor pane's plots ahead of it: its four plot items, a call
+    each, then the widget with them (``take_plots`` hands it over). The main window does this
+    one call per turn of the event loop after its first picture, so that building the pane is
+    not one long stall (the plots are most of its construction)."""
+    if _made_plots:
+        return
     if len(_made) < 4:
         _made.append(_new_plot_item())
+    else:
+        _made_plots.append(MonitorPlots())
+
+
+def take_plots(parent: QWidget) -> MonitorPlots:
+    """The plots made ahead (now ``parent``'s), or new ones."""
+    if _made_plots:
+        plots = _made_plots.pop()
+        plots.setParent(parent)
+        return plots
+    return MonitorPlots(parent)
 
 
 class MonitorPlots(pg.GraphicsLayoutWidget):
