@@ -1,8 +1,11 @@
 """The main window: it composes the four panes and wires them together.
 
-It holds the panes in tabs (Ctrl+1…4): Planner (built at once), Monitor (built right after the
-window is first shown, so that the cards are detected at start-up), Catalog and Advisor (built
-when first shown). Its parts live elsewhere: the plan's files and autosave in
+It holds the panes in tabs (Ctrl+1…4): Planner (built at once; its plots after the first
+picture), Monitor (built in steps right after the window is first shown, so that the cards are
+detected at start-up), Catalog and Advisor (built when first shown). The first picture needs no
+pyqtgraph: after it, one step per turn of the event loop imports it (``planner.ui.plotlib``),
+builds the Planner's result view, reads the catalog and builds the Monitor
+(``_on_first_shown``). Its parts live elsewhere: the plan's files and autosave in
 ``planner.ui.plan_files``, what it remembers between starts in ``planner.ui.session``, start-up
 and ``build_main_window`` in ``planner.ui.bootstrap``, ``--self-test`` in
 ``planner.ui.selftest``, the message boxes in ``planner.ui.prompts``. The wiring:
@@ -146,6 +149,7 @@ class MainWindow(QMainWindow):
         self._monitor_start_later = False  # _build_monitor leaves the start to the next step
         self._monitor_unstarted = False  # built by that step, not started yet
         self._advisor_line = ""  # the advisor's line the status bar shows, if any
+        self._monitor_line = ""  # the Monitor's last status line
         self._closing = False
         self.document = document
         document.setParent(self)
@@ -298,7 +302,7 @@ class MainWindow(QMainWindow):
                            peak_bandwidth_lookup=self._peak_bandwidth_of,
                            cluster_settings=self.session.cluster())
         pane.cluster_settings_changed.connect(self._on_cluster_settings_changed)
-        pane.status_message.connect(self._on_pane_message)
+        pane.status_message.connect(self._on_monitor_message)
         pane.comparison_ready.connect(self._on_pane_message)
         pane.devices_changed.connect(self._on_devices_changed)
         pane.source_changed.connect(self._on_source_changed)
@@ -764,6 +768,17 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_status_changed(self, text: str) -> None:
         self._peak_label.setText(text)
+
+    @Slot(str)
+    def _on_monitor_message(self, text: str) -> None:
+        """The Monitor's status line; an empty one takes away only the Monitor's own message
+        (not, say, "Opening … cancelled", when the Monitor finds no driver at start-up)."""
+        if text:
+            self._monitor_line = text
+            self._on_pane_message(text)
+        elif self._monitor_line and self.statusBar().currentMessage() == self._monitor_line:
+            self.statusBar().clearMessage()
+            self._monitor_line = ""
 
     @Slot(str)
     def _on_pane_message(self, text: str) -> None:

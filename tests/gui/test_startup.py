@@ -47,7 +47,9 @@ deadline = time.monotonic() + 60
 
 def check():
     chart = w.planner.findChild(QWidget, "layer_chart")
-    started = w.monitor is not None and w.monitor.bridge.is_running()
+    # started: sampling, or it has found that there is no driver to read (and stopped)
+    started = w.monitor is not None and (w.monitor.bridge.is_running()
+                                         or w.monitor.source == "unavailable")
     if (chart is None or not started) and time.monotonic() < deadline:
         QTimer.singleShot(50, check)
         return
@@ -138,3 +140,32 @@ def test_a_result_tab_asked_for_is_built_even_before_the_first_picture(qtbot):
     qtbot.addWidget(pane)
     pane.show_result_tab("layers")  # e.g. an export, before the window painted
     assert pane.estimate_model.rowCount() == len(draft.layers)
+
+
+def test_a_message_shown_before_the_monitor_finds_no_driver_stays(qtbot, planner_home,
+                                                                   tmp_path):
+    """The Monitor starts after the first picture: finding no driver then clears its own
+    status line, not the message of something the user did meanwhile."""
+    from planner.settings import Settings
+    from planner.telemetry.types import BackendUnavailable
+    from planner.ui.bootstrap import build_main_window
+    from planner.ui.services import Services
+
+    from gui_prompts import ScriptedPrompts
+
+    def no_driver():
+        raise BackendUnavailable("No NVIDIA driver found", "libnvidia-ml.so.1: not found")
+
+    w = build_main_window(Services(prompts=ScriptedPrompts(), telemetry_factory=no_driver,
+                                   settings_path=tmp_path / "session.ini",
+                                   record_telemetry=False,
+                                   preferences=Settings(first_run_done=True)))
+    qtbot.addWidget(w)
+    w.show()
+    w.statusBar().showMessage("Opening model.onnx cancelled", 60_000)
+    with qtbot.waitSignal(w.ensure_monitor().source_changed, timeout=10_000) as blocker:
+        pass
+    assert blocker.args == ["unavailable"]
+    qtbot.wait(50)
+    assert w.statusBar().currentMessage() == "Opening model.onnx cancelled"
+    w.shutdown()

@@ -707,18 +707,24 @@ class PlannerPane(QWidget):
         if self._chart is None:
             from planner.ui.planner.charts import LayerChart  # noqa: PLC0415 (pyqtgraph)
 
-            chart = LayerChart(self._chart_holder)
-            chart.setObjectName("layer_chart")
-            chart.layer_clicked.connect(self._on_chart_layer_clicked)
-            self._chart_holder.layout().addWidget(chart)
-            chart.show()  # now, not at the next event (it is shown when its tab is)
-            self._chart = chart
-            self.exporter.attach(chart, "layer_chart")
-            if self._chart_args is not None:
-                estimate, kwargs = self._chart_args
-                chart.set_estimate(estimate, **kwargs)
-            chart.set_selected(self._chart_selected)
+            self._chart = self._put_chart(LayerChart(self._chart_holder), "layer_chart",
+                                          self._chart_args)
+            self._chart.set_selected(self._chart_selected)
         return self._chart
+
+    def _put_chart(self, chart, name: str, args: tuple[object, dict] | None):
+        """Show a chart just built in its tab's page, with its export and the plan's estimate
+        (``args``: what ``_on_plan_changed`` kept for it)."""
+        chart.setObjectName(name)
+        chart.layer_clicked.connect(self._on_chart_layer_clicked)
+        page = chart.parentWidget()
+        page.layout().addWidget(chart)
+        chart.show()  # now, not at the next event (it is shown when its tab is)
+        self.exporter.attach(chart, name)
+        if args is not None:
+            estimate, kwargs = args
+            chart.set_estimate(estimate, **kwargs)
+        return chart
 
     def _set_chart_selected(self, rows) -> None:
         self._chart_selected = rows
@@ -732,16 +738,8 @@ class PlannerPane(QWidget):
             from planner.ui.planner.charts import StepChart  # noqa: PLC0415 (pyqtgraph)
 
             chart = StepChart(self._step_holder)
-            chart.setObjectName("step_chart")
-            chart.layer_clicked.connect(self._on_chart_layer_clicked)
             chart.format_bytes = self.format_bytes
-            self._step_holder.layout().addWidget(chart)
-            chart.show()  # now, not at the next event (it is shown when its tab is)
-            self._step_chart = chart
-            self.exporter.attach(chart, "step_chart")
-            if self._step_args is not None:
-                estimate, kwargs = self._step_args
-                chart.set_estimate(estimate, **kwargs)
+            self._step_chart = self._put_chart(chart, "step_chart", self._step_args)
         return self._step_chart
 
     @property
