@@ -515,7 +515,8 @@ class MainWindow(QMainWindow):
         from planner.ui import plotlib
 
         self._after_paint = [self._fill_presets_menu, *plotlib.import_steps(),
-                             self._plots_imported, lambda: self.planner.finish_start(),
+                             self._plots_imported, lambda: self.planner.prepare_start(),
+                             lambda: self.planner.finish_start(),
                              plotlib.import_step("planner.core.prices"),
                              plotlib.import_step("planner.core.catalog"), self.load_catalog,
                              *self._monitor_steps(), self._start_monitor]

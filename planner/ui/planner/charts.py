@@ -32,8 +32,9 @@ class LayerChart(pg.PlotWidget):
 
     layer_clicked = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent, background=None)
+    def __init__(self, parent: QWidget | None = None, *, plot_item: pg.PlotItem | None = None):
+        """``plot_item``: a plain ``pg.PlotItem()`` made ahead (most of the cost), or None."""
+        super().__init__(parent, background=None, plotItem=plot_item)
         item, text = style_plot(self, min_height=160, grid_x=False, grid_alpha=0.25)
         self._label_color = text.name()
         item.setLabel("left", self.tr("kept for backward (MiB)"), color=self._label_color)

@@ -464,6 +464,7 @@ class PlannerPane(QWidget):
         self._chart: LayerChart | None = None
         self._chart_args: tuple[object, dict] | None = None  # (estimate, keywords)
         self._chart_selected: object = ()  # the rows it highlights
+        self._chart_item = None  # its plot item, made a turn ahead (prepare_start)
         self._chart_holder = QWidget(self.tabs)
         self._chart_holder.setObjectName("chart_holder")
         QVBoxLayout(self._chart_holder).setContentsMargins(0, 0, 0, 0)
@@ -707,8 +708,9 @@ class PlannerPane(QWidget):
         if self._chart is None:
             from planner.ui.planner.charts import LayerChart  # noqa: PLC0415 (pyqtgraph)
 
-            self._chart = self._put_chart(LayerChart(self._chart_holder), "layer_chart",
-                                          self._chart_args)
+            item, self._chart_item = self._chart_item, None
+            self._chart = self._put_chart(LayerChart(self._chart_holder, plot_item=item),
+                                          "layer_chart", self._chart_args)
             self._chart.set_selected(self._chart_selected)
         return self._chart
 
@@ -1364,6 +1366,15 @@ class PlannerPane(QWidget):
         if self.isVisible():  # the user's choice (not a tab restored before the first show)
             self._views_deferred = False
         self._refresh_current_tab()
+
+    def prepare_start(self) -> None:
+        """What ``finish_start`` needs, made a turn of the event loop ahead of it: the per-layer
+        chart's plot item (most of building the chart), if that is the view shown."""
+        if self._views_deferred and self._chart is None and self._chart_item is None \
+                and self.tabs.currentIndex() == self._chart_tab:
+            import pyqtgraph as pg  # noqa: PLC0415
+
+            self._chart_item = pg.PlotItem()
 
     def finish_start(self) -> None:
         """Build the result view shown, which ``defer_views`` kept for after the window's first
