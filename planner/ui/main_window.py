@@ -1,8 +1,11 @@
 """The main window: it composes the four panes and wires them together.
 
-It holds the panes in tabs (Ctrl+1…4): Planner (built at once), Monitor (built right after the
-window is first shown, so that the cards are detected at start-up), Catalog and Advisor (built
-when first shown). Its parts live elsewhere: the plan's files and autosave in
+It holds the panes in tabs (Ctrl+1…4): Planner (built at once; its plots after the first
+picture), Monitor (built in steps right after the window is first shown, so that the cards are
+detected at start-up), Catalog and Advisor (built when first shown). The first picture needs no
+pyqtgraph: after it, one step per turn of the event loop imports it (``planner.ui.plotlib``),
+builds the Planner's result view, reads the catalog and builds the Monitor
+(``_on_first_shown``). Its parts live elsewhere: the plan's files and autosave in
 ``planner.ui.plan_files``, what it remembers between starts in ``planner.ui.session``, start-up
 and ``build_main_window`` in ``planner.ui.bootstrap``, ``--self-test`` in
 ``planner.ui.selftest``, the message boxes in ``planner.ui.prompts``. The wiring:
@@ -47,6 +50,15 @@ from planner.ui.session import WindowSession
 __all__ = ["APP_TITLE", "PANES", "MainWindow", "build_main_window"]
 
 PANES = ("planner", "monitor", "catalog", "advisor")
+# What the Monitor pane imports, leaves first, imported one a turn after the first picture
+MONITOR_MODULES = (
+    "planner.telemetry.types", "planner.telemetry.history", "planner.telemetry.compare",
+    "sqlite3", "csv", "planner.telemetry.recorder", "planner.telemetry.simulated",
+    "planner.telemetry.watch", "planner.telemetry.nvml", "planner.ui.monitor.cluster",
+    "planner.ui.monitor.models", "planner.ui.monitor.plots", "planner.ui.monitor.tables",
+    "planner.ui.monitor.recordings", "planner.ui.monitor.plot_export",
+    "planner.ui.monitor.replay_view", "planner.ui.monitor.sections", "planner.ui.monitor.pane",
+)
 log = logging.getLogger("planner.ui")
 
 LICENCES = (
@@ -129,7 +141,15 @@ class MainWindow(QMainWindow):
         self._welcome_pending = False
         self._shown_once = False
         self._after_paint: list = []  # what waits for the first picture (_on_first_shown)
+        # one step a turn of the event loop: a timer, not a queued call (queued calls all run
+        # before the loop looks at input and timers again)
+        self._step_timer = QTimer(self)
+        self._step_timer.setSingleShot(True)
+        self._step_timer.timeout.connect(self._next_after_paint)
+        self._monitor_start_later = False  # _build_monitor leaves the start to the next step
+        self._monitor_unstarted = False  # built by that step, not started yet
         self._advisor_line = ""  # the advisor's line the status bar shows, if any
+        self._monitor_line = ""  # the Monitor's last status line
         self._closing = False
         self.document = document
         document.setParent(self)
@@ -141,7 +161,7 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("panes")
         self.tabs.setDocumentMode(True)
         self._memory_gib = session.memory_gib()
-        self.planner = self._make_planner_pane()
+        self.planner = self._make_planner_pane(defer_views=True)  # its plots after the paint
         self.tabs.addTab(self.planner, "")
         self._monitor_page = _LazyPane(self._build_monitor, self.tabs)
         self._catalog_page = _LazyPane(self._build_catalog, self.tabs)
@@ -182,12 +202,12 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------------------
     # The panes
     # ------------------------------------------------------------------------------------------
-    def _make_planner_pane(self):
+    def _make_planner_pane(self, *, defer_views: bool = False):
         from planner.settings import byte_formatter
         from planner.ui.planner.pane import PlannerPane
 
         pane = PlannerPane(self.document, self.tabs, memory_gib=self._memory_gib,
-                           catalog=self.catalog)
+                           catalog=self.catalog, defer_views=defer_views)
         if self.prefs.units != "binary":
             pane.set_byte_formatter(byte_formatter(self.prefs))
         pane.status_changed.connect(self._on_status_changed)
@@ -282,16 +302,20 @@ class MainWindow(QMainWindow):
                            peak_bandwidth_lookup=self._peak_bandwidth_of,
                            cluster_settings=self.session.cluster())
         pane.cluster_settings_changed.connect(self._on_cluster_settings_changed)
-        pane.status_message.connect(self._on_pane_message)
+        pane.status_message.connect(self._on_monitor_message)
         pane.comparison_ready.connect(self._on_pane_message)
         pane.devices_changed.connect(self._on_devices_changed)
         pane.source_changed.connect(self._on_source_changed)
         pane.retention_changed.connect(self._on_retention_changed)
-        self._update_predicted_peak(pane)
         self._restore_splitters("monitor", pane)
+        if not self._monitor_start_later:
+            self._start_built_monitor(pane)
+        return pane
+
+    def _start_built_monitor(self, pane) -> None:
+        self._update_predicted_peak(pane)
         if not self._closing:
             pane.start()
-        return pane
 
     def _peak_bandwidth_of(self, name: str) -> float | None:
         """A card's datasheet bandwidth from the catalog, for cluster cards (dcgm-exporter
@@ -485,20 +509,68 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_first_shown(self) -> None:
         """What waits for the first picture, one step per turn of the event loop (a click
-        between two steps is answered between them): the Presets menu, the catalog, the
-        Monitor (it detects the cards), the first-run welcome."""
-        self._after_paint = [self._fill_presets_menu, self.load_catalog, self._start_monitor]
+        between two steps is answered between them): the Presets menu, pyqtgraph
+        (``planner.ui.plotlib``), the Planner's result view (its per-layer chart), the
+        catalog, the Monitor (it detects the cards), the first-run welcome."""
+        from planner.ui import plotlib
+
+        self._after_paint = [self._fill_presets_menu, *plotlib.import_steps(),
+                             self._plots_imported, lambda: self.planner.prepare_start(),
+                             lambda: self.planner.finish_start(),
+                             plotlib.import_step("planner.core.prices"),
+                             plotlib.import_step("planner.core.catalog"), self.load_catalog,
+                             *self._monitor_steps(), self._start_monitor]
         self._next_after_paint()
+
+    def _monitor_steps(self) -> list:
+        """Building the Monitor in steps: its modules one by one, its plots in five parts
+        (``planner.ui.monitor.plots.make_ahead``), the pane; ``_start_monitor`` starts it (its
+        sampler detects the cards)."""
+        if self.monitor is not None:
+            return []
+        from planner.ui import plotlib
+
+        steps = [plotlib.import_step(name) for name in MONITOR_MODULES]
+
+        def plots_part() -> None:
+            from planner.ui.monitor.plots import make_ahead
+
+            if self.monitor is None:  # not built meanwhile (the user opened it)
+                make_ahead()
+        return steps + [plots_part] * 5 + [self._build_monitor_later]
+
+    @staticmethod
+    def _plots_imported() -> bool:
+        """False while pyqtgraph's import thread is at it (the step is tried again)."""
+        from planner.ui import plotlib
+
+        return not plotlib.importing()
 
     @Slot()
     def _next_after_paint(self) -> None:
         if self._closing or not self._after_paint:
             return
-        self._after_paint.pop(0)()
+        if self._after_paint[0]() is False:  # not yet: again in a while
+            self._step_timer.start(10)
+            return
+        self._after_paint.pop(0)
         if self._after_paint:
-            QTimer.singleShot(0, self._next_after_paint)
+            self._step_timer.start(0)
+
+    def _build_monitor_later(self) -> None:
+        """Build the Monitor pane; the next step starts it (``_start_monitor``)."""
+        if self.monitor is None:
+            self._monitor_start_later = True
+            try:
+                self.ensure_monitor()
+            finally:
+                self._monitor_start_later = False
+            self._monitor_unstarted = True
 
     def _start_monitor(self) -> None:
+        if self._monitor_unstarted and self.monitor is not None:
+            self._monitor_unstarted = False
+            self._start_built_monitor(self.monitor)
         self.ensure_monitor()
         if not self.prefs.first_run_done and self._can_welcome():
             self._welcome_pending = True
@@ -701,6 +773,17 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_status_changed(self, text: str) -> None:
         self._peak_label.setText(text)
+
+    @Slot(str)
+    def _on_monitor_message(self, text: str) -> None:
+        """The Monitor's status line; an empty one takes away only the Monitor's own message
+        (not, say, "Opening … cancelled", when the Monitor finds no driver at start-up)."""
+        if text:
+            self._monitor_line = text
+            self._on_pane_message(text)
+        elif self._monitor_line and self.statusBar().currentMessage() == self._monitor_line:
+            self.statusBar().clearMessage()
+            self._monitor_line = ""
 
     @Slot(str)
     def _on_pane_message(self, text: str) -> None:

@@ -107,9 +107,10 @@ def self_test(argv: list[str]) -> int:
             raise RuntimeError(f"no estimate: {window.document.failure}")
         pane = window.planner
         window.tabs.setCurrentIndex(0)
-        for i in range(pane.tabs.count()):
-            pane.tabs.setCurrentIndex(i)
+        for name in pane.RESULT_TABS:  # each built and filled as it is shown
+            pane.show_result_tab(name)
             app.processEvents()
+            i = pane.tabs.currentIndex()
             if pane.tabs.widget(i).grab().isNull():
                 raise RuntimeError(f"view {pane.tabs.tabText(i)!r} did not render")
         source = monitor.source

@@ -477,11 +477,10 @@ def apply_theme(app: QApplication, theme: str) -> bool:
         app.setStyle(QStyleFactory.create("Fusion"))
         app.setPalette(dark_palette() if theme == "dark" else light_palette())
     dark = is_dark(app.palette())
-    import pyqtgraph as pg
+    from planner.ui import plotlib  # noqa: PLC0415
 
     background, foreground = plot_colours(app.palette())
-    pg.setConfigOption("background", background)
-    pg.setConfigOption("foreground", foreground)
+    plotlib.set_options(background=background, foreground=foreground)  # now or on its import
     return dark
 
 

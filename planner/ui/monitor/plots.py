@@ -136,6 +136,36 @@ def _pen(color: str, width: float = 1.5, dash: bool = False) -> QPen:
     return pen
 
 
+def _new_plot_item() -> pg.PlotItem:
+    return pg.PlotItem(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
+
+
+_made: list[pg.PlotItem] = []  # made ahead (make_ahead), taken by the next MonitorPlots
+_made_plots: list[MonitorPlots] = []  # the next pane's plots, made ahead
+
+
+def make_ahead() -> None:
+    """Make a part of the next Monitor pane's plots ahead of it: its four plot items, a call
+    each, then the widget with them (``take_plots`` hands it over). The main window does this
+    one call per turn of the event loop after its first picture, so that building the pane is
+    not one long stall (the plots are most of its construction)."""
+    if _made_plots:
+        return
+    if len(_made) < 4:
+        _made.append(_new_plot_item())
+    else:
+        _made_plots.append(MonitorPlots())
+
+
+def take_plots(parent: QWidget) -> MonitorPlots:
+    """The plots made ahead (now ``parent``'s), or new ones."""
+    if _made_plots:
+        plots = _made_plots.pop()
+        plots.setParent(parent)
+        return plots
+    return MonitorPlots(parent)
+
+
 class MonitorPlots(pg.GraphicsLayoutWidget):
     """Four x-linked plots in a 2 × 2 grid."""
 
@@ -208,8 +238,8 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
             self.set_predicted_peak(self.predicted_bytes, self._predicted_label)
 
     def _plot(self, row: int, col: int) -> pg.PlotItem:
-        axis = pg.DateAxisItem(orientation="bottom")
-        p = self.addPlot(row=row, col=col, axisItems={"bottom": axis})
+        p = _made.pop(0) if _made else _new_plot_item()
+        self.addItem(p, row=row, col=col)  # what addPlot does
         p.getAxis("left").enableAutoSIPrefix(False)
         p.showGrid(x=True, y=True, alpha=0.25)
         p.setClipToView(True)

@@ -36,7 +36,7 @@ from planner.i18n import QT_TRANSLATE_NOOP
 from planner.telemetry.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from planner.ui.flow import FlowLayout, group
 from planner.ui.monitor.models import GpuTableModel, ProcessTableModel
-from planner.ui.monitor.plots import MonitorPlots
+from planner.ui.monitor.plots import take_plots
 from planner.ui.monitor.tables import fit_process_columns, row_table
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ def build_card_table(pane: MonitorPane) -> None:
 
 
 def build_plots(pane: MonitorPane) -> None:
-    pane.plots = MonitorPlots(pane)
+    pane.plots = take_plots(pane)  # made ahead by the window after its first picture, or now
     pane.plots.setMinimumHeight(320)
     pane.window_note = QLabel("", pane)
     pane.window_note.setStyleSheet("color: #555;")

@@ -60,11 +60,12 @@ from planner.core.memory import Assumptions
 from planner.core.network import (
     MAX_BATCH, MODES, OPTIMIZERS, PRECISION_LABELS, PRECISION_SHORT, PRECISIONS)
 from planner.core.parallel import STRATEGIES, Parallel
-from planner.ui.planner.charts import BreakdownBar, LayerChart, StepChart
+from planner.ui.planner.breakdown import BreakdownBar
 from planner.ui.planner.document import PlanDocument
 from planner.ui.planner.layer_table import COL_NAME, COL_PARAMS, LayerTableModel, LayerTypeDelegate
 from planner.ui.planner.properties import LayerPropertiesPanel
 if TYPE_CHECKING:  # built on first use, off the start-up path
+    from planner.ui.planner.charts import LayerChart, StepChart
     from planner.ui.planner.parallel_view import ScalingView
     from planner.ui.planner.results import (
         ClassicTableModel,
@@ -126,10 +127,13 @@ class PlannerPane(QWidget):
     view_built = Signal(str, object)  # a view built on first show ("fit", "scaling"): its layout
 
     def __init__(self, document: PlanDocument, parent: QWidget | None = None, *,
-                 memory_gib: float = 24.0, catalog=None):
+                 memory_gib: float = 24.0, catalog=None, defer_views: bool = False):
         super().__init__(parent)
         self.setObjectName("planner_pane")
         self._doc = document
+        # defer_views: the result view shown (a chart, a table) waits for ``finish_start``
+        # (the window calls it after its first picture); otherwise it is built at once.
+        self._views_deferred = defer_views
         self._catalog = catalog
         self._owned_names: tuple[str, ...] = ()  # detected by the monitor
         self._fit_dirty = True
@@ -453,11 +457,18 @@ class PlannerPane(QWidget):
         self.tabs.setObjectName("result_tabs")
         layout.addWidget(self.tabs, 1)
 
-        self.chart = LayerChart(self.tabs)
-        self.chart.layer_clicked.connect(self._on_chart_layer_clicked)
-        self.tabs.addTab(self.chart, self.tr("Per-layer chart"))
-        # The step chart (a plot) is built when its tab is first shown, off the start-up path;
-        # until then the pane keeps what it would show (``_step_args``).
+        # The charts are plots (pyqtgraph, imported with them): the per-layer chart is built
+        # after the window's first picture (``finish_start``) or when first shown or asked for
+        # (``chart``); the step chart when its tab is first shown. Until then the pane keeps
+        # what each would show (``_chart_args``, ``_step_args``).
+        self._chart: LayerChart | None = None
+        self._chart_args: tuple[object, dict] | None = None  # (estimate, keywords)
+        self._chart_selected: object = ()  # the rows it highlights
+        self._chart_item = None  # its plot item, made a turn ahead (prepare_start)
+        self._chart_holder = QWidget(self.tabs)
+        self._chart_holder.setObjectName("chart_holder")
+        QVBoxLayout(self._chart_holder).setContentsMargins(0, 0, 0, 0)
+        self._chart_tab = self.tabs.addTab(self._chart_holder, self.tr("Per-layer chart"))
         self._step_chart: StepChart | None = None
         self._step_args: tuple[object, dict] | None = None  # (estimate, keywords)
         self._step_holder = QWidget(self.tabs)
@@ -502,7 +513,6 @@ class PlannerPane(QWidget):
         self.exporter = PlanExporter(self)
         self.tabs.setCornerWidget(self.exporter.button, Qt.Corner.TopRightCorner)
         self.exporter.attach(self.breakdown, "breakdown")
-        self.exporter.attach(self.chart, "layer_chart")
         return panel
 
     def _tab_page(self, name: str, *, margins: bool = True) -> QWidget:
@@ -604,7 +614,7 @@ class PlannerPane(QWidget):
     RESULT_TABS = ("layer_chart", "step", "layers", "classic", "suggestions", "fit", "scaling")
 
     def _result_tab_index(self) -> dict[str, int]:
-        return {"layer_chart": self.tabs.indexOf(self.chart), "step": self._step_tab,
+        return {"layer_chart": self._chart_tab, "step": self._step_tab,
                 "layers": self._table_tab, "classic": self._classic_tab,
                 "suggestions": self._suggestion_tab, "fit": self._fit_tab,
                 "scaling": self._scaling_tab}
@@ -615,8 +625,13 @@ class PlannerPane(QWidget):
         return next((name for name, k in self._result_tab_index().items() if k == i), "")
 
     def show_result_tab(self, name: str) -> None:
-        """Show the result tab ``name`` (one of ``RESULT_TABS``; KeyError for another)."""
-        self.tabs.setCurrentIndex(self._result_tab_index()[name])
+        """Show the result tab ``name`` (one of ``RESULT_TABS``; KeyError for another), built
+        and filled now."""
+        index = self._result_tab_index()[name]
+        deferred, self._views_deferred = self._views_deferred, False
+        self.tabs.setCurrentIndex(index)
+        if deferred:
+            self._refresh_current_tab()
 
     @property
     def document(self) -> PlanDocument:
@@ -687,20 +702,46 @@ class PlannerPane(QWidget):
             self.fit_view.set_catalog(cat)
 
     @property
+    def chart(self) -> LayerChart:
+        """The per-layer chart, built on first use with the plan's estimate (after the window's
+        first picture, when its tab is shown, or when asked for)."""
+        if self._chart is None:
+            from planner.ui.planner.charts import LayerChart  # noqa: PLC0415 (pyqtgraph)
+
+            item, self._chart_item = self._chart_item, None
+            self._chart = self._put_chart(LayerChart(self._chart_holder, plot_item=item),
+                                          "layer_chart", self._chart_args)
+            self._chart.set_selected(self._chart_selected)
+        return self._chart
+
+    def _put_chart(self, chart, name: str, args: tuple[object, dict] | None):
+        """Show a chart just built in its tab's page, with its export and the plan's estimate
+        (``args``: what ``_on_plan_changed`` kept for it)."""
+        chart.setObjectName(name)
+        chart.layer_clicked.connect(self._on_chart_layer_clicked)
+        page = chart.parentWidget()
+        page.layout().addWidget(chart)
+        chart.show()  # now, not at the next event (it is shown when its tab is)
+        self.exporter.attach(chart, name)
+        if args is not None:
+            estimate, kwargs = args
+            chart.set_estimate(estimate, **kwargs)
+        return chart
+
+    def _set_chart_selected(self, rows) -> None:
+        self._chart_selected = rows
+        if self._chart is not None:
+            self._chart.set_selected(rows)
+
+    @property
     def step_chart(self) -> StepChart:
         """The memory-over-the-step chart, built on first use with the plan's estimate."""
         if self._step_chart is None:
+            from planner.ui.planner.charts import StepChart  # noqa: PLC0415 (pyqtgraph)
+
             chart = StepChart(self._step_holder)
-            chart.setObjectName("step_chart")
-            chart.layer_clicked.connect(self._on_chart_layer_clicked)
             chart.format_bytes = self.format_bytes
-            self._step_holder.layout().addWidget(chart)
-            chart.show()  # now, not at the next event (it is shown when its tab is)
-            self._step_chart = chart
-            self.exporter.attach(chart, "step_chart")
-            if self._step_args is not None:
-                estimate, kwargs = self._step_args
-                chart.set_estimate(estimate, **kwargs)
+            self._step_chart = self._put_chart(chart, "step_chart", self._step_args)
         return self._step_chart
 
     @property
@@ -799,7 +840,7 @@ class PlannerPane(QWidget):
             self._selecting = False
         self._doc.select_row(row)
         self.properties.show_row(row)
-        self.chart.set_selected(self._chart_rows(row))
+        self._set_chart_selected(self._chart_rows(row))
         self._update_action_state()
 
     def _chart_rows(self, row: int):
@@ -935,13 +976,12 @@ class PlannerPane(QWidget):
         else:
             self.breakdown.set_estimate(None, message=stale_msg + ("\n" + detail if detail
                                                                    else ""))
-        self.chart.set_estimate(est, stale=est is None, message=(
-            self.tr("Nothing to estimate yet") if doc.is_empty
-            else self.tr("Fix the errors to see the estimate")))
-        self.chart.set_selected(self._chart_rows(doc.current_row))
-        self._step_args = (est, {"stale": est is None, "message": (
+        self._chart_args = self._step_args = (est, {"stale": est is None, "message": (
             self.tr("Nothing to estimate yet") if doc.is_empty
             else self.tr("Fix the errors to see the estimate"))})
+        if self._chart is not None:
+            self._chart.set_estimate(est, **self._chart_args[1])
+        self._set_chart_selected(self._chart_rows(doc.current_row))
         if self._step_chart is not None:
             self._step_chart.set_estimate(est, **self._step_args[1])
         self._update_max_batch()
@@ -1190,7 +1230,7 @@ class PlannerPane(QWidget):
         row = self.layer_model.layer_index(current.row())
         self._doc.select_row(row)
         self.properties.show_row(row)
-        self.chart.set_selected(self._chart_rows(row))
+        self._set_chart_selected(self._chart_rows(row))
         self._update_action_state()
 
     @Slot(int)
@@ -1323,11 +1363,33 @@ class PlannerPane(QWidget):
 
     @Slot(int)
     def _on_tab_changed(self, _index: int) -> None:
+        if self.isVisible():  # the user's choice (not a tab restored before the first show)
+            self._views_deferred = False
         self._refresh_current_tab()
 
+    def prepare_start(self) -> None:
+        """What ``finish_start`` needs, made a turn of the event loop ahead of it: the per-layer
+        chart's plot item (most of building the chart), if that is the view shown."""
+        if self._views_deferred and self._chart is None and self._chart_item is None \
+                and self.tabs.currentIndex() == self._chart_tab:
+            import pyqtgraph as pg  # noqa: PLC0415
+
+            self._chart_item = pg.PlotItem()
+
+    def finish_start(self) -> None:
+        """Build the result view shown, which ``defer_views`` kept for after the window's first
+        picture (the per-layer chart, or the tab the window restored)."""
+        if self._views_deferred:
+            self._views_deferred = False
+            self._refresh_current_tab()
+
     def _refresh_current_tab(self) -> None:
+        if self._views_deferred:
+            return
         index = self.tabs.currentIndex()
-        if index in (self._table_tab, self._classic_tab, self._suggestion_tab):
+        if index == self._chart_tab:
+            self.chart  # noqa: B018 - built when first shown
+        elif index in (self._table_tab, self._classic_tab, self._suggestion_tab):
             self._ensure_tables()
         if index == self._suggestion_tab and self._suggestions_dirty:
             self.refresh_suggestions()
