@@ -925,9 +925,35 @@ def _sliced(imp, tensor: str) -> bool:
 
 
 def _contiguous(imp, node, tensor: str, k: int) -> str:
-    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
+    # A batched (4-D or more) operand is reshaped to 3-D by torch.matmul, which copies a
+    # slice. A 3-D one (torch.bmm: the batch merged with the heads) is read as it is, a view
+    # of the projection that keeps its whole storage (nn.MultiheadAttention's math path),
+    # unless the merge itself copied it: a reshape of transposed heads (BLOOM's q).
+    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3 or \
+            len(imp.full_shape(tensor) or ()) < 4 and not _merged_after_transpose(imp, tensor):
         return tensor
     return _copy_of(imp, node, tensor, k)
+
+
+def _merged_after_transpose(imp, tensor: str) -> bool:
+    """``tensor`` is a reshape to fewer axes of a transpose (back to its slice): a reshape
+    PyTorch cannot make as a view, so it copies."""
+    merged = False
+    for _ in range(8):
+        p = imp.producer.get(tensor)
+        if p is None:
+            return False
+        n = imp.nodes[p]
+        if n.op_type == "Reshape":
+            before, after = imp.full_shape(n.input[0]), imp.full_shape(n.output[0])
+            merged = merged or (before is not None and after is not None and
+                                len(after) < len(before))
+        elif n.op_type == "Transpose" and merged:
+            return True
+        elif n.op_type not in ("Squeeze", "Unsqueeze", "Identity", "Transpose"):
+            return False
+        tensor = n.input[0]
+    return False
 
 
 def _last_axis_moved(imp, tensor: str) -> bool:
