@@ -73,3 +73,53 @@ def test_multihead_attention_math_path_keeps_the_packed_projection_not_copies(tm
     # x (the in-projection's input), the packed q|k|v, the scaled q, the probabilities (kept
     # by softmax and the second product), the attention output (the out-projection's input)
     assert saved_per_sample(r) == t * e + 3 * t * e + t * e + heads * t * t + t * e
+
+
+def _biased_attention(bias: np.ndarray, t: int, c: int = 32, heads: int = 2):
+    """An attention block (the legacy exporter's SDPA, named after it) whose scores get a
+    constant T×T ``bias`` added, stored in the file itself."""
+    d = c // heads
+    sdpa = "/attn/scaled_dot_product_attention"
+    nodes = [h.make_node("MatMul", ["x", "wqkv.weight"], ["qkv"], name="/c_attn/MatMul"),
+             h.make_node("Split", ["qkv", "sizes"], ["q", "k", "v"], name="/attn/Split",
+                         axis=-1)]  # one projection (GPT-2's c_attn)
+    for p in "qkv":
+        nodes += [h.make_node("Reshape", [p, "heads"], [p + "r"], name=f"/attn/view_{p}"),
+                  h.make_node("Transpose", [p + "r"], [p + "4"], name=f"/attn/t_{p}",
+                              perm=[0, 2, 1, 3])]
+    nodes += [
+        h.make_node("Transpose", ["k4"], ["kt"], name=f"{sdpa}/Transpose", perm=[0, 1, 3, 2]),
+        h.make_node("Mul", ["q4", "s"], ["qs"], name=f"{sdpa}/Mul"),
+        h.make_node("Mul", ["kt", "s"], ["kts"], name=f"{sdpa}/Mul_1"),
+        h.make_node("MatMul", ["qs", "kts"], ["sc"], name=f"{sdpa}/MatMul"),
+        h.make_node("Add", ["sc", "onnx::Add_9"], ["scm"], name=f"{sdpa}/Add"),
+        h.make_node("Softmax", ["scm"], ["p"], name=f"{sdpa}/Softmax", axis=-1),
+        h.make_node("MatMul", ["p", "v4"], ["o4"], name=f"{sdpa}/MatMul_1"),
+        h.make_node("Transpose", ["o4"], ["o4t"], name="/attn/Transpose_o", perm=[0, 2, 1, 3]),
+        h.make_node("Reshape", ["o4t", "merge"], ["o"], name="/attn/Reshape_o"),
+        h.make_node("MatMul", ["o", "wo.weight"], ["y"], name="/o/MatMul"),
+    ]
+    inits = [weight("wqkv.weight", (c, 3 * c)), const("sizes", [c, c, c], np.int64),
+             weight("wo.weight", (c, c)), const("s", d ** -0.25),
+             const("heads", [0, t, heads, d], np.int64), const("merge", [0, t, c], np.int64),
+             const("onnx::Add_9", bias)]
+    return build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits, opset=18)
+
+
+def test_a_large_position_bias_in_the_file_is_read_not_taken_for_an_unread_causal_mask(tmp_path):
+    """A relative-position bias per head (CoAtNet's legacy export: 196×196 per head, stored in
+    the file, larger than what the skim keeps) is read and is no causal mask: no key/value
+    cache warning. Before: unread, so taken for a possible causal mask and warned about."""
+    t, heads = 128, 2
+    rng = np.random.default_rng(0)
+    bias = rng.normal(0, 0.02, (1, heads, t, t)).astype(np.float32)
+    assert bias.nbytes > 64 * 1024  # left out by the skim
+    r = import_saved(tmp_path, _biased_attention(bias, t, heads=heads), batch=2)
+    assert r.report.complete and analyze(r.draft).ok
+    assert any("bias to their scores" in w for w in r.warnings), r.warnings
+    assert not any("key/value cache" in w for w in r.warnings), r.warnings
+    # a causal mask of that size stored in the file is read and still warned about
+    causal = np.triu(np.full((t, t), -np.inf, dtype=np.float32), 1)[None, None]
+    causal = np.broadcast_to(causal, (1, heads, t, t)).copy()
+    r = import_saved(tmp_path, _biased_attention(causal, t, heads=heads), "causal.onnx", batch=2)
+    assert any("key/value cache" in w for w in r.warnings), r.warnings
