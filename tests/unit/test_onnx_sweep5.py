@@ -123,3 +123,36 @@ def test_a_large_position_bias_in_the_file_is_read_not_taken_for_an_unread_causa
     causal = np.broadcast_to(causal, (1, heads, t, t)).copy()
     r = import_saved(tmp_path, _biased_attention(causal, t, heads=heads), "causal.onnx", batch=2)
     assert any("key/value cache" in w for w in r.warnings), r.warnings
+
+
+def test_a_tanh_gelu_written_out_is_planned_op_by_op_and_says_what_a_fused_one_saves(tmp_path):
+    """BLOOM's GELU as both exporters write it (x·0.5·(1 + tanh(0.79788456·x·(1 + 0.044715·x·x))),
+    a custom autograd function in training that keeps only x): planned op by op, as GPT-2's
+    gelu_new runs, and the warning gives what one fused GELU would not keep (6 tensors of x's
+    size here). Before: +133 % on BLOOM with no word."""
+    t, e = 128, 256
+    nodes = [
+        h.make_node("MatMul", ["x", "w1"], ["u"], name="/mlp/dense_h_to_4h/MatMul"),
+        h.make_node("Mul", ["u", "half"], ["a"], name="/mlp/gelu/Mul"),
+        h.make_node("Mul", ["u", "k0"], ["b"], name="/mlp/gelu/Mul_1"),
+        h.make_node("Mul", ["u", "k1"], ["c"], name="/mlp/gelu/Mul_2"),
+        h.make_node("Mul", ["c", "u"], ["d"], name="/mlp/gelu/Mul_3"),
+        h.make_node("Add", ["d", "one"], ["ee"], name="/mlp/gelu/Add"),
+        h.make_node("Mul", ["b", "ee"], ["f"], name="/mlp/gelu/Mul_4"),
+        h.make_node("Tanh", ["f"], ["g"], name="/mlp/gelu/Tanh"),
+        h.make_node("Add", ["g", "one"], ["hh"], name="/mlp/gelu/Add_1"),
+        h.make_node("Mul", ["a", "hh"], ["gl"], name="/mlp/gelu/Mul_5"),
+        h.make_node("MatMul", ["gl", "w2"], ["y"], name="/mlp/dense_4h_to_h/MatMul"),
+    ]
+    inits = [weight("w1", (e, e)), weight("w2", (e, e)), const("half", 0.5),
+             const("k0", 0.79788456), const("k1", 0.044715), const("one", 1.0)]
+    model = build(nodes, [tensor("x", ["N", t, e])], [tensor("y", None)], inits, opset=20)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete and a.parameters == 2 * e * e
+    assert "tanh" in [layer.params.get("function") for layer in r.draft.layers]
+    # x, u (the GELU's input, kept by its products), c, b, 1+d, tanh, 0.5·u, 1+tanh, the GELU
+    assert saved_per_sample(r) == t * e + 7 * t * e + t * e
+    said = [w for w in r.warnings if "written out with Tanh" in w]
+    assert len(said) == 1, r.warnings
+    assert f"{6 * t * e * 2 * 4 / 2**20:,.1f} MiB" in said[0] and "batch 2" in said[0]

@@ -221,6 +221,8 @@ def _try_region(imp, anchor: int) -> None:
                 kind = "gelu" if targets == {"gelu"} else None
             elif "Erf" in ops:
                 kind = "gelu"
+            if kind is None and "Tanh" in ops:
+                _written_tanh_gelu(imp, members, outs, x, exit_t)
         elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
             centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
                           for k in members)
@@ -239,6 +241,26 @@ def _try_region(imp, anchor: int) -> None:
                                 # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
                                 "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
         return
+
+
+def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
+    """A tanh GELU left op by op (as PyTorch runs one written in Python: GPT-2's gelu_new):
+    the per-sample elements its steps keep besides its input, which one fused GELU
+    (F.gelu(approximate='tanh'), or a custom autograd function with this inference form,
+    BLOOM's) would not keep. The file cannot tell the two apart; the import says the figure."""
+    kept: set[str] = set()
+    for k in members:
+        node = imp.nodes[k]
+        acts = [i for i in node.input if i in outs]
+        if node.op_type in ("Mul", "Div") and len(acts) == 2:
+            kept.update(acts)
+        elif node.op_type == "Pow" and acts:
+            kept.add(acts[0])
+        elif node.op_type in ("Tanh", "Sqrt", "Reciprocal") and node.output:
+            kept.add(node.output[0])
+    extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
+    if extra:
+        imp.__dict__.setdefault("written_gelu", {})[exit_t] = extra
 
 
 def _aten_target(node) -> str | None:
