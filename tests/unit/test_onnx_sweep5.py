@@ -156,3 +156,34 @@ def test_a_tanh_gelu_written_out_is_planned_op_by_op_and_says_what_a_fused_one_s
     said = [w for w in r.warnings if "written out with Tanh" in w]
     assert len(said) == 1, r.warnings
     assert f"{6 * t * e * 2 * 4 / 2**20:,.1f} MiB" in said[0] and "batch 2" in said[0]
+
+
+def test_a_bidirectional_rnn_whose_weights_the_file_concatenates_claims_both_directions(
+        tmp_path):
+    """The default exporter builds a bidirectional LSTM's W, R and B with Concat from each
+    direction's parameters: every one of them is the layer's. Before: only the forward ones,
+    the reverse weights 'belong to no layer' and the import was called incomplete."""
+    t, f, hid = 20, 16, 8
+    nodes, inits = [], []
+    for part, cols in (("weight_ih", f), ("weight_hh", hid), ("bias", 8 * hid)):
+        names = []
+        for d in ("l0", "l0_reverse"):
+            w = f"rnn.{part}_{d}"
+            inits.append(weight(w, (cols,) if part == "bias" else (4 * hid, cols)))
+            nodes.append(h.make_node("Unsqueeze", [w, "zero"], [w + "_u"], name=f"u_{w}"))
+            names.append(w + "_u")
+        nodes.append(h.make_node("Concat", names, [part], name=f"cat_{part}", axis=0))
+    nodes += [
+        h.make_node("Transpose", ["x"], ["xt"], name="node_transpose", perm=[1, 0, 2]),
+        h.make_node("LSTM", ["xt", "weight_ih", "weight_hh", "bias"], ["y"], name="node_lstm",
+                    hidden_size=hid, direction="bidirectional"),
+        h.make_node("Transpose", ["y"], ["yt"], name="node_t2", perm=[2, 0, 1, 3]),
+        h.make_node("Reshape", ["yt", "shape"], ["out"], name="node_view"),
+    ]
+    inits += [const("zero", [0], np.int64), const("shape", [0, t, 2 * hid], np.int64)]
+    model = build(nodes, [tensor("x", [1, t, f])], [tensor("out", None)], inits, opset=18)
+    r = import_saved(tmp_path, model, batch=2)
+    assert "lstm" in layer_kinds(r)
+    assert not r.report.unclaimed_weights, r.report.unclaimed_weights
+    assert r.report.complete, r.warnings
+    assert analyze(r.draft).parameters == 2 * (4 * hid * (f + hid) + 8 * hid)

@@ -1428,10 +1428,21 @@ def _map_rnn(kind: str):
         if not returns_seq and targets:
             targets = [t for t in targets if t != y] + ([y] if y in targets else [])
         imp.emit(kind, node, params, main, out=targets, name=imp.layer_name(node),
-                 weights=tuple(i for i in node.input[1:4] if i))
+                 weights=_rnn_weights(imp, [i for i in node.input[1:4] if i]))
         if not returns_seq and y:
             imp.tensor_layer.pop(y, None)
     return mapper
+
+
+def _rnn_weights(imp, names: list[str]) -> tuple[str, ...]:
+    """An RNN node's W, R and B, or where the file computes one (the default exporter
+    concatenates each direction's gates, sliced from the forward and the reverse parameters,
+    into one tensor) every learned initializer it is computed from."""
+    out: list[str] = []
+    for name in names:
+        behind = () if name in imp.init_dims else _parameters_behind(imp, name)
+        out.extend(behind or (name,))
+    return tuple(out)
 
 
 def _map_identity(imp, node, main, acts, facts):
