@@ -187,3 +187,33 @@ def test_a_bidirectional_rnn_whose_weights_the_file_concatenates_claims_both_dir
     assert not r.report.unclaimed_weights, r.report.unclaimed_weights
     assert r.report.complete, r.warnings
     assert analyze(r.draft).parameters == 2 * (4 * hid * (f + hid) + 8 * hid)
+
+
+def test_a_leaky_relu_after_a_sum_keeps_its_input_after_a_norm_its_output(tmp_path):
+    """PyTorch's LeakyReLU is not in place by default (it keeps its input); a norm + activation
+    block (timm's BatchNormAct2d) runs it in place (it keeps its output). CSPResNet has both:
+    after the batch norms and after each residual add. Before: every one planned in place,
+    -10.9 % on CSPResNet-50, silent."""
+    c, hw = 8, 16
+    conv = dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    nodes = [
+        h.make_node("Conv", ["x", "c1.weight"], ["a"], name="/c1/Conv", **conv),
+        h.make_node("BatchNormalization", ["a", "bn.weight", "bn.bias", "bn.running_mean",
+                                           "bn.running_var"], ["b"], name="/bn/BN"),
+        h.make_node("LeakyRelu", ["b"], ["l1"], name="/bn/act/LeakyRelu", alpha=0.01),
+        h.make_node("Conv", ["l1", "c2.weight"], ["c2"], name="/c2/Conv", **conv),
+        h.make_node("Add", ["c2", "l1"], ["s"], name="/Add"),
+        h.make_node("LeakyRelu", ["s"], ["l2"], name="/act3/LeakyRelu", alpha=0.01),
+        h.make_node("Conv", ["l2", "c3.weight"], ["y"], name="/c3/Conv", **conv),
+    ]
+    inits = [weight(f"c{k}.weight", (c, c, 3, 3)) for k in (1, 2, 3)] + \
+        [weight(f"bn.{p}", (c,)) for p in ("weight", "bias", "running_mean", "running_var")]
+    model = build(nodes, [tensor("x", ["N", c, hw, hw])], [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    assert analyze(r.draft).ok and r.report.complete
+    acts = [layer for layer in r.draft.layers if layer.kind == "activation"]
+    assert [bool(layer.params.get("inplace")) for layer in acts] == [True, False]
+    # x, the first conv's output (the norm's input), the in-place activation's output, the
+    # sum (the second activation's input), its output (the last conv's input); the norm's
+    # mean and inverse std (2·C for the batch of 2)
+    assert saved_per_sample(r) == 5 * c * hw * hw + c

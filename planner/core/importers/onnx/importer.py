@@ -1070,11 +1070,13 @@ class Importer:
             for r in layer.refs():
                 readers[r] += 1
         out = []
+        kinds = {layer.name: layer.kind for layer in layers}
         for i, layer in enumerate(layers):
             if layer.name in self.auto_inplace and layer.params.get("function") in \
                     _INPLACE_FUNCTIONS:
                 src = layer.source() or layers[i - 1].name
-                inplace = readers[src] == 1 and src != layers[0].name
+                inplace = readers[src] == 1 and src != layers[0].name and \
+                    _inplace_after(layer, kinds.get(src))
                 layer = layer.replace(inplace=inplace)
             out.append(layer)
         draft = NetworkDraft(self.path.stem or "imported", tuple(out),
@@ -1308,6 +1310,16 @@ _DERIVED = re.compile(r"(unsqueeze|view|permute|clone|squeeze|transpose|reshape|
                       r"select|index|index_select|mul|add|cat|t|repeat|_to_copy|detach|"
                       r"contiguous|lift_fresh_copy|alias|flatten|stack|getitem)(_\d+)?")
 _INPLACE_FUNCTIONS = {"relu", "relu6", "leaky_relu", "hardswish", "hardsigmoid"}
+_NORM_KINDS = {"batchnorm", "layernorm", "groupnorm", "rmsnorm"}
+
+
+def _inplace_after(layer, source_kind: str | None) -> bool:
+    """Whether an activation the file cannot tell about is planned in place. Only a leaky
+    ReLU keeps something else in place (its output, not its input); PyTorch's LeakyReLU is not
+    in place by default, and a norm + activation block (timm's BatchNormAct2d, a darknet
+    block) makes it so: in place after a norm, not after a sum or a convolution (CSPResNet's
+    activation after the residual add keeps its input, -10.9 % when taken in place)."""
+    return layer.params.get("function") != "leaky_relu" or source_kind in _NORM_KINDS
 
 
 def _as_array(v):
