@@ -217,3 +217,45 @@ def test_a_leaky_relu_after_a_sum_keeps_its_input_after_a_norm_its_output(tmp_pa
     # sum (the second activation's input), its output (the last conv's input); the norm's
     # mean and inverse std (2·C for the batch of 2)
     assert saved_per_sample(r) == 5 * c * hw * hw + c
+
+
+def _record(node, text: str, rule: str = ""):
+    for key, value in (("pkg.torch.onnx.fx_node", text),
+                       ("pkg.onnxscript.rewriter.rule_name", rule)):
+        if value:
+            p = node.metadata_props.add()
+            p.key, p.value = key, value
+    return node
+
+
+def test_a_convolution_fused_with_its_norm_is_no_merged_twin_of_the_one_before(tmp_path):
+    """A depthwise + pointwise pair of the default exporter's eval file: the pointwise
+    convolution is fused with its batch norm and carries the norm's record, which reads the
+    pointwise output '%conv2d_2' (gone with the fusion) while the file feeds it 'conv2d_1':
+    not a twin the optimiser merged. Before: the depthwise convolution was planned twice
+    (VoVNet-19-DW: +20,160 parameters, said only as a note)."""
+    c, hw = 16, 8
+    nodes = [
+        _record(h.make_node("Conv", ["x", "dw.weight"], ["conv2d_1"], name="node_Conv_1",
+                            kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=c),
+                "%conv2d_1 : [num_users=1] = call_function[target=torch.ops.aten.conv2d."
+                "default](args = (%x, %p_dw_weight, None, [1, 1], [1, 1], [1, 1], 16), "
+                "kwargs = {})", "RemoveOptionalBiasFromConv"),
+        _record(h.make_node("Conv", ["conv2d_1", "pw.weight", "pw.bias"], ["getitem"],
+                            name="node_Conv_2", kernel_shape=[1, 1]),
+                "%_native_batch_norm_legit_no_training : [num_users=1] = call_function[target="
+                "torch.ops.aten._native_batch_norm_legit_no_training.default](args = "
+                "(%conv2d_2, %p_bn_weight, %p_bn_bias, %b_bn_running_mean, "
+                "%b_bn_running_var, 0.1, 1e-05), kwargs = {})",
+                "RemoveOptionalBiasFromConv, FuseBatchNormIntoConv, RemoveOptionalBiasFromConv"),
+        h.make_node("Relu", ["getitem"], ["y"], name="node_relu"),
+    ]
+    inits = [weight("dw.weight", (c, 1, 3, 3)), weight("pw.weight", (c, c, 1, 1)),
+             weight("pw.bias", (c,))]
+    model = build(nodes, [tensor("x", [1, c, hw, hw])], [tensor("y", None)], inits, opset=18)
+    r = import_saved(tmp_path, model, batch=2)
+    assert layer_kinds(r).count("conv2d") == 2, layer_kinds(r)
+    assert "batchnorm" in layer_kinds(r)
+    # the two convolutions' weights and the restored norm's scale and shift
+    assert analyze(r.draft).parameters == c * 9 + c * c + 2 * c
+    assert not any("merged with an identical one" in n for n in r.notes), r.notes

@@ -1029,7 +1029,8 @@ class Importer:
         layer ``main`` stands for, to put back after this node, or None."""
         rec = self._fx_record(node)
         p = self.producer.get(main)
-        if rec is None or p is None or rec[1] == main or self.merged_ops >= MAX_UNMERGED:
+        if rec is None or p is None or rec[1] == main or self.merged_ops >= MAX_UNMERGED or \
+                _fused_node(node):
             return None
         want = rec[1]
         prod = self._fx_record(self.nodes[p])
@@ -1320,6 +1321,14 @@ def _inplace_after(layer, source_kind: str | None) -> bool:
     block) makes it so: in place after a norm, not after a sum or a convolution (CSPResNet's
     activation after the residual add keeps its input, -10.9 % when taken in place)."""
     return layer.params.get("function") != "leaky_relu" or source_kind in _NORM_KINDS
+
+
+def _fused_node(node) -> bool:
+    """A node the optimiser fused from several (a convolution and the batch norm after it):
+    its record is the last one's, whose first argument (the convolution's output) the fusion
+    removed; not a merged twin (VoVNet's depthwise + pointwise pairs were planned twice)."""
+    return any(p.key == "pkg.onnxscript.rewriter.rule_name" and "Fuse" in p.value
+               for p in node.metadata_props)
 
 
 def _as_array(v):
