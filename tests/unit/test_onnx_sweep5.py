@@ -259,3 +259,63 @@ def test_a_convolution_fused_with_its_norm_is_no_merged_twin_of_the_one_before(t
     # the two convolutions' weights and the restored norm's scale and shift
     assert analyze(r.draft).parameters == c * 9 + c * c + 2 * c
     assert not any("merged with an identical one" in n for n in r.notes), r.notes
+
+
+def test_a_packed_weight_split_between_two_linear_layers_counts_each_part(tmp_path):
+    """nn.MultiheadAttention's cross-attention from the default exporter: in_proj_weight
+    (3E×E) is split into q's E×E and k|v's 2E×E, each a linear layer of its own input (the
+    query side, the memory). Before: both products 'not understood' and the weight claimed
+    by no layer (nn.TransformerDecoder: -98,560 parameters, warned incomplete)."""
+    t, e = 10, 16
+    nodes = [
+        h.make_node("Relu", ["x"], ["mem"], name="node_relu"),  # the memory
+        h.make_node("Split", ["attn.in_proj_weight", "sizes"], ["wq", "wkv"],
+                    name="node_Split_1", axis=0),
+        h.make_node("Split", ["attn.in_proj_bias", "sizes"], ["bq", "bkv"],
+                    name="node_Split_2", axis=0),
+        h.make_node("Transpose", ["wq"], ["wqt"], name="node_Transpose_1", perm=[1, 0]),
+        h.make_node("MatMul", ["x", "wqt"], ["q0"], name="node_MatMul_1"),
+        h.make_node("Add", ["q0", "bq"], ["q"], name="node_linear"),
+        h.make_node("Transpose", ["wkv"], ["wkvt"], name="node_Transpose_2", perm=[1, 0]),
+        h.make_node("MatMul", ["mem", "wkvt"], ["kv0"], name="node_MatMul_2"),
+        h.make_node("Add", ["kv0", "bkv"], ["kv"], name="node_linear_1"),
+        h.make_node("Split", ["kv", "halves"], ["k", "v"], name="node_Split_3", axis=-1),
+        h.make_node("Add", ["q", "k"], ["qk"], name="node_add"),
+        h.make_node("Add", ["qk", "v"], ["y"], name="node_add_1"),
+    ]
+    inits = [weight("attn.in_proj_weight", (3 * e, e)), weight("attn.in_proj_bias", (3 * e,)),
+             const("sizes", [e, 2 * e], np.int64), const("halves", [e, e], np.int64)]
+    model = build(nodes, [tensor("x", [1, t, e])], [tensor("y", None)], inits, opset=18)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete, r.warnings
+    units = sorted(layer.params["units"] for layer in r.draft.layers if layer.kind == "fc")
+    assert units == [e, 2 * e]
+    assert a.parameters == 3 * e * e + 3 * e
+    assert not r.report.unclaimed_weights
+
+
+def test_a_norm_scale_folded_from_one_plus_its_weight_is_the_norms_parameter(tmp_path):
+    """Gemma's RMSNorm multiplies by (1 + weight); the legacy exporter's constant folding
+    makes that one constant ('onnx::Mul_N'), the default exporter's too ('add_6'). It is the
+    norm's weight, learned. Before: counted as a constant (Gemma-2: -2,304 parameters, nine
+    norms, warned as a mismatch)."""
+    t, c = 12, 32
+    nodes = [
+        h.make_node("Pow", ["x", "two"], ["sq"], name="/norm/Pow"),
+        h.make_node("ReduceMean", ["sq"], ["ms"], name="/norm/ReduceMean", axes=[-1]),
+        h.make_node("Add", ["ms", "eps"], ["mse"], name="/norm/Add"),
+        h.make_node("Sqrt", ["mse"], ["rt"], name="/norm/Sqrt"),
+        h.make_node("Reciprocal", ["rt"], ["inv"], name="/norm/Reciprocal"),
+        h.make_node("Mul", ["x", "inv"], ["xn"], name="/norm/Mul"),
+        h.make_node("Mul", ["xn", "onnx::Mul_5"], ["xs"], name="/norm/Mul_1"),
+        h.make_node("MatMul", ["xs", "fc.weight"], ["y"], name="/fc/MatMul"),
+    ]
+    inits = [const("two", 2.0), const("eps", 1e-6), weight("onnx::Mul_5", (c,), 1.0),
+             weight("fc.weight", (c, c))]
+    model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and "rmsnorm" in layer_kinds(r)
+    assert a.parameters == c + c * c
+    assert r.report.complete, r.warnings

@@ -670,7 +670,7 @@ class Importer:
             node = self.nodes[p]
             if node.op_type not in ("Identity", "Cast", "Transpose", "Reshape", "Unsqueeze",
                                     "Squeeze", "Flatten", "Expand", "Mul", "Div", "Neg",
-                                    "Sqrt", "Add", "Gather", "Slice", "Concat", "Tile",
+                                    "Sqrt", "Add", "Gather", "Slice", "Split", "Concat", "Tile",
                                     "CastLike"):
                 return None
             srcs = [i for i in node.input if i and i not in self.acts and
@@ -880,6 +880,13 @@ class Importer:
         scope = ("", self.module_scope(node))
         origins = [self.origin(w) if w else None for w in weights]
         shared = [o is not None and self._shared_with(o, kind, scope) for o in origins]
+        for k, (w, o) in enumerate(zip(weights, origins)):
+            part = self._part_of(w, o)
+            if part:  # a part of a packed weight (split between layers): its own parameters
+                parts = self.__dict__.setdefault("part_claims", {})
+                had = parts.get(o, (0, 0))
+                parts[o] = (had[0] + part, had[1] + 1)  # elements, claims
+                shared[k] = False
         if kind == "fc" and shared and shared[0]:
             params["tied"] = True  # one weight, counted at its first layer
             self.tied_weights += numel(self.init_dims[origins[0]])
@@ -909,6 +916,23 @@ class Importer:
                 self.expect.append((name, shape, node))
         self.status[self.current if index is None else index] = "mapped"
         return name
+
+    def _part_of(self, weight: str, origin: str | None) -> int:
+        """The elements of ``weight`` where it is a strict part of initializer ``origin``
+        (Split or Slice of a packed weight: nn.MultiheadAttention's in_proj_weight split into
+        q and k|v for cross-attention), else 0."""
+        if not weight or origin is None or weight == origin or origin not in self.init_dims:
+            return 0
+        p = self.producer.get(weight)
+        for _ in range(4):  # through the transpose of the part
+            if p is None or self.nodes[p].op_type not in ("Transpose", "Identity", "Cast"):
+                break
+            p = self.producer.get(self.nodes[p].input[0])
+        if p is None or self.nodes[p].op_type not in ("Split", "Slice") or \
+                self.nodes[p].input[0] != origin:
+            return 0
+        n, whole = numel(self.dims_of(weight) or ()), numel(self.init_dims[origin])
+        return n if 0 < n < whole else 0
 
     def pending_view(self, node, main: str, tensor: str) -> None:
         """A reshape/transpose of ``main``: planned only where a layer reads it, and only
@@ -1157,11 +1181,15 @@ class Importer:
                 stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
         unclaimed = [w for w in weights if w not in claimed]
         file_weights = sum(weights.values())
-        claimed_total = sum(numel(self.init_dims[w]) * c for w, c in claimed.items()) - \
-            self.tied_weights
+        parts = self.__dict__.get("part_claims", {})
+        # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
+        whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
+        claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
+                            for w, c in whole.items()) - self.tied_weights
         reused = sum(self.shared_vectors.values())
-        shared = sum(numel(self.init_dims[w]) * (c - 1) for w, c in claimed.items()
-                     if c > 1) - self.tied_weights - reused
+        shared = sum(numel(self.init_dims[w]) * (c - 1) + parts.get(w, (0, 0))[0] * (c > 0)
+                     for w, c in whole.items()
+                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))

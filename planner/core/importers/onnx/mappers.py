@@ -1142,13 +1142,21 @@ def _map_region(imp, node, main, acts, facts):
                         name=imp.layer_name(node, "rmsnorm") if imp.module_scope(node) else None)
         imp.tensor_layer["\0" + norm] = norm
         imp.layer_out[norm] = imp.per_sample(root)
-        learned = sum(_learned(imp, w) for w in weights)
+        learned = sum(_learned(imp, w) or _folded_factor(imp, node, w) for w in weights)
         imp.emit("elementwise", node, {"op": "mul", "keeps": "input", "parameters": learned},
                  "\0" + norm, name=imp.layer_name(node, "scale") if imp.module_scope(node)
                  else None, weights=weights)
     else:
         imp.emit("rmsnorm", node, {"affine": bool(weights)}, root, name=name, weights=weights)
     imp.fused_patterns[kind] = imp.fused_patterns.get(kind, 0) + 1
+
+
+def _folded_factor(imp, node, w: str) -> int:
+    """Elements of a norm's scale the exporter folded out of its parameter (Gemma's
+    x·(1 + weight): the constant 1 + weight), counted as that parameter; 0 otherwise."""
+    if not imp.from_folded_parameter(node, w):
+        return 0
+    return numel(imp.init_dims[imp.origin(w) or w])
 
 
 def _map_attention_fused(imp, node, main, acts, facts):
