@@ -76,7 +76,7 @@ NETWORKS = (
 # '_eager' variants use transformers' explicit softmax attention instead.
 TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny",
                  "albert_tiny", "distilbert_tiny", "phi_tiny", "gpt_neox_tiny",
-                 "mobilebert_tiny")
+                 "mobilebert_tiny", "bloom_tiny", "opt_tiny", "gptj_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -84,12 +84,16 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_mixer_s16_224", "timm_mobilevit_xxs", "timm_convnext_atto",
                  "timm_swin_tiny_patch4_window7_224", "timm_poolformer_s12",
                  "timm_eva02_tiny_patch14_224", "timm_efficientnet_b0", "timm_regnetx_002",
-                 "timm_nf_resnet26", "timm_cait_xxs24_224")
+                 "timm_nf_resnet26", "timm_cait_xxs24_224",
+                 # round 5: convolution families with odd blocks, and CoAtNet
+                 "timm_res2net50_26w_4s", "timm_regnety_002", "timm_ghostnet_100",
+                 "timm_mixnet_s", "timm_hrnet_w18_small", "timm_coatnet_nano_rw_224")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
 HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin")
-TORCH_NETS = ("conv1d_net", "norms_net", "unet_net")
+TORCH_NETS = ("conv1d_net", "norms_net", "unet_net", "mha_weights_net", "transformer_net",
+              "r3d_18_net")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
 SEGMENTATION = {"fcn_resnet50", "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large"}
 
@@ -157,7 +161,28 @@ def _torch_net(name: str):
                             N.InstanceNorm2d(64, affine=True), N.ReLU(),
                             N.Conv2d(64, 64, 3, padding=1), N.InstanceNorm2d(64),
                             N.ReLU()), (3, 64, 64)
+    if name == "mha_weights_net":  # nn.MultiheadAttention returning its weights (math path)
+        return _Mha(), (64, 128)
+    if name == "transformer_net":  # nn.TransformerEncoder, 2 layers, GELU, pre-norm
+        layer = N.TransformerEncoderLayer(128, 4, 512, batch_first=True, norm_first=True,
+                                          activation="gelu")
+        return N.TransformerEncoder(layer, 2, enable_nested_tensor=False), (64, 128)
+    if name == "r3d_18_net":  # torchvision's 3-D ResNet on 8 frames of 112×112
+        return torchvision.models.video.r3d_18(weights=None), (3, 8, 112, 112)
     return _UNet(), (3, 128, 128)
+
+
+class _Mha(torch.nn.Module):
+    """Self-attention that also returns its weights (averaged over heads), then a linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.MultiheadAttention(128, 4, batch_first=True)
+        self.f = torch.nn.Linear(128, 128)
+
+    def forward(self, x):
+        y, w = self.a(x, x, x, need_weights=True)
+        return self.f(y) + w.mean()
 
 
 class _UNet(torch.nn.Module):
@@ -204,6 +229,17 @@ def _text(name: str):
             hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256,
             embedding_size=64, intra_bottleneck_size=64, true_hidden_size=64, **small),
             add_pooling_layer=False))
+    if name.startswith("bloom"):  # ALiBi; a GELU that is a custom autograd function in training
+        return _Ids(tf.BloomModel(tf.BloomConfig(hidden_size=256, n_layer=2, n_head=4,
+                                                 vocab_size=1000)))
+    if name.startswith("opt"):
+        return _Ids(tf.OPTModel(tf.OPTConfig(
+            hidden_size=256, num_hidden_layers=2, num_attention_heads=4, ffn_dim=1024,
+            max_position_embeddings=256, word_embed_proj_dim=256, pad_token_id=1, **small)))
+    if name.startswith("gptj"):  # rotary on part of each head, gelu_new written out
+        return _Ids(tf.GPTJModel(tf.GPTJConfig(
+            n_embd=256, n_layer=2, n_head=4, rotary_dim=32, n_positions=256, bos_token_id=0,
+            eos_token_id=0, **small)))
     if name.startswith("bert"):
         m = tf.BertModel(tf.BertConfig(hidden_size=128, num_hidden_layers=2,
                                        num_attention_heads=4, intermediate_size=512, **small),

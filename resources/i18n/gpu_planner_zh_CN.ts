@@ -1706,7 +1706,11 @@ reasons</source>
     </message>
     <message>
         <source>The network has attention but the file has no dropout: it may have been exported for inference, and training also keeps what dropout keeps (2-22 % more activation memory on BERT and GPT-2). Export with model.train() for training figures.</source>
-        <translation>网络含有注意力，但文件中没有 dropout：它可能是为推理导出的，而训练还会保存 dropout 所保存的张量（在 BERT 和 GPT-2 上激活内存多 2-22 %）。要得到训练的数字，请用 model.train() 导出。</translation>
+        <translation type="vanished">网络含有注意力，但文件中没有 dropout：它可能是为推理导出的，而训练还会保存 dropout 所保存的张量（在 BERT 和 GPT-2 上激活内存多 2-22 %）。要得到训练的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
+        <source>The network has attention but the file has no dropout: it may have been exported for inference, and training also keeps what dropout keeps (2-31 % more activation memory on BERT, GPT-2 and nn.TransformerEncoder). Export with model.train() for training figures.</source>
+        <translation>网络含有注意力，但文件中没有 dropout：它可能是为推理导出的，而训练还会保存 dropout 所保存的张量（在 BERT、GPT-2 和 nn.TransformerEncoder 上激活内存多 2-31 %）。要得到训练的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
         <source>The file does not say whether this decoder copies keys and values into a key/value cache, as Hugging Face models do by default, also in training: if it does, attention keeps more than shown (the details say how much). Train with use_cache=False, or open a file with its exporter&apos;s metadata, for exact figures.</source>
@@ -1723,6 +1727,10 @@ reasons</source>
     <message>
         <source>Attention multiplies by position tensors computed from parameters: where the network copies them for every sample, training keeps more than shown, by the figure the details give.</source>
         <translation>注意力与由参数计算出的位置张量相乘：若网络为每个样本复制它们，训练保留的内容会比显示的多，具体数值见详细信息。</translation>
+    </message>
+    <message>
+        <source>A GELU written out as operations is planned step by step, as PyTorch runs one written in Python. If training runs it as one operation instead (as BLOOM&apos;s does), activation memory is lower by the figure the details give, which can be large.</source>
+        <translation>以运算写出的 GELU 按步骤逐一规划，与 PyTorch 运行 Python 写成的 GELU 时一致。如果训练时它作为一个运算运行（如 BLOOM 的），激活内存会低于所示，差值见详细信息，可能很大。</translation>
     </message>
     <message>
         <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
@@ -7158,6 +7166,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>在所要求的形状（{asked}）下，计划的各层无法衔接：文件按其自身的输入形状计算了常量（位置表、掩码；导出时未使用动态轴），第一个问题：{problem}。已改为按文件的形状（{shapes}）规划。若要规划其他尺寸，请以动态形状导出（dynamic_shapes，或 dynamo=False 时用 dynamic_axes）。</translation>
     </message>
     <message>
+        <source>{n} GELU(s) written out with Tanh are planned operation by operation, as PyTorch runs a GELU written in Python (GPT-2&apos;s gelu_new keeps each step for backward). If training runs one GELU there instead (F.gelu(approximate=&apos;tanh&apos;), or a custom autograd function whose inference form this is, as BLOOM&apos;s), the plan is {mib} MiB too high at batch {batch} in fp32 ({pct} % of its saved activations): the file cannot tell which.</source>
+        <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate='tanh')，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>
@@ -7182,12 +7194,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中有 {n} 个分组查询注意力块把键和值重复到每个头（repeat_kv，导出时跟踪所得）；没有掩码输入时，训练对键/值分组运行 scaled_dot_product_attention（enable_gqa，transformers 在没有填充掩码时的做法），只保存一份，规划即按此计算。有填充掩码时，重复的副本也会被保存。</translation>
     </message>
     <message>
+        <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export with model.train() for training figures.</source>
+        <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>
         <translation type="vanished">由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
     </message>
     <message>
         <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-22 % of the saved bytes on BERT and GPT-2). Export with model.train() for training figures.</source>
-        <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
+        <translation type="vanished">文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT 和 GPT-2 上实测为保留字节的 2–22 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
         <source>{n} operation(s) the exporter&apos;s optimiser merged with an identical one (equal parameters, as in an untrained network: two norms of one input) are planned again, as training runs each, as its record of the traced operations shows.</source>
@@ -7279,7 +7295,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>input &apos;{name}&apos; has a symbolic dimension besides the batch; the planner needs every dimension but the batch fixed (give it with --input {name}=SHAPE)</source>
-        <translation>输入 '{name}' 除批次外还有符号维度；规划器需要除批次外的每个维度都是固定值（请用 --input {name}=形状 给出）</translation>
+        <translation>输入 &apos;{name}&apos; 除批次外还有符号维度；规划器需要除批次外的每个维度都是固定值（请用 --input {name}=形状 给出）</translation>
     </message>
     <message>
         <source>input &apos;{name}&apos; has a symbolic dimension besides the batch; the planner needs every dimension but the batch fixed (give it with --input)</source>

@@ -64,7 +64,7 @@ def _corner(imp, t):
         flat = np.asarray(value).reshape(-1)
         return tuple(flat[i].item() for i in idx) if flat.size > n + 1 else None
     if int(t.data_location) != 1:
-        return None
+        return _embedded_corner(imp, t, idx)
     ext = {e.key: e.value for e in t.external_data}
     loc = ext.get("location", "")
     if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
@@ -82,6 +82,37 @@ def _corner(imp, t):
                 out.append(np.frombuffer(raw, dtype)[0].item())
             return tuple(out)
     except (OSError, ValueError):
+        return None
+
+
+def _embedded_corner(imp, t, idx):
+    """The corner of a mask stored in the file itself whose data the skim left out (a
+    relative-position bias per head, CoAtNet's, or a large mask): read from the file."""
+    import numpy as np  # noqa: PLC0415
+
+    from planner.core.importers.onnx.reading import embedded_data  # noqa: PLC0415
+
+    where = imp.__dict__.get("embedded_masks")
+    if where is None:
+        names = {c.name for c in list(getattr(imp, "square_consts", {}).values())[:MAX_MASKS]
+                 if int(c.data_location) != 1 and not c.raw_data}
+        where = imp.__dict__["embedded_masks"] = embedded_data(Path(imp.path), names)
+    if t.name not in where:
+        return None
+    field, offset, size = where[t.name]
+    if field == 4 and int(t.data_type) != _FLOAT:
+        return None
+    dtype = np.dtype(_ELEMENT[int(t.data_type)])
+    if (idx[-1] + 1) * dtype.itemsize > size:
+        return None
+    try:
+        with open(imp.path, "rb") as f:
+            out = []
+            for i in idx:
+                f.seek(offset + i * dtype.itemsize)
+                out.append(np.frombuffer(f.read(dtype.itemsize), dtype)[0].item())
+        return tuple(out)
+    except (OSError, ValueError, IndexError):
         return None
 
 

@@ -221,6 +221,8 @@ def _try_region(imp, anchor: int) -> None:
                 kind = "gelu" if targets == {"gelu"} else None
             elif "Erf" in ops:
                 kind = "gelu"
+            if kind is None and "Tanh" in ops:
+                _written_tanh_gelu(imp, members, outs, x, exit_t)
         elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
             centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
                           for k in members)
@@ -239,6 +241,26 @@ def _try_region(imp, anchor: int) -> None:
                                 # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
                                 "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
         return
+
+
+def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
+    """A tanh GELU left op by op (as PyTorch runs one written in Python: GPT-2's gelu_new):
+    the per-sample elements its steps keep besides its input, which one fused GELU
+    (F.gelu(approximate='tanh'), or a custom autograd function with this inference form,
+    BLOOM's) would not keep. The file cannot tell the two apart; the import says the figure."""
+    kept: set[str] = set()
+    for k in members:
+        node = imp.nodes[k]
+        acts = [i for i in node.input if i in outs]
+        if node.op_type in ("Mul", "Div") and len(acts) == 2:
+            kept.update(acts)
+        elif node.op_type == "Pow" and acts:
+            kept.add(acts[0])
+        elif node.op_type in ("Tanh", "Sqrt", "Reciprocal") and node.output:
+            kept.add(node.output[0])
+    extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
+    if extra:
+        imp.__dict__.setdefault("written_gelu", {})[exit_t] = extra
 
 
 def _aten_target(node) -> str | None:
@@ -925,9 +947,35 @@ def _sliced(imp, tensor: str) -> bool:
 
 
 def _contiguous(imp, node, tensor: str, k: int) -> str:
-    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3:
+    # A batched (4-D or more) operand is reshaped to 3-D by torch.matmul, which copies a
+    # slice. A 3-D one (torch.bmm: the batch merged with the heads) is read as it is, a view
+    # of the projection that keeps its whole storage (nn.MultiheadAttention's math path),
+    # unless the merge itself copied it: a reshape of transposed heads (BLOOM's q).
+    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3 or \
+            len(imp.full_shape(tensor) or ()) < 4 and not _merged_after_transpose(imp, tensor):
         return tensor
     return _copy_of(imp, node, tensor, k)
+
+
+def _merged_after_transpose(imp, tensor: str) -> bool:
+    """``tensor`` is a reshape to fewer axes of a transpose (back to its slice): a reshape
+    PyTorch cannot make as a view, so it copies."""
+    merged = False
+    for _ in range(8):
+        p = imp.producer.get(tensor)
+        if p is None:
+            return False
+        n = imp.nodes[p]
+        if n.op_type == "Reshape":
+            before, after = imp.full_shape(n.input[0]), imp.full_shape(n.output[0])
+            merged = merged or (before is not None and after is not None and
+                                len(after) < len(before))
+        elif n.op_type == "Transpose" and merged:
+            return True
+        elif n.op_type not in ("Squeeze", "Unsqueeze", "Identity", "Transpose"):
+            return False
+        tensor = n.input[0]
+    return False
 
 
 def _last_axis_moved(imp, tensor: str) -> bool:
@@ -1094,13 +1142,21 @@ def _map_region(imp, node, main, acts, facts):
                         name=imp.layer_name(node, "rmsnorm") if imp.module_scope(node) else None)
         imp.tensor_layer["\0" + norm] = norm
         imp.layer_out[norm] = imp.per_sample(root)
-        learned = sum(_learned(imp, w) for w in weights)
+        learned = sum(_learned(imp, w) or _folded_factor(imp, node, w) for w in weights)
         imp.emit("elementwise", node, {"op": "mul", "keeps": "input", "parameters": learned},
                  "\0" + norm, name=imp.layer_name(node, "scale") if imp.module_scope(node)
                  else None, weights=weights)
     else:
         imp.emit("rmsnorm", node, {"affine": bool(weights)}, root, name=name, weights=weights)
     imp.fused_patterns[kind] = imp.fused_patterns.get(kind, 0) + 1
+
+
+def _folded_factor(imp, node, w: str) -> int:
+    """Elements of a norm's scale the exporter folded out of its parameter (Gemma's
+    x·(1 + weight): the constant 1 + weight), counted as that parameter; 0 otherwise."""
+    if not imp.from_folded_parameter(node, w):
+        return 0
+    return numel(imp.init_dims[imp.origin(w) or w])
 
 
 def _map_attention_fused(imp, node, main, acts, facts):
@@ -1380,10 +1436,21 @@ def _map_rnn(kind: str):
         if not returns_seq and targets:
             targets = [t for t in targets if t != y] + ([y] if y in targets else [])
         imp.emit(kind, node, params, main, out=targets, name=imp.layer_name(node),
-                 weights=tuple(i for i in node.input[1:4] if i))
+                 weights=_rnn_weights(imp, [i for i in node.input[1:4] if i]))
         if not returns_seq and y:
             imp.tensor_layer.pop(y, None)
     return mapper
+
+
+def _rnn_weights(imp, names: list[str]) -> tuple[str, ...]:
+    """An RNN node's W, R and B, or where the file computes one (the default exporter
+    concatenates each direction's gates, sliced from the forward and the reverse parameters,
+    into one tensor) every learned initializer it is computed from."""
+    out: list[str] = []
+    for name in names:
+        behind = () if name in imp.init_dims else _parameters_behind(imp, name)
+        out.extend(behind or (name,))
+    return tuple(out)
 
 
 def _map_identity(imp, node, main, acts, facts):

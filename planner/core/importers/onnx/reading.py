@@ -202,3 +202,33 @@ def read_model(onnx, path: Path):
         raise ReadError(Msg(QT_TRANSLATE_NOOP(
             "core", "not an ONNX network (the file holds no graph nodes)")))
     return model
+
+
+def embedded_data(path: Path, names: set[str]) -> dict[str, tuple[int, int, int]]:
+    """Where the data of the initializers ``names`` lies in the file, for those the skim left
+    out (embedded, larger than SKIP_DATA_BYTES): {name: (field, offset, bytes)}, the field
+    being raw_data (9) or packed float_data (4). Walks field headers only, never the data."""
+    found: dict[str, tuple[int, int, int]] = {}
+    if not names:
+        return found
+    try:
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            for field, wt, _s, e, v in _fields(mm, 0, len(mm)):
+                if field != 7 or wt != 2:
+                    continue
+                for f2, wt2, _s2, e2, v2 in _fields(mm, v, e):
+                    if f2 != 5 or wt2 != 2:
+                        continue
+                    name, data = None, None
+                    for f3, wt3, _s3, e3, v3 in _fields(mm, v2, e2):
+                        if f3 == 8 and wt3 == 2:
+                            name = bytes(mm[v3:e3]).decode("utf-8", "replace")
+                        elif f3 in (4, 9) and wt3 == 2:
+                            data = (f3, v3, e3 - v3)
+                    if name in names and data is not None:
+                        found[name] = data
+                        if len(found) == len(names):
+                            return found
+    except (OSError, ValueError, _SkimError):
+        pass
+    return found
