@@ -501,8 +501,11 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                 curve.setData([], [])
             return False
         # the envelope's buffers are finite where the data are (NaN only for gaps, which
-        # connect="finite" breaks the line at): pyqtgraph's own check is not needed
-        curve.setData(x, y, connect="finite", skipFiniteCheck=True)
+        # connect="finite" breaks the line at): pyqtgraph's own check is not needed. Without
+        # a gap (the sum is a number) the curve is one polyline, built by connect="all"'s
+        # single polygon instead of "finite"'s split at every NaN (the same line)
+        gapless = not math.isnan(np.add.reduce(x) + np.add.reduce(y))
+        curve.setData(x, y, connect="all" if gapless else "finite", skipFiniteCheck=True)
         return True
 
     def invalidate(self) -> None:
