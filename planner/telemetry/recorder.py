@@ -60,10 +60,7 @@ log = logging.getLogger(__name__)
 FORMAT = "gpu-planner-recording"
 SCHEMA_VERSION = 1
 RECORDING_SUFFIX = ".sqlite"
-# about one transaction a second (each commit rewrites the last pages of the table and its
-# index): 0.9 s and the sampler's tick (≤ 0.1 s at the fastest rate) keep what a killed app
-# loses within the last second
-DEFAULT_COMMIT_INTERVAL_S = 0.9
+DEFAULT_COMMIT_INTERVAL_S = 0.5
 FLUSHER_IDLE_S = 5.0  # the flusher thread ends after this long with nothing to commit
 
 NUMERIC_COLUMNS: tuple[str, ...] = (
