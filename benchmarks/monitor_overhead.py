@@ -50,6 +50,32 @@ def rss_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def thread_cpu_s() -> dict[str, float]:
+    """CPU seconds of each thread of this process by name (Linux /proc; {} elsewhere)."""
+    import threading
+
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    out: dict[str, float] = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat", encoding="ascii") as f:
+                stat = f.read()
+            with open(f"/proc/self/task/{tid}/comm", encoding="utf-8") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        name = names.get(int(tid), comm)
+        name = "sampler" if name.startswith("planner-telemetry-sampler") else name
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def spin(app, seconds: float) -> None:
     """Run the Qt event loop for ``seconds``."""
     from PySide6.QtCore import QEventLoop, QTimer
@@ -72,6 +98,7 @@ def live(app, duration_s: float, warmup_s: float, cards: int, hz: float,
         spin(app, warmup_s)
         frames0, redraws0 = pane.frames_received, pane.plots.redraws
         rss0 = rss_mb()
+        threads0 = thread_cpu_s()
         cpu0, wall0 = time.process_time(), time.monotonic()
         rss_max = rss0
         step = min(10.0, duration_s)
@@ -80,8 +107,13 @@ def live(app, duration_s: float, warmup_s: float, cards: int, hz: float,
             spin(app, min(step, left))
             rss_max = max(rss_max, rss_mb())
         cpu1, wall1 = time.process_time(), time.monotonic()
+        threads1 = thread_cpu_s()
         rss1 = rss_mb()
+        frames = pane.frames_received - frames0
         return {
+            "cpu_s_per_1000_frames": 1000.0 * (cpu1 - cpu0) / max(1, frames),
+            "threads_pct": {k: 100.0 * (v - threads0.get(k, 0.0)) / (wall1 - wall0)
+                            for k, v in threads1.items() if v - threads0.get(k, 0.0) > 0},
             "wall_s": wall1 - wall0,
             "cpu_pct": 100.0 * (cpu1 - cpu0) / (wall1 - wall0),
             "rss_start_mb": rss0, "rss_end_mb": rss1, "rss_max_mb": rss_max,
@@ -201,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['redraws']} redraws, {r['recorded_frames']} frames recorded in total")
         print(f"  CPU     {r['cpu_pct']:6.2f} % of one core      target < {CPU_TARGET_PCT:g} %"
               f"   {verdict(cpu_ok)}")
+        print(f"          {r['cpu_s_per_1000_frames']:.3f} CPU s per 1,000 frames (load "
+              f"{os.getloadavg()[0]:.1f}: on a shared machine the steadier figure)")
+        if r["threads_pct"]:
+            print("          by thread: " + ", ".join(
+                f"{k} {v:.2f} %" for k, v in sorted(r["threads_pct"].items(),
+                                                    key=lambda kv: -kv[1])))
         print(f"  memory  {r['rss_growth_mb']:+6.2f} MB growth (RSS {r['rss_start_mb']:.1f} → "
               f"{r['rss_end_mb']:.1f} MB, max {r['rss_max_mb']:.1f})   target < "
               f"{RSS_TARGET_MB:g} MB   {verdict(mem_ok)}")

@@ -64,6 +64,34 @@ PROFILES: tuple[_Profile, ...] = (
              350.0, 20.0, True, False, 25e9),
 )
 
+@dataclass(frozen=True)
+class _Card:
+    """What a card's samples are computed from that does not change between samples (made
+    once when the backend opens; ``sample_at`` reads it instead of recomputing it)."""
+
+    profile: _Profile
+    uuid: str
+    shift: float  # the card's phase shift, seconds
+    idle_end: float
+    ramp_end: float
+    ramp_len: float
+    free_start: float
+    free_end: float
+    free_len: float
+    iter_s: float
+    target: int
+    usable: int  # the memory a job can take (total − reserved)
+    notebook: int
+    peak: float | None
+    pcie_rx_peak: float
+    power_range: float
+    sm_clock_busy: int
+    sm_clock_idle: int
+    mem_clock_idle: int
+    lose_at: float | None
+    unavailable: object
+
+
 CONTEXT_BYTES = 420 * MIB  # what the driver/context keeps while a process runs
 RESERVED_BYTES = 300 * MIB  # "reserved" in the v2 memory call
 NOTEBOOK_BYTES = 1200 * MIB  # a notebook that sits on the even cards
@@ -158,6 +186,7 @@ class SimulatedBackend:
         self._tick = 0
         self._devices: list[DeviceInfo] = []
         self._unavailable: list = []
+        self._cards: list[_Card] = []
         self.driver_version = "550.54.15 (simulated)"
         self.cuda_version = "12.4"
 
@@ -167,7 +196,28 @@ class SimulatedBackend:
         self._devices = [self._device(i) for i in range(self.n_devices)]
         self._unavailable = [self._not_reported(PROFILES[i % len(PROFILES)])
                              for i in range(self.n_devices)]
+        self._cards = [self._card(i) for i in range(self.n_devices)]
         return list(self._devices)
+
+    def _card(self, i: int) -> _Card:
+        p = PROFILES[i % len(PROFILES)]
+        c = self.cycle_s
+        idle_end, ramp_end, free_start = 0.04 * c, 0.12 * c, 0.92 * c
+        usable = p.memory_total_bytes - RESERVED_BYTES
+        lose = self._lose
+        return _Card(
+            profile=p, uuid=self._devices[i].uuid, shift=i * self.cycle_s * 0.37,
+            idle_end=idle_end, ramp_end=ramp_end, ramp_len=ramp_end - idle_end,
+            free_start=free_start, free_end=free_start + 0.04 * c, free_len=0.04 * c,
+            iter_s=6.3 + 1.7 * (i % 3), target=int(0.85 * usable), usable=usable,
+            notebook=NOTEBOOK_BYTES if i % 2 == 0 else 0,
+            peak=self._devices[i].peak_bandwidth_gbs, pcie_rx_peak=p.pcie_peak_bytes_s * 0.4,
+            power_range=p.power_limit_w - p.idle_power_w,
+            sm_clock_busy=int(p.max_sm_clock_mhz * 0.95),
+            sm_clock_idle=int(p.max_sm_clock_mhz * 0.1),
+            mem_clock_idle=int(p.max_memory_clock_mhz * 0.1),
+            lose_at=lose[1] if lose is not None and lose[0] == i else None,
+            unavailable=self._unavailable[i])
 
     @staticmethod
     def _not_reported(p: _Profile):
@@ -215,49 +265,42 @@ class SimulatedBackend:
 
     # -- the pattern --------------------------------------------------------------------------
 
-    def _phase(self, i: int, t: float) -> tuple[int, float]:
-        """(cycle number, seconds into the cycle) for card i, phase-shifted per card."""
-        shifted = t + i * self.cycle_s * 0.37
-        cycle = math.floor(shifted / self.cycle_s)
-        return cycle, shifted - cycle * self.cycle_s
-
     def sample_at(self, i: int, t: float, with_processes: bool = True,
                   noise: list[float] | None = None) -> GpuSample:
         """The sample card ``i`` shows ``t`` seconds after open (a pure function).
         ``noise``: this card's six noise numbers at ``t`` when the caller has them
         (``sample`` computes a frame's at once); the same as computed here."""
-        dev = self._devices[i]
-        p = PROFILES[i % len(PROFILES)]
-        if self._lose is not None and self._lose[0] == i and t >= self._lose[1]:
-            return GpuSample(index=i, uuid=dev.uuid, lost=True,
+        k = self._cards[i]
+        if k.lose_at is not None and t >= k.lose_at:
+            return GpuSample(index=i, uuid=k.uuid, lost=True,
                              unavailable=frozen_mapping({"*": "GPU is lost (simulated)"}))
-        cycle, u = self._phase(i, t)
+        # the phase (cycle number, seconds into the cycle), phase-shifted per card
+        shifted = t + k.shift
         c = self.cycle_s
-        idle_end, ramp_end, free_start = 0.04 * c, 0.12 * c, 0.92 * c
-        step = int(t * 10)
-        n = noise if noise is not None else _noises(self.seed, i, step, 6)
-        total = p.memory_total_bytes
-        target = int(0.85 * (total - RESERVED_BYTES))
-        running = idle_end <= u < free_start + 0.04 * c
-        if u < idle_end:
+        cycle = math.floor(shifted / c)
+        u = shifted - cycle * c
+        n = noise if noise is not None else _noises(self.seed, i, int(t * 10), 6)
+        target = k.target
+        running = k.idle_end <= u < k.free_end
+        if u < k.idle_end:
             job_bytes, busy = 0, 0.0
-        elif u < ramp_end:
-            frac = (u - idle_end) / (ramp_end - idle_end)
+        elif u < k.ramp_end:
+            frac = (u - k.idle_end) / k.ramp_len
             job_bytes, busy = int(target * 0.7 * frac), 0.3
-        elif u < free_start:
-            iter_s = 6.3 + 1.7 * (i % 3)  # not a multiple of common sampling intervals
-            saw = ((u - ramp_end) % iter_s) / iter_s  # forward allocates, backward frees
+        elif u < k.free_start:
+            iter_s = k.iter_s  # not a multiple of common sampling intervals
+            saw = ((u - k.ramp_end) % iter_s) / iter_s  # forward allocates, backward frees
             job_bytes = int(target * (0.7 + 0.3 * saw))
             busy = 0.92 + 0.06 * n[0]
-        elif u < free_start + 0.04 * c:
-            frac = (u - free_start) / (0.04 * c)
+        elif u < k.free_end:
+            frac = (u - k.free_start) / k.free_len
             job_bytes, busy = int(target * 0.7 * (1 - frac)), 0.05
         else:
             job_bytes, busy = 0, 0.0
         job_used = (CONTEXT_BYTES + job_bytes) if running else 0
-        notebook = NOTEBOOK_BYTES if i % 2 == 0 else 0  # an idle notebook on even cards
-        used = min(job_used + notebook, total - RESERVED_BYTES)
-        free = total - RESERVED_BYTES - used
+        notebook = k.notebook  # an idle notebook on even cards
+        used = min(job_used + notebook, k.usable)
+        free = k.usable - used
         # memory controller busy: oscillates with the iteration while training
         if busy > 0.5:
             mem_busy = 55 + 25 * math.sin(2 * math.pi * u / 7.0) + 8 * (n[1] - 0.5)
@@ -265,37 +308,41 @@ class SimulatedBackend:
             mem_busy = 40 * busy + 2 * n[1]
         mem_busy = round(min(100.0, max(0.0, mem_busy)))
         gpu_busy = round(min(100.0, max(0.0, 100 * busy + (2 * n[2] - 1) * 2)))
-        peak = dev.peak_bandwidth_gbs
+        peak = k.peak
         bw_est = None if peak is None else mem_busy / 100.0 * peak
-        dram = None
-        if p.gpm:
-            # measured DRAM bandwidth sits below the busy figure (busy ≠ saturated)
-            dram = round(mem_busy * (0.55 + 0.1 * n[3]), 1)
-        burst = 1.0 if (u % 2.5) < 0.3 and busy > 0.5 else 0.05
-        rx = p.pcie_peak_bytes_s * 0.4 * burst * (0.8 + 0.2 * n[4]) if running else 0.0
-        tx = rx * 0.1
-        power = p.idle_power_w + (p.power_limit_w - p.idle_power_w) * busy * (0.85 + 0.1 * n[5])
-        temp = 32.0 + 48.0 * busy + 2.0 * n[3]
-        fan = (30.0 + 50.0 * busy) if p.has_fan else None
-        throttle = ("gpu_idle",) if busy < 0.05 else (("sw_power_cap",) if n[5] > 0.9 else ())
-        sm_clock = int(p.max_sm_clock_mhz * (0.95 if busy > 0.05 else 0.1))
-        mem_clock = p.max_memory_clock_mhz if busy > 0.05 else int(p.max_memory_clock_mhz * 0.1)
-        processes = None
-        if with_processes:
-            procs = []
-            if notebook:
-                procs.append(ProcessSample(pid=39000 + i, name="python -m jupyter (simulated)",
-                                           user="simulated", memory_used_bytes=notebook))
-            if running:
-                procs.append(ProcessSample(pid=40000 + 1000 * i + cycle % 1000,
-                                           name="python train.py (simulated)", user="simulated",
-                                           memory_used_bytes=job_used))
-            processes = tuple(procs)
+        # measured DRAM bandwidth sits below the busy figure (busy ≠ saturated)
+        dram = round(mem_busy * (0.55 + 0.1 * n[3]), 1) if k.profile.gpm else None
+        if running:
+            burst = 1.0 if (u % 2.5) < 0.3 and busy > 0.5 else 0.05
+            rx = k.pcie_rx_peak * burst * (0.8 + 0.2 * n[4])
+        else:
+            rx = 0.0
+        idle = busy <= 0.05
+        p = k.profile
         return GpuSample(
-            index=i, uuid=dev.uuid, memory_used_bytes=used, memory_reserved_bytes=RESERVED_BYTES,
+            index=i, uuid=k.uuid, memory_used_bytes=used, memory_reserved_bytes=RESERVED_BYTES,
             memory_free_bytes=free, memory_busy_pct=float(mem_busy),
             bandwidth_gbs_estimate=bw_est, dram_bw_util_pct=dram, pcie_rx_bytes_s=rx,
-            pcie_tx_bytes_s=tx, gpu_busy_pct=float(gpu_busy), sm_clock_mhz=sm_clock,
-            memory_clock_mhz=mem_clock, power_draw_w=round(power, 1),
-            temperature_c=round(temp, 0), fan_pct=fan, throttle_reasons=throttle,
-            processes=processes, lost=False, unavailable=self._unavailable[i])
+            pcie_tx_bytes_s=rx * 0.1, gpu_busy_pct=float(gpu_busy),
+            sm_clock_mhz=k.sm_clock_idle if idle else k.sm_clock_busy,
+            memory_clock_mhz=k.mem_clock_idle if idle else p.max_memory_clock_mhz,
+            power_draw_w=round(p.idle_power_w + k.power_range * busy * (0.85 + 0.1 * n[5]), 1),
+            temperature_c=round(32.0 + 48.0 * busy + 2.0 * n[3], 0),
+            fan_pct=(30.0 + 50.0 * busy) if p.has_fan else None,
+            throttle_reasons=("gpu_idle",) if busy < 0.05 else (
+                ("sw_power_cap",) if n[5] > 0.9 else ()),
+            processes=self._processes(i, k, cycle, running, job_used) if with_processes
+            else None, lost=False, unavailable=k.unavailable)
+
+    @staticmethod
+    def _processes(i: int, k: _Card, cycle: int, running: bool,
+                   job_used: int) -> tuple[ProcessSample, ...]:
+        procs = []
+        if k.notebook:
+            procs.append(ProcessSample(pid=39000 + i, name="python -m jupyter (simulated)",
+                                       user="simulated", memory_used_bytes=k.notebook))
+        if running:
+            procs.append(ProcessSample(pid=40000 + 1000 * i + cycle % 1000,
+                                       name="python train.py (simulated)", user="simulated",
+                                       memory_used_bytes=job_used))
+        return tuple(procs)

@@ -72,6 +72,39 @@ def peak_bandwidth_gbs(bus_width_bits: int | None, max_memory_clock_mhz: int | N
     return bus_width_bits / 8 * max_memory_clock_mhz * 1e6 * ddr_factor / 1e9
 
 
+def _quick_init(cls: type) -> type:
+    """Give a frozen dataclass an ``__init__`` that sets its instance dict in one step.
+
+    The dataclass's own ``__init__`` of a frozen class sets each field through
+    ``object.__setattr__`` (twenty calls for a ``GpuSample``, made for every card at every
+    sample, and for every row a replay reads). This one takes the same parameters with the
+    same defaults (a ``default_factory`` is called when the argument is left out) and
+    stores them at once; equality, hashing, ``repr``, ``replace`` and the frozen
+    ``__setattr__`` stay the dataclass's."""
+    fields = dataclasses.fields(cls)
+    ns: dict[str, Any] = {"_set": object.__setattr__, "_MISSING": dataclasses.MISSING}
+    params, make = [], []
+    for f in fields:
+        if f.default is not dataclasses.MISSING:
+            ns[f"_d_{f.name}"] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            ns[f"_f_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            make.append(f"    if {f.name} is _MISSING:\n        {f.name} = _f_{f.name}()\n")
+        else:
+            params.append(f.name)
+    body = ", ".join(f"{f.name!r}: {f.name}" for f in fields)
+    src = (f"def __init__(self, {', '.join(params)}):\n{''.join(make)}"
+           f"    _set(self, '__dict__', {{{body}}})\n")
+    exec(src, ns)  # noqa: S102 - code made from the class's own field names
+    init = ns["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+    return cls
+
+
 @dataclass(frozen=True)
 class DeviceInfo:
     """Static identity of one card, read once when the backend opens."""
@@ -92,6 +125,7 @@ class DeviceInfo:
     host: str | None = None  # the machine the card is in; None for this computer's own cards
 
 
+@_quick_init
 @dataclass(frozen=True)
 class ProcessSample:
     """One process using a card. memory_used_bytes is None where the driver hides it (WDDM)."""
@@ -102,6 +136,7 @@ class ProcessSample:
     memory_used_bytes: int | None
 
 
+@_quick_init
 @dataclass(frozen=True)
 class GpuSample:
     """Dynamic values of one card at one tick."""
@@ -128,6 +163,7 @@ class GpuSample:
     unavailable: Mapping[str, str] = field(default_factory=lambda: _EMPTY, hash=False)
 
 
+@_quick_init
 @dataclass(frozen=True)
 class Frame:
     """Everything one tick produced, for every card. Crosses threads as is (immutable)."""

@@ -10,7 +10,8 @@ import pytest
 from planner.ui.monitor.plots import _Curve, _data_pen
 
 
-@pytest.mark.parametrize("case", ["gaps", "all_nan", "inf", "one_point", "empty", "ortho"])
+@pytest.mark.parametrize("case", ["gaps", "all_nan", "inf", "one_point", "empty", "ortho",
+                                  "ortho_gaps", "ortho_all_nan", "ortho_outside", "ortho_inf"])
 def test_curve_bounds_are_pyqtgraphs(qapp, case):
     rng = np.random.default_rng(3)
     x = np.sort(rng.uniform(1.7e9, 1.7e9 + 600, 1200))
@@ -26,11 +27,20 @@ def test_curve_bounds_are_pyqtgraphs(qapp, case):
         x, y = x[:1], y[:1]
     elif case == "empty":
         x, y = x[:0], y[:0]
+    elif case == "ortho_gaps":
+        y[[3, 40, 41, 700]] = np.nan
+        x[41] = np.nan
+    elif case in ("ortho_all_nan", "ortho_inf"):
+        y[: len(y) // 2 + 1] = np.nan if case == "ortho_all_nan" else y[: len(y) // 2 + 1]
+        y[7] = np.inf if case == "ortho_inf" else y[7]
     ours = _Curve(pen=_data_pen("#1f77b4"), connect="finite", skipFiniteCheck=True)
     theirs = pg.PlotCurveItem(pen=_data_pen("#1f77b4"), connect="finite", skipFiniteCheck=True)
     for c in (ours, theirs):
         c.setData(x, y, connect="finite", skipFiniteCheck=True)
-    ortho = (x[0], x[len(x) // 2]) if case == "ortho" else None
+    ortho = ((x[0], x[len(x) // 2]) if case.startswith("ortho")
+             else None)
+    if case == "ortho_outside":
+        ortho = (x[-1] + 10, x[-1] + 20)  # no point in the range
     for ax in (0, 1):
         got, want = ours.dataBounds(ax, orthoRange=ortho), theirs.dataBounds(ax, orthoRange=ortho)
         np.testing.assert_array_equal(np.array(got, dtype=float), np.array(want, dtype=float))

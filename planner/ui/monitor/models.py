@@ -157,10 +157,14 @@ class GpuTableModel(QStandardItemModel):
         self._devices: tuple[DeviceInfo, ...] = ()
         self._frame_devices: tuple[DeviceInfo, ...] = ()
         self._samples: dict[int, GpuSample] = {}
-        # what each cell shows now: (text, tooltip, foreground brush, bold)
-        self._shown: dict[tuple[int, int], tuple[str, str | None, QBrush | None, bool]] = {}
+        # what each cell shows now, by row and column: (text, tooltip, foreground brush, bold)
+        self._shown: list[list[tuple[str, str | None, QBrush | None, bool] | None]] = []
         self._static_texts: dict[tuple[int, str], tuple[str, str | None]] = {}
         self._cell_inputs: dict[tuple[int, str], tuple[object, tuple]] = {}
+        # set_frame's: per row and column, (lost, unavailable, inputs, look) of the last frame
+        self._memo: list[list[tuple | None]] = []
+        self._plan: list[tuple[int, str, Callable[[GpuSample], object] | None]] = []
+        self._tips: dict[tuple, str] = {}  # the tooltips made from the card's figures only
         self._set_headers()
 
     def _make_columns(self) -> None:
@@ -229,36 +233,49 @@ class GpuTableModel(QStandardItemModel):
             return
         # Only the cells whose text, tooltip or colour changed get new data (and are
         # repainted): most do not change every frame. A cell whose inputs are what they were
-        # shows what it showed (the loop is _cell's, inlined: it runs for every cell of every
-        # card twice a second).
-        shown, cell_inputs, samples, item = self._shown, self._cell_inputs, self._samples, \
-            self.item
-        plan = [(col, key, _CELL_INPUTS.get(key)) for col, key in enumerate(self._keys)]
+        # shows what it showed. The loop runs for every cell of every card twice a second:
+        # each row keeps, per column, (lost, unavailable, inputs, look) of its last frame.
+        shown, item, plan, samples = self._shown, self.item, self._plan, self._samples
         for row, d in enumerate(self._devices):
             s = samples.get(d.index)
+            shown_row = shown[row]
+            if s is None:
+                for col, key, _ in plan:
+                    look = self._cell(row, key, d, s)
+                    old = shown_row[col]
+                    if look != old:
+                        shown_row[col] = look
+                        self._apply(item(row, col), look, old)
+                continue
+            lost, unavailable = s.lost, s.unavailable
+            memo = self._memo[row]
             for col, key, inputs_of in plan:
-                if inputs_of is None or s is None:
+                if inputs_of is None:  # the card's own texts (name, host): by set of cards
                     look = self._cell(row, key, d, s)
                 else:
-                    inputs = (s.lost, s.unavailable, inputs_of(s))
-                    cached = cell_inputs.get((row, key))
-                    if cached is not None and cached[0] == inputs:
-                        look = cached[1]
+                    inputs = inputs_of(s)
+                    m = memo[col]
+                    if (m is not None and m[2] == inputs and m[0] is lost
+                            and (m[1] is unavailable or m[1] == unavailable)):
+                        look = m[3]
                     else:
                         look = self._style(key, *self._text(key, d, s), s)
-                        cell_inputs[(row, key)] = (inputs, look)
-                old = shown[(row, col)]
+                        memo[col] = (lost, unavailable, inputs, look)
+                old = shown_row[col]
                 if look is not old and look != old:
-                    shown[(row, col)] = look
+                    shown_row[col] = look
                     self._apply(item(row, col), look, old)
 
     def _rebuild(self) -> None:
         """New rows (and columns), as for a new set of cards: the model is reset."""
         self.clear()
         self._set_headers()
-        self._shown = {}
+        self._shown = [[None] * len(self._keys) for _ in self._devices]
         self._static_texts = {}
         self._cell_inputs = {}
+        self._memo = [[None] * len(self._keys) for _ in self._devices]
+        self._plan = [(col, key, _CELL_INPUTS.get(key)) for col, key in enumerate(self._keys)]
+        self._tips = {}
         align_left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         align_right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         flags = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
@@ -270,7 +287,7 @@ class GpuTableModel(QStandardItemModel):
                 item.setTextAlignment(align_left if key in _LEFT_ALIGNED else align_right)
                 look = self._look(row, col)
                 self._apply(item, look, ("", None, None, False))
-                self._shown[(row, col)] = look
+                self._shown[row][col] = look
                 items.append(item)
             self.appendRow(items)
 
@@ -340,6 +357,16 @@ class GpuTableModel(QStandardItemModel):
                 return r
         return -1
 
+    def _tip(self, key: tuple, make: Callable[[], str]) -> str:
+        """A tooltip that repeats from frame to frame (its figures are ``key``), translated
+        and filled once per language (``_rebuild`` forgets them); bounded."""
+        tip = self._tips.get(key)
+        if tip is None:
+            if len(self._tips) >= 1024:
+                self._tips.clear()
+            tip = self._tips[key] = make()
+        return tip
+
     def _na(self, s: GpuSample | None, *fields: str) -> tuple[str, str]:
         if s is None:
             return "N/A", self.tr("no sample yet")
@@ -407,9 +434,10 @@ class GpuTableModel(QStandardItemModel):
         if s.bandwidth_gbs_estimate is None:
             return self._na(s, "bandwidth_gbs_estimate", "memory_busy_pct",
                             "peak_bandwidth_gbs")
-        tip = arg(self.tr("estimate: %1% busy × %2 GB/s peak"),
-                  format(s.memory_busy_pct or 0.0, ".0f"),
-                  format(d.peak_bandwidth_gbs or 0.0, ".0f"))
+        figures = (format(s.memory_busy_pct or 0.0, ".0f"),
+                   format(d.peak_bandwidth_gbs or 0.0, ".0f"))
+        tip = self._tip(("bandwidth", *figures),
+                        lambda: arg(self.tr("estimate: %1% busy × %2 GB/s peak"), *figures))
         return f"~{s.bandwidth_gbs_estimate:.0f}", tip
 
     def _text_dram(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:
@@ -430,7 +458,8 @@ class GpuTableModel(QStandardItemModel):
         if s.power_draw_w is None:
             return self._na(s, "power_draw_w")
         limit = d.power_limit_w
-        tip = None if not limit else arg(self.tr("limit %1 W"), format(limit, '.0f'))
+        tip = None if not limit else self._tip(
+            ("power", limit), lambda: arg(self.tr("limit %1 W"), format(limit, '.0f')))
         return f"{s.power_draw_w:.0f} W", tip
 
     def _text_throttle(self, d: DeviceInfo, s: GpuSample) -> tuple[str, str | None]:

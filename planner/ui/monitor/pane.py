@@ -187,6 +187,7 @@ class MonitorPane(QWidget):
         self._drawn = -1  # history.appended at the last redraw
         self._drawn_at = -math.inf  # time.monotonic() of the last live redraw
         self._ticks = 0
+        self._source_key: tuple | None = None  # what the source line showed at the last tick
         self._replay: tuple[History, str, tuple[DeviceInfo, ...]] | None = None
         self._replay_frame: Frame | None = None  # the replay's last frame (its tables)
         self._live_window_s: float | None = None  # the window to go back to after a replay
@@ -232,6 +233,18 @@ class MonitorPane(QWidget):
 
     def _update_source_ui(self) -> None:
         sources.update_source_line(self)
+
+    def _refresh_source_ui(self) -> None:
+        """The tick's look at the source line: shown again only when what it is made of
+        changed (the source, the cards, the recording's file or failure, driver and CUDA);
+        every other change of it (language, a switch of source) updates it at once."""
+        sink, f = self.sink, self.latest
+        key = (self.source, len(self.devices), self._watching,
+               None if sink is None else (sink.path, sink.failure),
+               None if f is None else (f.driver_version, f.cuda_version))
+        if key != self._source_key:
+            self._source_key = key
+            self._update_source_ui()
 
     # -- language ------------------------------------------------------------------------------
 
@@ -552,7 +565,7 @@ class MonitorPane(QWidget):
                 self.gpu_table.resizeColumnsToContents()
             self._sync_gpu_selection()
             self._update_processes()
-            self._update_source_ui()
+            self._refresh_source_ui()
         if not self._paused and self._replay is None and self.history is not None \
                 and self.history.appended != self._drawn and self._redraw_due():
             self.redraw()  # only when a frame came since the last redraw

@@ -95,19 +95,25 @@ class _Curve(pg.PlotCurveItem):
     """A data curve whose whole-data bounds (what its bounding rect and the y auto-range ask
     at every paint after new data) are two ufunc reductions: pyqtgraph's ``dataBounds`` runs
     ``nanmin``/``nanmax`` under ``warnings.catch_warnings`` (about 20 calls a redraw). The
-    same numbers: NaN is skipped (an all-NaN curve gives NaN, as ``nanmin`` does); infinite
-    data, a fraction or an orthogonal range, a fill level or a non-cosmetic pen take
-    pyqtgraph's own path."""
+    same numbers: NaN is skipped (an all-NaN curve gives NaN, as ``nanmin`` does), and an
+    orthogonal range (the PCIe plot's y range follows the points in view) masks the points
+    as pyqtgraph does; infinite data, a fraction, a fill level, a step mode or a non-cosmetic
+    pen take pyqtgraph's own path."""
 
     def dataBounds(self, ax, frac=1.0, orthoRange=None):  # noqa: N802 - pyqtgraph's name
         cache = self._boundsCache[ax]
         if cache is not None and cache[0] == (frac, orthoRange):
             return cache[1]
         d = self.xData if ax == 0 else self.yData
-        if (frac < 1.0 or orthoRange is not None or d is None or not len(d)
+        if (frac < 1.0 or d is None or not len(d) or ax not in (0, 1)
                 or self.opts["fillLevel"] is not None or self.opts["shadowPen"] is not None
-                or not self.opts["pen"].isCosmetic()):
+                or not self.opts["pen"].isCosmetic() or self.opts.get("stepMode") is not None):
             return super().dataBounds(ax, frac, orthoRange)
+        if orthoRange is not None:  # the points inside the other axis's range (auto-visible)
+            d2 = self.yData if ax == 0 else self.xData
+            d = d[(d2 >= orthoRange[0]) * (d2 <= orthoRange[1])]
+            if not len(d):
+                return (None, None)
         b = (float(np.fmin.reduce(d)), float(np.fmax.reduce(d)))
         if math.isinf(b[0]) or math.isinf(b[1]):
             return super().dataBounds(ax, frac, orthoRange)
@@ -531,8 +537,11 @@ class MonitorPlots(pg.GraphicsLayoutWidget):
                 curve.setData([], [])
             return False
         # the envelope's buffers are finite where the data are (NaN only for gaps, which
-        # connect="finite" breaks the line at): pyqtgraph's own check is not needed
-        curve.setData(x, y, connect="finite", skipFiniteCheck=True)
+        # connect="finite" breaks the line at): pyqtgraph's own check is not needed. Without
+        # a gap (the sum is a number) the curve is one polyline, built by connect="all"'s
+        # single polygon instead of "finite"'s split at every NaN (the same line)
+        gapless = not math.isnan(np.add.reduce(x) + np.add.reduce(y))
+        curve.setData(x, y, connect="all" if gapless else "finite", skipFiniteCheck=True)
         return True
 
     def invalidate(self) -> None:
