@@ -525,7 +525,7 @@ def _results(layers: tuple[LayerSpec, ...], problems: list[Problem]):
                 row, is_blocked = _NOT_WORKED_OUT, True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                key = (layer.value_key, in_shapes)
+                key = (layer.value_id, in_shapes)
                 row = cached(key) or _work_out(layer, in_shapes, key)
                 error = row[1]
         if error is not None:
@@ -709,19 +709,20 @@ def _beyond_total(layers: tuple[LayerSpec, ...], st: _Storages) -> list[Problem]
         total=total, bound=MAX_TOTAL_ELEMENTS))]
 
 
-# Layer results by (kind and parameters, input shapes): a rule's result depends on nothing else.
+# Layer results by (kind and parameters, input shapes), the first as ``LayerSpec.value_id``: a
+# rule's result depends on nothing else.
 # Layers are immutable and an edit changes one of them, so re-analysing a draft after an edit
 # reuses every other layer's result, and layers alike in one draft are worked out once.
-_RESULTS: dict[tuple[tuple, tuple[Shape, ...]],
+_RESULTS: dict[tuple[int, tuple[Shape, ...]],
                tuple[LayerResult | None, str | None, tuple[int, ...]]] = {}
 _RESULTS_MAX = 20_000
-# Checked parameters by (kind and parameters): the same layer at other input shapes.
-_PARAMS: dict[tuple, dict[str, Any]] = {}
+# Checked parameters by kind and parameters (``value_id``): the same layer at other input shapes.
+_PARAMS: dict[int, dict[str, Any]] = {}
 
 
 def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     """(result, problem, stats) of ``layer`` at ``in_shapes``, worked out once."""
-    key = (layer.value_key, in_shapes)
+    key = (layer.value_id, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit
@@ -733,13 +734,13 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
     result: LayerResult | None = None
     error: str | None = None
     try:
-        value_key = key[0]
-        params = _PARAMS.get(value_key)
+        value_id = key[0]
+        params = _PARAMS.get(value_id)
         if params is None:
             params = _checked_params(layer)
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
-            _PARAMS[value_key] = params
+            _PARAMS[value_id] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
