@@ -746,20 +746,17 @@ def _weights_table(results, rows, n: int) -> np.ndarray:
 
 def _ws_table(results, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
-    result, whose row is made once (kept for this call only: nothing more for the collector
-    to walk)."""
-    ws_rows = []
-    rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
-    for r in map(results.__getitem__, layers):
-        row = rows.get(id(r))
-        if row is None:
-            w = r.workspace
-            fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
-            row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
-                                 + w.get("winograd", fallback))
-        ws_rows.append(row)
-    return int_rows(ws_rows, 2 * len(_WS_NAMES))
+    layer without a candidate for an algorithm takes implicit GEMM's."""
+    rows = []
+    add = rows.append
+    for w in map(_WORKSPACE_OF, map(results.__getitem__, layers)):
+        fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
+        add(fallback + w.get("im2col", fallback) + w.get("fft", fallback)
+            + w.get("winograd", fallback))
+    return int_rows(rows, 2 * len(_WS_NAMES))
+
+
+_WORKSPACE_OF = itemgetter(7)  # LayerResult.workspace
 
 
 def _patched_tables(analysis: Analysis, cols):

@@ -829,35 +829,37 @@ def clear_cache() -> None:
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
     """The rule's parameters, coerced; the wiring ('input', 'from') is left out: the analysis
     resolves it, and a rule sees its inputs' shapes only."""
-    specs = _RULE_PARAMS.get(layer.kind)
-    if specs is None:
-        specs = _RULE_PARAMS[layer.kind] = _param_checks(layer.kind)
-    given = layer.params
-    out = {}
-    # Values already of their type and in range (what the table and plan files hold) are taken
-    # as they are, checked inline (coerce_param's own first test, without its calls); anything
-    # else is parsed by coerce_param.
-    for name, t, default, lo, choices, spec in specs:
-        value = given.get(name, default)
-        if t == 1:  # bool
-            if type(value) is bool:
-                out[name] = value
-                continue
-        elif t == 2:  # int, or ints given as one number
-            if type(value) is int and lo <= value <= MAX_PARAM_INT:
-                out[name] = value
-                continue
-        elif t == 3:  # choice
-            if type(value) is str and value in choices:
-                out[name] = value
-                continue
-        elif t == 4:  # padding
-            if value == "valid" or value == "same" or (
-                    type(value) is int and 0 <= value <= MAX_PARAM_INT):
-                out[name] = value
-                continue
-        out[name] = coerce_param(spec, value)
-    return out
+    check = _CHECKERS.get(layer.kind)
+    if check is None:
+        check = _CHECKERS[layer.kind] = _param_checker(layer.kind)
+    return check(layer.params)
+
+
+def _param_checker(kind: str):
+    """``_checked_params`` for one kind, as one function of straight-line code (a draft with no
+    two layers alike checks every layer's parameters: a loop over the specs cost more than the
+    rule itself). Values already of their type and in range (what the table and plan files
+    hold) are taken as they are, checked inline (coerce_param's own first test, without its
+    calls); anything else is parsed by coerce_param."""
+    env: dict[str, Any] = {"coerce": coerce_param, "MAX": MAX_PARAM_INT}
+    lines = ["def check(given):", "    get = given.get", "    out = {}"]
+    for k, (name, t, default, lo, choices, spec) in enumerate(_param_checks(kind)):
+        env[f"d{k}"], env[f"c{k}"], env[f"s{k}"], env[f"lo{k}"] = default, choices, spec, lo
+        key = repr(name)
+        test = {
+            1: "type(v) is bool",
+            2: f"type(v) is int and lo{k} <= v <= MAX",
+            3: f"type(v) is str and v in c{k}",
+            4: "v == 'valid' or v == 'same' or (type(v) is int and 0 <= v <= MAX)",
+        }.get(t)
+        lines.append(f"    v = get({key}, d{k})")
+        if test is None:
+            lines.append(f"    out[{key}] = coerce(s{k}, v)")
+        else:
+            lines.append(f"    out[{key}] = v if {test} else coerce(s{k}, v)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), f"<parameters of {kind}>", "exec"), env)  # noqa: S102
+    return env["check"]
 
 
 def _param_checks(kind: str) -> tuple:
@@ -875,7 +877,7 @@ def _param_checks(kind: str) -> tuple:
     return tuple(out)
 
 
-_RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out
+_CHECKERS: dict[str, Any] = {}  # kind → its _param_checker
 
 
 # --------------------------------------------------------------------------------------------

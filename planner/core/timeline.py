@@ -51,9 +51,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from bisect import bisect_left
-from itertools import chain, repeat
+from itertools import chain, repeat, starmap
 import struct
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -1051,15 +1051,21 @@ def int_array(values) -> np.ndarray:
 
 
 def int_rows(rows, width: int) -> np.ndarray:
-    """``int_array`` of a sequence of rows of ``width`` ints each, as an m×width array."""
+    """``int_array`` of a sequence of rows of ``width`` ints each, as an m×width array (each row
+    packed by one ``struct`` call: flattening the rows first cost more than packing them)."""
     m = len(rows)
+    pack = _ROW_PACKERS.get(width)
+    if pack is None:
+        pack = _ROW_PACKERS[width] = struct.Struct(f"{width}q").pack
     try:
-        flat = np.frombuffer(_PACK(f"{width * m}q", *chain.from_iterable(rows)),
-                             dtype=np.int64)
-    except struct.error:
+        flat = np.frombuffer(b"".join(starmap(pack, rows)), dtype=np.int64)
+    except (struct.error, TypeError):
         flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * m)
         flat.flags.writeable = False
     return flat.reshape(m, width)
+
+
+_ROW_PACKERS: dict[int, Any] = {}
 
 
 def as_array(values: tuple) -> np.ndarray:
