@@ -684,11 +684,12 @@ def prepare(analysis: Analysis) -> Prepared:
     n = len(rows.stats)
     tables = _patched_tables(analysis, cols)
     if tables is None:
-        tables = (_stats_table(rows.stats, None, n),
-                  _ws_table(rows.results, cols.workspace_layers),
-                  _weights_table(rows.results, None, n))
+        table = _stats_table(rows.stats, None, n)
+        tables = (table, _ws_table(rows.results, cols.workspace_layers),
+                  _weights_table(rows.results, None, n) if table[:, 7].any()
+                  else np.zeros((n, 4), dtype=np.int64))
     table, ws_table, w_table = tables
-    o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
+    o, in_elems, params, weight_elems, ffwd, fbwd, copies, _ = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
     all_elems = int_array(cols.st_elems)
@@ -725,9 +726,9 @@ _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (el
 
 
 def _stats_table(stats, rows, n: int) -> np.ndarray:
-    """Each layer's ``stats`` (7 numbers; ``LayerRows.stats``) as rows of an array, for the
+    """Each layer's ``stats`` (8 numbers; ``LayerRows.stats``) as rows of an array, for the
     layers in ``rows`` (every layer when ``rows`` is None)."""
-    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 7)
+    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 8)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))

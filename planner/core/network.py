@@ -322,7 +322,8 @@ class LayerInfo(NamedTuple):
     saved_storages: tuple[int, ...] = ()  # storages this layer is the first to keep
     # Per-sample numbers the estimate needs, computed once with the layer's result:
     # (output elements, input elements, parameters, weight elements, fwd FLOPs, bwd FLOPs,
-    #  1 if the output is a new tensor else 0)
+    #  1 if the output is a new tensor else 0, 1 if some weights are frozen, quantised or
+    #  tied else 0)
     stats: tuple[int, ...] = ()
 
     @property
@@ -762,7 +763,8 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         # The first nine fields in one unpacking (a rule's result is a plain row).
         _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
         in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
-        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1)
+        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1,
+                 0 if result[12:] == _NO_WEIGHT_PARTS else 1)
         ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
               and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
               and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
@@ -779,6 +781,9 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         _RESULTS.clear()
     hit = _RESULTS[key] = (result, error, stats)
     return hit
+
+
+_NO_WEIGHT_PARTS = (0, 0, 0, 0)  # LayerResult's frozen, quantised (elements, bytes), tied
 
 
 # Sizes are checked where they are formed: per sample, one tensor holds at most MAX_ELEMENTS
