@@ -400,3 +400,16 @@ def test_vectorised_replay_of_a_layer_reading_one_output_twice(label, optimizer,
     if frozen_head:
         for f in ("alloc", "free", "per_sample", "fixed", "category", "owner", "kept"):
             assert np.array_equal(getattr(fast, f), getattr(slow, f)), f
+
+
+@pytest.mark.parametrize("preset", ["resnet18", "gpt2", "lstm-128"])
+@pytest.mark.parametrize("allocator", [False, True])
+def test_largest_batch_for_one_memory_is_the_one_among_many(preset, allocator):
+    # One memory reads every point's line; many read the frontier of the lines: one answer.
+    a = analyze(load_preset(preset)[0])
+    s = Setup(1, "fp32", "adam")
+    asm = Assumptions(allocator_model=allocator)
+    mems = [int(g * (1 << 30)) for g in (0.5, 1, 3, 7.5, 16, 24, 40, 80, 141)]
+    many = max_batch_many(a, s, mems, asm).tolist()
+    assert len(set(many)) > 3  # the memories give different answers
+    assert many == [max_batch(a, s, m, asm) for m in mems]
