@@ -708,11 +708,12 @@ def prepare(analysis: Analysis) -> Prepared:
     n = len(rows.stats)
     tables = _patched_tables(analysis, cols)
     if tables is None:
-        tables = (_stats_table(rows.stats, None, n),
-                  _ws_table(rows.results, cols.workspace_layers),
-                  _weights_table(rows.results, None, n))
+        table = _stats_table(rows.stats, None, n)
+        tables = (table, _ws_table(rows.results, cols.workspace_layers),
+                  _weights_table(rows.results, None, n) if table[:, 7].any()
+                  else np.zeros((n, 4), dtype=np.int64))
     table, ws_table, w_table = tables
-    o, in_elems, params, weight_elems, ffwd, fbwd, copies = table.T.copy()
+    o, in_elems, params, weight_elems, ffwd, fbwd, copies, _ = table.T.copy()
     out_elems = np.where(copies > 0, o, 0)
     fbwd[0] = 0  # the gradient of the input data itself is never computed
     all_elems = int_array(cols.st_elems)
@@ -749,9 +750,9 @@ _WEIGHT_PARTS = itemgetter(12, 13, 14, 15)  # LayerResult: frozen, quantised (el
 
 
 def _stats_table(stats, rows, n: int) -> np.ndarray:
-    """Each layer's ``stats`` (7 numbers; ``LayerRows.stats``) as rows of an array, for the
+    """Each layer's ``stats`` (8 numbers; ``LayerRows.stats``) as rows of an array, for the
     layers in ``rows`` (every layer when ``rows`` is None)."""
-    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 7)
+    return int_rows(stats if rows is None else list(map(stats.__getitem__, rows)), 8)
 
 
 _WEIGHT_FIELDS = tuple(itemgetter(k) for k in (12, 13, 14, 15))
@@ -770,20 +771,17 @@ def _weights_table(results, rows, n: int) -> np.ndarray:
 
 def _ws_table(results, layers) -> np.ndarray:
     """Workspace candidates (elements: per sample, constant) per convolution, by algorithm; a
-    layer without a candidate for an algorithm takes implicit GEMM's. Alike layers share one
-    result, whose row is made once (kept for this call only: nothing more for the collector
-    to walk)."""
-    ws_rows = []
-    rows: dict[int, tuple[int, ...]] = {}  # id of a result (every one alive here) → its row
-    for r in map(results.__getitem__, layers):
-        row = rows.get(id(r))
-        if row is None:
-            w = r.workspace
-            fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
-            row = rows[id(r)] = (fallback + w.get("im2col", fallback) + w.get("fft", fallback)
-                                 + w.get("winograd", fallback))
-        ws_rows.append(row)
-    return int_rows(ws_rows, 2 * len(_WS_NAMES))
+    layer without a candidate for an algorithm takes implicit GEMM's."""
+    rows = []
+    add = rows.append
+    for w in map(_WORKSPACE_OF, map(results.__getitem__, layers)):
+        fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
+        add(fallback + w.get("im2col", fallback) + w.get("fft", fallback)
+            + w.get("winograd", fallback))
+    return int_rows(rows, 2 * len(_WS_NAMES))
+
+
+_WORKSPACE_OF = itemgetter(7)  # LayerResult.workspace
 
 
 def _patched_tables(analysis: Analysis, cols):
@@ -1008,6 +1006,9 @@ def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
+_FEW_MEMORIES = 4
+
+
 def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
     """The largest batch whose exact peak (no block rounding) fits each memory: the peak is the
     largest of affine functions of the batch, one per point, so each gives a bound directly."""
@@ -1015,7 +1016,9 @@ def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray)
     S, C, _, _ = ev.lines()
     pts, ps, c, cap, cublas = _ws_layout(p, ev, setup, a)
     room = mem[None, :] - _overhead(a) - cublas
-    fs, fc = _frontier(ev)
+    # Every point's line for a few memories (sorting them for the frontier costs more than
+    # evaluating them all: the same smallest bound, as the pruned lines never give it).
+    fs, fc = _frontier(ev) if len(mem) > _FEW_MEMORIES else (S, C)
     best = _floor_div(room - fc[:, None], fs[:, None]).min(axis=0)
     if len(pts):
         s_pt, c_pt = S[pts][:, None], C[pts][:, None]

@@ -322,7 +322,8 @@ class LayerInfo(NamedTuple):
     saved_storages: tuple[int, ...] = ()  # storages this layer is the first to keep
     # Per-sample numbers the estimate needs, computed once with the layer's result:
     # (output elements, input elements, parameters, weight elements, fwd FLOPs, bwd FLOPs,
-    #  1 if the output is a new tensor else 0)
+    #  1 if the output is a new tensor else 0, 1 if some weights are frozen, quantised or
+    #  tied else 0)
     stats: tuple[int, ...] = ()
 
     @property
@@ -525,7 +526,7 @@ def _results(layers: tuple[LayerSpec, ...], problems: list[Problem]):
                 row, is_blocked = _NOT_WORKED_OUT, True
             else:
                 in_shapes = got  # type: ignore[assignment]
-                key = (layer.value_key, in_shapes)
+                key = (layer.value_id, in_shapes)
                 row = cached(key) or _work_out(layer, in_shapes, key)
                 error = row[1]
         if error is not None:
@@ -709,19 +710,20 @@ def _beyond_total(layers: tuple[LayerSpec, ...], st: _Storages) -> list[Problem]
         total=total, bound=MAX_TOTAL_ELEMENTS))]
 
 
-# Layer results by (kind and parameters, input shapes): a rule's result depends on nothing else.
+# Layer results by (kind and parameters, input shapes), the first as ``LayerSpec.value_id``: a
+# rule's result depends on nothing else.
 # Layers are immutable and an edit changes one of them, so re-analysing a draft after an edit
 # reuses every other layer's result, and layers alike in one draft are worked out once.
-_RESULTS: dict[tuple[tuple, tuple[Shape, ...]],
+_RESULTS: dict[tuple[int, tuple[Shape, ...]],
                tuple[LayerResult | None, str | None, tuple[int, ...]]] = {}
 _RESULTS_MAX = 20_000
-# Checked parameters by (kind and parameters): the same layer at other input shapes.
-_PARAMS: dict[tuple, dict[str, Any]] = {}
+# Checked parameters by kind and parameters (``value_id``): the same layer at other input shapes.
+_PARAMS: dict[int, dict[str, Any]] = {}
 
 
 def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
     """(result, problem, stats) of ``layer`` at ``in_shapes``, worked out once."""
-    key = (layer.value_key, in_shapes)
+    key = (layer.value_id, in_shapes)
     hit = _RESULTS.get(key)
     if hit is not None:
         return hit
@@ -733,13 +735,13 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
     result: LayerResult | None = None
     error: str | None = None
     try:
-        value_key = key[0]
-        params = _PARAMS.get(value_key)
+        value_id = key[0]
+        params = _PARAMS.get(value_id)
         if params is None:
             params = _checked_params(layer)
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
-            _PARAMS[value_key] = params
+            _PARAMS[value_id] = params
         result = RULES[layer.kind].apply(params, list(in_shapes))
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
@@ -761,7 +763,8 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         # The first nine fields in one unpacking (a rule's result is a plain row).
         _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
         in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
-        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1)
+        stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1,
+                 0 if result[12:] == _NO_WEIGHT_PARTS else 1)
         ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
               and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
               and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
@@ -778,6 +781,9 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         _RESULTS.clear()
     hit = _RESULTS[key] = (result, error, stats)
     return hit
+
+
+_NO_WEIGHT_PARTS = (0, 0, 0, 0)  # LayerResult's frozen, quantised (elements, bytes), tied
 
 
 # Sizes are checked where they are formed: per sample, one tensor holds at most MAX_ELEMENTS
@@ -828,35 +834,37 @@ def clear_cache() -> None:
 def _checked_params(layer: LayerSpec) -> dict[str, Any]:
     """The rule's parameters, coerced; the wiring ('input', 'from') is left out: the analysis
     resolves it, and a rule sees its inputs' shapes only."""
-    specs = _RULE_PARAMS.get(layer.kind)
-    if specs is None:
-        specs = _RULE_PARAMS[layer.kind] = _param_checks(layer.kind)
-    given = layer.params
-    out = {}
-    # Values already of their type and in range (what the table and plan files hold) are taken
-    # as they are, checked inline (coerce_param's own first test, without its calls); anything
-    # else is parsed by coerce_param.
-    for name, t, default, lo, choices, spec in specs:
-        value = given.get(name, default)
-        if t == 1:  # bool
-            if type(value) is bool:
-                out[name] = value
-                continue
-        elif t == 2:  # int, or ints given as one number
-            if type(value) is int and lo <= value <= MAX_PARAM_INT:
-                out[name] = value
-                continue
-        elif t == 3:  # choice
-            if type(value) is str and value in choices:
-                out[name] = value
-                continue
-        elif t == 4:  # padding
-            if value == "valid" or value == "same" or (
-                    type(value) is int and 0 <= value <= MAX_PARAM_INT):
-                out[name] = value
-                continue
-        out[name] = coerce_param(spec, value)
-    return out
+    check = _CHECKERS.get(layer.kind)
+    if check is None:
+        check = _CHECKERS[layer.kind] = _param_checker(layer.kind)
+    return check(layer.params)
+
+
+def _param_checker(kind: str):
+    """``_checked_params`` for one kind, as one function of straight-line code (a draft with no
+    two layers alike checks every layer's parameters: a loop over the specs cost more than the
+    rule itself). Values already of their type and in range (what the table and plan files
+    hold) are taken as they are, checked inline (coerce_param's own first test, without its
+    calls); anything else is parsed by coerce_param."""
+    env: dict[str, Any] = {"coerce": coerce_param, "MAX": MAX_PARAM_INT}
+    lines = ["def check(given):", "    get = given.get", "    out = {}"]
+    for k, (name, t, default, lo, choices, spec) in enumerate(_param_checks(kind)):
+        env[f"d{k}"], env[f"c{k}"], env[f"s{k}"], env[f"lo{k}"] = default, choices, spec, lo
+        key = repr(name)
+        test = {
+            1: "type(v) is bool",
+            2: f"type(v) is int and lo{k} <= v <= MAX",
+            3: f"type(v) is str and v in c{k}",
+            4: "v == 'valid' or v == 'same' or (type(v) is int and 0 <= v <= MAX)",
+        }.get(t)
+        lines.append(f"    v = get({key}, d{k})")
+        if test is None:
+            lines.append(f"    out[{key}] = coerce(s{k}, v)")
+        else:
+            lines.append(f"    out[{key}] = v if {test} else coerce(s{k}, v)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), f"<parameters of {kind}>", "exec"), env)  # noqa: S102
+    return env["check"]
 
 
 def _param_checks(kind: str) -> tuple:
@@ -874,7 +882,7 @@ def _param_checks(kind: str) -> tuple:
     return tuple(out)
 
 
-_RULE_PARAMS: dict[str, tuple] = {}  # kind → its parameters' (name, spec), wiring left out
+_CHECKERS: dict[str, Any] = {}  # kind → its _param_checker
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ step):
   is allocated, and the parameter gradients (kept for the optimizer); the gradient with respect
   to the layer's output and the tensors it kept are freed after it. A layer whose backward does
   no arithmetic (views, residual adds, concatenations) hands its output's gradient on as it is;
-  a second gradient into a tensor already holding one is added into it and freed at once;
+  a second gradient into a tensor already holding one is added into it and freed at once
+  (the same gradient handed on twice, as by ``x + x``, is added out of place: autograd cannot
+  add in place into a storage still shared; either way one more buffer at that point);
 * the optimizer's step: Adam's foreach implementation makes one temporary the size of all its
   parameters (``_foreach_sqrt`` of the second moment); SGD (with or without momentum) none.
 
@@ -49,9 +51,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from bisect import bisect_left
-from itertools import chain, repeat
+from itertools import chain, repeat, starmap
 import struct
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -394,8 +396,16 @@ class _Replay:
             tensor(at, 0, r.tied_elements * param_bytes, C_TRANSIENT, k, free=-3)
         if r.flops_bwd == 0 and r.parameters == 0:  # hands its output's gradient on
             for j in self.inputs[k]:
-                if needs_grad[j] and j not in gbuf and g is not None:
-                    gbuf[j] = g
+                if needs_grad[j] and g is not None:
+                    if j not in gbuf:
+                        gbuf[j] = g
+                    elif gbuf[j] == g:
+                        # The same gradient a second time (x + x, x + x.view(...)): its storage
+                        # is shared, so autograd adds the two out of place, a new buffer
+                        # beside the incoming one.
+                        s = self.infos[j].output_storage
+                        tensor(at, self.storages[s].elements * self.width[s], 0, C_TRANSIENT,
+                               k)
             return
         trainable = r.parameters - r.frozen_parameters
         if trainable:
@@ -886,32 +896,30 @@ def _gradient_buffers(parts: _Parts, cols, lay: _Layout, w: _Weights, ng, fbwd, 
     """The gradients of the layers' outputs. A layer whose backward does no arithmetic hands
     its output's gradient on; the first gradient into a layer's output (from its
     highest-index reader) is that layer's buffer, alive until the backward of the lowest-index
-    layer holding it; later ones are added into it and freed at once. ``exact_order``: a
-    layer reading the same output twice makes the second gradient separately, as the
-    layer-by-layer replay (the vectorised one has always counted it once)."""
+    layer holding it; later ones are added into it and freed at once, as is the buffer's own
+    gradient handed on a second time (a layer reading one output twice). ``exact_order``: the
+    tensors keyed in the layer-by-layer replay's order."""
     n = len(ng)
     cons_a, prod_a = as_array(cols.edge_reader), as_array(cols.edge_read)
     e_idx = np.arange(len(cons_a))
-    if exact_order and len(cons_a):  # each edge's input position in its reader
+    if len(cons_a):  # each edge's input position in its reader
         starts = np.concatenate([[True], cons_a[1:] != cons_a[:-1]])
         pos = e_idx - np.maximum.accumulate(np.where(starts, e_idx, 0))
     else:
-        pos = e_idx  # (not used)
+        pos = e_idx
     passes = (fbwd == 0) & (w.params == 0)
     grad_edge = ng[prod_a]  # gradients flow into the layers that need one
     ce, pe, pos = cons_a[grad_edge], prod_a[grad_edge], pos[grad_edge]
     maxcons = np.full(n, -1, dtype=np.int64)
     np.maximum.at(maxcons, pe, ce)
-    if exact_order and len(ce):
-        # The first gradient into each layer's output: its highest-index reader's, and that
-        # reader's first input position reading it.
-        minpos = np.full(n, 1 << 30, dtype=np.int64)
-        at_max = ce == maxcons[pe]
-        np.minimum.at(minpos, pe[at_max], pos[at_max])
-        first = at_max & (pos == minpos[pe])
-    else:
-        first = ce == maxcons[pe]
-        minpos = np.zeros(n, dtype=np.int64)
+    # The first gradient into each layer's output: its highest-index reader's, and that
+    # reader's first input position reading it (a layer may read one output twice).
+    minpos = np.full(n, 1 << 30, dtype=np.int64)
+    at_max = ce == maxcons[pe]
+    np.minimum.at(minpos, pe[at_max], pos[at_max])
+    first = at_max & (pos == minpos[pe])
+    if not exact_order:
+        minpos = np.zeros(n, dtype=np.int64)  # (the keys are not used)
     # root[j]: follow the first reader while it hands the gradient on (pointer jumping).
     idx = np.arange(n)
     root = np.where((maxcons >= 0) & passes[np.maximum(maxcons, 0)], maxcons, idx)
@@ -935,8 +943,11 @@ def _gradient_buffers(parts: _Parts, cols, lay: _Layout, w: _Weights, ng, fbwd, 
     parts.add(alloc_at, np.maximum(free_at, alloc_at), out_el[roots] * act_bytes,
               np.zeros(len(roots)), C_TRANSIENT, np.where(last, -1, maxcons[roots]),
               key=(0, alloc_at, np.where(last, 1, 2 + minpos[roots])))
-    # Second and later gradients from computing readers: added in and freed at once.
-    extra = ~first & ~passes[ce]
+    # Second and later gradients: from a computing reader, added into the buffer and freed
+    # at once; the very gradient the buffer holds, handed on again by a reader doing no
+    # arithmetic (x + x, x + x.view(...)), added out of place (its storage is shared): in both
+    # cases one more buffer alive at that reader's backward.
+    extra = ~first & (~passes[ce] | (root[ce] == root[pe]))
     ec, ep = ce[extra], pe[extra]
     parts.add(lay.bwd[ec], lay.bwd[ec], out_el[ep] * act_bytes, np.zeros(len(ec)),
               C_TRANSIENT, ec, key=(0, lay.bwd[ec], 2 + pos[extra]))
@@ -1040,15 +1051,21 @@ def int_array(values) -> np.ndarray:
 
 
 def int_rows(rows, width: int) -> np.ndarray:
-    """``int_array`` of a sequence of rows of ``width`` ints each, as an m×width array."""
+    """``int_array`` of a sequence of rows of ``width`` ints each, as an m×width array (each row
+    packed by one ``struct`` call: flattening the rows first cost more than packing them)."""
     m = len(rows)
+    pack = _ROW_PACKERS.get(width)
+    if pack is None:
+        pack = _ROW_PACKERS[width] = struct.Struct(f"{width}q").pack
     try:
-        flat = np.frombuffer(_PACK(f"{width * m}q", *chain.from_iterable(rows)),
-                             dtype=np.int64)
-    except struct.error:
+        flat = np.frombuffer(b"".join(starmap(pack, rows)), dtype=np.int64)
+    except (struct.error, TypeError):
         flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * m)
         flat.flags.writeable = False
     return flat.reshape(m, width)
+
+
+_ROW_PACKERS: dict[int, Any] = {}
 
 
 def as_array(values: tuple) -> np.ndarray:

@@ -6,6 +6,7 @@ Each module of a family lists its kinds in ``LAYER_RULES``; ``rules.py`` compose
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from planner.core.layers.shapes import (
     ACT,
@@ -168,49 +169,57 @@ def _conv_input(params, x: Shape, dims: int) -> tuple[int, Shape, int, int]:
     return cin, sp, filters, groups
 
 
-def _conv2d_plain(params, x: Shape) -> LayerResult | None:
-    """A 2-D convolution given one whole number each for kernel, stride, padding and dilation
-    (what the layer table and plan files hold) on a C×H×W input that fits it, worked out
-    inline (a deep draft has hundreds of them); None for anything else (the general rule
-    then names the problem). The same result as the general rule, field for field."""
+def _conv2d(general, params, ins: list[Shape]) -> LayerResult | None:
+    """The 2-D convolution rule (``general``: the general rule, ``_conv(2)``'s). Given one whole
+    number each for kernel, stride, padding and dilation (what the layer table and plan files
+    hold) on a C×H×W input that fits it, the result is worked out inline, in this call (a
+    deep draft has hundreds of them); anything else goes to ``general`` (None: gives None),
+    which names any problem. The same result as the general rule, field for field."""
+    x = ins[0]
     kernel, stride, padding, dilation = (params["kernel"], params["stride"], params["padding"],
                                          params["dilation"])
     if len(x) != 3 or type(kernel) is not int or type(stride) is not int \
             or type(dilation) is not int or type(padding) is not int or padding < 0 \
             or kernel <= 0 or stride <= 0 or (params.get("standardized") or "none") != "none":
-        return None  # a weight-standardised convolution keeps more: the general rule
+        # (a weight-standardised convolution keeps more: the general rule)
+        return general(params, ins) if general is not None else None
     cin, h, w = x
-    filters, groups = int(params["filters"]), int(params["groups"])
+    filters, groups = params["filters"], params["groups"]
+    if type(filters) is not int or type(groups) is not int:
+        filters, groups = int(filters), int(groups)
     ek = dilation * (kernel - 1) + 1
-    pad = 2 * padding
-    if cin % groups or filters % groups or ek > h + pad or ek > w + pad:
-        return None
-    oh, ow = (h + pad - ek) // stride + 1, (w + pad - ek) // stride + 1
+    hp, wp = h + 2 * padding, w + 2 * padding
+    if cin % groups or filters % groups or ek > hp or ek > wp:
+        return general(params, ins) if general is not None else None
+    oh, ow = (hp - ek) // stride + 1, (wp - ek) // stride + 1
     kvol = kernel * kernel
     per_group = cin // groups
-    bias = filters if params["bias"] else 0
-    params_n = filters * per_group * kvol + bias
-    sp_n = oh * ow
-    out_n = filters * sp_n
-    fwd = 2 * out_n * per_group * kvol + (out_n if bias else 0)
-    fft_sp = (h + pad) * ((w + pad) // 2 + 1)
-    ws = {"implicit_gemm": (0, 0), "im2col": (sp_n * per_group * kvol * groups, 0),
+    weight_n = filters * per_group * kvol
+    out_n = filters * oh * ow
+    if params["bias"]:
+        params_n, fwd = weight_n + filters, 2 * out_n * per_group * kvol + out_n
+    else:
+        params_n, fwd = weight_n, 2 * out_n * per_group * kvol
+    fft_sp = hp * (wp // 2 + 1)
+    ws = {"implicit_gemm": (0, 0), "im2col": (oh * ow * per_group * kvol * groups, 0),
           "fft": ((cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2)}
     if kernel == 3 and stride == 1 and dilation == 1 and groups == 1:  # Winograd F(2x2, 3x3)
-        tiles = -(-oh // 2) * -(-ow // 2)
-        ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
+        ws["winograd"] = ((cin + filters) * (-(-oh // 2) * -(-ow // 2)) * 16,
+                          filters * cin * 16)
     return _new_result(((filters, oh, ow), params_n, fwd, 2 * fwd,
                         (_new_saved(("input", cin * h * w, ACT)),),
                         False, False, ws, params_n, "", 0, 1, 0, 0, 0, 0))
 
 
+def _conv2d_plain(params, x: Shape) -> LayerResult | None:
+    """The inline path of the 2-D convolution rule alone: its result, or None where the
+    general rule would be asked."""
+    return _conv2d(None, params, [x])
+
+
 def _conv(dims: int):
     def rule(params, ins: list[Shape]) -> LayerResult:
         x = ins[0]
-        if dims == 2:
-            plain = _conv2d_plain(params, x)
-            if plain is not None:
-                return plain
         cin, sp, filters, groups = _conv_input(params, x, dims)
         k, s, d, pads, out_sp = _spatial_conv(
             sp, params["kernel"], params["stride"], params["padding"], params["dilation"]
@@ -424,7 +433,7 @@ LAYER_RULES: tuple[LayerRule, ...] = (
         "conv2d",
         QT_TRANSLATE_NOOP("core", "Conv 2D"),
         _CONV_PARAMS + (_STANDARDIZED_PARAM,),
-        _conv(2),
+        partial(_conv2d, _conv(2)),
         QT_TRANSLATE_NOOP("core", "2-D convolution; keeps its input for backward."),
     ),
     LayerRule(

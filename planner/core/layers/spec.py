@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any, Mapping
 
 from planner.core.layers.rules import MULTI_INPUT_KINDS, OMIT_AT_DEFAULT, RULES, WIRING_PARAMS
@@ -16,7 +17,9 @@ class LayerSpec:
     model read them for every layer on every edit): ``source_name``, the layer read as the main
     input when it is not the previous one (None: the previous one; also ``source()``);
     ``ref_names``, the further layers it reads (also ``refs()``); ``value_key``, what its
-    result depends on: kind and parameters without the wiring.
+    result depends on: kind and parameters without the wiring; ``value_id``, a number equal
+    for layers of equal ``value_key`` (the analysis's caches key on it: a number hashes at
+    once, the nested tuple it stands for at every lookup).
     """
 
     kind: str
@@ -38,8 +41,10 @@ class LayerSpec:
         # the names of the layers it reads (the rule sees their shapes): layers alike (a
         # network's repeated blocks, every residual add) share one computed result.
         wiring = WIRING_PARAMS.get(self.kind)
-        object.__setattr__(self, "value_key", (self.kind, tuple(
-            p for p in key[2] if p[0] not in wiring) if wiring else key[2]))
+        value_key = (self.kind, tuple(p for p in key[2] if p[0] not in wiring) if wiring
+                     else key[2])
+        object.__setattr__(self, "value_key", value_key)
+        object.__setattr__(self, "value_id", _value_id(value_key))
         # What it reads, worked out once (the analysis asks for every layer on every edit).
         object.__setattr__(self, "source_name", self.params.get("input") or None)
         object.__setattr__(self, "ref_names", self._compute_refs())
@@ -104,6 +109,23 @@ def _restore_spec(kind: str, name: str, params: dict, frozen: tuple) -> LayerSpe
     object.__setattr__(spec, "params", params)
     spec._derive(frozen)
     return spec
+
+
+# value_key → its number. Numbers are never reused (a counter), so forgetting the table (it
+# is bounded) only makes later layers alike to earlier ones count as different, never the other
+# way round.
+_VALUE_IDS: dict[tuple, int] = {}
+_VALUE_IDS_MAX = 100_000
+_NEXT_ID = count()
+
+
+def _value_id(value_key: tuple) -> int:
+    vid = _VALUE_IDS.get(value_key)
+    if vid is None:
+        if len(_VALUE_IDS) >= _VALUE_IDS_MAX:
+            _VALUE_IDS.clear()
+        vid = _VALUE_IDS.setdefault(value_key, next(_NEXT_ID))
+    return vid
 
 
 def _freeze(v):
