@@ -136,6 +136,8 @@ class Importer:
         self.current = 0
         self._buffer_cache: dict[str, bool] = {}
         self.elem_types: dict[str, int] = {}  # tensor -> ONNX element type, where inferred
+        self._layer_at: dict[str, int] = {}  # layer name -> index in self.layers (layer_index)
+        self._layers_indexed = 0
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -1050,6 +1052,17 @@ class Importer:
     def unique(self, base: str) -> str:
         return self.names.take(base)
 
+    def layer_index(self, name: str) -> int | None:
+        """Where layer ``name`` is in the plan so far, or None. Layers are only appended and
+        their names are unique, so the index grows with them (linear over an import, where
+        a dict of all layers per lookup made residual adds quadratic)."""
+        at = self._layer_at
+        layers = self.layers
+        for j in range(self._layers_indexed, len(layers)):
+            at.setdefault(layers[j].name, j)
+        self._layers_indexed = len(layers)
+        return at.get(name)
+
     def emit(self, kind: str, node, params: dict[str, Any], main: str,
              out: list[str] | None = None, name: str | None = None,
              weights: tuple[str, ...] = (), index: int | None = None) -> str:
@@ -1248,10 +1261,7 @@ class Importer:
                 or _STEM.sub("", want) != _STEM.sub("", main) or not _STEM.sub("", want):
             return None
         layer = self.tensor_layer[main]
-        at = self.__dict__.setdefault("_layer_at", {})  # layers are only appended
-        for j in range(len(at), len(self.layers)):
-            at.setdefault(self.layers[j].name, j)
-        i = at.get(layer)
+        i = self.layer_index(layer)
         if i is None or i == 0 or self.layers[i].kind in ("input", "view"):
             return None
         spec = self.layers[i]
