@@ -33,7 +33,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path("/work/onnx-cache")
-REAL = ["r4/hf_hf_vit.legacy.onnx", "r4/hf_bert_mlm.legacy.onnx"]
+# 12-layer ViT-B/16 (torchvision, legacy exporter, training mode), a Swin-T and two small
+# transformers from other libraries
+REAL = ["vit_b_16.legacy_train.onnx",
+        "r4/bench/timm_swin_tiny_patch4_window7_224.legacy_train.onnx",
+        "r4/hf_hf_vit.legacy.onnx", "r4/hf_bert_mlm.legacy.onnx"]
 
 
 # ------------------------------------------------------------------------------- the graphs
@@ -247,7 +251,11 @@ wall = time.perf_counter() - w0
 if prof:
     pr.disable()
     pstats.Stats(pr, stream=sys.stderr).sort_stats("tottime").print_stats(int(prof))
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's across fork and exec)
+    with open("/proc/self/status") as fh:
+        rss = next(int(l.split()[1]) for l in fh if l.startswith("VmHWM:")) * 1024
+except (OSError, StopIteration):
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"cpu": cpu, "wall": wall, "rss": rss, "nodes": r.report.nodes,
                   "layers": len(r.draft.layers), "complete": r.report.complete,
                   "warnings": len(r.warnings)}))
@@ -257,8 +265,11 @@ print(json.dumps({"cpu": cpu, "wall": wall, "rss": rss, "nodes": r.report.nodes,
 def measure(path: Path, profile: int = 0, timeout: float = 600) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     argv = [sys.executable, "-c", _CHILD, str(path)] + ([str(profile)] if profile else [])
-    p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout,
-                       check=False)
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout,
+                           check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no result in {timeout:.0f} s"}
     if p.returncode:
         return {"error": (p.stderr.strip().splitlines() or ["?"])[-1]}
     out = json.loads(p.stdout.strip().splitlines()[-1])
