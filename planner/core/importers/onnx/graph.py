@@ -18,6 +18,29 @@ class GraphError(Exception):
     """A graph that cannot be planned; the message says why (without the file name)."""
 
 
+class Node:
+    """A NodeProto's fields read once into plain Python values. The importer passes over the
+    graph a dozen times; each read of a protobuf field builds a new wrapper (3.6 us a node a
+    pass against 0.35 us here). ``input``, ``output``, ``attribute`` and ``metadata_props`` are
+    lists as a NodeProto's slices are; anything else is read from the proto."""
+
+    __slots__ = ("op_type", "name", "domain", "input", "output", "attribute", "metadata_props",
+                 "proto")
+
+    def __init__(self, proto):
+        self.proto = proto
+        self.op_type = proto.op_type
+        self.name = proto.name
+        self.domain = proto.domain
+        self.input = list(proto.input)
+        self.output = list(proto.output)
+        self.attribute = list(proto.attribute)
+        self.metadata_props = list(proto.metadata_props)
+
+    def __getattr__(self, key):  # anything else a NodeProto has (HasField, doc_string)
+        return getattr(self.proto, key)
+
+
 class UniqueNames:
     def __init__(self):
         self.used: set[str] = set()

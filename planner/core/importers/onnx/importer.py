@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
 from planner.core.importers.onnx.kvcache import MAX_MASKS, square_constant
-from planner.core.importers.onnx.graph import GraphError, UniqueNames, topological
+from planner.core.importers.onnx.graph import GraphError, Node, UniqueNames, topological
 from planner.core.importers.onnx.reading import ReadError, read_model
 from planner.core.layers import MAX_DIM, LayerSpec, numel, shape_str
 from planner.core.network import MAX_BATCH, NetworkDraft, Setup, analyze
@@ -56,6 +57,23 @@ _STEM = re.compile(r"_\d+$")
 
 _FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
 _INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
+
+
+# Element types whose raw bytes numpy reads as they are (what numpy_helper.to_array does for
+# them, without its per-tensor dispatch: tens of thousands of small initializers).
+_RAW_AS_IS = {1: "float32", 2: "uint8", 3: "int8", 6: "int32", 7: "int64", 9: "bool",
+              10: "float16", 11: "float64"}
+
+
+def _small_array(nh, t, dims):
+    """``numpy_helper.to_array(t)``, faster for the plain little-endian raw-data case."""
+    dtype = _RAW_AS_IS.get(t.data_type)
+    if dtype is None or sys.byteorder != "little" or not t.HasField("raw_data") or \
+            t.HasField("segment") or t.external_data:
+        return nh.to_array(t)
+    import numpy as np  # noqa: PLC0415
+
+    return np.frombuffer(t.raw_data, dtype=dtype).reshape(dims)
 
 
 class ImportFailure(Exception):
@@ -136,6 +154,8 @@ class Importer:
         self.current = 0
         self._buffer_cache: dict[str, bool] = {}
         self.elem_types: dict[str, int] = {}  # tensor -> ONNX element type, where inferred
+        self._layer_at: dict[str, int] = {}  # layer name -> index in self.layers (layer_index)
+        self._layers_indexed = 0
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -188,7 +208,7 @@ class Importer:
                             r"(PARAMETER|BUFFER) target='([\w.]+)'", p.value[:2_000_000]))
         sources = {i.name for i in graph.input} | set(self.init_dims)
         try:
-            self.nodes = topological(list(graph.node), sources)
+            self.nodes = topological([Node(n) for n in graph.node], sources)
         except GraphError as exc:
             self.fail(message_of(exc))
         self.producer = {}
@@ -263,7 +283,7 @@ class Importer:
                 self.square_consts[t.name] = t  # a possible attention mask (kvcache)
             if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
                 try:
-                    self.values[t.name] = nh.to_array(t)
+                    self.values[t.name] = _small_array(nh, t, dims)
                 except Exception:  # noqa: BLE001 - a constant we cannot read is just unknown
                     pass
         import numpy as np  # noqa: PLC0415
@@ -1050,6 +1070,17 @@ class Importer:
     def unique(self, base: str) -> str:
         return self.names.take(base)
 
+    def layer_index(self, name: str) -> int | None:
+        """Where layer ``name`` is in the plan so far, or None. Layers are only appended and
+        their names are unique, so the index grows with them (linear over an import, where
+        a dict of all layers per lookup made residual adds quadratic)."""
+        at = self._layer_at
+        layers = self.layers
+        for j in range(self._layers_indexed, len(layers)):
+            at.setdefault(layers[j].name, j)
+        self._layers_indexed = len(layers)
+        return at.get(name)
+
     def emit(self, kind: str, node, params: dict[str, Any], main: str,
              out: list[str] | None = None, name: str | None = None,
              weights: tuple[str, ...] = (), index: int | None = None) -> str:
@@ -1273,10 +1304,7 @@ class Importer:
                 or _STEM.sub("", want) != _STEM.sub("", main) or not _STEM.sub("", want):
             return None
         layer = self.tensor_layer[main]
-        at = self.__dict__.setdefault("_layer_at", {})  # layers are only appended
-        for j in range(len(at), len(self.layers)):
-            at.setdefault(self.layers[j].name, j)
-        i = at.get(layer)
+        i = self.layer_index(layer)
         if i is None or i == 0 or self.layers[i].kind in ("input", "view"):
             return None
         spec = self.layers[i]

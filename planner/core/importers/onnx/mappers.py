@@ -1022,9 +1022,9 @@ def _map_binary(imp, node, main, acts, facts):
         sa, sb = imp.per_sample(a), imp.per_sample(b)
         if sa == sb == out and op == "Add" and a != b:
             la, lb = imp.tensor_layer[a], imp.tensor_layer[b]
-            order = {layer.name: i for i, layer in enumerate(imp.layers)}
             if la != lb:
-                main_t, other = (a, lb) if order[la] >= order[lb] else (b, la)
+                main_t, other = (a, lb) if imp.layer_index(la) >= imp.layer_index(lb) \
+                    else (b, la)
                 imp.emit("add", node, {"from": other}, main_t)
                 return
         keeps = {"Add": "nothing", "Sub": "nothing", "Mul": "inputs", "Div": "inputs",

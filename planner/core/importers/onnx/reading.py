@@ -115,7 +115,9 @@ def _skim_graph(buf, start: int, end: int) -> bytes:
             if nodes > MAX_NODES:
                 raise _TooLarge(Msg(QT_TRANSLATE_NOOP(
                     "core", "the graph has more than {n} nodes"), n=f"{MAX_NODES:,}"))
-        if field == 5 and wt == 2:  # initializer
+        if field == 5 and wt == 2 and e - v <= SKIP_DATA_BYTES:  # a small initializer:
+            out += buf[s:e]  # nothing in it to leave out (its fields are parsed with the rest)
+        elif field == 5 and wt == 2:  # initializer
             out += _sub(5, _skim_tensor(buf, v, e))
         elif field == 15 and wt == 2:  # sparse_initializer: values (1), indices (2), dims (3)
             inner = bytearray()
