@@ -669,3 +669,24 @@ def test_multi_query_attention_broadcast_by_sdpa_keeps_one_key_value_head(tmp_pa
     # x (the three projections' input, one storage), q, one head of k and of v, the output,
     # a logsumexp per query row (flash: t rows per head)
     assert saved_elements(r) == t * c + t * c + 2 * t * d + t * c + heads * t
+
+
+def test_a_nan_or_infinity_cast_to_int_in_shape_arithmetic_says_nothing_raw():
+    """T5's position buckets take the log of a zero distance and cast it to int64 (undefined,
+    then dropped by a Where): numpy's "invalid value encountered in cast" must not reach the
+    user as a raw warning."""
+    import warnings
+
+    import numpy as np
+
+    from planner.core.importers.onnx.evaluate import evaluate
+
+    x = np.array([-np.inf, np.nan, 2.0], dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = evaluate("Cast", lambda name, default=None: {"to": 7}.get(name, default), [x],
+                       lambda: (3,), lambda to: {7: np.int64}[to])
+        like = evaluate("CastLike", lambda name, default=None: default,
+                        [x, np.zeros(1, np.int32)], lambda: (3,), None)
+    assert out[0].dtype == np.int64 and out[0][2] == 2
+    assert like[0].dtype == np.int32 and like[0][2] == 2

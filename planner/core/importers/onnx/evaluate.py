@@ -57,11 +57,17 @@ def evaluate(op: str, attr, inputs: list, shape_of0, np_dtype) -> list | None:
     x = inputs[0]
     if op in ("Identity",):
         return [x]
-    if op == "Cast":
-        to = attr("to")
-        return [x.astype(np_dtype(to))] if to is not None else None
-    if op == "CastLike":
-        return [x.astype(inputs[1].dtype)] if len(inputs) > 1 and inputs[1] is not None else None
+    if op in ("Cast", "CastLike"):
+        to = np_dtype(attr("to")) if op == "Cast" and attr("to") is not None else \
+            inputs[1].dtype if op == "CastLike" and len(inputs) > 1 and inputs[1] is not None \
+            else None
+        if to is None:
+            return None
+        # A NaN or infinity cast to an integer is undefined (as in torch); graphs that do it
+        # (T5's log of a zero distance in its position buckets) pick another branch for it
+        # with a Where, so the value is carried without numpy's warning reaching the user.
+        with np.errstate(invalid="ignore"):
+            return [x.astype(to)]
     if op in _UNARY:
         with np.errstate(all="ignore"):
             return [_UNARY[op](x)]
