@@ -193,7 +193,7 @@ WRITTEN_GELU = QT_TRANSLATE_NOOP(
 
 
 def _written_gelu_warning(imp, setup, written: dict) -> Msg:
-    """The figure for tanh GELUs planned op by op (mappers._written_tanh_gelu)."""
+    """The figure for tanh GELUs planned op by op (patterns._written_tanh_gelu)."""
     from planner.core.memory import estimate  # noqa: PLC0415
 
     extra = sum(written.values()) * setup.batch_size * 4

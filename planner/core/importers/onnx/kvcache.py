@@ -4,7 +4,7 @@ Hugging Face's decoders run with a key/value cache by default, also in training
 (``use_cache=True``): each attention layer appends k and v to an empty ``DynamicCache``
 (``torch.cat``), a copy that attention keeps instead of the views of the projection's output.
 The default exporter's optimiser deletes that one-input ``Concat``; its own record of the traced
-operations (``pkg.torch.onnx.fx_node``) still shows it, and ``mappers._elided_copies`` puts the
+operations (``pkg.torch.onnx.fx_node``) still shows it, and ``patterns.elided_copies`` puts the
 copies back. A file without that record (the legacy exporter's, or one whose metadata an
 optimiser such as onnxsim or onnxruntime's, or a re-save, stripped) cannot tell: the same graph
 comes from a decoder trained with ``use_cache=False`` (no copy) or with the cache (copies).

@@ -1,481 +1,24 @@
-"""One function per operator, and the patterns folded into one layer.
+"""One function per operator.
 
 A mapper gets (importer, node, main activation, activation inputs, fused facts) and emits layers
 (``imp.emit``), folds the node into the layer before it (``imp.alias``) or lists it as not
-understood (``imp.placeholder``). What a layer keeps for backward follows the core's rules.
-
-Patterns (``prepass``): x·sigmoid(x) as SiLU; MatMul + bias as a linear layer; Pad folded into
-the next convolution or pooling; GELU written with ``Erf`` or ``Tanh``; layer norm and RMSNorm
-written with ``ReduceMean``; batch norms the exporter folded into convolutions (put back);
-scaled-dot-product attention decomposed into MatMul → Softmax → MatMul (one fused layer).
+understood (``imp.placeholder``). What a layer keeps for backward follows the core's rules. The
+patterns folded into one layer before the nodes are mapped are in ``patterns``.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
+from planner.core.importers.onnx.common import flat
+from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 # --------------------------------------------------------------------------------------------
-# Patterns
-# --------------------------------------------------------------------------------------------
-
-_REGION_OPS = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Reciprocal", "Erf", "Tanh",
-               "ReduceMean", "Cast", "Neg"}
-_REGION_LIMIT = 14
-
-
-def _only_consumer(imp, tensor: str) -> int | None:
-    users = imp.consumers.get(tensor, [])
-    return users[0] if len(users) == 1 else None
-
-
-def _pads_of(imp, node) -> list[int] | None:
-    mode = imp.attr(node, "mode", b"constant")
-    if mode not in (b"constant", "constant"):
-        return None
-    pads = imp.attr(node, "pads")
-    if pads is None and len(node.input) > 1:
-        pads = imp.const(node.input[1])
-    if len(node.input) > 2 and node.input[2]:
-        value = imp.const(node.input[2])
-        if value is None or any(float(v) != 0.0 for v in _flat(value)):
-            return None
-    if pads is None or (len(node.input) > 3 and node.input[3]):
-        return None
-    pads = [int(v) for v in _flat(pads)]
-    rank = len(pads) // 2
-    if rank < 3 or any(p < 0 for p in pads):
-        return None
-    begins, ends = pads[:rank], pads[rank:]
-    if any(begins[:2]) or any(ends[:2]):
-        return None
-    return begins[2:] + ends[2:]
-
-
-def _dropped_bias(node) -> bool:
-    """The default exporter removed this node's bias because it was all zeros (untrained)."""
-    meta = {p.key: p.value for p in node.metadata_props}
-    rule = meta.get("pkg.onnxscript.rewriter.rule_name", "")
-    if "RemoveOptionalBias" not in rule or "FuseBatchNorm" in rule:
-        return False
-    # The rule is listed on every convolution; the PyTorch call says whether it had a bias.
-    fx = meta.get("pkg.torch.onnx.fx_node", "")
-    m = re.search(r"target=torch\.ops\.aten\.(\w+)[^(]*\(args = \((.*)", fx)
-    if not m:
-        return False
-    args = [a.strip() for a in m.group(2).split(",")]
-    k = 0 if m.group(1) == "addmm" else 2
-    return len(args) > k and args[k].startswith("%")
-
-
-def _restore_bias(imp, node, units: int) -> bool:
-    if _dropped_bias(node):
-        imp.restored_bias += 1
-        imp.restored_bn_params += units
-        return True
-    return False
-
-
-def _folded_bn(imp, node) -> str | None:
-    """The batch norm the exporter folded into this convolution (its module name), or None."""
-    for p in node.metadata_props:
-        if p.key == "pkg.onnxscript.rewriter.rule_name" and "FuseBatchNorm" in p.value:
-            scope = imp.module_scope(node)
-            return scope or "bn"
-    return None
-
-
-def prepass(imp) -> None:
-    nodes = imp.nodes
-    named = any("." in name and not name.startswith("onnx::") for name in imp.init_dims)
-    for k, node in enumerate(nodes):
-        op = node.op_type
-        if op == "Sigmoid" and node.output:
-            u = _only_consumer(imp, node.output[0])
-            if u is not None:
-                mul = nodes[u]
-                if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
-                    imp.skip.add(k)
-                    imp.fused[u] = {"silu": node.input[0]}
-        elif op in ("MatMul", "Gemm") and len(node.input) >= 2 and imp.is_weight(node.input[1]) \
-                and len(imp.dims_of(node.input[1]) or ()) == 2 and node.output:
-            w = imp.dims_of(node.input[1])
-            trans = op == "Gemm" and int(imp.attr(node, "transB", 0))
-            units = w[0] if trans else w[1]
-            if op == "Gemm" and len(node.input) > 2 and node.input[2]:
-                continue
-            u = _only_consumer(imp, node.output[0])
-            if u is not None and nodes[u].op_type == "Add":
-                other = [i for i in nodes[u].input if i != node.output[0]]
-                if len(other) == 1 and imp.is_weight(other[0]) and \
-                        numel(imp.dims_of(other[0]) or ()) == units:
-                    imp.fused[k] = {"bias": other[0]}
-                    imp.fused[u] = {"alias": True}
-        elif op == "Pad" and node.output:
-            u = _only_consumer(imp, node.output[0])
-            pads = _pads_of(imp, node)
-            if u is not None and pads is not None and nodes[u].op_type in (
-                    "Conv", "MaxPool", "AveragePool") and nodes[u].input[0] == node.output[0]:
-                imp.skip.add(k)
-                imp.fused.setdefault(u, {})["extra_pads"] = pads
-        elif op == "Conv":
-            bn = _folded_bn(imp, node)
-            # The legacy exporter's constant folding names a convolution's weight and bias
-            # 'onnx::Conv_N' where it folded a batch norm into them; other weights keep their
-            # module path. Where every parameter was folded (Hugging Face's ResNet: nothing
-            # but convolution + norm pairs) no name has a path: its own node names tell it.
-            legacy = named or (node.name.startswith("/") and len(node.input) > 2 and
-                               node.input[2].startswith("onnx::"))
-            # (an Identity where the exporter merged equal folded weights: a zero-initialised
-            # last norm of a residual block makes its convolution's weight all zeros)
-            if bn is None and legacy and len(node.input) > 1 and \
-                    node.input[1].startswith("onnx::") and \
-                    (imp.origin(node.input[1]) or "") in imp.init_dims:
-                bn = imp.module_scope(node)
-                bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
-                    else "bn"
-            if bn is not None:
-                imp.fused.setdefault(k, {})["restore_bn"] = bn
-    for k, node in enumerate(nodes):
-        if node.op_type in ("Erf", "Tanh", "ReduceMean") and k not in imp.skip:
-            _try_region(imp, k)
-    for k, node in enumerate(nodes):
-        if node.op_type == "Softmax" and k not in imp.skip:
-            _try_attention(imp, k)
-
-
-def _region(imp, x: str):
-    """The element-wise/reduction nodes computed from ``x`` and constants only."""
-    outs = {x}
-    region: list[int] = []
-    members: set[int] = set()
-    frontier = list(imp.consumers.get(x, []))
-    while frontier:
-        k = frontier.pop()
-        if k in members:
-            continue
-        node = imp.nodes[k]
-        if node.op_type not in _REGION_OPS or k in imp.skip or imp.fused.get(k):
-            continue
-        if not all(not i or i in outs or i not in imp.acts for i in node.input):
-            continue
-        members.add(k)
-        region.append(k)
-        if len(region) > _REGION_LIMIT:
-            return None
-        for o in node.output:
-            if o:
-                outs.add(o)
-                frontier.extend(imp.consumers.get(o, []))
-    return members, outs
-
-
-def _try_region(imp, anchor: int) -> None:
-    # Candidate roots: walk back from the anchor through single-activation element-wise nodes.
-    roots: list[str] = []
-    frontier = [anchor]
-    for _ in range(6):
-        nxt = []
-        for k in frontier:
-            for i in imp.nodes[k].input:
-                if i in imp.acts and i not in roots:
-                    roots.append(i)
-                    p = imp.producer.get(i)
-                    if p is not None and imp.nodes[p].op_type in _REGION_OPS and \
-                            not imp.fused.get(p):
-                        nxt.append(p)
-        frontier = nxt
-        if not frontier or len(roots) > 12:
-            break
-    for x in roots:
-        got = _region(imp, x)
-        if got is None:
-            continue
-        members, outs = got
-        if anchor not in members:
-            continue
-        readers = [k for k in members if x in imp.nodes[k].input]
-        if len(readers) < 2:
-            continue
-        exits = [o for o in outs if o != x and (
-            any(u not in members for u in imp.consumers.get(o, [])) or
-            not imp.consumers.get(o))]
-        if len(exits) != 1:
-            continue
-        exit_t = exits[0]
-        if imp.full_shape(exit_t) != imp.full_shape(x):
-            continue
-        ops = [imp.nodes[k].op_type for k in members]
-        kind = None
-        targets = {_aten_target(imp.nodes[k]) for k in members} - {None}
-        if "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
-            # One GELU where PyTorch ran one (aten.gelu, which the default exporter records);
-            # a GELU written out in Python (GPT-2's gelu_new) keeps every step, so it stays
-            # op by op. Without the record, the Erf form is taken for nn.GELU (the legacy
-            # exporter's decomposition of it) and the Tanh form, rarer as a module, op by op.
-            if targets:
-                kind = "gelu" if targets == {"gelu"} else None
-            elif "Erf" in ops:
-                kind = "gelu"
-            if kind is None and "Tanh" in ops:
-                _written_tanh_gelu(imp, members, outs, x, exit_t)
-        elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
-            centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
-                          for k in members)
-            kind = "layernorm" if centred else "rmsnorm"
-        if kind is None:
-            continue
-        exit_node = imp.producer[exit_t]
-        weights = [i for k in members for i in imp.nodes[k].input
-                   if i and i not in imp.acts and imp.is_weight(i)]
-        for k in members:
-            if k != exit_node:
-                imp.skip.add(k)
-        imp.fused[exit_node] = {"region": kind, "root": x, "weights": tuple(weights),
-                                "nodes": len(members),
-                                # torch.nn.RMSNorm's kernel, or the norm written out in Python
-                                # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
-                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
-        return
-
-
-def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
-    """A tanh GELU left op by op (as PyTorch runs one written in Python: GPT-2's gelu_new):
-    the per-sample elements its steps keep besides its input, which one fused GELU
-    (F.gelu(approximate='tanh'), or a custom autograd function with this inference form,
-    BLOOM's) would not keep. The file cannot tell the two apart; the import says the figure."""
-    kept: set[str] = set()
-    for k in members:
-        node = imp.nodes[k]
-        acts = [i for i in node.input if i in outs]
-        if node.op_type in ("Mul", "Div") and len(acts) == 2:
-            kept.update(acts)
-        elif node.op_type == "Pow" and acts:
-            kept.add(acts[0])
-        elif node.op_type in ("Tanh", "Sqrt", "Reciprocal") and node.output:
-            kept.add(node.output[0])
-    extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
-    if extra:
-        imp.__dict__.setdefault("written_gelu", {})[exit_t] = extra
-
-
-def _aten_target(node) -> str | None:
-    """The PyTorch op the default exporter recorded for a node ('gelu', 'mul'), or None."""
-    for p in node.metadata_props:
-        if p.key == "pkg.torch.onnx.fx_node":
-            m = re.search(r"target=torch\.ops\.aten\.(\w+)", p.value)
-            return m.group(1) if m else None
-    return None
-
-
-def _reduces_last_axis(imp, members, x) -> bool:
-    rank = len(imp.full_shape(x) or ())
-    for k in members:
-        node = imp.nodes[k]
-        if node.op_type != "ReduceMean":
-            continue
-        axes = imp.attr(node, "axes")
-        if axes is None and len(node.input) > 1 and node.input[1]:
-            v = imp.const(node.input[1])
-            axes = None if v is None else list(_flat(v))
-        if axes is None or [int(a) % rank for a in axes] != [rank - 1]:
-            return False
-    return rank > 0
-
-
-def _try_attention(imp, k_soft: int) -> None:
-    """MatMul(q, kᵀ) → [scale, mask] → Softmax → MatMul(·, v): PyTorch's scaled_dot_product_
-    attention as both exporters write it. Fused (one layer keeping q, k, v, the output and a
-    logsumexp) where the file says it came from scaled_dot_product_attention or scales q and k
-    alike (SDPA's own export); otherwise it stays an explicit softmax attention."""
-    nodes = imp.nodes
-    soft = nodes[k_soft]
-    u = _only_consumer(imp, soft.output[0])
-    chain = []
-    guard = _nan_guard(imp, soft.output[0])
-    if guard is not None:  # the default exporter's softmax → IsNaN → Where(·, 0, softmax)
-        chain.extend(guard)
-        u = _only_consumer(imp, nodes[guard[-1]].output[0])
-    while u is not None and nodes[u].op_type in ("Dropout", "Cast") and len(chain) < 4:
-        chain.append(u)
-        u = _only_consumer(imp, nodes[u].output[0])
-    if u is None or nodes[u].op_type != "MatMul":
-        return
-    pv = nodes[u]
-    probs = nodes[chain[-1]].output[0] if chain else soft.output[0]
-    if pv.input[0] != probs or pv.input[1] not in imp.acts:
-        return
-    # Back from the softmax through scaling and masking to the score MatMul.
-    skipped = [k_soft] + chain
-    t = soft.input[0]
-    qk = None
-    for _ in range(4):
-        p = imp.producer.get(t)
-        if p is None:
-            return
-        n = nodes[p]
-        if n.op_type == "MatMul":
-            qk = p
-            break
-        if n.op_type not in ("Mul", "Div", "Add", "Where", "Cast") or \
-                _only_consumer(imp, n.output[0]) is None:
-            return
-        acts = [i for i in n.input if i in imp.acts]
-        if len(acts) != 1:
-            return
-        skipped.append(p)
-        t = acts[0]
-    if qk is None or _only_consumer(imp, nodes[qk].output[0]) is None:
-        return
-    q, kt = nodes[qk].input[0], nodes[qk].input[1]
-    if q not in imp.acts or kt not in imp.acts:
-        return
-    evidence = any("scaled_dot_product_attention" in (nodes[j].name or "") or any(
-        "scaled_dot_product_attention" in p.value for p in nodes[j].metadata_props
-        if p.key == "pkg.torch.onnx.fx_node") for j in (u, k_soft, qk))
-
-    def unscaled(tensor):
-        p = imp.producer.get(tensor)
-        if p is not None and nodes[p].op_type == "Mul" and \
-                _only_consumer(imp, tensor) is not None:
-            acts = [i for i in nodes[p].input if i in imp.acts]
-            consts = [i for i in nodes[p].input if i not in imp.acts]
-            if len(acts) == 1 and len(consts) == 1:
-                return acts[0], p, consts[0]
-        return tensor, None, None
-
-    q0, pq, cq = unscaled(q)
-    k0, pk, ck = unscaled(kt)
-    alike = pq is not None and pk is not None and (cq == ck or _same_value(imp, cq, ck))
-    if not (evidence or alike):
-        return
-    for j in skipped + [qk]:
-        imp.skip.add(j)
-    _score_bias(imp, qk, skipped)
-    if pq is not None and pk is not None:
-        imp.skip.update((pq, pk))
-        q, kt = q0, k0
-    imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
-                                  _batched_view(imp, pv.input[1])),
-                    "copied": _elided_copies(imp, (u, k_soft, qk))}
-
-
-def _score_bias(imp, qk: int, skipped: list[int]) -> None:
-    """Count a fused attention whose scores get a T×T bias of each head added (a relative-
-    position bias, ALiBi; not a mask shared by the heads, causal or padding): PyTorch runs it
-    with the memory-efficient kernel on CUDA (as planned), the math kernel elsewhere, which
-    also keeps the T×T softmax. ``imp.biased_scores`` sums the per-sample scores of those blocks."""
-    scores = imp.nodes[qk].output[0]
-    full, per = imp.full_shape(scores), imp.per_sample(scores)
-    if full is None or per is None or len(full) < 2 or full[-2] < 2:
-        return
-    for j in skipped:
-        n = imp.nodes[j]
-        if n.op_type != "Add":
-            continue
-        for b in n.input:
-            s = imp.full_shape(b) if b not in imp.acts else None
-            if s is not None and len(s) >= 3 and s[-3] > 1 and \
-                    tuple(s[-2:]) == tuple(full[-2:]):
-                imp.biased_attention += 1
-                imp.biased_scores += numel(per)
-                return
-
-
-# A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input
-# Concat or an Identity is removed, its consumers read the source): torch.cat (of one tensor and
-# an empty key/value cache, Hugging Face's DynamicCache in training), clone / contiguous.
-_COPY_FX = re.compile(r"(?:cat|clone|contiguous|_to_copy|copy)(?:_\d+)?")
-_FX_ARGS = re.compile(r"args = \((.*?)\), kwargs")
-
-
-def _elided_copies(imp, members) -> tuple[bool, bool]:
-    """(key copied, value copied) for a decomposed scaled_dot_product_attention: the default
-    exporter records each node's FX node ('%sdpa = …scaled_dot_product_attention(args =
-    (%q, %cat, %cat_1, …))'); an argument named for a copying op with no tensor of that name
-    in the file is a copy the optimiser removed, and attention keeps the copy."""
-    for j in members:
-        for p in imp.nodes[j].metadata_props:
-            if p.key != "pkg.torch.onnx.fx_node" or \
-                    "scaled_dot_product_attention" not in p.value:
-                continue
-            m = _FX_ARGS.search(p.value[:2000])
-            if m is None:
-                return False, False
-            args = [a.strip() for a in m.group(1).split(",")]
-            if len(args) < 3:
-                return False, False
-
-            def elided(arg: str) -> bool:
-                name = arg[1:] if arg.startswith("%") else ""
-                return bool(name) and _COPY_FX.fullmatch(name) is not None and \
-                    name not in imp.producer and name not in imp.init_dims and \
-                    name != imp.input_name
-            return elided(args[1]), elided(args[2])
-    return False, False
-
-
-def _batched_view(imp, tensor: str) -> str:
-    """``tensor``, or the tensor it is a reshape of where its own batch axis is lost (the
-    default exporter writes kᵀ as reshape → transpose → reshape, merging batch and heads)."""
-    if imp.batch_axis(tensor) is not None:
-        return tensor
-    full = imp.full_shape(tensor)
-    t = tensor
-    for _ in range(6):
-        p = imp.producer.get(t)
-        if p is None or imp.nodes[p].op_type not in ("Reshape", "Transpose", "Squeeze",
-                                                     "Unsqueeze", "Identity"):
-            break
-        t = imp.nodes[p].input[0]
-        shape = imp.full_shape(t)
-        # the same elements in as many dimensions, with the batch axis known
-        if imp.batch_axis(t) is not None and full is not None and shape is not None and \
-                len(shape) == len(full) and numel(shape) == numel(full):
-            return t
-    return tensor
-
-
-def _nan_guard(imp, probs: str) -> list[int] | None:
-    """[IsNaN, Where] when ``probs`` feeds only ``Where(IsNaN(probs), c, probs)`` (the default
-    exporter's decomposition of scaled_dot_product_attention zeroes fully masked rows so)."""
-    users = imp.consumers.get(probs, [])
-    if len(users) != 2:
-        return None
-    nodes = imp.nodes
-    isnan = next((u for u in users if nodes[u].op_type == "IsNaN"), None)
-    where = next((u for u in users if nodes[u].op_type == "Where"), None)
-    if isnan is None or where is None:
-        return None
-    w = nodes[where]
-    if len(w.input) != 3 or w.input[0] != nodes[isnan].output[0] or w.input[2] != probs or \
-            w.input[1] in imp.acts or _only_consumer(imp, nodes[isnan].output[0]) is None:
-        return None
-    return [isnan, where]
-
-
-def _same_value(imp, a, b) -> bool:
-    va, vb = imp.const(a), imp.const(b)
-    try:
-        return va is not None and vb is not None and _flat(va) == _flat(vb)
-    except Exception:  # noqa: BLE001
-        return False
-
-
-# --------------------------------------------------------------------------------------------
 # Mapping helpers
 # --------------------------------------------------------------------------------------------
-
-
-def _flat(value) -> list:
-    try:
-        return list(value.reshape(-1)) if hasattr(value, "reshape") else list(value)
-    except TypeError:
-        return [value]
 
 
 def _norm_padding(begins: list[int], ends: list[int], imp, node, what: str):
@@ -554,7 +97,7 @@ def _map_conv(imp, node, main, acts, facts):
     bn = facts.get("restore_bn")
     weights = (node.input[1],) + ((node.input[2],) if bias else ())
     if not bias and bn is None:
-        bias = _restore_bias(imp, node, int(w[0]))
+        bias = restore_bias(imp, node, int(w[0]))
     if bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
@@ -648,7 +191,7 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
                 values = imp.values.get(t)
                 if t in inits and numel(imp.init_dims[t]) == filters and (
                         imp.is_learned(t) or values is None
-                        or any(float(v) != 1.0 for v in _flat(values))):
+                        or any(float(v) != 1.0 for v in flat(values))):
                     gain = t
                 continue
             p = imp.producer.get(t)
@@ -763,7 +306,7 @@ def _map_reduce(imp, node, main, acts, facts):
         bax = imp.batch_axis(main)
         if axes is not None and bax is not None and len(x) in (2, 3, 4):
             rank = len(x) + 1
-            norm = sorted({int(a) % rank for a in _flat(axes)})
+            norm = sorted({int(a) % rank for a in flat(axes)})
             ps = [a - (1 if a > bax else 0) for a in norm if a != bax]
             if bax not in norm and ps == list(range(1, len(x))) and len(out) == 1 and \
                     _followed_by_flatten(imp, node.output[0]):
@@ -822,13 +365,13 @@ def _map_instancenorm(imp, node, main, acts, facts):
     imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
              main, weights=weights)
     # GroupNorm's affine: Reshape → Mul(weight) → Add(bias), one value per channel each.
-    view = _only_consumer(imp, node.output[0])
+    view = only_consumer(imp, node.output[0])
     if view is None or imp.nodes[view].op_type != "Reshape":
         return
     t = imp.nodes[view].output[0]
     affine = imp.__dict__.setdefault("norm_affine", set())
     for op in ("Mul", "Add"):
-        u = _only_consumer(imp, t)
+        u = only_consumer(imp, t)
         if u is None or imp.nodes[u].op_type != op:
             return
         other = [i for i in imp.nodes[u].input if i and i != t]
@@ -855,10 +398,10 @@ def _map_clip(imp, node, main, acts, facts):
     hi = imp.attr(node, "max")
     if len(node.input) > 1 and node.input[1]:
         v = imp.const(node.input[1])
-        lo = round(float(_flat(v)[0]), 6) if v is not None and len(_flat(v)) else None
+        lo = round(float(flat(v)[0]), 6) if v is not None and len(flat(v)) else None
     if len(node.input) > 2 and node.input[2]:
         v = imp.const(node.input[2])
-        hi = round(float(_flat(v)[0]), 6) if v is not None and len(_flat(v)) else None
+        hi = round(float(flat(v)[0]), 6) if v is not None and len(flat(v)) else None
     function = "relu" if lo == 0 and (hi is None or hi >= 3.0e38) else "relu6"
     imp.auto_inplace.add(imp.emit("activation", node, {"function": function}, main))
 
@@ -871,7 +414,7 @@ def _map_dropout(imp, node, main, acts, facts):
     ratio = imp.attr(node, "ratio")
     if ratio is None and len(node.input) > 1 and node.input[1]:
         v = imp.const(node.input[1])
-        ratio = float(_flat(v)[0]) if v is not None and len(_flat(v)) else None
+        ratio = float(flat(v)[0]) if v is not None and len(flat(v)) else None
     p = 0.5 if ratio is None else round(float(ratio), 6)
     if not 0.0 <= p < 1.0:
         p = 0.5
@@ -894,7 +437,7 @@ def _map_gemm(imp, node, main, acts, facts):
             "untransposed."), node=imp.node_label(node)))
     units = int(b[0] if trans_b else b[1])
     bias_t = node.input[2] if len(node.input) > 2 and node.input[2] else facts.get("bias")
-    restored = not bias_t and _restore_bias(imp, node, units)
+    restored = not bias_t and restore_bias(imp, node, units)
     imp.emit("fc", node, {"units": units, "bias": bool(bias_t) or restored}, main,
              weights=(node.input[1],) + ((bias_t,) if bias_t else ()))
 
@@ -914,7 +457,7 @@ def _map_matmul(imp, node, main, acts, facts):
     w = imp.dims_of(b)
     if a == main and w is not None and len(w) == 2 and imp.is_weight(b):
         bias = facts.get("bias")
-        restored = not bias and _restore_bias(imp, node, int(w[1]))
+        restored = not bias and restore_bias(imp, node, int(w[1]))
         if _last_axis_moved(imp, main):
             main = _copy_of(imp, node, main, 0)
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
@@ -1345,7 +888,7 @@ def _map_attention_op(imp, node, main, acts, facts):
     if len(imp.per_sample(q) or ()) != len(imp.per_sample(k) or (1,)):
         return imp.placeholder(node, main)
     k_layer, v_layer = imp.tensor_layer[k], imp.tensor_layer[v]
-    k_copy, v_copy = _elided_copies(imp, (imp.current,))
+    k_copy, v_copy = elided_copies(imp, (imp.current,))
     if k_copy:
         k_layer = _copy_layer(imp, k_layer)
     if v_copy:

@@ -1,0 +1,60 @@
+"""What the importer's parts share: its limits, the element types, the operators that apply
+learned weights, its failure, and small helpers."""
+
+from __future__ import annotations
+
+import re
+
+DEFAULT_BATCH = 32
+DEFAULT_SEQUENCE = 128  # a token input whose length the file leaves open
+SMALL_ELEMENTS = 4096  # initializers with at most this many elements keep their values
+MAX_ELEMENTS = 1 << 40  # one tensor larger than this is not a real network
+MAX_INFERENCE_ROUNDS = 64
+MAX_UNKNOWN_OPS = 200  # shape-unknown operators assumed to keep their input's shape
+MAX_UNMERGED = 10_000  # operations the optimiser merged that are planned again
+MAX_DATA_INPUTS = 60  # inputs weighed as data inputs (one bit each); the rest taken as given
+# Operators that apply learned weights: what an input must reach on its own to be followed.
+# Products and convolutions count with a weight matrix or kernel (two axes above 1), not with a
+# vector (a rotary table's inverse frequencies times position ids); norms with their scale.
+LEARNED_OPS = frozenset({
+    "MatMul", "Gemm", "Conv", "ConvTranspose", "LayerNormalization", "BatchNormalization",
+    "InstanceNormalization", "GroupNormalization", "SimplifiedLayerNormalization",
+    "RMSNormalization", "SkipLayerNormalization", "LSTM", "GRU", "RNN", "Einsum",
+    "MatMulInteger", "QLinearMatMul", "QLinearConv", "Attention", "MultiHeadAttention"})
+MATRIX_OPS = frozenset({"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum", "MatMulInteger",
+                         "QLinearMatMul", "QLinearConv", "LSTM", "GRU", "RNN"})
+# A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
+FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
+STEM = re.compile(r"_\d+$")
+
+FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
+INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
+
+
+class ImportFailure(Exception):
+    """Raised inside the importer; the caller prefixes the file name."""
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    msg = text[0] if text else type(exc).__name__
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
+def recalled(scope: str, first: str) -> bool:
+    """``scope`` is a later call of the module whose first call has scope ``first``, as the
+    legacy exporter writes it (a component 'name' becomes 'name_1', 'name_2', ...)."""
+    a, b = scope.split("."), first.split(".")
+    return len(a) == len(b) and all(
+        x == y or (x.startswith(y + "_") and x[len(y) + 1:].isdigit()) for x, y in zip(a, b))
+
+
+def flat(value) -> list:
+    try:
+        return list(value.reshape(-1)) if hasattr(value, "reshape") else list(value)
+    except TypeError:
+        return [value]
+
+
+def squeezed(shape) -> tuple[int, ...]:
+    return tuple(d for d in shape if d != 1)

@@ -1,0 +1,393 @@
+"""Tensor shapes: ONNX shape inference, constants propagated, the batch axis found for every
+activation.
+
+A part of the importer (``importer.Importer`` inherits it): its methods read and set the
+importer's own state.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from planner.core.importers.onnx.common import (
+    MAX_INFERENCE_ROUNDS,
+    MAX_UNKNOWN_OPS,
+    ImportFailure,
+    flat,
+    one_line,
+)
+from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.layers import MAX_DIM, numel, shape_str
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
+
+if TYPE_CHECKING:
+    from planner.core.importers.onnx.importer import Importer
+
+
+class ShapeTracking:
+    """Tensor shapes: ONNX shape inference, constants propagated, the batch axis found for every
+    activation."""
+
+    # ---------------------------------------------------------------------- shape inference
+    def _infer(self, work) -> None:
+        si = self.onnx.shape_inference
+        nh = self.onnx.numpy_helper
+        injected: set[str] = set()
+        self.injected = injected
+        assumed: set[str] = set()
+        previous = -1
+        for _round in range(MAX_INFERENCE_ROUNDS):
+            try:
+                inferred = si.infer_shapes(work, check_type=False, strict_mode=False,
+                                           data_prop=True)
+            except Exception as exc:  # noqa: BLE001
+                self.fail(Msg(QT_TRANSLATE_NOOP("core", "ONNX shape inference failed: {why}"),
+                              why=one_line(exc)))
+            self.shapes = self._read_shapes(inferred.graph)
+            self._full: dict[str, tuple[int, ...]] = {}
+            self._per_sample: dict[str, tuple[int, ...] | None] = {}
+            self._propagate_values()
+            # Values that inference lacks: hand them back as constants.
+            new_nodes: set[int] = set()
+            for node in self.nodes:
+                outs = [o for o in node.output if o]
+                if not outs or all(self.full_shape(o) is not None for o in outs):
+                    continue
+                for i in node.input:
+                    p = self.producer.get(i)
+                    if i and i not in injected and i in self.values and p is not None and \
+                            all(o in self.values for o in self.nodes[p].output if o):
+                        new_nodes.add(p)
+            if new_nodes:
+                drop = set()
+                for p in new_nodes:
+                    for o in self.nodes[p].output:
+                        if o and o not in injected:
+                            injected.add(o)
+                            drop.add(o)
+                            work.graph.initializer.append(nh.from_array(
+                                _as_array(self.values[o]), o))
+                kept = [n for n in work.graph.node if not any(o in drop for o in n.output)]
+                work.graph.ClearField("node")
+                work.graph.node.extend(kept)
+                continue
+            missing = self._first_missing(assumed)
+            if missing is None:
+                return
+            node, out_names, src = missing
+            if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
+                break
+            previous = len(self.shapes)
+            self.unknown_ops[node.op_type]
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Shape inference does not know '{op}' (node '{node}'): assumed to keep "
+                "its input's shape."), op=node.op_type, node=node.name or out_names[0]))
+            src_vi = self._vi_by_name(inferred.graph, src)
+            for o in out_names:
+                assumed.add(o)
+                vi = work.graph.value_info.add()
+                vi.CopyFrom(src_vi)
+                vi.name = o
+        self.fail(Msg(QT_TRANSLATE_NOOP(
+            "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
+            "shapes)")))
+
+    def _consistent(self) -> bool:
+        """Every reshape of an activation keeps its number of elements."""
+        reach = set(self.data_inputs)
+        for node in self.nodes:
+            if not any(i in reach for i in node.input):
+                continue
+            reach.update(o for o in node.output if o)
+            if node.op_type == "Reshape":
+                a, b = self.full_shape(node.input[0]), self.full_shape(node.output[0])
+                if a is None or b is None or numel(a) != numel(b):
+                    return False
+            elif node.op_type in _BROADCAST_OPS and not _broadcasts(
+                    [self.full_shape(i) if i in reach else self.init_dims.get(i)
+                     for i in node.input if i]):
+                return False  # a constant folded at the file's shapes (a position table)
+        return True
+
+    def _propagate_values(self) -> None:
+        """Evaluate every small integer computation whose inputs are known (one pass)."""
+        helper = self.onnx.helper
+        nh = self.onnx.numpy_helper
+        values = self.values
+        shapes = self.shapes
+
+        def np_dtype(to):
+            return helper.tensor_dtype_to_np_dtype(int(to))
+
+        for node in self.nodes:
+            op = node.op_type
+            if op not in EVALUABLE:
+                continue
+            outs = [o for o in node.output if o]
+            if not outs or all(o in values for o in outs):
+                continue
+            ins = [values.get(i) if i else None for i in node.input]
+            if op not in ("Shape", "Size") and (not ins or ins[0] is None):
+                continue
+
+            def attr(name, default=None, _node=node):
+                v = self.attr(_node, name, default)
+                return nh.to_array(v) if hasattr(v, "raw_data") else v
+
+            def shape0(_node=node):
+                s = shapes.get(_node.input[0]) if _node.input else None
+                return s if s is not None and all(isinstance(d, int) for d in s) else None
+
+            try:
+                result = evaluate(op, attr, ins, shape0, np_dtype)
+            except Exception:  # noqa: BLE001 - not evaluable: inference decides
+                result = None
+            if not result:
+                continue
+            for o, v in zip(outs, result):
+                if getattr(v, "size", 1) <= MAX_VALUE_ELEMENTS:
+                    values[o] = v
+
+    def _read_shapes(self, graph) -> dict[str, tuple]:
+        out: dict[str, tuple] = {}
+        for coll in (graph.input, graph.value_info, graph.output):
+            for vi in coll:
+                tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+                if tt is not None and tt.elem_type:
+                    self.elem_types[vi.name] = tt.elem_type
+                if tt is None or not tt.HasField("shape"):
+                    continue
+                dims: list = []
+                for d in tt.shape.dim:
+                    if d.HasField("dim_value"):
+                        v = int(d.dim_value)
+                        if v > MAX_DIM and vi.name not in self.init_dims:
+                            self.fail(Msg(QT_TRANSLATE_NOOP(
+                                "core", "tensor '{name}' has a dimension of {v}: absurd "
+                                "dimensions"), name=vi.name, v=v))
+                        dims.append(v)
+                    else:
+                        dims.append(None)
+                out.setdefault(vi.name, tuple(dims))
+        for name, dims in self.init_dims.items():
+            out[name] = dims
+        for name in getattr(self, "injected", ()):
+            out[name] = tuple(int(d) for d in getattr(self.values[name], "shape", ()))
+        return out
+
+    @staticmethod
+    def _vi_by_name(graph, name):
+        for coll in (graph.input, graph.value_info, graph.output):
+            for vi in coll:
+                if vi.name == name:
+                    return vi
+        raise ImportFailure(Msg(QT_TRANSLATE_NOOP(
+            "core", "tensor '{name}' has no shape (missing shapes)"), name=name))
+
+    def _first_missing(self, assumed: set[str]):
+        """The first node that reads a shaped activation but whose outputs have no shape."""
+        reach = set(self.data_inputs)
+        for node in self.nodes:
+            reads = [i for i in node.input if i in reach]
+            if not reads:
+                continue
+            outs = [o for o in node.output if o]
+            if outs and all(self.full_shape(o) is None for o in outs) and node.op_type not in (
+                    "Shape", "Size") and not any(o in assumed for o in outs):
+                src = next((i for i in reads if self.full_shape(i) is not None), None)
+                if src is not None:
+                    return node, outs, src
+            reach.update(o for o in outs if self.full_shape(o) is not None)
+        return None
+
+    # -------------------------------------------------------------- activations, batch axes
+    def _find_activations(self) -> None:
+        self.acts: set[str] = set(self.data_inputs)
+        for node in self.nodes:
+            if node.op_type in ("Shape", "Size"):
+                continue
+            if any(i in self.acts for i in node.input):
+                for o in node.output:
+                    if o:
+                        self.acts.add(o)
+        for name in self.data_inputs:
+            shape = self.per_sample_raw(name, self.input_axes[name])
+            if shape is None or not 1 <= len(shape) <= 4:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
+                    "{shape}"), name=name, shape=shape_str(shape)))
+
+    def _batch_axes(self) -> None:
+        """Which axis of each activation is the batch (None: merged with another, or gone)."""
+        b0 = self.batch_infer
+        bax: dict[str, int | None] = dict(self.input_axes)
+        self.bax = bax
+        for node in self.nodes:
+            act_in = [i for i in node.input if i in self.acts and i in bax]
+            if not act_in:
+                continue
+            for k, o in enumerate(node.output):
+                if not o or o not in self.acts:
+                    continue
+                ys = self.full_shape(o)
+                if ys is None:
+                    bax[o] = None
+                    continue
+                b = _out_batch_axis(self, node, act_in, k, ys)
+                if b is not None and not (0 <= b < len(ys) and ys[b] % b0 == 0):
+                    b = None
+                if b is None:
+                    b = _search_axis(ys, b0)
+                bax[o] = b
+
+    def full_shape(self, name: str) -> tuple[int, ...] | None:
+        full = self._full
+        if name in full:
+            return full[name]
+        s = self.shapes.get(name)
+        if s is None or None in s:
+            return None
+        full[name] = s
+        return s
+
+    def per_sample_raw(self, name: str, axis: int | None) -> tuple[int, ...] | None:
+        s = self.full_shape(name)
+        if s is None:
+            return None
+        b0 = self.batch_infer
+        if axis is not None and 0 <= axis < len(s):
+            d = s[axis]
+            if d == b0:
+                rest = s[:axis] + s[axis + 1:]
+            elif d % b0 == 0:
+                rest = s[:axis] + (d // b0,) + s[axis + 1:]
+            else:
+                return None
+        elif b0 == 1:
+            rest = s
+        else:
+            k = next((j for j, d in enumerate(s) if d % b0 == 0), None)
+            if k is None:
+                return None
+            rest = s[:k] + (s[k] // b0,) + s[k + 1:]
+        return rest or (1,)
+
+    def per_sample(self, name: str) -> tuple[int, ...] | None:
+        if name not in self.acts:
+            return None
+        cache = self._per_sample
+        if name not in cache:
+            cache[name] = self.per_sample_raw(name, self.bax.get(name))
+        return cache[name]
+
+
+
+def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int | None:
+    op = node.op_type
+    x = act_in[0]
+    b = imp.bax.get(x)
+    xs = imp.full_shape(x)
+    if b is None or xs is None:
+        if op == "Gather" and len(node.input) > 1 and node.input[1] in act_in:
+            ids = node.input[1]
+            bi = imp.bax.get(ids)
+            return bi if bi is not None and int(imp.attr(node, "axis", 0)) == 0 else None
+        return None
+    rx, ry = len(xs), len(ys)
+    if op == "Transpose":
+        perm = imp.attr(node, "perm") or list(range(rx))[::-1]
+        return list(perm).index(b) if b in perm else None
+    if op in ("Reshape", "Flatten", "Squeeze", "Unsqueeze"):
+        return _reshape_axis(xs, b, ys, imp.batch_infer)
+    if op == "Gather":
+        axis = int(imp.attr(node, "axis", 0)) % max(rx, 1)
+        if node.input[0] != x:  # embedding: ids are the activation
+            return b if axis == 0 else None
+        idx = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+        r_idx = len(idx) if idx is not None else 0
+        if axis == b:
+            return None
+        return b if axis > b else b + r_idx - 1
+    if op in ("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2",
+              "ArgMax", "ArgMin", "ReduceSumSquare", "ReduceLogSumExp"):
+        axes = imp.attr(node, "axes")
+        if op in ("ArgMax", "ArgMin"):
+            axes = [imp.attr(node, "axis", 0)]
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            v = imp.const(node.input[1])
+            axes = None if v is None else [int(a) for a in flat(v)]
+        if axes is None:
+            return None
+        axes = {int(a) % rx for a in axes}
+        if b in axes:
+            return None
+        keep = int(imp.attr(node, "keepdims", 1))
+        return b if keep else b - sum(1 for a in axes if a < b)
+    if op in ("MatMul", "Einsum", "Attention"):
+        if op == "Einsum":
+            return _einsum_axis(imp, node, x, b, ys)
+        # right-aligned batch dimensions
+        if b <= rx - 2 or rx == 1:
+            return b + (ry - rx) if b < rx - 2 else (ry - 2 if ry >= 2 else None)
+        return None
+    # Element-wise, normalisations, convolutions, concat/split/slice: right-aligned.
+    cand = b + (ry - rx)
+    if 0 <= cand < ry and ys[cand] == xs[b]:
+        return cand
+    if b < ry and ys[b] == xs[b]:
+        return b
+    return None
+
+
+def _reshape_axis(xs, b, ys, b0) -> int | None:
+    """Where a reshape puts the batch axis: the output axis that starts at the same flat offset
+    and has the batch's size; None when it is merged with a neighbour."""
+    pre = math.prod(xs[:b])
+    acc = 1
+    for i, d in enumerate(ys):
+        if acc == pre and d == xs[b]:
+            return i
+        acc *= d
+        if acc > pre:
+            break
+    return None
+
+
+def _search_axis(ys, b0) -> int | None:
+    if b0 == 1:
+        return None
+    return next((j for j, d in enumerate(ys) if d == b0), None)
+
+
+def _einsum_axis(imp, node, x, b, ys):
+    eq = imp.attr(node, "equation")
+    eq = eq.decode() if isinstance(eq, bytes) else str(eq or "")
+    if "->" not in eq or "..." in eq:
+        return None
+    lhs, rhs = eq.replace(" ", "").split("->")
+    terms = lhs.split(",")
+    pos = [k for k, i in enumerate(node.input) if i == x]
+    if not pos or pos[0] >= len(terms) or b >= len(terms[pos[0]]):
+        return None
+    letter = terms[pos[0]][b]
+    return rhs.index(letter) if letter in rhs else None
+
+
+def _as_array(v):
+    import numpy as np  # noqa: PLC0415
+
+    return np.asarray(v)
+
+
+def _broadcasts(shapes) -> bool:
+    """The known shapes broadcast together (numpy's rule); unknown ones are not judged."""
+    known = [s for s in shapes if s is not None and None not in s]
+    for k in range(1, max((len(s) for s in known), default=0) + 1):
+        sizes = {s[-k] for s in known if len(s) >= k} - {1}
+        if len(sizes) > 1:
+            return False
+    return True
+
+
+_BROADCAST_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Where", "Pow"})

@@ -1,0 +1,339 @@
+"""Every weight initializer attributed to a layer: origins, sharing, folded parameters and
+buffers.
+
+A part of the importer (``importer.Importer`` inherits it): its methods read and set the
+importer's own state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from planner.core.importers.onnx.common import FLOAT_TYPES, recalled
+from planner.core.layers import numel
+from planner.i18n import QT_TRANSLATE_NOOP, Msg
+
+
+class WeightAccounting:
+    """Every weight initializer attributed to a layer: origins, sharing, folded parameters and
+    buffers."""
+
+    def _account(self, analysis) -> None:
+        """Every node and every weight accounted for; what is not, said in plain words."""
+        counts: dict[str, int] = defaultdict(int)
+        for k in range(len(self.nodes)):
+            counts[self.status.get(k, "dropped")] += 1
+        self.node_counts = dict(counts)
+        if self.unknown_ops:
+            self.incomplete = True
+            parts = [f"{op} ×{len(where)}" if len(where) != 1 else op
+                     for op, where in sorted(self.unknown_ops.items()) if where]
+            if parts:
+                self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "Operators the planner does not understand, counted as keeping "
+                    "their input for backward (a guess; shapes kept as in the file): {ops}."),
+                    ops=", ".join(parts)))
+        dropped = [self.nodes[k] for k in range(len(self.nodes))
+                   if self.status.get(k, "dropped") == "dropped"]
+        if dropped:
+            self.incomplete = True
+            first = ", ".join(f"{n.op_type} '{self.node_label(n)}'" for n in dropped[:3])
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} of {total} nodes are not in the plan (their input could not be "
+                "planned), first: {first}. The estimate covers only part of the network."),
+                n=len(dropped), total=len(self.nodes), first=first))
+        # Weights: every learned float initializer the network reads is a layer's parameter.
+        claimed: dict[str, int] = defaultdict(int)
+        for _layer, init in self.claims:
+            claimed[init] += 1
+        stack = [i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
+                 for i in node.input if i and i not in self.acts]
+        seen: set[str] = set()
+        weights: dict[str, int] = {}
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            if t in self.init_dims:
+                if self.init_type.get(t) in FLOAT_TYPES and numel(self.init_dims[t]) > 1 and \
+                        (t not in self.buffers or t in claimed) and \
+                        (t in claimed or self.is_learned(t)):
+                    weights[t] = numel(self.init_dims[t])
+                continue
+            p = self.producer.get(t)
+            if p is not None:
+                stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
+        unclaimed = [w for w in weights if w not in claimed]
+        file_weights = sum(weights.values())
+        parts = self.__dict__.get("part_claims", {})
+        # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
+        whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
+        claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
+                            for w, c in whole.items()) - self.tied_weights
+        reused = sum(self.shared_vectors.values())
+        shared = sum(numel(self.init_dims[w]) * (c - 1) + parts.get(w, (0, 0))[0] * (c > 0)
+                     for w, c in whole.items()
+                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused
+        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
+                      and t not in claimed)
+        self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
+        if self.dynamo_names:
+            # The optimiser's own name for what it computed from initializers ('val_3': a
+            # position-bias MLP's first product, weight times coordinate table), where no
+            # layer claims it as a weight.
+            derived.update(t for t in seen if t in self.init_dims and t not in claimed
+                           and re.fullmatch(r"val_\d+", t)
+                           and self.init_type.get(t) in FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
+        if self.named_parameters and not self.dynamo_names:
+            # The legacy exporter's constant folding names what it computed from parameters
+            # and buffers 'onnx::Op_N' (Swin's gathered relative-position bias).
+            derived.update(t for t in seen if t in self.init_dims and t.startswith("onnx::")
+                           and t not in claimed
+                           and self.init_type.get(t) in FLOAT_TYPES
+                           and numel(self.init_dims[t]) > 1)
+        self._folded_buffers(claimed)
+        derived = sorted(derived - self.__dict__.get("weight_constants", set()))
+        self.derived_constants = len(derived)
+        if derived:
+            n = sum(numel(self.init_dims[t]) for t in derived)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} constant(s) of the file ({values} values: {names}) were computed "
+                "when the file was exported (an expanded class token, a gathered position-bias "
+                "table, a mask, rotary sines); the plan takes them as constants, so learned "
+                "parameters they came from (if any) are not counted, nor what computing them "
+                "keeps for those parameters' gradients (Swin-V2's position-bias MLP). Export "
+                "with do_constant_folding=False (dynamo=False) to count them."),
+                n=len(derived),
+                values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
+                + (", ..." if len(derived) > 3 else "")))
+        self.file_weights = file_weights
+        self.unclaimed = tuple(unclaimed)
+        if unclaimed:
+            self.incomplete = True
+            n = sum(weights[w] for w in unclaimed)
+            names = ", ".join(f"'{w}'" for w in unclaimed[:4])
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file ({values} values) belong to no layer "
+                "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
+                names=names + (", ..." if len(unclaimed) > 4 else "")))
+        plan = analysis.parameters
+        expected = claimed_total + self.restored_bn_params
+        if analysis.ok and plan != expected:
+            self.incomplete = True
+            template = QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} more.") if plan > expected else QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} fewer.")
+            self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
+                                     diff=f"{abs(plan - expected):,}"))
+        if shared:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} parameters are counted once per layer although the file stores "
+                "them once (the exporter merged identical weight tensors, as it does for "
+                "untrained ones)."), n=f"{shared:,}"))
+        if self.tied_weights:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight values are read by more than one linear layer (one module "
+                "called several times, or an output layer tied to the token embedding): "
+                "counted once, with the gradients of every use added into one."),
+                n=f"{self.tied_weights:,}"))
+        if self.maybe_tied:
+            n = sum(self.maybe_tied)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "An output layer's weight ({n} values) has the shape of the token "
+                "embedding's table, transposed, and the exporter's constant folding made it a "
+                "constant of its own, so the file cannot say whether the two are one tied "
+                "weight (GPT-2's and BERT's language-model heads, most Hugging Face language "
+                "models): the plan counts them apart. If they are tied, it counts {n} "
+                "parameters too many ({pct} of its parameters). Export with "
+                "do_constant_folding=False, or with the default exporter, to tell."),
+                n=f"{n:,}", pct=f"{100.0 * n / max(1, plan):.2g} %"))
+        if reused:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} values of vectors (biases, norm scales) that the network shares "
+                "between layers (one module called several times) are counted once per use: "
+                "the plan counts {n} parameters more than the network has ({pct} of them)."),
+                n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+
+    def _folded_buffers(self, claimed: dict[str, int]) -> None:
+        """A bias the default exporter folded out of a module's parameters and buffers (EVA's
+        and BEiT's qkv bias: torch.cat of q_bias, the zero buffer k_bias and v_bias, one
+        constant 'cat_1'), counted whole as the layer's parameter: the buffers' part is not
+        learned, and the file does not say its size. Said, with the size if the parts are
+        equal (the exported program's signature names the parts)."""
+        sig = self.signature
+        if not sig or not claimed:
+            return
+        # Per module: its own bias vectors, parameters and buffers, that are not initializers
+        # of the file (a module's other folded tensors, Swin-V2's logit scale beside its
+        # coordinate-table buffers, are not parts of one bias).
+        parts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for k, kind in sig.items():
+            if k not in self.init_dims and "." in k and "bias" in k.rsplit(".", 1)[1]:
+                parts[k.rsplit(".", 1)[0]][kind == "BUFFER"] += 1
+        values, modules = 0, set()
+        for node in self.nodes:
+            for t in node.input:
+                if t not in claimed or t in sig or "." in t or re.fullmatch(r"val_\d+", t):
+                    continue  # a parameter's own name, or the optimiser's (a transposed weight)
+                scope = self.module_scope(node)
+                params, bufs = parts.get(scope, (0, 0)) if scope else (0, 0)
+                if bufs and params:
+                    values += numel(self.init_dims[t]) * bufs // (bufs + params)
+                    modules.add(scope)
+        if modules:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "In {n} module(s) ({first}) the exporter folded parameters and buffers "
+                "into one weight, which the plan counts whole as parameters; the buffers' part "
+                "is not learned and the file does not give its size: the plan may count about "
+                "{values} parameters too many (if the parts are equal)."), n=len(modules),
+                first=", ".join(sorted(modules)[:2])
+                + (", ..." if len(modules) > 2 else ""), values=f"{values:,}"))
+
+    def _is_buffer(self, o: str) -> bool:
+        """A module's buffer that only element-wise operators read (Swin's shifted-window
+        attention mask added to the scores, EVA's rotary table), not a parameter: named a
+        mask, or, in a file of the default exporter, one its record of the traced operations
+        does not name as a parameter (it names each one it reads: '%p_blocks_0_gamma').
+        Convolutions and norms are not judged by that record: a folded batch norm's replaces
+        its convolution's."""
+        cached = self._buffer_cache.get(o)
+        if cached is not None:
+            return cached
+        readers, todo, seen = set(), [o], 0
+        while todo and seen < 32:
+            t = todo.pop()
+            seen += 1
+            for k in self.consumers.get(t, ()):
+                node = self.nodes[k]
+                readers.add(node.op_type)
+                if node.op_type in ("Unsqueeze", "Reshape", "Squeeze", "Cast", "Expand",
+                                    "Identity") and node.output and node.output[0] not in \
+                        self.acts:
+                    todo.extend(x for x in node.output[:1] if x)
+        judged = bool(readers) and readers <= {"Add", "Sub", "Mul", "Where", "Unsqueeze",
+                                               "Reshape", "Squeeze", "Cast", "Expand",
+                                               "Identity", "Slice", "Split", "Concat", "Tile"}
+        last = o.rsplit(".", 1)[-1]
+        listed = self.__dict__.get("signature", {}).get(o)  # the exported program's own word
+        result = judged and "." in o and (listed == "BUFFER" if listed else (
+            re.fullmatch(r"(\w*_)?masks?", last) is not None
+            or self.dynamo and bool(self.fx_parameters)
+            and o.replace(".", "_").lower() not in self.fx_parameters))
+        self._buffer_cache[o] = result
+        return result
+
+    def _shared_with(self, init: str, kind: str, scope: tuple[str, str]) -> bool:
+        """``init`` is a parameter this layer shares with one that claimed it before (not a
+        tensor the exporter merged with an identical one of another module, as it does an
+        untrained network's zero biases): the same module called again (ALBERT's one layer
+        run N times), or a linear layer reading the token embedding's table (an LM head tied
+        to it)."""
+        before = self.claimants.get(init)
+        if not before:
+            return False
+        if kind in ("fc", "embedding") and any(k == "embedding" for k, _s in before):
+            return True  # an LM head, or a decoder's embedding, reading the encoder's table
+        raw = scope[1]
+        if not raw:
+            return False
+        if self.dynamo_names:  # its scopes are module paths, the same at every call
+            return any(s[1] == raw for _k, s in before)
+        # The legacy exporter numbers a module's later calls ('query', then 'query_1'); two
+        # modules named 'conv_1' and 'conv_2' are not one called twice.
+        return any(recalled(raw, s[1]) for _k, s in before)
+
+    def _transposed_table(self, init: str) -> bool:
+        """``init`` (a constant the legacy exporter folded: 'onnx::MatMul_N') has the
+        transposed shape of a token embedding's table the plan has: an output layer that may
+        be tied to the embedding (its copy, folded), or a weight of its own of that shape."""
+        dims = self.init_dims.get(init)
+        if dims is None or len(dims) != 2:
+            return False
+        return any(k == "embedding" and self.init_dims.get(t) == (dims[1], dims[0])
+                   for t, uses in self.claimants.items() for k, _s in uses[:1])
+
+    def _part_of(self, weight: str, origin: str | None) -> int:
+        """The elements of ``weight`` where it is a strict part of initializer ``origin``
+        (Split or Slice of a packed weight: nn.MultiheadAttention's in_proj_weight split into
+        q and k|v for cross-attention), else 0."""
+        if not weight or origin is None or weight == origin or origin not in self.init_dims:
+            return 0
+        p = self.producer.get(weight)
+        for _ in range(4):  # through the transpose of the part
+            if p is None or self.nodes[p].op_type not in ("Transpose", "Identity", "Cast"):
+                break
+            p = self.producer.get(self.nodes[p].input[0])
+        if p is None or self.nodes[p].op_type not in ("Split", "Slice") or \
+                self.nodes[p].input[0] != origin:
+            return 0
+        n, whole = numel(self.dims_of(weight) or ()), numel(self.init_dims[origin])
+        return n if 0 < n < whole else 0
+
+    def from_folded_parameter(self, node, name: str) -> bool:
+        """``name`` (read by ``node``) is a constant the default exporter folded out of a
+        parameter, so training needs its gradient: one folded from a parameter of the node's
+        module (or one inside it) where the file lists its parameters; otherwise a folded
+        per-channel factor (one axis above 1: Swin-V2's exp(clamp(logit_scale)) per head, not
+        a mask or a rotary table)."""
+        if not name or name in self.acts:
+            return False
+        o = self.origin(name) or name
+        if o not in self.init_dims:
+            return False
+        if not self.dynamo_names:
+            # The legacy exporter's constant folding (an eval export's default) names what it
+            # computed 'onnx::Mul_N': a per-channel factor among named parameters.
+            return self.named_parameters and o.startswith("onnx::") and \
+                self.init_type.get(o) in FLOAT_TYPES and \
+                sum(1 for d in self.init_dims[o] if d > 1) == 1
+        if not self.is_derived(o):
+            return False
+        if self.folded_modules is not None:
+            scope = self.module_scope(node)
+            return bool(scope) and any(m == scope or m.startswith(scope + ".")
+                                       for m in self.folded_modules)
+        return sum(1 for d in self.init_dims[o] if d > 1) == 1
+
+    def _folded_parameter_modules(self, model) -> set[str] | None:
+        """Modules with a parameter the file lacks, where the file lists the parameters: the
+        default exporter may record the exported program's inputs ('p_x: PARAMETER
+        target='blocks.0.attn.logit_scale''), and its optimiser folds a parameter into the
+        constants computed from it alone. None where the file has no such list."""
+        sig = next((p.value for p in model.metadata_props
+                    if p.key == "pkg.torch.export.ExportedProgram.graph_signature"), None)
+        if sig is None:
+            return None
+        modules = set()
+        for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
+            if target not in self.init_dims:
+                modules.add(target.rsplit(".", 1)[0] if "." in target else "")
+        return modules
+
+    def is_learned(self, name: str) -> bool:
+        """A weight that is a learned tensor, not a constant the exporter computed (a mask, a
+        folded index table): PyTorch names parameters by their module path; exporters name
+        their own constants 'onnx::Op_N', 'val_N' or '/scope/Constant_output_0'."""
+        o = self.origin(name)
+        if o is None or not self.is_weight(name):
+            return False
+        if not self.named_parameters:
+            return True
+        return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
+                    or self.is_derived(o) or self._is_buffer(o))
+
+    def is_derived(self, name: str) -> bool:
+        """A constant the default exporter folded out of a parameter, named after the op that
+        made it ('expand', 'unsqueeze_3')."""
+        if self.init_type.get(name) not in FLOAT_TYPES or \
+                numel(self.init_dims.get(name, ())) <= 1:
+            return False
+        if self.dynamo_names:  # parameters keep their module path; its constants do not
+            return "." not in name and not re.fullmatch(r"val_\d+", name) and \
+                not name.startswith("onnx::") and name.lower() not in self.fx_parameters
+        return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
+
