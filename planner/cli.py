@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from planner import __version__
 from planner.core.layers import LayerError, parse_ints
-from planner.core.memory import TERMS, Assumptions, term_label
+from planner.core.memory import PHASE_LABELS, TERMS, Assumptions, term_label
 from planner.core.network import (
     OPTIMIZERS,
     PRECISIONS,
@@ -372,7 +372,8 @@ def _cmd_estimate(args) -> int:
         print("  INCOMPLETE: the plan covers only part of the ONNX file (warnings on stderr)")
     at = est.peak_at
     if at is not None:
-        print(f"  What is alive at the peak ({at.phase} of {at.name}):")
+        where = f"{at.phase} of {at.name}" if at.layer >= 0 else PHASE_LABELS[at.phase]
+        print(f"  What is alive at the peak ({where}):")
     for term in TERMS:
         print(f"  {term_label(term, setup.mode):<36} {format_bytes(getattr(est, term)):>12}")
     print(f"  {'Peak':<36} {format_bytes(est.peak):>12}")

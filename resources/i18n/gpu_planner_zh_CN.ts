@@ -530,6 +530,10 @@
         <translation>位于 %1（%2）</translation>
     </message>
     <message>
+        <source>at the %1</source>
+        <translation>位于%1</translation>
+    </message>
+    <message>
         <source>%1 GPUs, %2, batch %3 each, global %4</source>
         <translation>%1 块 GPU，%2，每块批量 %3，全局 %4</translation>
     </message>
@@ -7167,7 +7171,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} GELU(s) written out with Tanh are planned operation by operation, as PyTorch runs a GELU written in Python (GPT-2&apos;s gelu_new keeps each step for backward). If training runs one GELU there instead (F.gelu(approximate=&apos;tanh&apos;), or a custom autograd function whose inference form this is, as BLOOM&apos;s), the plan is {mib} MiB too high at batch {batch} in fp32 ({pct} % of its saved activations): the file cannot tell which.</source>
-        <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate='tanh')，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
+        <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate=&apos;tanh&apos;)，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
     </message>
     <message>
         <source>the graph is nested too deeply to read</source>

@@ -232,3 +232,17 @@ def test_memory_format_flag_changes_the_speed_of_tensor_core_cards(capsys):
         speeds["nchw"]["GeForce GTX 1080 Ti"])
     code, _, err = call(capsys, "fit", "preset:resnet50", "--memory-format", "nhwc")
     assert code == 2
+
+
+def test_a_peak_in_the_optimizer_step_is_named_as_such(tmp_path, capsys):
+    """A wide linear layer at batch 1 under Adam peaks in the optimizer step, which has no layer:
+    the text says "optimizer step", not "optimizer of optimizer"."""
+    plan = tmp_path / "wide.json"
+    plan.write_text('{"schema_version": 1, "layers": [{"type": "input", "name": "i", '
+                    '"shape": [4096]}, {"type": "fc", "name": "wide", "units": 8192}]}')
+    code, out, err = call(capsys, "estimate", str(plan), "--batch", "1", "--optimizer", "adam")
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if "What is alive at the peak" in x)
+    assert line.strip() == "What is alive at the peak (optimizer step):"
+    code, out, err = call(capsys, "estimate", "preset:resnet50", "--batch", "16")
+    assert "What is alive at the peak (backward of " in out

@@ -179,8 +179,9 @@ class BreakdownBar(QWidget):
             est.setup.precision
         at = est.peak_at
         if at is not None and per_gpu is None:
-            where = at.name if at.layer >= 0 else tr_core(PHASE_LABELS[at.phase])
-            sub += ", " + arg(self.tr("at %1 (%2)"), where, tr_core(PHASE_LABELS[at.phase]))
+            phase = tr_core(PHASE_LABELS[at.phase])
+            sub += ", " + (arg(self.tr("at %1 (%2)"), at.name, phase) if at.layer >= 0 else
+                           arg(self.tr("at the %1"), phase))
         if per_gpu is not None:
             sub = (arg(self.tr("%1 GPUs, %2, batch %3 each, global %4"),
                        str(per_gpu.parallel.world), per_gpu.parallel.strategy,
