@@ -173,7 +173,8 @@ class PlanFiles(QObject):
         self.document.set_parallel(par)
 
     def import_onnx(self, path: str | os.PathLike, _load=None, input_shape=None) -> bool:
-        """``input_shape``: per input name (File ▸ ONNX Input Shapes…, planner/ui/onnx_inputs.py)."""
+        """``input_shape``: per input name (File ▸ ONNX Input Shapes…,
+        planner/ui/onnx_inputs.py)."""
         from planner.core.importers.onnx import OnnxImportError, import_onnx
 
         try:

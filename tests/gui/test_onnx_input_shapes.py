@@ -11,7 +11,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from planner.ui.onnx_inputs import InputShapesDialog, edit_input_shapes  # noqa: E402
-from test_onnx_import_dialog import window  # noqa: E402, F401 - the window fixture
+from test_onnx_import_dialog import window as window  # noqa: E402, F401 - the fixture
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "unit"))
 import onnx_fixtures as fx  # noqa: E402

@@ -24,7 +24,8 @@ def _net(op: str):
     h = helper
     nodes = [h.make_node("MatMul", ["x", "w1.weight"], ["a"], name="/p1/MatMul")]
     inputs = [tensor("x", ["N", T, C])]
-    inits = [weight("w1.weight", (C, S)), weight("w2.weight", (T if op == "GatherElements" else S, C))]
+    inits = [weight("w1.weight", (C, S)),
+             weight("w2.weight", (T if op == "GatherElements" else S, C))]
     if op == "GatherElements":
         inits.append(const("idx", np.tile(np.arange(T) % S, (1, T, 1)), np.int64))
         nodes.append(h.make_node("GatherElements", ["a", "idx"], ["g"], name="/rel/GatherElements",
