@@ -115,6 +115,20 @@ class _LazyPane(QWidget):
         super().showEvent(event)
 
 
+DEFAULT_SIZE = (1400, 900)
+
+
+def default_size(screen) -> tuple[int, int]:
+    """The window's size when none was saved: 1400×900, or less on a smaller screen (95 % of
+    its free area, so a 1366×768 laptop shows the whole window without a window manager's
+    help)."""
+    w, h = DEFAULT_SIZE
+    if screen is None:
+        return w, h
+    free = screen.availableGeometry()
+    return min(w, int(free.width() * 0.95)), min(h, int(free.height() * 0.95))
+
+
 class MainWindow(QMainWindow):
     """The four panes in tabs, the menus, the status bar and the preferences; the plan's files
     are ``self.files`` (``planner.ui.plan_files.PlanFiles``), what the window remembers between
@@ -187,7 +201,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         geometry = session.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1400, 900)
+            self.resize(*default_size(QApplication.primaryScreen()))
         state = session.window_state()
         if state is not None:
             self.restoreState(state)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from planner import paths
 from planner.ui.bootstrap import (
@@ -16,6 +17,7 @@ from planner.ui.bootstrap import (
     make_excepthook,
     run_gui,
 )
+from planner.ui.main_window import default_size
 from planner.ui.planner.layer_table import COL_NAME, COL_TYPE
 from planner.ui.services import Services
 
@@ -48,8 +50,17 @@ def test_geometry_is_restored(qtbot, services, tmp_path):
     w2 = build_main_window(services())
     qtbot.addWidget(w2)
     # The offscreen screen is 800×600, so the restored size is clamped to it; the default
-    # (used when nothing was saved) would be 1400×900.
-    assert (w2.width(), w2.height()) != (1400, 900)
+    # (used when nothing was saved) is 95 % of it.
+    assert (w2.width(), w2.height()) != default_size(QApplication.primaryScreen())
+    assert w2.width() > default_size(QApplication.primaryScreen())[0]
+
+
+def test_without_a_saved_size_the_window_fits_the_screen(qtbot, services):
+    w = build_main_window(services())
+    qtbot.addWidget(w)
+    free = QApplication.primaryScreen().availableGeometry()
+    assert 0 < w.width() <= free.width() and 0 < w.height() <= free.height()
+    assert default_size(None) == (1400, 900)
 
 
 def test_settings_live_under_planner_home(qtbot, planner_home):
