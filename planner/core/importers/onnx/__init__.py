@@ -255,7 +255,7 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
             from None
     warnings = list(imp.warnings)
     notes = list(dict.fromkeys(imp.notes))  # a re-run at the file's shapes says some twice
-    eval_bn = getattr(imp, "eval_bn", 0)
+    eval_bn = imp.eval_bn
     eval_export = bool(imp.restored_bn or eval_bn)
     if imp.restored_bn:
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn)))
@@ -308,13 +308,12 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
                 "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export "
                 "with model.train() for "
                 "training figures.")))
-    if getattr(imp, "computed_operands", 0):
+    if imp.computed_operands:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
                             batch=setup.batch_size))
-    written = imp.__dict__.get("written_gelu")
-    if written:
-        warnings.append(_written_gelu_warning(imp, setup, written))
+    if imp.written_gelu:
+        warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
     if imp.merged_ops:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} operation(s) the exporter's optimiser merged with an identical one "

@@ -134,6 +134,17 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.elem_types: dict[str, int] = {}  # tensor -> ONNX element type, where inferred
         self._layer_at: dict[str, int] = {}  # layer name -> index in self.layers (layer_index)
         self._layers_indexed = 0
+        # Set by the patterns, mappers and checks when they find what they stand for:
+        self.eval_bn = 0  # batch norms folded into convolutions by an eval export
+        self.computed_operands = 0  # products with tensors computed from parameters alone
+        self.computed_elements = 0  # their elements per sample
+        self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
+        self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
+        self.weight_constants: set[str] = set()  # constants folded from weights (1 + w)
+        self.norm_affine: set[int] = set()  # nodes of a norm's scale and shift, folded
+        self.embedded_masks: dict | None = None  # masks read from the file (kvcache), once
+        self.data_inputs: list[str] = []  # the inputs the plan follows
+        self.square_consts: dict[str, Any] = {}  # possible attention masks (kvcache)
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -492,7 +503,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         for k, (w, o) in enumerate(zip(weights, origins)):
             part = self._part_of(w, o)
             if part:  # a part of a packed weight (split between layers): its own parameters
-                parts = self.__dict__.setdefault("part_claims", {})
+                parts = self.part_claims
                 had = parts.get(o, (0, 0))
                 parts[o] = (had[0] + part, had[1] + 1)  # elements, claims
                 shared[k] = False

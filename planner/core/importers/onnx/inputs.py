@@ -152,7 +152,7 @@ class InputSelection:
                       for k, d in enumerate(dims) if k != axis]
         if asked is not None:
             if len(asked) != len(per_sample):
-                others = [i for i in self.__dict__.get("data_inputs", ()) if i != vi.name]
+                others = [i for i in self.data_inputs if i != vi.name]
                 template = QT_TRANSLATE_NOOP(
                     "core", "--input {asked} has {n} dimension(s); input '{name}' has {m} "
                     "besides the batch ({shape})") if not others else QT_TRANSLATE_NOOP(
@@ -176,7 +176,7 @@ class InputSelection:
                         "core", "The sequence length of input '{name}' is not fixed in the "
                         "file; planned at {n} tokens (set it with --input, e.g. --input 512)."),
                         name=vi.name, n=DEFAULT_SEQUENCE))
-                elif len(self.__dict__.get("data_inputs", ())) > 1:
+                elif len(self.data_inputs) > 1:
                     self.fail(Msg(QT_TRANSLATE_NOOP(
                         "core", "input '{name}' has a symbolic dimension besides the batch; the "
                         "planner needs every dimension but the batch fixed (give it with "

@@ -92,11 +92,11 @@ def _embedded_corner(imp, t, idx):
 
     from planner.core.importers.onnx.reading import embedded_data  # noqa: PLC0415
 
-    where = imp.__dict__.get("embedded_masks")
+    where = imp.embedded_masks
     if where is None:
-        names = {c.name for c in list(getattr(imp, "square_consts", {}).values())[:MAX_MASKS]
+        names = {c.name for c in list(imp.square_consts.values())[:MAX_MASKS]
                  if int(c.data_location) != 1 and not c.raw_data}
-        where = imp.__dict__["embedded_masks"] = embedded_data(Path(imp.path), names)
+        where = imp.embedded_masks = embedded_data(Path(imp.path), names)
     if t.name not in where:
         return None
     field, offset, size = where[t.name]
@@ -181,7 +181,7 @@ def causal(imp) -> bool | None:
         if node.op_type in _COMPARE and len(node.input) == 2 and \
                 all(_positions(imp, i) for i in node.input):
             return True
-    for t in list(getattr(imp, "square_consts", {}).values())[:MAX_MASKS]:
+    for t in list(imp.square_consts.values())[:MAX_MASKS]:
         if not _reaches_softmax(imp, t.name):
             continue  # a weight matrix, a position table: not a mask
         corner = _corner(imp, t)

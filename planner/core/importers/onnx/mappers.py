@@ -201,7 +201,7 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
         gain = next((t for t in inits if t != main and numel(imp.init_dims[t]) == filters
                      and imp.is_learned(t)), None)
     claims = (main,) + ((gain,) if gain else ())
-    imp.__dict__.setdefault("weight_constants", set()).update(
+    imp.weight_constants.update(
         t for t in inits if t not in claims)
     return ("gain" if gain else "plain"), claims
 
@@ -327,7 +327,7 @@ def _map_batchnorm(imp, node, main, acts, facts):
     mode = imp.attr(node, "training_mode", None)
     if mode == 0 or (mode is None and len([o for o in node.output if o]) == 1 and
                      imp.opset >= 14):
-        imp.eval_bn = getattr(imp, "eval_bn", 0) + 1
+        imp.eval_bn += 1
     imp.buffers.update(i for i in node.input[3:5] if i)
     imp.emit("batchnorm", node, {}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i))
@@ -369,7 +369,7 @@ def _map_instancenorm(imp, node, main, acts, facts):
     if view is None or imp.nodes[view].op_type != "Reshape":
         return
     t = imp.nodes[view].output[0]
-    affine = imp.__dict__.setdefault("norm_affine", set())
+    affine = imp.norm_affine
     for op in ("Mul", "Add"):
         u = only_consumer(imp, t)
         if u is None or imp.nodes[u].op_type != op:
@@ -583,7 +583,7 @@ def _map_binary(imp, node, main, acts, facts):
         return
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
-    if imp.current in imp.__dict__.get("norm_affine", ()):
+    if imp.current in imp.norm_affine:
         # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept.
         o = imp.origin(other) or other
         imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",

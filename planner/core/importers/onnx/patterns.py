@@ -252,7 +252,7 @@ def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
             kept.add(node.output[0])
     extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
     if extra:
-        imp.__dict__.setdefault("written_gelu", {})[exit_t] = extra
+        imp.written_gelu[exit_t] = extra
 
 
 def _aten_target(node) -> str | None:

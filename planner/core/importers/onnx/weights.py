@@ -67,7 +67,7 @@ class WeightAccounting:
                 stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
         unclaimed = [w for w in weights if w not in claimed]
         file_weights = sum(weights.values())
-        parts = self.__dict__.get("part_claims", {})
+        parts = self.part_claims
         # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
         whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
         claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
@@ -95,7 +95,7 @@ class WeightAccounting:
                            and self.init_type.get(t) in FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
         self._folded_buffers(claimed)
-        derived = sorted(derived - self.__dict__.get("weight_constants", set()))
+        derived = sorted(derived - self.weight_constants)
         self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)
