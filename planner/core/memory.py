@@ -1006,7 +1006,7 @@ def _frontier(ev: StepEvents) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-_FEW_MEMORIES = 4
+_FEW_MEMORIES = 8  # up to four memories, each with its exact and its rounded bound
 
 
 def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray) -> np.ndarray:
@@ -1015,17 +1015,19 @@ def _solve_max_batch(p: Prepared, setup: Setup, a: Assumptions, mem: np.ndarray)
     ev = _step(p, setup)
     S, C, _, _ = ev.lines()
     pts, ps, c, cap, cublas = _ws_layout(p, ev, setup, a)
-    room = mem[None, :] - _overhead(a) - cublas
+    # One row per memory, one column per point: each row's smallest bound is a reduction over
+    # contiguous memory (a column-wise one, over several memories, costs twice as much).
+    room = (mem - _overhead(a) - cublas)[:, None]
     # Every point's line for a few memories (sorting them for the frontier costs more than
     # evaluating them all: the same smallest bound, as the pruned lines never give it).
     fs, fc = _frontier(ev) if len(mem) > _FEW_MEMORIES else (S, C)
-    best = _floor_div(room - fc[:, None], fs[:, None]).min(axis=0)
+    best = _floor_div(room - fc, fs).min(axis=1)
     if len(pts):
-        s_pt, c_pt = S[pts][:, None], C[pts][:, None]
-        with_ws = _floor_div(room - c_pt - c[:, None], s_pt + ps[:, None])
+        s_pt, c_pt = S[pts], C[pts]
+        with_ws = _floor_div(room - c_pt - c, s_pt + ps)
         if cap is not None:
             with_ws = np.maximum(with_ws, _floor_div(room - c_pt - cap, s_pt))
-        best = np.minimum(best, with_ws.min(axis=0))
+        best = np.minimum(best, with_ws.min(axis=1))
     return np.clip(best, 0, MAX_BATCH).astype(np.int64)
 
 
@@ -1041,13 +1043,15 @@ def max_batch_many(draft: NetworkDraft | Analysis, setup: Setup, memories,
     analysis = draft if isinstance(draft, Analysis) else analyze(draft)
     p = prepare(analysis)
     mem = np.asarray(memories, dtype=np.int64).reshape(-1)
-    hi_exact = _solve_max_batch(p, setup, a, mem)
     block = _block(a)
     if block <= 1:
-        return hi_exact
+        return _solve_max_batch(p, setup, a, mem)
     ev = _step(p, setup)
     bound = (block - 1) * (_most_alive(ev) + 1)
-    lo = np.minimum(_solve_max_batch(p, setup, a, mem - bound), hi_exact)  # fits
+    # Both bounds in one solve (each memory's answer is its own column).
+    both = _solve_max_batch(p, setup, a, np.concatenate([mem, mem - bound]))
+    hi_exact = both[:len(mem)]
+    lo = np.minimum(both[len(mem):], hi_exact)  # fits
     hi = hi_exact + 1  # does not fit
     while True:
         open_ = hi - lo > 1

@@ -619,6 +619,7 @@ class _Storages:
         edge_reader, edge_read, outputs = self.edge_reader, self.edge_read, self.outputs
         cls, prod = self.cls, self.prod
         saved_seen, saved_order, saved_owner = self.saved_seen, self.saved_order, self.saved_owner
+        ws_layers = self.ws_layers
         firsts_of: list[tuple[int, ...]] = []
         for i, reads, (result, _, stats) in zip(range(len(rows)), reads_of, rows):
             if result is None:
@@ -638,7 +639,7 @@ class _Storages:
             else:  # the input layer reads nothing
                 main = -1
             if result[7]:  # workspace
-                self.ws_layers.append(i)
+                ws_layers.append(i)
             if main >= 0 and not stats[6]:  # in place or a view: the input's storage
                 storage = main
             else:
@@ -765,9 +766,18 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
         stats = (out_n, in_n, n_params, weights, fwd, bwd, 0 if (inplace or view) else 1,
                  0 if result[12:] == _NO_WEIGHT_PARTS else 1)
-        ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
-              and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
-              and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
+        # Every size within its bound, at once in the usual case: whole numbers ORed together
+        # have no bit at or above the bound's only when each is non-negative and below it (a
+        # negative one has them all); at the bound itself or beyond, the comparisons decide.
+        try:
+            fast = not ((out_n | in_n | n_params | weights) >> _ELEMENT_BITS
+                        or (fwd | bwd) >> _FLOP_BITS)
+        except TypeError:  # a size that is not a whole number: the comparisons decide
+            fast = False
+        ok = fast or (
+            out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
+            and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
+            and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
         if ok:
             for t in saved:
                 if not 0 <= t[1] <= MAX_ELEMENTS:
@@ -793,6 +803,9 @@ MAX_ELEMENTS = 1 << 36
 MAX_NAME_CHARS = 1000  # a layer's or a plan's name from a file
 MAX_TOTAL_ELEMENTS = 1 << 38
 MAX_FLOPS = 1 << 50  # ×MAX_BATCH can pass int64: the estimate then multiplies in Python ints
+_ELEMENT_BITS, _FLOP_BITS = 36, 50  # MAX_ELEMENTS and MAX_FLOPS as powers of two
+if MAX_ELEMENTS != 1 << _ELEMENT_BITS or MAX_FLOPS != 1 << _FLOP_BITS:
+    raise RuntimeError("update _ELEMENT_BITS and _FLOP_BITS")  # pragma: no cover
 _BOUNDED = (
     (0, QT_TRANSLATE_NOOP("core", "output elements"), MAX_ELEMENTS),
     (1, QT_TRANSLATE_NOOP("core", "input elements"), MAX_ELEMENTS),
