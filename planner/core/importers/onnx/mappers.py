@@ -145,6 +145,7 @@ def _map_conv(imp, node, main, acts, facts):
         imp.layer_out[name] = imp.layer_out.get(conv_layer)
         imp.restored_bn += 1
         imp.restored_bn_params += 2 * int(w[0])
+        imp.restored_bn_channels += int(w[0])
 
 
 def _standardized_weight(imp, weight: str, elements: int, filters: int):
