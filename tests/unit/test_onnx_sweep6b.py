@@ -146,3 +146,28 @@ def test_an_eval_export_says_how_many_convolution_biases_it_may_lack(tmp_path):
     r = import_saved(tmp_path, model, batch=2)
     assert r.report.restored_batchnorms == 2 and r.report.eval_export
     assert any("it counts up to 16 parameters too few" in str(w) for w in r.warnings)
+
+
+def test_uneven_padding_is_a_pad_then_the_convolution_and_pooling(tmp_path):
+    """A convolution and a max pool padding unevenly (HGNetV2's stem: F.pad(x, (0, 1, 0, 1))
+    fused into them by the exporters; timm's TF-'same' padding) are a pad into a new tensor,
+    which PyTorch's convolution and pooling then keep, and the even remainder. Before: the
+    rounded-up mean on both sides, 9×9 outputs for the file's 8×8, and a concatenation the
+    plan could not make (HGNetV2-B0 refused by both exporters)."""
+    c, f = 4, 6
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["y"], name="/conv/Conv", kernel_shape=[2, 2],
+                    pads=[0, 0, 1, 1]),
+        h.make_node("MaxPool", ["x"], ["p"], name="/pool/MaxPool", kernel_shape=[2, 2],
+                    strides=[1, 1], pads=[0, 0, 1, 1]),
+        h.make_node("Concat", ["y", "p"], ["out"], name="/Concat", axis=1),
+    ]
+    model = build(nodes, [tensor("x", ["N", c, 8, 8])], [tensor("out", None)],
+                  [weight("w", (f, c, 2, 2))])
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete, [str(p) for p in a.problems]
+    assert not any("unevenly" in str(w) or "differ" in str(w) for w in r.warnings)
+    convs = [li for li in a.layers if li.kind == "conv2d"]
+    assert convs[0].in_shapes == ((c, 9, 9),) and convs[0].out_shape == (f, 8, 8)
+    assert a.parameters == f * c * 4
