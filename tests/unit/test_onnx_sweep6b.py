@@ -153,7 +153,8 @@ def test_uneven_padding_is_a_pad_then_the_convolution_and_pooling(tmp_path):
     fused into them by the exporters; timm's TF-'same' padding) are a pad into a new tensor,
     which PyTorch's convolution and pooling then keep, and the even remainder. Before: the
     rounded-up mean on both sides, 9×9 outputs for the file's 8×8, and a concatenation the
-    plan could not make (HGNetV2-B0 refused by both exporters)."""
+    plan could not make (HGNetV2-B0 refused by both exporters). A pad the exporter fused
+    into two readers is one tensor."""
     c, f = 4, 6
     nodes = [
         h.make_node("Conv", ["x", "w"], ["y"], name="/conv/Conv", kernel_shape=[2, 2],
@@ -171,3 +172,6 @@ def test_uneven_padding_is_a_pad_then_the_convolution_and_pooling(tmp_path):
     convs = [li for li in a.layers if li.kind == "conv2d"]
     assert convs[0].in_shapes == ((c, 9, 9),) and convs[0].out_shape == (f, 8, 8)
     assert a.parameters == f * c * 4
+    # one F.pad read by both (the exporter fused it into each): one padded tensor
+    pads = [li for li in a.layers if li.out_shape == (c, 9, 9)]
+    assert len(pads) == 1

@@ -130,6 +130,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
         self.biased_scores = 0  # their scores' elements per sample
+        self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
         self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op
         self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False

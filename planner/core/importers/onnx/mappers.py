@@ -72,11 +72,17 @@ def _uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, t
     even = [min(b, e) for b, e in zip(pads[:2], pads[2:])]
     grow = [b + e - 2 * k for b, e, k in zip(pads[:2], pads[2:], even)]
     shape = (x[0], x[1] + grow[0], x[2] + grow[1])
+    key = (imp.tensor_layer[main], tuple(b - k for b, k in zip(pads[:2], even)), shape)
+    padding = even[0] if even[0] == even[1] else tuple(even)
+    if key in imp.uneven_pads:  # one F.pad the exporter fused into each of its readers
+        imp.status[imp.current] = "mapped"
+        return imp.uneven_pads[key], padding
     name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
                     main, out=[], name=imp.layer_name(node, "pad"))
     imp.tensor_layer["\0" + name] = name
     imp.layer_out[name] = shape
-    return name, (even[0] if even[0] == even[1] else tuple(even))
+    imp.uneven_pads[key] = name
+    return name, padding
 
 
 def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
