@@ -7127,7 +7127,11 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file (nor whether those convolutions had a bias of their own: the plan assumes not, the usual convolution + norm pair)</source>
-        <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合）</translation>
+        <translation type="vanished">：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合）</translation>
+    </message>
+    <message>
+        <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file (nor whether those convolutions had a bias of their own: the plan assumes not, the usual convolution + norm pair; if they had, it counts up to {bias} parameters too few)</source>
+        <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合；若有，计划最多少算 {bias} 个参数）</translation>
     </message>
     <message>
         <source>: its {n} batch norm(s) use running statistics; the plan counts what training keeps</source>
@@ -7392,6 +7396,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>An output layer&apos;s weight ({n} values) has the shape of the token embedding&apos;s table, transposed, and the exporter&apos;s constant folding made it a constant of its own, so the file cannot say whether the two are one tied weight (GPT-2&apos;s and BERT&apos;s language-model heads, most Hugging Face language models): the plan counts them apart. If they are tied, it counts {n} parameters too many ({pct} of its parameters). Export with do_constant_folding=False, or with the default exporter, to tell.</source>
         <translation>某个输出层的权重（{n} 个值）与词元嵌入表转置后的形状相同，而导出器的常量折叠把它变成了单独的常量，因此文件无法说明两者是否为同一个绑定权重（GPT-2 和 BERT 的语言模型头，以及大多数 Hugging Face 语言模型都是绑定的）：计划将两者分开计数。若它们是绑定的，计划多计了 {n} 个参数（占其参数的 {pct}）。请用 do_constant_folding=False 或默认导出器导出以便区分。</translation>
+    </message>
+    <message>
+        <source>{n} weight values that the network shares between layers (one module called several times, as CoaT&apos;s convolutional position encodings are) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them), and their gradients once per use.</source>
+        <translation>网络在多个层之间共享的 {n} 个权重值（同一模块被多次调用，如 CoaT 的卷积位置编码）按每次使用计数：计划比网络实际多算 {n} 个参数（占 {pct}），其梯度也按每次使用计数。</translation>
     </message>
     <message>
         <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>

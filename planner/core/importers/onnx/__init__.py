@@ -107,7 +107,8 @@ EVAL_EXPORT = QT_TRANSLATE_NOOP(
 FOLDED_BN = QT_TRANSLATE_NOOP(
     "core", ": {n} batch norm(s) were folded into the convolutions before them, so their "
     "parameters and saved tensors are not in the file (nor whether those convolutions had a "
-    "bias of their own: the plan assumes not, the usual convolution + norm pair)")
+    "bias of their own: the plan assumes not, the usual convolution + norm pair; if they "
+    "had, it counts up to {bias} parameters too few)")
 EVAL_BN = QT_TRANSLATE_NOOP(
     "core", ": its {n} batch norm(s) use running statistics; the plan counts what training "
     "keeps")
@@ -258,7 +259,8 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     eval_bn = imp.eval_bn
     eval_export = bool(imp.restored_bn or eval_bn)
     if imp.restored_bn:
-        warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn)))
+        warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn,
+                                                       bias=f"{imp.restored_bn_channels:,}")))
     elif eval_bn:
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(EVAL_BN, n=eval_bn)))
     # Convolutions a batch norm may have been folded into: read by an activation or a sum (a
@@ -270,7 +272,7 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     if convs and imp.dynamo_names and not imp.dynamo and not imp.restored_bn:
         warnings.insert(0, Msg(STRIPPED_RECORD, n=convs))
     kinds = {layer.kind for layer in draft.layers}
-    if "attention" in kinds:
+    if "attention" in kinds or imp.math_attention:  # (SDPA's math kernel: op by op)
         # Measured limits of transformer files (benchmarks/onnx_accuracy.py): said, never
         # passed off as exact.
         if imp.elided_copies:

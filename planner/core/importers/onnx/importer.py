@@ -112,12 +112,17 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.claims_of: dict[str, list[str]] = defaultdict(list)  # layer -> its claims
         # initializer -> (kind, module scope) of the layers claiming it, in order
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        # initializer -> how each claim read it: (by its own name, the parameter named in the
+        # default exporter's FX record)
+        self.reads_of: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+        self.shared_weights: dict[str, int] = {}  # weights (not vectors) shared, per use
         self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
         self.shared_vectors: dict[str, int] = {}  # genuinely shared, counted once per use
         self.maybe_tied: list[int] = []  # folded output weights shaped like an embedding's
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
+        self.restored_bn_channels = 0  # their convolutions' filters (a bias each, if any)
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
         self.grouped_attention = 0  # attentions planned on k/v groups (not repeated)
@@ -125,6 +130,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
         self.biased_scores = 0  # their scores' elements per sample
+        self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
+        self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op
         self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}
@@ -499,7 +506,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             params["input"] = src
         scope = ("", self.module_scope(node))
         origins = [self.origin(w) if w else None for w in weights]
-        shared = [o is not None and self._shared_with(o, kind, scope) for o in origins]
+        reads = self.parameter_reads(node, weights, origins, scope[1])
+        shared = [o is not None and self._shared_with(o, kind, scope, read)
+                  for o, read in zip(origins, reads)]
         for k, (w, o) in enumerate(zip(weights, origins)):
             part = self._part_of(w, o)
             if part:  # a part of a packed weight (split between layers): its own parameters
@@ -516,8 +525,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             self.maybe_tied.append(numel(self.init_dims[origins[0]]))
         for o, again in zip(origins, shared):
             if again:
-                self.shared_vectors[o] = self.shared_vectors.get(o, 0) + numel(
-                    self.init_dims[o])
+                into = self.shared_vectors if len(self.init_dims[o]) < 2 else \
+                    self.shared_weights
+                into[o] = into.get(o, 0) + numel(self.init_dims[o])
         self.layers.append(LayerSpec(kind, name, params))
         targets = out if out is not None else [o for o in node.output[:1] if o]
         for o in targets:
@@ -525,11 +535,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         if targets:
             self.layer_out[name] = self.layer_shape.get(targets[0]) or \
                 self.per_sample(targets[0])
-        for o in origins:
+        for o, read in zip(origins, reads):
             if o is not None:
                 self.claims.append((name, o))
                 self.claims_of[name].append(o)
                 self.claimants[o].append((kind, scope))
+                self.reads_of[o].append(read)
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
             if shape is not None:

@@ -38,11 +38,11 @@ def _one(values):
     return values[0] if len(set(values)) == 1 else values
 
 
-def _conv_padding(imp, node, dims: int, facts):
+def _conv_padding(imp, node, dims: int, facts, raw: bool = False):
     auto = imp.attr(node, "auto_pad", b"NOTSET")
     auto = auto.decode() if isinstance(auto, bytes) else str(auto)
     if auto in ("SAME_UPPER", "SAME_LOWER"):
-        return "same"
+        return None if raw else "same"
     if auto == "VALID":
         pads = [0] * (2 * dims)
     else:
@@ -54,7 +54,35 @@ def _conv_padding(imp, node, dims: int, facts):
     extra = facts.get("extra_pads")
     if extra and len(extra) == 2 * dims:
         pads = [a + b for a, b in zip(pads, extra)]
+    if raw:
+        return pads
     return _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
+
+
+def _uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, tuple] | None:
+    """A 2-D convolution padding unevenly (an F.pad the legacy exporter fused into it:
+    HGNetV2's stem, timm's TF-'same' padding; Conv2d(padding='same') with an even kernel):
+    PyTorch pads into a new tensor first, which the convolution keeps, and convolves it with
+    the even part. Plans that pad (the layer's name, its output shape), or None."""
+    # (the planned input: a Pad node the patterns fused into the convolution is not planned)
+    x = imp.layer_out.get(imp.tensor_layer[main]) or x
+    if pads is None or len(pads) != 4 or x is None or len(x) != 3 or min(pads) < 0 or \
+            pads[:2] == pads[2:]:
+        return None
+    even = [min(b, e) for b, e in zip(pads[:2], pads[2:])]
+    grow = [b + e - 2 * k for b, e, k in zip(pads[:2], pads[2:], even)]
+    shape = (x[0], x[1] + grow[0], x[2] + grow[1])
+    key = (imp.tensor_layer[main], tuple(b - k for b, k in zip(pads[:2], even)), shape)
+    padding = even[0] if even[0] == even[1] else tuple(even)
+    if key in imp.uneven_pads:  # one F.pad the exporter fused into each of its readers
+        imp.status[imp.current] = "mapped"
+        return imp.uneven_pads[key], padding
+    name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
+                    main, out=[], name=imp.layer_name(node, "pad"))
+    imp.tensor_layer["\0" + name] = name
+    imp.layer_out[name] = shape
+    imp.uneven_pads[key] = name
+    return name, padding
 
 
 def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
@@ -101,7 +129,7 @@ def _map_conv(imp, node, main, acts, facts):
     if bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
-    padding = _conv_padding(imp, node, dims, facts)
+    padding = _conv_padding(imp, node, dims, facts) if dims == 1 else None
     standardized = None
     if node.input[1] not in imp.init_dims and imp.origin(node.input[1]) is None:
         ws = _standardized_weight(imp, node.input[1], numel(w), int(w[0]))
@@ -131,12 +159,19 @@ def _map_conv(imp, node, main, acts, facts):
         out = imp.per_sample(node.output[0])
         imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
     else:
+        src = main
+        padded = _uneven_pad(imp, node, main, x, _conv_padding(imp, node, dims, facts,
+                                                               raw=True)) if dims == 2 else None
+        if padded is not None:
+            src, padding = "\0" + padded[0], padded[1]
+        else:
+            padding = _conv_padding(imp, node, dims, facts)
         params = {"filters": int(w[0]), "kernel": _one(kernel), "stride": _one(strides),
                   "padding": padding, "dilation": _one(dilations), "groups": group,
                   "bias": bias}
         if standardized:
             params["standardized"] = standardized
-        imp.emit("conv2d" if dims == 2 else "conv3d", node, params, main, weights=weights)
+        imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
     if bn is not None:
         name = imp.unique(bn)
         conv_layer = imp.layers[-1].name
@@ -145,6 +180,7 @@ def _map_conv(imp, node, main, acts, facts):
         imp.layer_out[name] = imp.layer_out.get(conv_layer)
         imp.restored_bn += 1
         imp.restored_bn_params += 2 * int(w[0])
+        imp.restored_bn_channels += int(w[0])
 
 
 def _standardized_weight(imp, weight: str, elements: int, filters: int):
@@ -232,7 +268,7 @@ def _map_conv_transpose(imp, node, main, acts, facts):
         weights=(node.input[1],) + ((node.input[2],) if bias else ()))
 
 
-def _pool_params(imp, node, facts) -> dict[str, Any] | None:
+def _pool_params(imp, node, facts, raw: bool = False) -> dict[str, Any] | None:
     kernel = imp.attr(node, "kernel_shape")
     if not kernel:
         return None
@@ -252,17 +288,28 @@ def _pool_params(imp, node, facts) -> dict[str, Any] | None:
             out = math.ceil(size / strides[k])
             total.append(max((out - 1) * strides[k] + kernel[k] - size, 0))
         pads = [t // 2 for t in total] + [t - t // 2 for t in total]
+    params = {"kernel": _one(kernel), "stride": _one(strides),
+              "ceil_mode": bool(imp.attr(node, "ceil_mode", 0))}
+    if raw:
+        return {**params, "pads": pads}
     padding = _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
-    return {"kernel": _one(kernel), "stride": _one(strides), "padding": padding,
-            "ceil_mode": bool(imp.attr(node, "ceil_mode", 0))}
+    return {"kernel": params["kernel"], "stride": params["stride"], "padding": padding,
+            "ceil_mode": params["ceil_mode"]}
 
 
 def _map_pool(kind: str):
     def mapper(imp, node, main, acts, facts):
         x = imp.per_sample(main)
-        params = _pool_params(imp, node, facts)
-        if params is None or x is None or len(x) not in (3, 4):
+        raw = _pool_params(imp, node, facts, raw=True)
+        if raw is None or x is None or len(x) not in (3, 4):
             return imp.placeholder(node, main)
+        padded = _uneven_pad(imp, node, main, x, raw["pads"]) if len(x) == 3 else None
+        if padded is not None:  # an F.pad before the pooling, fused into it
+            params = {"kernel": raw["kernel"], "stride": raw["stride"],
+                      "padding": padded[1], "ceil_mode": raw["ceil_mode"]}
+            main = "\0" + padded[0]
+        else:
+            params = _pool_params(imp, node, facts)
         imp.emit(kind, node, params, main)
     return mapper
 

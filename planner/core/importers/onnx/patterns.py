@@ -345,6 +345,14 @@ def _try_attention(imp, k_soft: int) -> None:
     alike = pq is not None and pk is not None and (cq == ck or _same_value(imp, cq, ck))
     if not (evidence or alike):
         return
+    rank = len(imp.full_shape(q) or ())
+    if rank > 4:
+        # PyTorch's fused kernels (flash, memory-efficient; CPU and CUDA) take 4-D q, k, v
+        # only: on more dimensions (NesT's and Hiera's windows × heads) scaled_dot_product_
+        # attention runs its math kernel, which keeps the scaled q and k, the softmax and v,
+        # as the explicit ops of the file are planned.
+        imp.math_attention += 1
+        return
     for j in skipped + [qk]:
         imp.skip.add(j)
     _score_bias(imp, qk, skipped)

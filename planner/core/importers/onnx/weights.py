@@ -73,9 +73,11 @@ class WeightAccounting:
         claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
                             for w, c in whole.items()) - self.tied_weights
         reused = sum(self.shared_vectors.values())
+        reused_weights = sum(self.shared_weights.values())
         shared = sum(numel(self.init_dims[w]) * (c - 1) + parts.get(w, (0, 0))[0] * (c > 0)
                      for w, c in whole.items()
-                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused
+                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused - \
+            reused_weights
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
@@ -152,6 +154,14 @@ class WeightAccounting:
                 "parameters too many ({pct} of its parameters). Export with "
                 "do_constant_folding=False, or with the default exporter, to tell."),
                 n=f"{n:,}", pct=f"{100.0 * n / max(1, plan):.2g} %"))
+        if reused_weights:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight values that the network shares between layers (one module "
+                "called several times, as CoaT's convolutional position encodings are) are "
+                "counted once per use: the plan counts {n} parameters more than the network "
+                "has ({pct} of them), and their gradients once per use."),
+                n=f"{reused_weights:,}",
+                pct=f"{100.0 * reused_weights / max(1, plan - reused_weights - reused):.2g} %"))
         if reused:
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} values of vectors (biases, norm scales) that the network shares "
@@ -227,7 +237,36 @@ class WeightAccounting:
         self._buffer_cache[o] = result
         return result
 
-    def _shared_with(self, init: str, kind: str, scope: tuple[str, str]) -> bool:
+    def parameter_reads(self, node, weights, origins, scope: str) -> list[tuple[bool, bool]]:
+        """For each weight a layer reads: (read by the initializer's own name, a parameter
+        name of the file, not a constant the legacy exporter folded; the default exporter's
+        FX record of ``node`` names that initializer's parameter). The legacy exporter writes
+        a tensor it merged with an identical one of another module as an ``Identity`` named
+        after that module's parameter, the default exporter's record names the parameter the
+        PyTorch call read: a parameter read under its own name by two layers is one used
+        twice."""
+        fx = None
+        out = []
+        for w, o in zip(weights, origins):
+            if o is None:
+                out.append((False, False))
+                continue
+            if fx is None:
+                fx = set()
+                for p in node.metadata_props:
+                    if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
+                        fx.update(x.lower() for x in re.findall(r"%p_(\w+)", p.value[:4000]))
+            # (and the module the name says the parameter is in is the one this node runs,
+            # at the end of its scope: a tensor some other tool merged and rewired is not)
+            module = o.rsplit(".", 1)[0] if "." in o else ""
+            tail = ".".join(scope.split(".")[-len(module.split(".")):]) if module else ""
+            direct = w == o and not o.startswith("onnx::") and not self.dynamo and \
+                bool(module) and recalled(tail, module)
+            out.append((direct, o.replace(".", "_").lower() in fx))
+        return out
+
+    def _shared_with(self, init: str, kind: str, scope: tuple[str, str],
+                     read: tuple[bool, bool] = (False, False)) -> bool:
         """``init`` is a parameter this layer shares with one that claimed it before (not a
         tensor the exporter merged with an identical one of another module, as it does an
         untrained network's zero biases): the same module called again (ALBERT's one layer
@@ -238,6 +277,12 @@ class WeightAccounting:
             return False
         if kind in ("fc", "embedding") and any(k == "embedding" for k, _s in before):
             return True  # an LM head, or a decoder's embedding, reading the encoder's table
+        # One parameter read by name at every use, whatever the callers' scopes (CoaT's
+        # convolutional position encodings, one module called by every block of a stage).
+        earlier = self.reads_of.get(init, ())
+        if read[0] and any(r[0] for r in earlier) or \
+                read[1] and any(r[1] for r in earlier):
+            return True
         raw = scope[1]
         if not raw:
             return False
