@@ -7130,6 +7130,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合）</translation>
     </message>
     <message>
+        <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file ({own} of those convolutions had a bias of their own, as the exported program&apos;s signature in the file says: counted)</source>
+        <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（据文件中导出程序的签名，其中 {own} 个卷积原本有自己的偏置：已计入）</translation>
+    </message>
+    <message>
         <source>: its {n} batch norm(s) use running statistics; the plan counts what training keeps</source>
         <translation>：其 {n} 个批归一化使用运行统计量；计划按训练时保留的内容计算</translation>
     </message>
@@ -7396,6 +7400,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>
         <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
+    </message>
+    <message>
+        <source>{n} norm(s) of the network ({first}) have no node in the file: the exporter&apos;s optimiser merged each with an identical norm of the same input (equal parameters, as in an untrained network). They are planned again, as training runs each: {values} parameters and what they keep.</source>
+        <translation>网络中有 {n} 个归一化层（{first}）在文件中没有对应节点：导出器的优化器把每个都与同一输入上参数相同的归一化层合并了（参数相等，未训练的网络即如此）。训练时每个都会运行，所以计划重新加入它们：{values} 个参数及其保留的张量。</translation>
+    </message>
+    <message>
+        <source>{n} convolution(s) apply a fixed filter that is a buffer of their module, not a parameter (an anti-aliasing blur): planned without parameters, keeping their input.</source>
+        <translation>{n} 个卷积使用固定滤波器，它是所在模块的缓冲区而不是参数（抗混叠模糊）：按无参数规划，保留其输入。</translation>
+    </message>
+    <message>
+        <source>{n} norm module(s) of the network ({first}) have no node in the file (the exporter&apos;s optimiser merged each with an identical norm) and the file cannot tell which layers read them: the plan leaves them out, so it counts fewer parameters than the network has.</source>
+        <translation>网络中有 {n} 个归一化模块（{first}）在文件中没有对应节点（导出器的优化器把每个都与相同的归一化层合并了），而文件无法说明哪些层读取它们：计划未包含它们，因此计算的参数少于网络实际的参数。</translation>
     </message>
     <message>
         <source>In {n} module(s) ({first}) the exporter folded parameters and buffers into one weight, which the plan counts whole as parameters; the buffers&apos; part is not learned and the file does not give its size: the plan may count about {values} parameters too many (if the parts are equal).</source>

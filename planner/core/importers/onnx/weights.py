@@ -135,6 +135,7 @@ class WeightAccounting:
                 "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
                 "untrained ones)."), n=f"{shared:,}"))
+        self._twin_warnings(analysis)
         if self.tied_weights:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} weight values are read by more than one linear layer (one module "
@@ -158,6 +159,36 @@ class WeightAccounting:
                 "between layers (one module called several times) are counted once per use: "
                 "the plan counts {n} parameters more than the network has ({pct} of them)."),
                 n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+
+    def _twin_warnings(self, analysis) -> None:
+        """Norms the exporter's optimiser merged with an identical twin (``twins``): planned
+        again, or, where the file cannot tell which layers read them, missing; said either
+        way with the figure."""
+        planned = [t for t in self.twins if t["layers"]]
+        if planned:
+            names = {info.name: info.parameters for info in analysis.layers}
+            values = sum(names.get(layer, 0) for t in planned for layer in t["layers"])
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} norm(s) of the network ({first}) have no node in the file: the "
+                "exporter's optimiser merged each with an identical norm of the same input "
+                "(equal parameters, as in an untrained network). They are planned again, as "
+                "training runs each: {values} parameters and what they keep."),
+                n=len(planned), first=", ".join(t["module"] for t in planned[:2])
+                + (", ..." if len(planned) > 2 else ""), values=f"{values:,}"))
+        if self.fixed_filters:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} convolution(s) apply a fixed filter that is a buffer of their "
+                "module, not a parameter (an anti-aliasing blur): planned without parameters, "
+                "keeping their input."), n=self.fixed_filters))
+        if self.twins_undecided:
+            self.incomplete = True
+            lost = self.twins_undecided
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} norm module(s) of the network ({first}) have no node in the file "
+                "(the exporter's optimiser merged each with an identical norm) and the file "
+                "cannot tell which layers read them: the plan leaves them out, so it counts "
+                "fewer parameters than the network has."), n=len(lost),
+                first=", ".join(lost[:2]) + (", ..." if len(lost) > 2 else "")))
 
     def _folded_buffers(self, claimed: dict[str, int]) -> None:
         """A bias the default exporter folded out of a module's parameters and buffers (EVA's
@@ -220,7 +251,8 @@ class WeightAccounting:
                                                "Identity", "Slice", "Split", "Concat", "Tile"}
         last = o.rsplit(".", 1)[-1]
         listed = self.__dict__.get("signature", {}).get(o)  # the exported program's own word
-        result = judged and "." in o and (listed == "BUFFER" if listed else (
+        # (a buffer the signature names is one whatever reads it: a blur's fixed filter)
+        result = listed == "BUFFER" if listed else judged and "." in o and ((
             re.fullmatch(r"(\w*_)?masks?", last) is not None
             or self.dynamo and bool(self.fx_parameters)
             and o.replace(".", "_").lower() not in self.fx_parameters))
