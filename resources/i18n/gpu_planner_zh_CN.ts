@@ -7386,6 +7386,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：少 {diff} 个。</translation>
     </message>
     <message>
+        <source>{n} weight tensor(s) of the file are each read by layers of different modules and are equal tensors the exporter stored once (a constant fill, such as an untrained norm&apos;s 1s and 0s, or a copied module&apos;s values where the file&apos;s signature lists each copy&apos;s own parameter): counted once per layer, {values} parameters more than the file stores.</source>
+        <translation>文件中有 {n} 个权重张量各自被不同模块的层读取，它们是导出器只存储一次的相等张量（常数填充，例如未训练归一化层的全 1 与全 0；或复制模块的取值，文件签名列出了每个副本自己的参数）：按每层各计一次，比文件存储的多 {values} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file are each read by layers of different modules, and the file cannot tell equal tensors the exporter stored once (copied modules) from one weight the network ties: counted once per layer; if they are tied, the plan counts {values} parameters too many.</source>
+        <translation>文件中有 {n} 个权重张量各自被不同模块的层读取，而文件无法区分这是导出器只存储一次的相等张量（复制的模块）还是网络绑定共享的同一个权重：按每层各计一次；如果它们是绑定共享的，计划多计了 {values} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file ({values} values) are read by layers of different modules, are no constant fill, and the file&apos;s signature lists no parameter of their own for the later layers: one weight the network ties between modules, counted once for linear layers (norms and biases have no tied form: counted per use, said below).</source>
+        <translation>文件中有 {n} 个权重张量（{values} 个值）被不同模块的层读取，它们不是常数填充，且文件签名没有为后面的层列出各自的参数：这是网络在模块之间绑定共享的同一个权重，线性层只计一次（归一化层和偏置没有绑定形式：按每次使用计，见下文）。</translation>
+    </message>
+    <message>
         <source>{n} parameters are counted once per layer although the file stores them once (the exporter merged identical weight tensors, as it does for untrained ones).</source>
         <translation>有 {n} 个参数按每层各计一次，尽管文件只存储一次（导出器合并了相同的权重张量，未训练的网络常会如此）。</translation>
     </message>

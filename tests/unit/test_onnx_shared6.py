@@ -201,3 +201,61 @@ def test_a_convolution_with_its_own_bias_before_a_folded_norm_keeps_it(tmp_path)
     r = import_saved(tmp_path, _folded(True, signed=False), batch=2)
     assert r.report.plan_parameters == C * C + 2 * C
     assert "nor whether those convolutions had a bias of their own" in r.warnings[0]
+
+
+def _two_linears(fill: bool, signed: bool, own: bool = True):
+    """x → a.fc → ReLU → b.fc, both reading one weight and one bias (the default exporter's
+    record: module paths). ``fill``: the values are constant fills; ``signed``: the file has the
+    exported program's signature, listing b's own parameters where ``own``."""
+    rng = np.random.default_rng(0)
+    w = np.full((C, C), 0.5) if fill else rng.standard_normal((C, C))
+    b = np.zeros(C) if fill else rng.standard_normal(C)
+    nodes = []
+    for k, m in enumerate("ab"):
+        src = "x" if k == 0 else "r"
+        nodes += [_scoped(h.make_node("MatMul", [src, "a.fc.weight"], [f"m{k}"],
+                                      name=f"node_MatMul_{k}"), f"{m}", f"{m}.fc"),
+                  _scoped(h.make_node("Add", [f"m{k}", "a.fc.bias"], [f"y{k}"],
+                                      name=f"node_Add_{k}"), f"{m}", f"{m}.fc")]
+        if k == 0:
+            nodes.append(_scoped(h.make_node("Relu", ["y0"], ["r"], name="node_relu"), "act"))
+    model = build(nodes, [tensor("x", [1, 4, C])], [tensor("y1", None)],
+                  [const("a.fc.weight", w), const("a.fc.bias", b)])
+    if signed:
+        _signature(model, ["a.fc.weight", "a.fc.bias"]
+                   + ["b.fc.weight", "b.fc.bias"] * own)
+    return model
+
+
+def test_a_shared_initializer_is_counted_by_what_its_values_and_signature_say(tmp_path):
+    per_layer, once = 2 * (C * C + C), C * C + 2 * C  # (a bias has no tied form)
+    # a constant fill: separate untrained parameters stored once, said with the figure
+    r = import_saved(tmp_path, _two_linears(fill=True, signed=False), batch=2)
+    assert r.report.plan_parameters == per_layer
+    assert any("are equal tensors the exporter stored once" in w
+               and f"{C * C + C} parameters more than the file stores" in w for w in r.warnings)
+    # equal random values, the signature listing each module's own: copies (deepcopy)
+    r = import_saved(tmp_path, _two_linears(fill=False, signed=True), batch=2)
+    assert r.report.plan_parameters == per_layer
+    assert any("are equal tensors the exporter stored once" in w for w in r.warnings)
+    # random values and no parameter of b's own in the signature: one weight tied
+    r = import_saved(tmp_path, _two_linears(fill=False, signed=True, own=False), batch=2)
+    assert r.report.plan_parameters == once
+    assert any("one weight the network ties" in w for w in r.warnings)
+    # no signature: cannot be told; counted per layer, and the possible excess said
+    r = import_saved(tmp_path, _two_linears(fill=False, signed=False), batch=2)
+    assert r.report.plan_parameters == per_layer
+    assert any("cannot tell equal tensors" in w for w in r.warnings)
+
+
+def test_a_merged_norm_is_found_with_its_values_in_an_external_data_file(tmp_path):
+    # the default exporter writes every initializer, the norms' 1s and 0s too, to m.onnx.data
+    from planner.core.importers.onnx import import_onnx
+
+    path = tmp_path / "m.onnx"
+    onnx.save_model(_dpn_block(merged=True), str(path), save_as_external_data=True,
+                    all_tensors_to_one_file=True, location="m.onnx.data", size_threshold=0)
+    ref = import_saved(tmp_path, _dpn_block(merged=False), "ref.onnx", batch=2)
+    r = import_onnx(path, batch=2)
+    assert r.report.plan_parameters == ref.report.plan_parameters
+    assert saved_per_sample(r) == saved_per_sample(ref)

@@ -150,6 +150,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.twins_undecided: list[str] = []  # merged modules whose readers cannot be told
         self.fixed_filters = 0  # convolutions whose filter is a buffer (no parameters)
         self.own_bias = 0  # convolutions with a bias of their own before a folded norm
+        # initializers read by layers of different modules, by what their values say:
+        self.dedup_shared: set[str] = set()  # a constant fill: equal tensors stored once
+        self.tied_shared: set[str] = set()  # other values: one weight the network ties
+        self.undecided_shared: set[str] = set()  # values not read: cannot tell
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -266,7 +270,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.init_type: dict[str, int] = {}
         self.values: dict[str, Any] = {}
         self.square_consts: dict[str, Any] = {}
-        self.external_small: dict[str, dict[str, str]] = {}  # name -> its external_data
+        self.value_source: dict[str, dict[str, str] | None] = {}  # name -> external_data
+        self.embedded_where: dict[str, tuple[int, int, int]] | None = None
         for t in graph.initializer:
             dims = tuple(int(d) for d in t.dims)
             if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
@@ -283,9 +288,11 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                     self.values[t.name] = _small_array(nh, t, dims)
                 except Exception:  # noqa: BLE001 - a constant we cannot read is just unknown
                     pass
-            elif numel(dims) <= SMALL_ELEMENTS and t.data_type == 1:
-                # a small float vector in the external data file (read when needed: twins)
-                self.external_small[t.name] = {e.key: e.value for e in t.external_data}
+            elif t.data_type == 1 and not t.float_data:
+                # where the values lie (read only when needed: twins.stored_values): the
+                # external data file, or the file itself where the skim left them out
+                self.value_source[t.name] = {e.key: e.value for e in t.external_data} \
+                    if t.data_location == 1 else None
         import numpy as np  # noqa: PLC0415
 
         for node in graph.node:

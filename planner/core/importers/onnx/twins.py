@@ -23,7 +23,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from planner.core.importers.onnx.common import MAX_UNMERGED
+from planner.core.importers.onnx.common import MAX_UNMERGED, SMALL_ELEMENTS
 from planner.core.layers import LayerSpec, numel
 
 NORM_OPS = frozenset({"BatchNormalization", "LayerNormalization", "GroupNormalization",
@@ -42,41 +42,69 @@ def _inside(module: str, scope: str) -> bool:
     return bool(scope) and (module == scope or module.startswith(scope + "."))
 
 
-def small_values(imp, name: str):
-    """The values of a small float initializer, also where they lie in the external data file
-    (the default exporter writes every initializer there), or None."""
+MAX_READ_ELEMENTS = 1 << 24  # values read to tell a constant fill (64 MiB of float32)
+
+
+def stored_values(imp, name: str):
+    """The values of a float initializer, also where they lie in the external data file (the
+    default exporter writes every initializer there) or where the skim left them in the file
+    (read once, up to MAX_READ_ELEMENTS), or None."""
     v = imp.const(name)
-    if v is not None or name not in imp.external_small:
+    if v is not None or name not in imp.value_source:
         return v
     import numpy as np  # noqa: PLC0415
 
-    ext = imp.external_small.pop(name)  # read once
-    loc = ext.get("location", "")
-    if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
+    ext = imp.value_source.pop(name)  # read once
+    dims = imp.init_dims[name]
+    n = numel(dims)
+    if n > MAX_READ_ELEMENTS:
         return None
-    n = numel(imp.init_dims[name])
-    try:
-        offset = int(ext.get("offset", 0) or 0)
-        if int(ext.get("length", 4 * n) or 4 * n) != 4 * n:
+    if ext is None:  # in the file itself
+        from planner.core.importers.onnx.reading import embedded_data  # noqa: PLC0415
+
+        if imp.embedded_where is None:
+            names = {t for t, e in imp.value_source.items() if e is None} | {name}
+            imp.embedded_where = embedded_data(Path(imp.path), names)
+        field, offset, size = imp.embedded_where.get(name, (0, 0, 0))
+        path = Path(imp.path)
+        if field not in (4, 9) or size != 4 * n:
             return None
-        with open(Path(imp.path).parent / loc, "rb") as f:
+    else:
+        loc = ext.get("location", "")
+        if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
+            return None
+        path = Path(imp.path).parent / loc
+        try:
+            offset = int(ext.get("offset", 0) or 0)
+            if int(ext.get("length", 4 * n) or 4 * n) != 4 * n:
+                return None
+        except ValueError:
+            return None
+    try:
+        with open(path, "rb") as f:
             f.seek(offset)
             raw = f.read(4 * n)
     except (OSError, ValueError):
         return None
     if len(raw) != 4 * n:
         return None
-    v = np.frombuffer(raw, "<f4").reshape(imp.init_dims[name])
-    imp.values[name] = v
+    v = np.frombuffer(raw, "<f4").reshape(dims)
+    if n <= SMALL_ELEMENTS:
+        imp.values[name] = v
     return v
 
 
-def _constant_fill(imp, name: str) -> bool:
-    v = small_values(imp, name)
+def constant_fill(imp, name: str) -> bool | None:
+    """The initializer holds one value throughout (all 1, all 0), or not; None: unread."""
+    v = stored_values(imp, name)
     if v is None or getattr(v, "size", 0) < 1:
-        return False
+        return None
     flat = v.reshape(-1)
     return bool((flat == flat[0]).all())
+
+
+def _constant_fill(imp, name: str) -> bool:
+    return bool(numel(imp.init_dims[name]) <= SMALL_ELEMENTS and constant_fill(imp, name))
 
 
 def _reader_module(imp, node) -> str:

@@ -130,11 +130,41 @@ class WeightAccounting:
                 "values of the file: {diff} fewer.")
             self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
                                      diff=f"{abs(plan - expected):,}"))
-        if shared:
+        dedup = sum(numel(self.init_dims[w]) * (claimed[w] - 1) for w in self.dedup_shared
+                    if w not in parts)
+        undecided = sum(numel(self.init_dims[w]) * (claimed[w] - 1)
+                        for w in self.undecided_shared - self.dedup_shared - self.tied_shared
+                        if w not in parts)
+        if dedup:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file are each read by layers of different "
+                "modules and are equal tensors the exporter stored once (a constant fill, such "
+                "as an untrained norm's 1s and 0s, or a copied module's values where the file's "
+                "signature lists each copy's own parameter): counted once per layer, {values} "
+                "parameters more than the file stores."), n=len(self.dedup_shared),
+                values=f"{dedup:,}"))
+        if undecided:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file are each read by layers of different "
+                "modules, and the file cannot tell equal tensors the exporter stored once "
+                "(copied modules) from one weight the network ties: counted once per layer; "
+                "if they are tied, the plan counts {values} parameters too many."),
+                n=len(self.undecided_shared), values=f"{undecided:,}"))
+        if self.tied_shared:
+            n = sum(numel(self.init_dims[w]) for w in self.tied_shared)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file ({values} values) are read by layers "
+                "of different modules, are no constant fill, and the file's signature lists no "
+                "parameter of their own for the later layers: one weight the network ties "
+                "between modules, counted once for linear layers (norms and biases have no "
+                "tied form: counted per use, said below)."), n=len(self.tied_shared),
+                values=f"{n:,}"))
+        rest = shared - dedup - undecided
+        if rest > 0:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
-                "untrained ones)."), n=f"{shared:,}"))
+                "untrained ones)."), n=f"{rest:,}"))
         self._twin_warnings(analysis)
         if self.tied_weights:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
@@ -271,13 +301,32 @@ class WeightAccounting:
         if kind in ("fc", "embedding") and any(k == "embedding" for k, _s in before):
             return True  # an LM head, or a decoder's embedding, reading the encoder's table
         raw = scope[1]
-        if not raw:
+        if raw and (any(s[1] == raw for _k, s in before) if self.dynamo_names  # module paths
+                    # The legacy exporter numbers a module's later calls ('query', then
+                    # 'query_1'); two modules named 'conv_1' and 'conv_2' are not one.
+                    else any(recalled(raw, s[1]) for _k, s in before)):
+            return True
+        # Layers of different modules: the exporter stores equal tensors once (an untrained
+        # network's norm scales of 1, zero-initialised weights, the equal values of modules
+        # copied with copy.deepcopy: nn.TransformerEncoder's layers), so a constant fill is one
+        # parameter per layer. Other values: separate parameters where the exported program's
+        # signature lists this layer's own ('layers.1.linear1.bias'), one weight the network
+        # ties between modules where it does not; without a signature, not to be told.
+        from planner.core.importers.onnx.twins import constant_fill  # noqa: PLC0415
+
+        fill = constant_fill(self, init)
+        if fill:
+            self.dedup_shared.add(init)
             return False
-        if self.dynamo_names:  # its scopes are module paths, the same at every call
-            return any(s[1] == raw for _k, s in before)
-        # The legacy exporter numbers a module's later calls ('query', then 'query_1'); two
-        # modules named 'conv_1' and 'conv_2' are not one called twice.
-        return any(recalled(raw, s[1]) for _k, s in before)
+        own = f"{raw}.{init.rsplit('.', 1)[-1]}" if raw and self.signature else ""
+        if own and self.signature.get(own) == "PARAMETER":
+            self.dedup_shared.add(init)
+            return False
+        if fill is None or not own:
+            self.undecided_shared.add(init)
+            return False
+        self.tied_shared.add(init)
+        return True
 
     def _transposed_table(self, init: str) -> bool:
         """``init`` (a constant the legacy exporter folded: 'onnx::MatMul_N') has the
