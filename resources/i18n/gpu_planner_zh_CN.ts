@@ -7134,6 +7134,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（也无法得知这些卷积原本是否有自己的偏置：计划假定没有，即常见的卷积 + 归一化组合；若有，计划最多少算 {bias} 个参数）</translation>
     </message>
     <message>
+        <source>: {n} batch norm(s) were folded into the convolutions before them, so their parameters and saved tensors are not in the file ({own} of those convolutions had a bias of their own, as the exported program&apos;s signature in the file says: counted)</source>
+        <translation>：{n} 个批归一化被折叠进其前面的卷积，因此文件中没有它们的参数和保留张量（据文件中导出程序的签名，其中 {own} 个卷积原本有自己的偏置：已计入）</translation>
+    </message>
+    <message>
         <source>: its {n} batch norm(s) use running statistics; the plan counts what training keeps</source>
         <translation>：其 {n} 个批归一化使用运行统计量；计划按训练时保留的内容计算</translation>
     </message>
@@ -7386,6 +7390,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：少 {diff} 个。</translation>
     </message>
     <message>
+        <source>{n} weight tensor(s) of the file are each read by layers of different modules and are equal tensors the exporter stored once (a constant fill, such as an untrained norm&apos;s 1s and 0s, or a copied module&apos;s values where the file&apos;s signature lists each copy&apos;s own parameter): counted once per layer, {values} parameters more than the file stores.</source>
+        <translation>文件中有 {n} 个权重张量各自被不同模块的层读取，它们是导出器只存储一次的相等张量（常数填充，例如未训练归一化层的全 1 与全 0；或复制模块的取值，文件签名列出了每个副本自己的参数）：按每层各计一次，比文件存储的多 {values} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file are each read by layers of different modules, and the file cannot tell equal tensors the exporter stored once (copied modules) from one weight the network ties: counted once per layer; if they are tied, the plan counts {values} parameters too many.</source>
+        <translation>文件中有 {n} 个权重张量各自被不同模块的层读取，而文件无法区分这是导出器只存储一次的相等张量（复制的模块）还是网络绑定共享的同一个权重：按每层各计一次；如果它们是绑定共享的，计划多计了 {values} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file ({values} values) are read by layers of different modules, are no constant fill, and the file&apos;s signature lists no parameter of their own for the later layers: one weight the network ties between modules, counted once for linear layers (norms and biases have no tied form: counted per use, said below).</source>
+        <translation>文件中有 {n} 个权重张量（{values} 个值）被不同模块的层读取，它们不是常数填充，且文件签名没有为后面的层列出各自的参数：这是网络在模块之间绑定共享的同一个权重，线性层只计一次（归一化层和偏置没有绑定形式：按每次使用计，见下文）。</translation>
+    </message>
+    <message>
         <source>{n} parameters are counted once per layer although the file stores them once (the exporter merged identical weight tensors, as it does for untrained ones).</source>
         <translation>有 {n} 个参数按每层各计一次，尽管文件只存储一次（导出器合并了相同的权重张量，未训练的网络常会如此）。</translation>
     </message>
@@ -7404,6 +7420,18 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} values of vectors (biases, norm scales) that the network shares between layers (one module called several times) are counted once per use: the plan counts {n} parameters more than the network has ({pct} of them).</source>
         <translation>网络在层之间共享的向量（偏置、归一化缩放）中有 {n} 个值按每次使用各计一次（同一模块被多次调用）：计划比网络实际多计 {n} 个参数（占 {pct}）。</translation>
+    </message>
+    <message>
+        <source>{n} norm(s) of the network ({first}) have no node in the file: the exporter&apos;s optimiser merged each with an identical norm of the same input (equal parameters, as in an untrained network). They are planned again, as training runs each: {values} parameters and what they keep.</source>
+        <translation>网络中有 {n} 个归一化层（{first}）在文件中没有对应节点：导出器的优化器把每个都与同一输入上参数相同的归一化层合并了（参数相等，未训练的网络即如此）。训练时每个都会运行，所以计划重新加入它们：{values} 个参数及其保留的张量。</translation>
+    </message>
+    <message>
+        <source>{n} convolution(s) apply a fixed filter that is a buffer of their module, not a parameter (an anti-aliasing blur): planned without parameters, keeping their input.</source>
+        <translation>{n} 个卷积使用固定滤波器，它是所在模块的缓冲区而不是参数（抗混叠模糊）：按无参数规划，保留其输入。</translation>
+    </message>
+    <message>
+        <source>{n} norm module(s) of the network ({first}) have no node in the file (the exporter&apos;s optimiser merged each with an identical norm) and the file cannot tell which layers read them: the plan leaves them out, so it counts fewer parameters than the network has.</source>
+        <translation>网络中有 {n} 个归一化模块（{first}）在文件中没有对应节点（导出器的优化器把每个都与相同的归一化层合并了），而文件无法说明哪些层读取它们：计划未包含它们，因此计算的参数少于网络实际的参数。</translation>
     </message>
     <message>
         <source>In {n} module(s) ({first}) the exporter folded parameters and buffers into one weight, which the plan counts whole as parameters; the buffers&apos; part is not learned and the file does not give its size: the plan may count about {values} parameters too many (if the parts are equal).</source>

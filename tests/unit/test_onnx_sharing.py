@@ -57,7 +57,10 @@ def test_two_modules_reading_one_merged_tensor_are_two_parameters(tmp_path):
         assert not any(layer.params.get("tied") for layer in r.draft.layers)
         assert r.report.plan_parameters == 2 * (C * C + C)
         assert not any("values of vectors" in w for w in r.warnings)
-        assert any("merged identical weight tensors" in n for n in r.notes)
+        # random values a legacy file stores once for two modules: copies of one module the
+        # exporter merged, or one weight tied between them; the file cannot tell, and says so
+        text = " ".join(r.warnings)
+        assert "cannot tell equal tensors" in text and f"{C * C + C} parameters too many" in text
 
 
 def test_a_head_tied_to_the_token_embedding_counts_the_table_once(tmp_path):

@@ -109,6 +109,10 @@ FOLDED_BN = QT_TRANSLATE_NOOP(
     "parameters and saved tensors are not in the file (nor whether those convolutions had a "
     "bias of their own: the plan assumes not, the usual convolution + norm pair; if they "
     "had, it counts up to {bias} parameters too few)")
+FOLDED_BN_SIGNED = QT_TRANSLATE_NOOP(
+    "core", ": {n} batch norm(s) were folded into the convolutions before them, so their "
+    "parameters and saved tensors are not in the file ({own} of those convolutions had a bias "
+    "of their own, as the exported program's signature in the file says: counted)")
 EVAL_BN = QT_TRANSLATE_NOOP(
     "core", ": its {n} batch norm(s) use running statistics; the plan counts what training "
     "keeps")
@@ -259,8 +263,10 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     eval_bn = imp.eval_bn
     eval_export = bool(imp.restored_bn or eval_bn)
     if imp.restored_bn:
-        warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(FOLDED_BN, n=imp.restored_bn,
-                                                       bias=f"{imp.restored_bn_channels:,}")))
+        folded = Msg(FOLDED_BN_SIGNED, n=imp.restored_bn, own=imp.own_bias) if \
+            imp.signature else Msg(FOLDED_BN, n=imp.restored_bn,
+                                   bias=f"{imp.restored_bn_channels:,}")
+        warnings.insert(0, Msg(EVAL_EXPORT, what=folded))
     elif eval_bn:
         warnings.insert(0, Msg(EVAL_EXPORT, what=Msg(EVAL_BN, n=eval_bn)))
     # Convolutions a batch norm may have been folded into: read by an activation or a sum (a

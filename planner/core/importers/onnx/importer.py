@@ -152,6 +152,15 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.embedded_masks: dict | None = None  # masks read from the file (kvcache), once
         self.data_inputs: list[str] = []  # the inputs the plan follows
         self.square_consts: dict[str, Any] = {}  # possible attention masks (kvcache)
+        self.twins: list[dict[str, Any]] = []  # norms merged with a twin, planned again (twins)
+        self.twin_readers: dict[int, int] = {}  # node index -> the twin it reads
+        self.twins_undecided: list[str] = []  # merged modules whose readers cannot be told
+        self.fixed_filters = 0  # convolutions whose filter is a buffer (no parameters)
+        self.own_bias = 0  # convolutions with a bias of their own before a folded norm
+        # initializers read by layers of different modules, by what their values say:
+        self.dedup_shared: set[str] = set()  # a constant fill: equal tensors stored once
+        self.tied_shared: set[str] = set()  # other values: one weight the network ties
+        self.undecided_shared: set[str] = set()  # values not read: cannot tell
 
     def fail(self, message: str):
         raise ImportFailure(message)
@@ -246,10 +255,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.incomplete = True
         self._find_activations()
         self._batch_axes()
-        from planner.core.importers.onnx import mappers, patterns  # noqa: PLC0415
+        from planner.core.importers.onnx import mappers, patterns, twins  # noqa: PLC0415
 
         self.mappers = mappers
+        self.twin_module = twins
         patterns.prepass(self)
+        twins.find(self)
         self._map_all()
         draft = self._finish()
         batch_size = self._batch_size()
@@ -266,6 +277,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.init_type: dict[str, int] = {}
         self.values: dict[str, Any] = {}
         self.square_consts: dict[str, Any] = {}
+        self.value_source: dict[str, dict[str, str] | None] = {}  # name -> external_data
+        self.embedded_where: dict[str, tuple[int, int, int]] | None = None
         for t in graph.initializer:
             dims = tuple(int(d) for d in t.dims)
             if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
@@ -282,6 +295,11 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                     self.values[t.name] = _small_array(nh, t, dims)
                 except Exception:  # noqa: BLE001 - a constant we cannot read is just unknown
                     pass
+            elif t.data_type == 1 and not t.float_data:
+                # where the values lie (read only when needed: twins.stored_values): the
+                # external data file, or the file itself where the skim left them out
+                self.value_source[t.name] = {e.key: e.value for e in t.external_data} \
+                    if t.data_location == 1 else None
         import numpy as np  # noqa: PLC0415
 
         for node in graph.node:
@@ -637,7 +655,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.status[k] = "folded"
                 continue
             main = planned[0]
-            merged = self._unmerge(node, main) if self.dynamo else None
+            twin = self.twin_module.redirect(self, k) if self.twin_readers else None
+            merged = self._unmerge(node, main) if self.dynamo and twin is None else None
             try:
                 self.mappers.map_node(self, node, main, planned, facts)
             except ImportFailure:
@@ -650,6 +669,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.placeholder(node, main)
             if merged is not None:
                 self.tensor_layer[main] = merged
+            if twin is not None:
+                self.tensor_layer[twin[0]] = twin[1]
             self.status.setdefault(k, "mapped")
         for o in self.output_names:
             if o in self.tensor_layer.pending:

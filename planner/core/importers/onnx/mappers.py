@@ -117,6 +117,14 @@ def _map_conv(imp, node, main, acts, facts):
     dims = len(w) - 2
     if x is None or len(x) != dims + 1 or dims not in (1, 2, 3):
         return imp.placeholder(node, main)
+    if _fixed_filter(imp, node):
+        # A filter that is no parameter (anti-aliasing blur: timm's BlurPool2d buffer): no
+        # gradient, no optimizer state; autograd keeps the input, as for any convolution.
+        out = imp.per_sample(node.output[0])
+        if out is not None:
+            imp.fixed_filters += 1
+            imp.emit("generic", node, {"keeps": "input", "shape": out}, main)
+            return None
     kernel = imp.attr(node, "kernel_shape") or list(w[2:])
     strides = imp.attr(node, "strides") or [1] * dims
     dilations = imp.attr(node, "dilations") or [1] * dims
@@ -126,7 +134,9 @@ def _map_conv(imp, node, main, acts, facts):
     weights = (node.input[1],) + ((node.input[2],) if bias else ())
     if not bias and bn is None:
         bias = restore_bias(imp, node, int(w[0]))
-    if bn is not None and bias:
+    if bn is not None and bias and _own_bias(imp, node):
+        imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
+    elif bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
     padding = _conv_padding(imp, node, dims, facts) if dims == 1 else None
@@ -181,6 +191,33 @@ def _map_conv(imp, node, main, acts, facts):
         imp.restored_bn += 1
         imp.restored_bn_params += 2 * int(w[0])
         imp.restored_bn_channels += int(w[0])
+
+
+def _own_bias(imp, node) -> bool:
+    """A convolution a batch norm was folded into had a bias of its own: the exported
+    program's signature lists it as a parameter (ResNeSt's attention fc1, HRNet's
+    downsampling convolutions), under the name of the folded bias or beside the weight's."""
+    sig = imp.signature
+    if not sig:
+        return False
+    o = imp.origin(node.input[1]) or ""
+    names = [node.input[2], o[:-len("weight")] + "bias" if o.endswith(".weight") else ""]
+    return any(sig.get(t) == "PARAMETER" for t in names if t)
+
+
+def _fixed_filter(imp, node) -> bool:
+    """The convolution's filter is a module's buffer, not a parameter: the exported program's
+    signature says so (the default exporter), or it is a Constant node in a file that stores
+    the parameters as named initializers (the legacy exporter traces a non-persistent buffer
+    as a constant). Not with a bias of its own."""
+    w = node.input[1]
+    if len(node.input) > 2 and node.input[2] or w in imp.acts:
+        return False
+    o = imp.origin(w)
+    if o is not None:
+        return imp.signature.get(o) == "BUFFER"
+    p = imp.producer.get(w)
+    return p is not None and imp.nodes[p].op_type == "Constant" and imp.named_parameters
 
 
 def _standardized_weight(imp, weight: str, elements: int, filters: int):

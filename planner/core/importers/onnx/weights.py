@@ -132,11 +132,42 @@ class WeightAccounting:
                 "values of the file: {diff} fewer.")
             self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
                                      diff=f"{abs(plan - expected):,}"))
-        if shared:
+        dedup = sum(numel(self.init_dims[w]) * (claimed[w] - 1) for w in self.dedup_shared
+                    if w not in parts)
+        undecided = sum(numel(self.init_dims[w]) * (claimed[w] - 1)
+                        for w in self.undecided_shared - self.dedup_shared - self.tied_shared
+                        if w not in parts)
+        if dedup:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file are each read by layers of different "
+                "modules and are equal tensors the exporter stored once (a constant fill, such "
+                "as an untrained norm's 1s and 0s, or a copied module's values where the file's "
+                "signature lists each copy's own parameter): counted once per layer, {values} "
+                "parameters more than the file stores."), n=len(self.dedup_shared),
+                values=f"{dedup:,}"))
+        if undecided:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file are each read by layers of different "
+                "modules, and the file cannot tell equal tensors the exporter stored once "
+                "(copied modules) from one weight the network ties: counted once per layer; "
+                "if they are tied, the plan counts {values} parameters too many."),
+                n=len(self.undecided_shared), values=f"{undecided:,}"))
+        if self.tied_shared:
+            n = sum(numel(self.init_dims[w]) for w in self.tied_shared)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file ({values} values) are read by layers "
+                "of different modules, are no constant fill, and the file's signature lists no "
+                "parameter of their own for the later layers: one weight the network ties "
+                "between modules, counted once for linear layers (norms and biases have no "
+                "tied form: counted per use, said below)."), n=len(self.tied_shared),
+                values=f"{n:,}"))
+        rest = shared - dedup - undecided
+        if rest > 0:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} parameters are counted once per layer although the file stores "
                 "them once (the exporter merged identical weight tensors, as it does for "
-                "untrained ones)."), n=f"{shared:,}"))
+                "untrained ones)."), n=f"{rest:,}"))
+        self._twin_warnings(analysis)
         if self.tied_weights:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} weight values are read by more than one linear layer (one module "
@@ -168,6 +199,36 @@ class WeightAccounting:
                 "between layers (one module called several times) are counted once per use: "
                 "the plan counts {n} parameters more than the network has ({pct} of them)."),
                 n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+
+    def _twin_warnings(self, analysis) -> None:
+        """Norms the exporter's optimiser merged with an identical twin (``twins``): planned
+        again, or, where the file cannot tell which layers read them, missing; said either
+        way with the figure."""
+        planned = [t for t in self.twins if t["layers"]]
+        if planned:
+            names = {info.name: info.parameters for info in analysis.layers}
+            values = sum(names.get(layer, 0) for t in planned for layer in t["layers"])
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} norm(s) of the network ({first}) have no node in the file: the "
+                "exporter's optimiser merged each with an identical norm of the same input "
+                "(equal parameters, as in an untrained network). They are planned again, as "
+                "training runs each: {values} parameters and what they keep."),
+                n=len(planned), first=", ".join(t["module"] for t in planned[:2])
+                + (", ..." if len(planned) > 2 else ""), values=f"{values:,}"))
+        if self.fixed_filters:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} convolution(s) apply a fixed filter that is a buffer of their "
+                "module, not a parameter (an anti-aliasing blur): planned without parameters, "
+                "keeping their input."), n=self.fixed_filters))
+        if self.twins_undecided:
+            self.incomplete = True
+            lost = self.twins_undecided
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} norm module(s) of the network ({first}) have no node in the file "
+                "(the exporter's optimiser merged each with an identical norm) and the file "
+                "cannot tell which layers read them: the plan leaves them out, so it counts "
+                "fewer parameters than the network has."), n=len(lost),
+                first=", ".join(lost[:2]) + (", ..." if len(lost) > 2 else "")))
 
     def _folded_buffers(self, claimed: dict[str, int]) -> None:
         """A bias the default exporter folded out of a module's parameters and buffers (EVA's
@@ -230,7 +291,8 @@ class WeightAccounting:
                                                "Identity", "Slice", "Split", "Concat", "Tile"}
         last = o.rsplit(".", 1)[-1]
         listed = self.__dict__.get("signature", {}).get(o)  # the exported program's own word
-        result = judged and "." in o and (listed == "BUFFER" if listed else (
+        # (a buffer the signature names is one whatever reads it: a blur's fixed filter)
+        result = listed == "BUFFER" if listed else judged and "." in o and ((
             re.fullmatch(r"(\w*_)?masks?", last) is not None
             or self.dynamo and bool(self.fx_parameters)
             and o.replace(".", "_").lower() not in self.fx_parameters))
@@ -284,13 +346,32 @@ class WeightAccounting:
                 read[1] and any(r[1] for r in earlier):
             return True
         raw = scope[1]
-        if not raw:
+        if raw and (any(s[1] == raw for _k, s in before) if self.dynamo_names  # module paths
+                    # The legacy exporter numbers a module's later calls ('query', then
+                    # 'query_1'); two modules named 'conv_1' and 'conv_2' are not one.
+                    else any(recalled(raw, s[1]) for _k, s in before)):
+            return True
+        # Layers of different modules: the exporter stores equal tensors once (an untrained
+        # network's norm scales of 1, zero-initialised weights, the equal values of modules
+        # copied with copy.deepcopy: nn.TransformerEncoder's layers), so a constant fill is one
+        # parameter per layer. Other values: separate parameters where the exported program's
+        # signature lists this layer's own ('layers.1.linear1.bias'), one weight the network
+        # ties between modules where it does not; without a signature, not to be told.
+        from planner.core.importers.onnx.twins import constant_fill  # noqa: PLC0415
+
+        fill = constant_fill(self, init)
+        if fill:
+            self.dedup_shared.add(init)
             return False
-        if self.dynamo_names:  # its scopes are module paths, the same at every call
-            return any(s[1] == raw for _k, s in before)
-        # The legacy exporter numbers a module's later calls ('query', then 'query_1'); two
-        # modules named 'conv_1' and 'conv_2' are not one called twice.
-        return any(recalled(raw, s[1]) for _k, s in before)
+        own = f"{raw}.{init.rsplit('.', 1)[-1]}" if raw and self.signature else ""
+        if own and self.signature.get(own) == "PARAMETER":
+            self.dedup_shared.add(init)
+            return False
+        if fill is None or not own:
+            self.undecided_shared.add(init)
+            return False
+        self.tied_shared.add(init)
+        return True
 
     def _transposed_table(self, init: str) -> bool:
         """``init`` (a constant the legacy exporter folded: 'onnx::MatMul_N') has the
