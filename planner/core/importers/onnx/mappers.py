@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from planner.core.importers.onnx.common import flat
+from planner.core.importers.onnx.common import flat, fx_call
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -317,7 +317,26 @@ def _map_reduce(imp, node, main, acts, facts):
         # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
         # cosine attention) and logsumexp too; a sum of squares its input
         keeps = "input"
+    if op in ("ReduceMax", "ReduceMin") and _max_over_dim(imp, node):
+        keeps = "indices"
     imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+
+
+def _max_over_dim(imp, node) -> bool:
+    """A max / min that PyTorch ran as ``torch.max(x, dim)`` (``x.max(dim).values``: Hiera's
+    pooling over mask units), which keeps int64 indices of the result for backward, not its
+    input as ``amax`` does. The default exporter's record says which; without one, a
+    reduction over one axis that drops it is taken for ``max(dim)`` (``amax`` keeps its
+    input: the legacy exporter writes both as the same ReduceMax)."""
+    call = fx_call(node)
+    if call is not None:
+        return call[0] in ("aten.max.dim", "aten.min.dim")
+    if int(imp.attr(node, "keepdims", 1) or 0):
+        return False
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    return axes is not None and len(flat(axes)) == 1
 
 
 def _map_batchnorm(imp, node, main, acts, facts):
