@@ -4,12 +4,13 @@ before its fix."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, import_saved, saved_per_sample  # noqa: E402
+from onnx_fixtures import build, const, import_saved, saved_per_sample  # noqa: E402
 from onnx_fixtures import tensor, weight  # noqa: E402
 
 from planner.core.network import analyze  # noqa: E402
@@ -76,4 +77,55 @@ def test_min_over_a_dimension_keeps_indices_too(tmp_path):
                      batch=2)
     assert saved_per_sample(r) == units * t * c + 2 * t * c + t * c
 
+
+
+def _batch_back(x: str, rest: list[int], tag: str) -> tuple[list, object]:
+    """``y.view(B, *rest)`` with B read from ``x``'s shape, as both exporters write it."""
+    return [
+        h.make_node("Shape", [x], [f"{tag}_s"], name=f"/m/{tag}/Shape"),
+        h.make_node("Slice", [f"{tag}_s", "zero1", "one1"], [f"{tag}_b"], name=f"/m/{tag}/Slice"),
+        h.make_node("Concat", [f"{tag}_b", f"{tag}_rest"], [f"{tag}_shape"],
+                    name=f"/m/{tag}/Concat", axis=0),
+    ], const(f"{tag}_rest", rest, np.int64)
+
+
+def _token_list_block(t: int = 16, c: int = 32):
+    """A block that runs on the token list: ``h = x.view(-1, C)`` (the batch merged with the
+    tokens), a linear layer, ``view(B, T, C)`` back, the residual add; then a linear layer
+    viewed as B×T×C and its residual add."""
+    back, rest = _batch_back("x", [t, c], "back")
+    nodes = [
+        h.make_node("Reshape", ["x", "flat"], ["x2"], name="/m/Reshape"),
+        h.make_node("MatMul", ["x2", "m.fc.weight"], ["y2"], name="/m/fc/MatMul"),
+        *back,
+        h.make_node("Reshape", ["y2", "back_shape"], ["y3"], name="/m/Reshape_1"),
+        h.make_node("Add", ["x", "y3"], ["r"], name="/m/Add"),
+        # the next block: a linear layer whose output is viewed as B×T×C (attention's
+        # output projection after its heads are merged back)
+        h.make_node("MatMul", ["r", "m.fc2.weight"], ["z0"], name="/m/fc2/MatMul"),
+        h.make_node("Reshape", ["z0", "back_shape"], ["z"], name="/m/Reshape_2"),
+        h.make_node("Add", ["r", "z"], ["y"], name="/m/Add_1"),
+    ]
+    inits = [weight("m.fc.weight", (c, c)), weight("m.fc2.weight", (c, c)),
+             const("flat", [-1, c], np.int64), rest,
+             const("zero1", [0], np.int64), const("one1", [1], np.int64)]
+    return build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits)
+
+
+def test_a_batch_merged_with_the_tokens_and_split_again_plans(tmp_path):
+    """At the inference batch of 1 the batch merged into a token list (a mixture of experts'
+    blocks, M2M100's position lookup) was not found again after ``view(B, T, C)``: the plan
+    went on 1×T×C, and in the real files a later residual add failed ('cannot add 1×64×128
+    to 64×128': no plan for any Mixtral, Qwen2-MoE or M2M100 file, both exporters)."""
+    t, c = 16, 32
+    r = import_saved(tmp_path, _token_list_block(t, c), batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert r.report.complete
+    # every tensor after the token list is T×C per sample again, as the input (the batch
+    # found): before, 1×T×C, which a later residual add with a T×C branch refused
+    assert {layer.out_shape for layer in a.layers[1:] if layer.kind in ("add", "elementwise",
+                                                                           "fc")} == {(t, c)}
+    assert a.parameters == 2 * c * c
+    assert saved_per_sample(r) == 2 * t * c  # the linear layers' inputs; adds keep nothing
 

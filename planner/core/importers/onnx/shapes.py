@@ -223,6 +223,7 @@ class ShapeTracking:
         b0 = self.batch_infer
         bax: dict[str, int | None] = dict(self.input_axes)
         self.bax = bax
+        self.merged_lead.clear()
         for node in self.nodes:
             act_in = [i for i in node.input if i in self.acts and i in bax]
             if not act_in:
@@ -239,7 +240,48 @@ class ShapeTracking:
                     b = None
                 if b is None:
                     b = _search_axis(ys, b0)
+                if b is None and b0 == 1:
+                    b = self._merged_lead(node, act_in, o, ys)
                 bax[o] = b
+
+    def _merged_lead(self, node, act_in: list[str], o: str, ys) -> int | None:
+        """At an inference batch of 1, a batch merged with the axes after it (``x.view(-1,
+        C)`` of B×T×C: a mixture of experts' token list, M2M100's position lookup) cannot be
+        told by its size. Such a tensor's first axis holds the batch as its outermost factor;
+        every reshape keeps that, as do operations that keep the first axis; a reshape back to
+        1×… (``view(B, T, C)``) has the batch as its first axis again: 0, and None otherwise
+        (the output marked merged where it still is)."""
+        op = node.op_type
+        lead = self.merged_lead
+        reshape = op in ("Reshape", "Flatten", "Squeeze")
+        for x in act_in:
+            xs = self.full_shape(x)
+            if xs is None or not xs:
+                continue
+            bx = self.bax.get(x)
+            if x in lead:
+                if reshape and op == "Reshape" and len(ys) >= 2 and ys[0] == 1 and \
+                        numel(ys) == numel(xs):
+                    return 0
+                keeps_first = len(ys) == len(xs) and ys and ys[0] == xs[0] or \
+                    op.startswith("Reduce") and ys and ys[0] == xs[0] and \
+                    _out_batch_axis(self, node, act_in, 0, ys) is None and \
+                    0 not in _reduced_axes(self, node, len(xs)) or \
+                    op == "Unsqueeze" and 0 not in _unsqueezed_axes(self, node, len(ys)) or \
+                    op == "Gather" and int(self.attr(node, "axis", 0)) != 0 and \
+                    node.input[0] == x and ys and ys[0] == xs[0]
+                if reshape or keeps_first:
+                    lead.add(o)
+                    return None
+            elif bx is not None and reshape and math.prod(xs[:bx]) == 1 and \
+                    numel(ys) == numel(xs):
+                lead.add(o)  # the batch, outermost, merged with the axes after it
+                return None
+            if op == "Gather" and len(node.input) > 1 and node.input[1] == x and x in lead and \
+                    int(self.attr(node, "axis", 0)) == 0:
+                lead.add(o)  # rows looked up by a merged index: the index's first axis
+                return None
+        return None
 
     def full_shape(self, name: str) -> tuple[int, ...] | None:
         full = self._full
@@ -338,6 +380,24 @@ def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int |
     if b < ry and ys[b] == xs[b]:
         return b
     return None
+
+
+def _reduced_axes(imp, node, rank: int) -> set[int]:
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    if axes is None:
+        return set(range(rank))  # every axis (or unknown)
+    return {int(a) % rank for a in flat(axes)}
+
+
+def _unsqueezed_axes(imp, node, rank: int) -> set[int]:
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    if axes is None:
+        return {0}  # unknown: taken as the first
+    return {int(a) % rank for a in flat(axes)}
 
 
 def _reshape_axis(xs, b, ys, b0) -> int | None:
