@@ -129,3 +129,67 @@ def test_a_batch_merged_with_the_tokens_and_split_again_plans(tmp_path):
     assert a.parameters == 2 * c * c
     assert saved_per_sample(r) == 2 * t * c  # the linear layers' inputs; adds keep nothing
 
+
+def _experts(t: int = 16, c: int = 32, d: int = 24, e: int = 4, k: int = 2,
+             gather_nd: bool = False):
+    """transformers' batched_mm experts: router softmax, top-k, each token repeated k times,
+    ``gate_up_proj[expert_ids]`` (a per-token copy of its expert's matrix), a batched
+    product with it, the k results summed, ``view(B, T, D)``."""
+    back, rest = _batch_back("x", [t, d], "back")
+    gather = [h.make_node("Unsqueeze", ["ids", "last"], ["ids1"], name="/m/experts/Unsqueeze_i"),
+              h.make_node("GatherND", ["val_7", "ids1"], ["w_sel"], name="/m/experts/GatherND")] \
+        if gather_nd else \
+        [h.make_node("Gather", ["m.experts.gate_up_proj", "ids"], ["w_sel"],
+                     name="/m/experts/Gather", axis=0)]
+    if gather_nd:
+        _record(gather[1], "%index : [num_users=1] = call_function[target=torch.ops.aten.index."
+                "Tensor](args = (%p_m_experts_gate_up_proj, [%view_8]), kwargs = {})")
+    nodes = [
+        h.make_node("Reshape", ["x", "flat"], ["x2"], name="/m/Reshape"),
+        h.make_node("MatMul", ["x2", "m.gate.weight"], ["logits"], name="/m/gate/MatMul"),
+        h.make_node("Softmax", ["logits"], ["probs"], name="/m/gate/Softmax", axis=-1),
+        h.make_node("TopK", ["probs", "k"], ["top_v", "top_i"], name="/m/gate/TopK", axis=-1),
+        h.make_node("Reshape", ["top_i", "minus1"], ["ids"], name="/m/experts/Reshape"),
+        *gather,
+        h.make_node("Unsqueeze", ["x2", "one1"], ["x3"], name="/m/experts/Unsqueeze"),
+        h.make_node("Expand", ["x3", "rep"], ["x4"], name="/m/experts/Expand"),
+        h.make_node("Reshape", ["x4", "flat"], ["x5"], name="/m/experts/Reshape_1"),
+        h.make_node("Unsqueeze", ["x5", "last"], ["x6"], name="/m/experts/Unsqueeze_1"),
+        h.make_node("MatMul", ["w_sel", "x6"], ["p"], name="/m/experts/MatMul"),
+        h.make_node("Squeeze", ["p", "last"], ["p2"], name="/m/experts/Squeeze"),
+        h.make_node("Reshape", ["p2", "tkd"], ["p3"], name="/m/experts/Reshape_2"),
+        h.make_node("ReduceSum", ["p3", "one1"], ["p4"], name="/m/experts/ReduceSum",
+                    keepdims=0),
+        *back,
+        h.make_node("Reshape", ["p4", "back_shape"], ["y4"], name="/m/Reshape_3"),
+    ]
+    table = weight("val_7" if gather_nd else "m.experts.gate_up_proj", (e, d, c))
+    inits = [weight("m.gate.weight", (c, e)), table, rest,
+             const("flat", [-1, c], np.int64), const("minus1", [-1], np.int64),
+             const("k", [k], np.int64), const("rep", [1, k, 1], np.int64),
+             const("last", [-1], np.int64), const("one1", [1], np.int64),
+             const("zero1", [0], np.int64), const("tkd", [-1, k, d], np.int64)]
+    return build(nodes, [tensor("x", ["N", t, c])], [tensor("y4", None)], inits, opset=18)
+
+
+@pytest.mark.parametrize("gather_nd", [False, True])
+def test_mixture_of_experts_counts_the_experts_and_keeps_their_gathered_copies(tmp_path,
+                                                                              gather_nd):
+    """Before: TopK and the gather of the stacked expert weights were operators not
+    understood (the experts' parameters missing: Mixtral 260,736 of 1,047,168) and no plan
+    was made at all (the batch lost in the token list). Now the lookup counts the whole
+    weight and keeps the ids, the batched product keeps the copy it multiplies by, top-k
+    keeps its int64 indices: Mixtral and Qwen2-MoE (batched_mm) within 0.02 % of autograd."""
+    t, c, d, e, k = 16, 32, 24, 4, 2
+    r = import_saved(tmp_path, _experts(t, c, d, e, k, gather_nd), batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert r.report.complete, r.warnings
+    assert a.parameters == c * e + e * d * c
+    s = t * k  # token-expert pairs per sample
+    kept = (t * c  # the router's input
+            + t * e  # the softmax
+            + 2 * s  # top-k's int64 indices
+            + s  # the ids the lookup keeps (the planner's own copy of top-k's indices)
+            + s * d * c + s * c)  # the batched product: the gathered matrices, the tokens
+    assert saved_per_sample(r) == kept

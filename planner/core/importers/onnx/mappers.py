@@ -1051,6 +1051,8 @@ def _map_split(imp, node, main, acts, facts):
 
 def _map_embedding(imp, node, main, acts, facts):
     table = imp.dims_of(node.input[0])
+    if table is not None and len(table) >= 3 and int(imp.attr(node, "axis", 0)) == 0:
+        return _map_rows_of_weight(imp, node, main, table)
     if table is None or len(table) != 2 or int(imp.attr(node, "axis", 0)) != 0:
         return imp.placeholder(node, main)
     ids = node.input[1]
@@ -1060,6 +1062,35 @@ def _map_embedding(imp, node, main, acts, facts):
         return imp.placeholder(node, main)
     imp.emit("embedding", node, {"num": int(table[0]), "dim": int(table[1])}, ids,
              weights=(node.input[0],))
+
+
+def _parameter_read(imp, node, data: str) -> bool:
+    """``data`` is a parameter: a learned initializer, or one the default exporter's optimiser
+    renamed ('val_152') that its record of the call reads as '%p_…'."""
+    if imp.is_learned(data):
+        return True
+    call = fx_call(node)
+    return call is not None and bool(call[1]) and call[1][0].startswith("%p_")
+
+
+def _map_rows_of_weight(imp, node, main, table, learned: bool = False) -> None:
+    """A stacked weight indexed by computed ids, ``weight[ids]`` (a mixture of experts'
+    per-token expert matrices, transformers' batched_mm experts: ``gate_up_proj[expert_ids]``):
+    an embedding lookup of the flattened rows, which keeps the ids and counts the whole
+    weight, viewed back to its shape. The product reading it keeps the gathered copy."""
+    ids = node.input[1]
+    x = imp.per_sample(ids)
+    if x is not None and node.op_type == "GatherND":
+        x = x[:-1] or (1,)  # ids[..., None]
+    out = imp.per_sample(node.output[0])
+    row = tuple(int(d) for d in table[1:])
+    if x is None or out != x + row or not (learned or imp.is_learned(node.input[0])):
+        return imp.placeholder(node, main)
+    emb = imp.emit("embedding", node, {"num": int(table[0]), "dim": numel(row)}, ids, out=[],
+                   name=imp.layer_name(node, "rows"), weights=(node.input[0],))
+    imp.tensor_layer["\0" + emb] = emb
+    imp.layer_out[emb] = x + (numel(row),)
+    imp.emit("view", node, {"shape": out}, "\0" + emb)
 
 
 def _map_where(imp, node, main, acts, facts):
@@ -1115,6 +1146,13 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
     data = node.input[0] if node.input else ""
     index = node.input[1] if len(node.input) > 1 else ""
     out = imp.per_sample(node.output[0]) if node.output else None
+    table = imp.dims_of(data) if data and data not in imp.acts else None
+    if node.op_type == "GatherND" and table and len(table) >= 2 and index in imp.acts and \
+            not int(imp.attr(node, "batch_dims", 0) or 0) and \
+            (imp.dims_of(index) or (0,))[-1] == 1 and _parameter_read(imp, node, data):
+        # weight[ids] written as GatherND with ids[..., None] (the default exporter's
+        # aten.index of a parameter: batched_mm experts)
+        return _map_rows_of_weight(imp, node, main, table, learned=True)
     if data not in imp.tensor_layer or out is None or imp.is_integer(data):
         return imp.placeholder(node, main)
     per_sample_index = index in imp.acts and index in imp.tensor_layer
@@ -1129,6 +1167,16 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
     else:
         params["keeps"] = "input"
     return imp.emit("elementwise", node, params, data)
+
+
+def _map_topk(imp, node, main, acts, facts):
+    """torch.topk (a mixture of experts' routing): values and int64 indices; backward
+    scatters the gradient back through the indices, which it keeps."""
+    out = imp.per_sample(node.output[0])
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "indices", "shape": out}, main,
+             out=[o for o in node.output[:2] if o])
 
 
 def _map_unary(keeps: str):
@@ -1177,6 +1225,8 @@ MAPPERS = {
     "Transpose": _map_view,
     "Slice": _map_view,
     "Expand": _map_view,
+    "Tile": _map_view,
+    "TopK": _map_topk,
     "Gather": _map_view,
     "Split": _map_split,
     "Identity": _map_identity,
