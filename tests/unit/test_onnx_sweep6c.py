@@ -193,3 +193,42 @@ def test_mixture_of_experts_counts_the_experts_and_keeps_their_gathered_copies(t
             + s  # the ids the lookup keeps (the planner's own copy of top-k's indices)
             + s * d * c + s * c)  # the batched product: the gathered matrices, the tokens
     assert saved_per_sample(r) == kept
+
+
+def test_a_standardised_weight_without_a_gain_counts_no_gain(tmp_path):
+    """transformers' BiT standardises its convolution weights with ``F.batch_norm(w, None,
+    None, training=True)``: no gain. The default exporter stores the norm's scale of ones as
+    a constant ('val_N') in its external data, which the import does not read, so the scale
+    was taken for a learned gain: +4,352 parameters on BiT-tiny, silent. Its record of the
+    call says the weight argument is None."""
+    f, c, k = 8, 3, 3
+    bn = h.make_node("BatchNormalization", ["w3", "val_1", "val_2", "val_3", "val_4"],
+                     ["wn"], name="node__native_batch_norm_legit__0")
+    _record(bn, "%_native_batch_norm_legit : [num_users=1] = call_function[target=torch.ops."
+            "aten._native_batch_norm_legit.no_stats](args = (%view, None, None, True, 0.0, "
+            "1e-08), kwargs = {})")
+    shapes = [h.make_node("Constant", [], [n], name=f"node_{n}", value=const(n, v, np.int64))
+              for n, v in (("val_5", [1, f, -1]), ("val_6", [f, c, k, k]))]  # stay inline
+    nodes = [
+        *shapes,
+        h.make_node("Reshape", ["m.conv.weight", "val_5"], ["w3"], name="node_view"),
+        bn,
+        h.make_node("Reshape", ["wn", "val_6"], ["w"], name="node_view_1"),
+        h.make_node("Conv", ["x", "w"], ["y0"], name="node_Conv_0", kernel_shape=[k, k],
+                    pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["y0"], ["y"], name="node_relu"),
+    ]
+    inits = [weight("m.conv.weight", (f, c, k, k)), weight("val_1", (f,), 1.0),
+             weight("val_2", (f,), 0.0), weight("val_3", (f,), 0.0), weight("val_4", (f,), 1.0)]
+    model = build(nodes, [tensor("x", ["N", c, 16, 16])], [tensor("y", None)], inits,
+                  opset=18)
+    path = tmp_path / "bit.onnx"
+    onnx.save_model(model, str(path), save_as_external_data=True,
+                    all_tensors_to_one_file=True, location="bit.onnx.data",
+                    size_threshold=0)
+    from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
+
+    r = import_onnx(path, batch=2)
+    conv = next(layer for layer in r.draft.layers if layer.kind == "conv2d")
+    assert conv.params["standardized"] == "plain"
+    assert r.report.plan_parameters == f * c * k * k

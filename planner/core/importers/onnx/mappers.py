@@ -180,8 +180,16 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
     if main is None:
         return None
     gain = None
-    if norm is not None and len(norm.input) > 1 and norm.input[1]:
-        todo, looked = [norm.input[1]], 0
+    call = fx_call(norm) if norm is not None else None
+    if call is not None and len(call[1]) > 1 and call[1][1] == "None":
+        # the default exporter's record: F.batch_norm(w, None, None, weight=None, ...), no
+        # gain (transformers' BiT), whatever the scale of ones the file stores (external
+        # data, not read) holds
+        norm_scale = None
+    else:
+        norm_scale = norm.input[1] if norm is not None and len(norm.input) > 1 else None
+    if norm_scale:
+        todo, looked = [norm_scale], 0
         while todo and looked < 16 and gain is None:
             t = todo.pop()
             looked += 1
