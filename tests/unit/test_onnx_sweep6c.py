@@ -232,3 +232,38 @@ def test_a_standardised_weight_without_a_gain_counts_no_gain(tmp_path):
     conv = next(layer for layer in r.draft.layers if layer.kind == "conv2d")
     assert conv.params["standardized"] == "plain"
     assert r.report.plan_parameters == f * c * k * k
+
+
+def _shared_position_bias(t: int = 16, c: int = 8, buckets: int = 32):
+    """MPNet's encoder: a relative-position bias looked up once by the encoder (its table
+    gathered by constant bucket indices) and added to the scores of every layer, as the
+    legacy exporter writes it."""
+    nodes = [
+        h.make_node("Gather", ["m.encoder.relative_attention_bias.weight", "/m/encoder/idx"],
+                    ["bias0"], name="/m/encoder/relative_attention_bias/Gather", axis=0),
+        h.make_node("Unsqueeze", ["bias0", "/m/encoder/zero"], ["bias"],
+                    name="/m/encoder/Unsqueeze"),
+        h.make_node("MatMul", ["x", "m.encoder.layer.0.q.weight"], ["s0"],
+                    name="/m/encoder/layer.0/attn/q/MatMul"),
+        h.make_node("Add", ["s0", "bias"], ["y0"], name="/m/encoder/layer.0/attn/Add"),
+        h.make_node("MatMul", ["y0", "m.encoder.layer.1.q.weight"], ["s1"],
+                    name="/m/encoder/layer.1/attn/q/MatMul"),
+        h.make_node("Add", ["s1", "bias"], ["y"], name="/m/encoder/layer.1/attn/Add"),
+    ]
+    idx = (np.arange(t)[None, :] - np.arange(t)[:, None]) % buckets
+    inits = [weight("m.encoder.relative_attention_bias.weight", (buckets,)),
+             const("/m/encoder/idx", idx, np.int64), const("/m/encoder/zero", [0], np.int64),
+             weight("m.encoder.layer.0.q.weight", (c, t)),
+             weight("m.encoder.layer.1.q.weight", (t, t))]
+    return build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits)
+
+
+def test_a_bias_computed_once_and_added_by_every_layer_is_one_parameter(tmp_path):
+    """The table behind a tensor the encoder computes once and every layer reads was counted
+    once per layer (MPNet's legacy export +128 parameters, with only a note blaming the
+    exporter's merging of identical tensors)."""
+    t, c, buckets = 16, 8, 32
+    r = import_saved(tmp_path, _shared_position_bias(t, c, buckets), batch=2)
+    assert r.report.complete
+    assert r.report.plan_parameters == c * t + t * t + buckets == r.report.file_weights
+    assert not r.warnings
