@@ -267,3 +267,65 @@ def test_a_bias_computed_once_and_added_by_every_layer_is_one_parameter(tmp_path
     assert r.report.complete
     assert r.report.plan_parameters == c * t + t * t + buckets == r.report.file_weights
     assert not r.warnings
+
+
+def _window_attention(t: int = 16, w: int = 4, c: int = 8):
+    """Swin's windows as the legacy exporter writes them: ``x.view(-1, w, C)`` (the batch
+    merged with the windows), one packed q|k|v projection viewed as 3×…, q selected from it
+    (a transpose and a gather move the merged axis), a projection, ``view(B, T, C)`` back,
+    the residual add; then a linear layer viewed as B×T×C and its residual add."""
+    back, rest = _batch_back("x", [t, c], "back")
+    nodes = [
+        h.make_node("Reshape", ["x", "win"], ["xw"], name="/m/attn/Reshape"),
+        h.make_node("MatMul", ["xw", "m.attn.qkv.weight"], ["qkv"], name="/m/attn/qkv/MatMul"),
+        h.make_node("Reshape", ["qkv", "split3"], ["qkv4"], name="/m/attn/Reshape_1"),
+        h.make_node("Transpose", ["qkv4"], ["qkvt"], name="/m/attn/Transpose", perm=[2, 0, 1, 3]),
+        h.make_node("Gather", ["qkvt", "zero"], ["q"], name="/m/attn/Gather", axis=0),
+        h.make_node("MatMul", ["q", "m.attn.proj.weight"], ["o"], name="/m/attn/proj/MatMul"),
+        *back,
+        h.make_node("Reshape", ["o", "back_shape"], ["o3"], name="/m/Reshape_2"),
+        h.make_node("Add", ["x", "o3"], ["r"], name="/m/Add"),
+        h.make_node("MatMul", ["r", "m.fc.weight"], ["z0"], name="/m/fc/MatMul"),
+        h.make_node("Reshape", ["z0", "back_shape"], ["z"], name="/m/Reshape_3"),
+        h.make_node("Add", ["r", "z"], ["y"], name="/m/Add_1"),
+    ]
+    inits = [weight("m.attn.qkv.weight", (c, 3 * c)), weight("m.attn.proj.weight", (c, c)),
+             weight("m.fc.weight", (c, c)), rest, const("win", [-1, w, c], np.int64),
+             const("split3", [-1, w, 3, c], np.int64), const("zero", 0, np.int64),
+             const("zero1", [0], np.int64), const("one1", [1], np.int64)]
+    return build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits)
+
+
+def test_a_merged_batch_is_followed_through_the_transpose_and_select_of_packed_heads(
+        tmp_path):
+    """Before (and with the token-list tracking alone): q lost the merged batch at the
+    transpose of the packed projection, the plan went on 1×T×C after the window block, and
+    torchvision's Swin3D-T legacy export failed further on."""
+    t, w, c = 16, 4, 8
+    r = import_saved(tmp_path, _window_attention(t, w, c), batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert r.report.complete
+    assert {layer.out_shape for layer in a.layers[1:] if layer.kind in ("add", "elementwise")
+            or layer.name.startswith("m.fc")} == {(t, c)}
+
+
+def test_an_empty_slice_concatenated_back_is_left_out(tmp_path):
+    """torch.roll by 0 (Swin3D's shift where the window is as large as the input), as the
+    legacy exporter writes it: an empty slice concatenated with the rest. Before: no plan
+    ('shape 0 is below 1')."""
+    t, c = 16, 8
+    nodes = [
+        h.make_node("Slice", ["x", "t1", "t1", "ax"], ["e"], name="/m/Slice"),
+        h.make_node("Slice", ["x", "z1", "t1", "ax"], ["f"], name="/m/Slice_1"),
+        h.make_node("Concat", ["e", "f"], ["rolled"], name="/m/Concat", axis=1),
+        h.make_node("MatMul", ["rolled", "m.fc.weight"], ["y"], name="/m/fc/MatMul"),
+    ]
+    inits = [weight("m.fc.weight", (c, c)), const("t1", [t], np.int64),
+             const("z1", [0], np.int64), const("ax", [1], np.int64)]
+    model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c * c
+    assert saved_per_sample(r) == t * c  # the product keeps the rolled copy

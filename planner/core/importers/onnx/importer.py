@@ -118,9 +118,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.shared_computed = 0  # values of those read again by another module (counted once)
         self.maybe_tied: list[int] = []  # folded output weights shaped like an embedding's
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
-        # tensors whose first axis holds the batch merged with the axes after it, at an
-        # inference batch of 1 (shapes._merged_lead)
-        self.merged_lead: set[str] = set()
+        # tensors with an axis holding the batch merged with the axes after it, at an
+        # inference batch of 1: tensor -> that axis (shapes._merged_lead)
+        self.merged_lead: dict[str, int] = {}
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
         self.restored_bias = 0

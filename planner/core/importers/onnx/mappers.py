@@ -62,7 +62,9 @@ def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
     view layer otherwise."""
     x = imp.layer_out.get(imp.tensor_layer[main]) or imp.per_sample(main)
     out = imp.per_sample(tensor)
-    if out is None or x == out:
+    if out is None or x == out or 0 in out:
+        # (an empty slice: torch.roll by 0, a shifted window as large as the input, sliced
+        # and concatenated back; the concatenation leaves it out)
         imp.tensor_layer[tensor] = imp.tensor_layer[main]
         imp.status.setdefault(imp.current, "folded")
         return
@@ -928,7 +930,10 @@ def _map_concat(imp, node, main, acts, facts):
     bax = imp.batch_axis(node.output[0])
     if out is None:
         return imp.placeholder(node, main)
-    inputs = [i for i in node.input if i]
+    inputs = [i for i in node.input if i and 0 not in (imp.per_sample(i) or (1,))]
+    if main not in inputs and inputs and inputs[0] in imp.acts and \
+            inputs[0] in imp.tensor_layer:
+        main = inputs[0]  # (an empty slice left out)
     if len(inputs) == 1:
         # torch.cat of one tensor (or of one and empty ones the exporter dropped, a key/value
         # cache's first update) is a copy: a new storage, which a later layer may keep.
