@@ -329,3 +329,32 @@ def test_an_empty_slice_concatenated_back_is_left_out(tmp_path):
     assert a.ok, a.problems
     assert a.parameters == c * c
     assert saved_per_sample(r) == t * c  # the product keeps the rolled copy
+
+
+@pytest.mark.parametrize("how", ["buffer", "constant"])
+def test_a_lookup_in_a_fixed_table_has_no_parameters(tmp_path, how):
+    """M2M100's sinusoidal positions: a buffer looked up by position ids computed from the
+    tokens. The default exporter's record reads it as '%b_…'; the legacy exporter makes it a
+    Constant. Both were counted as a learned embedding (+33,280 parameters on M2M100-tiny:
+    silent from the default exporter, a bare count mismatch from the legacy one)."""
+    t, v, c = 16, 40, 8
+    table = np.zeros((v, c), np.float32)
+    nodes = [h.make_node("Gather", ["pos_table", "ids"], ["e"], name="node_index_select",
+                         axis=0),
+             h.make_node("MatMul", ["e", "m.fc.weight"], ["y"], name="node_fc")]
+    inits = [weight("m.fc.weight", (c, c))]
+    if how == "buffer":
+        nodes[0].input[0] = "m.embed_positions.weights"
+        inits.append(const("m.embed_positions.weights", table))
+        _record(nodes[0], "%index_select : [num_users=1] = call_function[target=torch.ops."
+                "aten.index_select.default](args = (%b_m_embed_positions_weights, 0, %view), "
+                "kwargs = {})")
+    else:
+        nodes.insert(0, h.make_node("Constant", [], ["pos_table"], name="/m/Constant",
+                                    value=const("v", table)))
+    model = build(nodes, [tensor("ids", ["N", t], onnx.TensorProto.INT64)],
+                  [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.complete, r.warnings
+    assert r.report.plan_parameters == c * c
+    assert "embedding" not in [layer.kind for layer in r.draft.layers]

@@ -1073,8 +1073,41 @@ def _map_embedding(imp, node, main, acts, facts):
     out = imp.per_sample(node.output[0])
     if x is None or out != x + (int(table[1]),):
         return imp.placeholder(node, main)
+    if _constant_table(imp, node, node.input[0]):
+        # a lookup in a fixed table (M2M100's sinusoidal positions, a module's buffer): no
+        # parameters, nothing kept (no gradient flows into it)
+        imp.buffers.add(node.input[0])
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, ids)
+        return
     imp.emit("embedding", node, {"num": int(table[0]), "dim": int(table[1])}, ids,
              weights=(node.input[0],))
+
+
+def _constant_table(imp, node, table: str) -> bool:
+    """The table a token lookup reads is no parameter: the default exporter's record reads it
+    as a buffer or a constant ('%b_…', '%c_…'), or the file computes it from nothing learned
+    (a Constant node's value)."""
+    call = fx_call(node)
+    if call is not None and call[1]:
+        return call[1][0].startswith(("%b_", "%c_"))
+    if table in imp.init_dims or imp.origin(table) is not None:
+        return False
+    stack, seen = [table], set()
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        if t in imp.acts or len(seen) >= MAX_CONSTANT_WALK:
+            return False  # computed from the input, or too far to tell
+        seen.add(t)
+        if t in imp.init_dims:
+            if imp.is_learned(t):
+                return False
+            continue
+        p = imp.producer.get(t)
+        if p is not None:
+            stack.extend(i for i in imp.nodes[p].input if i)
+    return True
 
 
 def _parameter_read(imp, node, data: str) -> bool:
