@@ -5586,6 +5586,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>层归一化</translation>
     </message>
     <message>
+        <source>A learned shift besides the scale (off: LayerNorm(bias=False), as in ModernBERT and OLMo).</source>
+        <translation>除缩放外还有可学习的偏移（关闭：LayerNorm(bias=False)，如 ModernBERT 和 OLMo）。</translation>
+    </message>
+    <message>
         <source>Layer normalisation over the last dimension.</source>
         <translation>在最后一个维度上做层归一化。</translation>
     </message>
@@ -7431,7 +7435,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>LayerNormalization &apos;{node}&apos; has no bias; the plan counts one ({n} parameters too many).</source>
-        <translation>LayerNormalization“{node}”没有偏置；计划计入了一个（多出 {n} 个参数）。</translation>
+        <translation type="vanished">LayerNormalization“{node}”没有偏置；计划计入了一个（多出 {n} 个参数）。</translation>
     </message>
     <message>
         <source>Gemm &apos;{node}&apos; transposes its input (transA); the plan reads it untransposed.</source>

@@ -358,3 +358,27 @@ def test_a_lookup_in_a_fixed_table_has_no_parameters(tmp_path, how):
     assert r.report.complete, r.warnings
     assert r.report.plan_parameters == c * c
     assert "embedding" not in [layer.kind for layer in r.draft.layers]
+
+
+@pytest.mark.parametrize("how", ["no input", "constant zeros"])
+def test_a_layer_norm_without_bias_counts_its_scale_alone(tmp_path, how):
+    """LayerNorm(bias=False) (ModernBERT, OLMo): the default exporter leaves the bias input
+    out, the legacy one writes a Constant of zeros. The plan counted a bias anyway (a warning
+    from the default exporter's file, the legacy one marked incomplete by the count: +896
+    parameters on ModernBERT-tiny); the rule has ``bias`` now."""
+    t, c = 16, 8
+    ins = ["x", "m.norm.weight"] + (["/m/norm/Constant_output_0"] if how != "no input" else [])
+    nodes = [h.make_node("LayerNormalization", ins, ["n"], name="/m/norm/LayerNormalization",
+                         axis=-1),
+             h.make_node("MatMul", ["n", "m.fc.weight"], ["y"], name="/m/fc/MatMul")]
+    if how != "no input":
+        nodes.insert(0, h.make_node("Constant", [], ["/m/norm/Constant_output_0"],
+                                    name="/m/norm/Constant", value=const("z", np.zeros(c,
+                                                                                    np.float32))))
+    model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", None)],
+                  [weight("m.norm.weight", (c,), 1.0), weight("m.fc.weight", (c, c))])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.report.complete and not r.warnings
+    assert r.report.plan_parameters == c + c * c
+    norm = next(layer for layer in r.draft.layers if layer.kind == "layernorm")
+    assert norm.params["bias"] is False

@@ -374,12 +374,12 @@ def _map_layernorm(imp, node, main, acts, facts):
             "normalises the last dimension (parameters and statistics may differ)."),
             node=imp.node_label(node), axis=axis))
         imp.incomplete = True
-    if not (len(node.input) > 2 and node.input[2]):
-        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "LayerNormalization '{node}' has no bias; the plan counts one ({n} "
-            "parameters too many)."), node=imp.node_label(node), n=x[-1]))
-    imp.emit("layernorm", node, {}, main, out=[node.output[0]],
-             weights=tuple(i for i in node.input[1:3] if i))
+    # no bias input, or a constant the legacy exporter writes for bias=None (a Constant
+    # node's zeros, not an initializer): LayerNorm(bias=False), the scale alone
+    b = node.input[2] if len(node.input) > 2 else ""
+    bias = bool(b) and (b in imp.init_dims or imp.origin(b) is not None)
+    imp.emit("layernorm", node, {} if bias else {"bias": False}, main, out=[node.output[0]],
+             weights=tuple(i for i in node.input[1:3] if i and (bias or i != b)))
 
 
 def _map_instancenorm(imp, node, main, acts, facts):
