@@ -5586,6 +5586,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>层归一化</translation>
     </message>
     <message>
+        <source>A learned shift besides the scale (off: LayerNorm(bias=False), as in ModernBERT and OLMo).</source>
+        <translation>除缩放外还有可学习的偏移（关闭：LayerNorm(bias=False)，如 ModernBERT 和 OLMo）。</translation>
+    </message>
+    <message>
         <source>Layer normalisation over the last dimension.</source>
         <translation>在最后一个维度上做层归一化。</translation>
     </message>
@@ -7410,6 +7414,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个权重值被多个线性层读取（同一模块被多次调用，或输出层与词元嵌入绑定）：只计一次，各次使用的梯度累加为一份。</translation>
     </message>
     <message>
+        <source>{n} parameter values reach several layers through one tensor computed from them once (a relative-position bias every layer adds): counted once.</source>
+        <translation>{n} 个参数值经由一个只计算一次的张量到达多个层（每层都加上的相对位置偏置）：只计一次。</translation>
+    </message>
+    <message>
         <source>An output layer&apos;s weight ({n} values) has the shape of the token embedding&apos;s table, transposed, and the exporter&apos;s constant folding made it a constant of its own, so the file cannot say whether the two are one tied weight (GPT-2&apos;s and BERT&apos;s language-model heads, most Hugging Face language models): the plan counts them apart. If they are tied, it counts {n} parameters too many ({pct} of its parameters). Export with do_constant_folding=False, or with the default exporter, to tell.</source>
         <translation>某个输出层的权重（{n} 个值）与词元嵌入表转置后的形状相同，而导出器的常量折叠把它变成了单独的常量，因此文件无法说明两者是否为同一个绑定权重（GPT-2 和 BERT 的语言模型头，以及大多数 Hugging Face 语言模型都是绑定的）：计划将两者分开计数。若它们是绑定的，计划多计了 {n} 个参数（占其参数的 {pct}）。请用 do_constant_folding=False 或默认导出器导出以便区分。</translation>
     </message>
@@ -7463,7 +7471,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>LayerNormalization &apos;{node}&apos; has no bias; the plan counts one ({n} parameters too many).</source>
-        <translation>LayerNormalization“{node}”没有偏置；计划计入了一个（多出 {n} 个参数）。</translation>
+        <translation type="vanished">LayerNormalization“{node}”没有偏置；计划计入了一个（多出 {n} 个参数）。</translation>
     </message>
     <message>
         <source>Gemm &apos;{node}&apos; transposes its input (transA); the plan reads it untransposed.</source>

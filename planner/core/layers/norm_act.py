@@ -58,13 +58,14 @@ def _layernorm(params, ins):
     x = ins[0]
     last, n = x[-1], numel(x)
     rows = n // last
+    learned = (2 if params.get("bias", True) else 1) * last
     return LayerResult(
         out_shape=x,
-        parameters=2 * last,
+        parameters=learned,
         flops_fwd=5 * n,
         flops_bwd=8 * n,
         saved=(SavedTensor("input", n), SavedTensor("own", 2 * rows, F32)),
-        weight_elements=2 * last,
+        weight_elements=learned,
     )
 
 
@@ -160,7 +161,17 @@ LAYER_RULES: tuple[LayerRule, ...] = (
     LayerRule(
         "layernorm",
         QT_TRANSLATE_NOOP("core", "Layer norm"),
-        (),
+        (
+            _p(
+                "bias",
+                "bool",
+                True,
+                QT_TRANSLATE_NOOP(
+                    "core", "A learned shift besides the scale (off: LayerNorm(bias=False), "
+                    "as in ModernBERT and OLMo)."
+                ),
+            ),
+        ),
         _layernorm,
         QT_TRANSLATE_NOOP("core", "Layer normalisation over the last dimension."),
     ),

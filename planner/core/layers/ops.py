@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from planner.core.layers.shapes import (
+    I64,
     MASK,
     LayerError,
     LayerResult,
@@ -113,7 +114,7 @@ def _generic(params, ins):
 
 
 ELEMENTWISE_OPS = ("add", "sub", "mul", "div", "pow", "other")
-KEEPS = ("nothing", "input", "inputs", "output")
+KEEPS = ("nothing", "input", "inputs", "output", "indices")
 
 
 def _view(params, ins):
@@ -208,7 +209,8 @@ def _broadcast_all(ins: list[Shape]) -> Shape:
 
 
 def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
-    """What 'keeps' names: nothing, input 0, every input, or the output."""
+    """What 'keeps' names: nothing, input 0, every input, the output, or int64 indices of the
+    output's shape (max / min over a dimension, ``torch.max(x, dim)``)."""
     if keeps == "input":
         return (SavedTensor("input", numel(ins[0])),)
     if keeps == "inputs":
@@ -217,6 +219,8 @@ def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
         )
     if keeps == "output":
         return (SavedTensor("output", numel(out)),)
+    if keeps == "indices":
+        return (SavedTensor("own", numel(out), I64),)
     return ()
 
 

@@ -26,6 +26,7 @@ MATRIX_OPS = frozenset({"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum", "Ma
 # A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
 FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
 STEM = re.compile(r"_\d+$")
+FX_CALL = re.compile(r"target=torch\.ops\.([\w.]+)\]\(args = \((.*)\), kwargs = ")
 
 FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
 INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
@@ -58,3 +59,26 @@ def flat(value) -> list:
 
 def squeezed(shape) -> tuple[int, ...]:
     return tuple(d for d in shape if d != 1)
+
+
+def fx_call(node) -> tuple[str, list[str]] | None:
+    """(the PyTorch operator a node of the default exporter was made from, 'aten.max.dim', and
+    its positional arguments as the record writes them), or None (no record: the legacy
+    exporter's file, or one an optimiser stripped)."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.fx_node":
+            m = FX_CALL.search(p.value[:4000])
+            if m is None:
+                return None
+            args, depth, cur = [], 0, ""
+            for ch in m.group(2):
+                if ch == "," and depth == 0:
+                    args.append(cur.strip())
+                    cur = ""
+                    continue
+                depth += (ch in "([") - (ch in ")]")
+                cur += ch
+            if cur.strip():
+                args.append(cur.strip())
+            return m.group(1), args
+    return None

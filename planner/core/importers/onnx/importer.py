@@ -118,8 +118,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.shared_weights: dict[str, int] = {}  # weights (not vectors) shared, per use
         self.tied_weights = 0  # weight values of linear layers that reuse an earlier's
         self.shared_vectors: dict[str, int] = {}  # genuinely shared, counted once per use
+        self.claim_tensors: dict[str, str] = {}  # computed weight operand -> first scope
+        self.shared_computed = 0  # values of those read again by another module (counted once)
         self.maybe_tied: list[int] = []  # folded output weights shaped like an embedding's
         self.buffers: set[str] = set()  # initializers that are buffers (running statistics)
+        # tensors with an axis holding the batch merged with the axes after it, at an
+        # inference batch of 1: tensor -> that axis (shapes._merged_lead)
+        self.merged_lead: dict[str, int] = {}
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
         self.restored_bn_channels = 0  # their convolutions' filters (a bias each, if any)
@@ -541,6 +546,18 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         elif kind == "fc" and origins and origins[0] is not None and \
                 origins[0].startswith("onnx::") and self._transposed_table(origins[0]):
             self.maybe_tied.append(numel(self.init_dims[origins[0]]))
+        for k, (w, o) in enumerate(zip(weights, origins)):
+            if kind == "elementwise" and o is not None and self._computed_once(w, node):
+                # one tensor computed from the parameter once, read by layers of several
+                # modules (MPNet's relative-position bias, made by the encoder and added to
+                # every layer's scores): one parameter, counted at its first reader
+                n = numel(self.init_dims[o])
+                params["parameters"] = max(0, int(params.get("parameters", 0)) - n)
+                self.tied_weights += n
+                self.shared_computed += n
+                shared[k] = False
+                for judged in (self.dedup_shared, self.undecided_shared, self.tied_shared):
+                    judged.discard(o)  # counted once: none of the per-layer judgements
         for o, again in zip(origins, shared):
             if again:
                 into = self.shared_vectors if len(self.init_dims[o]) < 2 else \
@@ -565,6 +582,26 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.expect.append((name, shape, node))
         self.status[self.current if index is None else index] = "mapped"
         return name
+
+    def _computed_once(self, w: str, node) -> bool:
+        """``w`` (a weight operand: a tensor computed from a parameter) was claimed before by
+        a layer of another module, and the node computing it belongs to neither module (the
+        common parent made it once and passed it on): not an exporter's merge of identical
+        tensors, which keeps the first module's scope."""
+        if not w or w in self.init_dims:
+            return False
+        scope = self.module_scope(node)
+        first = self.claim_tensors.setdefault(w, scope)
+        if first == scope:
+            return False
+        p = self.producer.get(w)
+        if p is None:
+            return False
+        maker = self.module_scope(self.nodes[p])
+
+        def inside(a: str, b: str) -> bool:  # a is b or within it
+            return bool(b) and (a == b or a.startswith(b + "."))
+        return not (inside(maker, scope) or inside(maker, first))
 
     def pending_view(self, node, main: str, tensor: str) -> None:
         """A reshape/transpose of ``main``: planned only where a layer reads it, and only

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from planner.core.importers.onnx.common import flat
+from planner.core.importers.onnx.common import flat, fx_call
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -90,7 +90,9 @@ def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
     view layer otherwise."""
     x = imp.layer_out.get(imp.tensor_layer[main]) or imp.per_sample(main)
     out = imp.per_sample(tensor)
-    if out is None or x == out:
+    if out is None or x == out or 0 in out:
+        # (an empty slice: torch.roll by 0, a shifted window as large as the input, sliced
+        # and concatenated back; the concatenation leaves it out)
         imp.tensor_layer[tensor] = imp.tensor_layer[main]
         imp.status.setdefault(imp.current, "folded")
         return
@@ -253,8 +255,16 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
     if main is None:
         return None
     gain = None
-    if norm is not None and len(norm.input) > 1 and norm.input[1]:
-        todo, looked = [norm.input[1]], 0
+    call = fx_call(norm) if norm is not None else None
+    if call is not None and len(call[1]) > 1 and call[1][1] == "None":
+        # the default exporter's record: F.batch_norm(w, None, None, weight=None, ...), no
+        # gain (transformers' BiT), whatever the scale of ones the file stores (external
+        # data, not read) holds
+        norm_scale = None
+    else:
+        norm_scale = norm.input[1] if norm is not None and len(norm.input) > 1 else None
+    if norm_scale:
+        todo, looked = [norm_scale], 0
         while todo and looked < 16 and gain is None:
             t = todo.pop()
             looked += 1
@@ -401,7 +411,26 @@ def _map_reduce(imp, node, main, acts, facts):
         # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
         # cosine attention) and logsumexp too; a sum of squares its input
         keeps = "input"
+    if op in ("ReduceMax", "ReduceMin") and _max_over_dim(imp, node):
+        keeps = "indices"
     imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+
+
+def _max_over_dim(imp, node) -> bool:
+    """A max / min that PyTorch ran as ``torch.max(x, dim)`` (``x.max(dim).values``: Hiera's
+    pooling over mask units), which keeps int64 indices of the result for backward, not its
+    input as ``amax`` does. The default exporter's record says which; without one, a
+    reduction over one axis that drops it is taken for ``max(dim)`` (``amax`` keeps its
+    input: the legacy exporter writes both as the same ReduceMax)."""
+    call = fx_call(node)
+    if call is not None:
+        return call[0] in ("aten.max.dim", "aten.min.dim")
+    if int(imp.attr(node, "keepdims", 1) or 0):
+        return False
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    return axes is not None and len(flat(axes)) == 1
 
 
 def _map_batchnorm(imp, node, main, acts, facts):
@@ -429,12 +458,12 @@ def _map_layernorm(imp, node, main, acts, facts):
             "normalises the last dimension (parameters and statistics may differ)."),
             node=imp.node_label(node), axis=axis))
         imp.incomplete = True
-    if not (len(node.input) > 2 and node.input[2]):
-        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "LayerNormalization '{node}' has no bias; the plan counts one ({n} "
-            "parameters too many)."), node=imp.node_label(node), n=x[-1]))
-    imp.emit("layernorm", node, {}, main, out=[node.output[0]],
-             weights=tuple(i for i in node.input[1:3] if i))
+    # no bias input, or a constant the legacy exporter writes for bias=None (a Constant
+    # node's zeros, not an initializer): LayerNorm(bias=False), the scale alone
+    b = node.input[2] if len(node.input) > 2 else ""
+    bias = bool(b) and (b in imp.init_dims or imp.origin(b) is not None)
+    imp.emit("layernorm", node, {} if bias else {"bias": False}, main, out=[node.output[0]],
+             weights=tuple(i for i in node.input[1:3] if i and (bias or i != b)))
 
 
 def _map_instancenorm(imp, node, main, acts, facts):
@@ -985,7 +1014,10 @@ def _map_concat(imp, node, main, acts, facts):
     bax = imp.batch_axis(node.output[0])
     if out is None:
         return imp.placeholder(node, main)
-    inputs = [i for i in node.input if i]
+    inputs = [i for i in node.input if i and 0 not in (imp.per_sample(i) or (1,))]
+    if main not in inputs and inputs and inputs[0] in imp.acts and \
+            inputs[0] in imp.tensor_layer:
+        main = inputs[0]  # (an empty slice left out)
     if len(inputs) == 1:
         # torch.cat of one tensor (or of one and empty ones the exporter dropped, a key/value
         # cache's first update) is a copy: a new storage, which a later layer may keep.
@@ -1116,6 +1148,8 @@ def _map_split(imp, node, main, acts, facts):
 
 def _map_embedding(imp, node, main, acts, facts):
     table = imp.dims_of(node.input[0])
+    if table is not None and len(table) >= 3 and int(imp.attr(node, "axis", 0)) == 0:
+        return _map_rows_of_weight(imp, node, main, table)
     if table is None or len(table) != 2 or int(imp.attr(node, "axis", 0)) != 0:
         return imp.placeholder(node, main)
     ids = node.input[1]
@@ -1123,8 +1157,70 @@ def _map_embedding(imp, node, main, acts, facts):
     out = imp.per_sample(node.output[0])
     if x is None or out != x + (int(table[1]),):
         return imp.placeholder(node, main)
+    if _constant_table(imp, node, node.input[0]):
+        # a lookup in a fixed table (M2M100's sinusoidal positions, a module's buffer): no
+        # parameters, nothing kept (no gradient flows into it)
+        imp.buffers.add(node.input[0])
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, ids)
+        return
     imp.emit("embedding", node, {"num": int(table[0]), "dim": int(table[1])}, ids,
              weights=(node.input[0],))
+
+
+def _constant_table(imp, node, table: str) -> bool:
+    """The table a token lookup reads is no parameter: the default exporter's record reads it
+    as a buffer or a constant ('%b_…', '%c_…'), or the file computes it from nothing learned
+    (a Constant node's value)."""
+    call = fx_call(node)
+    if call is not None and call[1]:
+        return call[1][0].startswith(("%b_", "%c_"))
+    if table in imp.init_dims or imp.origin(table) is not None:
+        return False
+    stack, seen = [table], set()
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        if t in imp.acts or len(seen) >= MAX_CONSTANT_WALK:
+            return False  # computed from the input, or too far to tell
+        seen.add(t)
+        if t in imp.init_dims:
+            if imp.is_learned(t):
+                return False
+            continue
+        p = imp.producer.get(t)
+        if p is not None:
+            stack.extend(i for i in imp.nodes[p].input if i)
+    return True
+
+
+def _parameter_read(imp, node, data: str) -> bool:
+    """``data`` is a parameter: a learned initializer, or one the default exporter's optimiser
+    renamed ('val_152') that its record of the call reads as '%p_…'."""
+    if imp.is_learned(data):
+        return True
+    call = fx_call(node)
+    return call is not None and bool(call[1]) and call[1][0].startswith("%p_")
+
+
+def _map_rows_of_weight(imp, node, main, table, learned: bool = False) -> None:
+    """A stacked weight indexed by computed ids, ``weight[ids]`` (a mixture of experts'
+    per-token expert matrices, transformers' batched_mm experts: ``gate_up_proj[expert_ids]``):
+    an embedding lookup of the flattened rows, which keeps the ids and counts the whole
+    weight, viewed back to its shape. The product reading it keeps the gathered copy."""
+    ids = node.input[1]
+    x = imp.per_sample(ids)
+    if x is not None and node.op_type == "GatherND":
+        x = x[:-1] or (1,)  # ids[..., None]
+    out = imp.per_sample(node.output[0])
+    row = tuple(int(d) for d in table[1:])
+    if x is None or out != x + row or not (learned or imp.is_learned(node.input[0])):
+        return imp.placeholder(node, main)
+    emb = imp.emit("embedding", node, {"num": int(table[0]), "dim": numel(row)}, ids, out=[],
+                   name=imp.layer_name(node, "rows"), weights=(node.input[0],))
+    imp.tensor_layer["\0" + emb] = emb
+    imp.layer_out[emb] = x + (numel(row),)
+    imp.emit("view", node, {"shape": out}, "\0" + emb)
 
 
 def _map_where(imp, node, main, acts, facts):
@@ -1180,6 +1276,13 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
     data = node.input[0] if node.input else ""
     index = node.input[1] if len(node.input) > 1 else ""
     out = imp.per_sample(node.output[0]) if node.output else None
+    table = imp.dims_of(data) if data and data not in imp.acts else None
+    if node.op_type == "GatherND" and table and len(table) >= 2 and index in imp.acts and \
+            not int(imp.attr(node, "batch_dims", 0) or 0) and \
+            (imp.dims_of(index) or (0,))[-1] == 1 and _parameter_read(imp, node, data):
+        # weight[ids] written as GatherND with ids[..., None] (the default exporter's
+        # aten.index of a parameter: batched_mm experts)
+        return _map_rows_of_weight(imp, node, main, table, learned=True)
     if data not in imp.tensor_layer or out is None or imp.is_integer(data):
         return imp.placeholder(node, main)
     per_sample_index = index in imp.acts and index in imp.tensor_layer
@@ -1194,6 +1297,16 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
     else:
         params["keeps"] = "input"
     return imp.emit("elementwise", node, params, data)
+
+
+def _map_topk(imp, node, main, acts, facts):
+    """torch.topk (a mixture of experts' routing): values and int64 indices; backward
+    scatters the gradient back through the indices, which it keeps."""
+    out = imp.per_sample(node.output[0])
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "indices", "shape": out}, main,
+             out=[o for o in node.output[:2] if o])
 
 
 def _map_unary(keeps: str):
@@ -1242,6 +1355,8 @@ MAPPERS = {
     "Transpose": _map_view,
     "Slice": _map_view,
     "Expand": _map_view,
+    "Tile": _map_view,
+    "TopK": _map_topk,
     "Gather": _map_view,
     "Split": _map_split,
     "Identity": _map_identity,

@@ -223,6 +223,7 @@ class ShapeTracking:
         b0 = self.batch_infer
         bax: dict[str, int | None] = dict(self.input_axes)
         self.bax = bax
+        self.merged_lead.clear()
         for node in self.nodes:
             act_in = [i for i in node.input if i in self.acts and i in bax]
             if not act_in:
@@ -239,7 +240,46 @@ class ShapeTracking:
                     b = None
                 if b is None:
                     b = _search_axis(ys, b0)
+                if b is None and b0 == 1:
+                    b = self._merged_lead(node, act_in, o, ys)
                 bax[o] = b
+
+    def _merged_lead(self, node, act_in: list[str], o: str, ys) -> int | None:
+        """At an inference batch of 1, a batch merged with the axes after it (``x.view(-1,
+        C)`` of B×T×C: a mixture of experts' token list, M2M100's position lookup, Swin's
+        windows) cannot be told by its size. Such a tensor has one axis holding the batch as
+        its outermost factor (``merged_lead``: tensor -> that axis), followed through
+        transposes, selects and the operations that keep it; a reshape keeps it outermost
+        where nothing precedes it, and one back to 1×… (``view(B, T, C)``) has the batch as
+        its first axis again: 0. None otherwise (the output marked merged where it still
+        is)."""
+        op = node.op_type
+        lead = self.merged_lead
+        reshape = op in ("Reshape", "Flatten", "Squeeze")
+        for x in act_in:
+            xs = self.full_shape(x)
+            if xs is None or not xs:
+                continue
+            bx = self.bax.get(x)
+            j = lead.get(x)
+            if j is None:
+                if bx is not None and reshape and math.prod(xs[:bx]) == 1 and \
+                        numel(ys) == numel(xs):
+                    lead[o] = 0  # the batch, outermost, merged with the axes after it
+                    return None
+                continue
+            if reshape:
+                if math.prod(xs[:j]) != 1 or numel(ys) != numel(xs):
+                    return None
+                if op == "Reshape" and len(ys) >= 2 and ys[0] == 1:
+                    return 0
+                lead[o] = 0
+                return None
+            k = _merged_axis(self, node, x, xs, j, ys)
+            if k is not None:
+                lead[o] = k
+                return None
+        return None
 
     def full_shape(self, name: str) -> tuple[int, ...] | None:
         full = self._full
@@ -338,6 +378,62 @@ def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int |
     if b < ry and ys[b] == xs[b]:
         return b
     return None
+
+
+def _merged_axis(imp, node, x: str, xs, j: int, ys) -> int | None:
+    """Where the axis ``j`` of ``x`` (holding a merged batch) is in the output, or None."""
+    op = node.op_type
+    rx, ry = len(xs), len(ys)
+    if op == "Transpose":
+        perm = list(imp.attr(node, "perm") or list(range(rx))[::-1])
+        return perm.index(j) if j in perm else None
+    if op == "Gather":
+        axis = int(imp.attr(node, "axis", 0)) % max(rx, 1)
+        idx = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
+        if node.input[0] != x:  # rows looked up by a merged index
+            return j if axis == 0 and len(node.input) > 1 and node.input[1] == x else None
+        if axis == j:
+            # rows picked from the merged axis (a mixture of experts' tokens for one expert,
+            # as many per sample): still merged there
+            return j if rx == ry and (idx is None or len(idx) == 1) else None
+        if idx is None:
+            return None
+        return j if axis > j else j + len(idx) - 1
+    if op == "Unsqueeze":
+        added = _unsqueezed_axes(imp, node, ry)
+        k = j
+        for a in sorted(added):
+            if a <= k:
+                k += 1
+        return k if k < ry and ys[k] == xs[j] else None
+    if op.startswith("Reduce"):
+        axes = _reduced_axes(imp, node, rx)
+        if j in axes:
+            return None
+        keep = int(imp.attr(node, "keepdims", 1))
+        k = j if keep else j - sum(1 for a in axes if a < j)
+        return k if 0 <= k < ry and ys[k] == xs[j] else None
+    if rx == ry and ys[j] == xs[j]:
+        return j  # element-wise, products, splits, slices and concatenations of other axes
+    return None
+
+
+def _reduced_axes(imp, node, rank: int) -> set[int]:
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    if axes is None:
+        return set(range(rank))  # every axis (or unknown)
+    return {int(a) % rank for a in flat(axes)}
+
+
+def _unsqueezed_axes(imp, node, rank: int) -> set[int]:
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    if axes is None:
+        return {0}  # unknown: taken as the first
+    return {int(a) % rank for a in flat(axes)}
 
 
 def _reshape_axis(xs, b, ys, b0) -> int | None:

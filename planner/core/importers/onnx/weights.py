@@ -168,12 +168,17 @@ class WeightAccounting:
                 "them once (the exporter merged identical weight tensors, as it does for "
                 "untrained ones)."), n=f"{rest:,}"))
         self._twin_warnings(analysis)
-        if self.tied_weights:
+        if self.tied_weights - self.shared_computed:
             self.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} weight values are read by more than one linear layer (one module "
                 "called several times, or an output layer tied to the token embedding): "
                 "counted once, with the gradients of every use added into one."),
-                n=f"{self.tied_weights:,}"))
+                n=f"{self.tied_weights - self.shared_computed:,}"))
+        if self.shared_computed:
+            self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} parameter values reach several layers through one tensor computed "
+                "from them once (a relative-position bias every layer adds): counted once."),
+                n=f"{self.shared_computed:,}"))
         if self.maybe_tied:
             n = sum(self.maybe_tied)
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
