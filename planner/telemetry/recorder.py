@@ -224,6 +224,18 @@ def _sample_row(session_id: int, frame: Frame, s: GpuSample) -> tuple:
     )
 
 
+def _rows_of(queued: list[tuple[int, Frame]]) -> list[tuple]:
+    """The sample rows of queued (session id, frame) pairs, in order. A frame whose row
+    cannot be made is left out (and logged), as it was when rows were made at ``write``."""
+    rows: list[tuple] = []
+    for session_id, frame in queued:
+        try:
+            rows.extend([_sample_row(session_id, frame, s) for s in frame.samples])
+        except Exception:  # noqa: BLE001 - one bad frame must not stop the recording
+            log.exception("recording: a frame could not be stored")
+    return rows
+
+
 # -- writing ------------------------------------------------------------------------------------
 
 class Recorder:
@@ -235,7 +247,10 @@ class Recorder:
         self.commit_interval_s = float(commit_interval_s)
         self._clock = clock
         self._lock = threading.RLock()
-        self._pending: list[tuple] = []
+        # the frames queued since the last commit, with their session; their rows are built
+        # at the commit, a batch at once, not one frame at a time in the sampling thread (a
+        # thread that has just woken runs its first work several times slower than the rest)
+        self._pending: list[tuple[int, Frame]] = []
         self._pending_frames = 0
         self._pending_since: float | None = None
         # when writes stop, one flusher thread (started on the first write, ending with
@@ -322,7 +337,7 @@ class Recorder:
                     self._failed(exc, 0, 0)
                     return self.write(frame)
             assert self._session_id is not None
-            self._pending.extend(_sample_row(self._session_id, frame, s) for s in frame.samples)
+            self._pending.append((self._session_id, frame))
             self._pending_frames += 1
             self.frames_written += 1
             now = self._clock()
@@ -391,7 +406,10 @@ class Recorder:
         self._pending_since = None
         if not self._pending:
             return
-        rows, self._pending = self._pending, []
+        queued, self._pending = self._pending, []
+        rows = _rows_of(queued)
+        if not rows:
+            return  # frames without cards: nothing to store
         frames, self._pending_frames = self._pending_frames, 0
         first_s = rows[0][1]
         try:

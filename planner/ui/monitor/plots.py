@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
@@ -142,8 +142,39 @@ def _pen(color: str, width: float = 1.5, dash: bool = False) -> QPen:
     return pen
 
 
+class _LaidOutBounds:
+    """An axis whose bounding rect is computed once per layout. With a grid, AxisItem's
+    ``boundingRect`` is the axis and its linked view's rect mapped into it (about ten
+    Python-level Qt calls), and the scene asks for it some thirty times a repaint of the
+    plots; it depends on nothing but the two geometries (both are laid out in the same plot
+    item), the grid and the tick style, so it is computed again only when one of those
+    changed: the same rect."""
+
+    _bounds_key: tuple | None = None
+    _bounds: QRectF | None = None
+
+    def boundingRect(self):  # noqa: N802 - Qt's name
+        view = self.linkedView()
+        style = self.style
+        key = (self.geometry(), None if view is None else view.geometry(), self.grid,
+               style["tickLength"], style["hideOverlappingLabels"], self.orientation)
+        if key != self._bounds_key or self._bounds is None:
+            self._bounds = super().boundingRect()
+            self._bounds_key = key
+        return QRectF(self._bounds)
+
+
+class _Axis(_LaidOutBounds, pg.AxisItem):
+    """The value axes (left): AxisItem with its bounding rect kept per layout."""
+
+
+class _DateAxis(_LaidOutBounds, pg.DateAxisItem):
+    """The time axis (bottom): DateAxisItem with its bounding rect kept per layout."""
+
+
 def _new_plot_item() -> pg.PlotItem:
-    return pg.PlotItem(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
+    return pg.PlotItem(axisItems={"bottom": _DateAxis(orientation="bottom"),
+                                  "left": _Axis(orientation="left")})
 
 
 _made: list[pg.PlotItem] = []  # made ahead (make_ahead), taken by the next MonitorPlots
