@@ -7214,6 +7214,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
+        <source>{n} max or min reduction(s) over one axis were planned as torch.max(x, dim), which keeps int64 indices of its result for backward. The file cannot tell it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps its input and its result instead: if the network uses amax, activation memory is {mib} MiB higher than planned at batch {batch}. The default exporter&apos;s file says which.</source>
+        <translation>{n} 个沿单一维度的 max 或 min 归约按 torch.max(x, dim) 规划,反向传播时保存其结果的 int64 索引。该文件无法将其与 amax / amin 区分(dynamo=False 将两者都写成同一个 ReduceMax),后者改为保存其输入和结果:如果网络使用 amax,则在批大小 {batch} 下激活内存比规划高 {mib} MiB。默认导出器生成的文件会注明是哪一种。</translation>
+    </message>
+    <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>
         <translation type="vanished">由 PyTorch 默认导出器从含注意力的网络导出：这类文件缺少 Transformer 训练时会产生的一些副本（实测：GPT-2 的键/值缓存缺失，相当于 autograd 保留量的 6.4 %；Llama 重复的键和值多算 4.5 %）。要得到精确数字，请在训练模式下用 dynamo=False 导出。</translation>
     </message>

@@ -170,19 +170,20 @@ def test_a_fixed_blur_filter_is_no_parameter(tmp_path, dynamo):
     assert any("fixed filter" in n for n in r.notes)
 
 
-def _folded(own_bias: bool, signed: bool = True):
+def _folded(own_bias: bool, signed: bool = True, zero: bool = False):
     """A convolution with the batch norm after it folded in (the default exporter's eval
     export): its bias input is the folded shift. ``own_bias``: the convolution had a bias of
-    its own (ResNeSt's attention fc1), as the signature lists."""
-    conv = _scoped(h.make_node("Conv", ["x", "blk.fc1.weight", "blk.fc1.bias"], ["c"],
-                               name="node_Conv_0"), "blk", "blk.bn1")
+    its own (ResNeSt's attention fc1), as the signature lists. ``zero``: the folded shift was
+    zero and the exporter dropped it (untrained VGG-BN: zero conv biases, zero norm shifts)."""
+    conv = _scoped(h.make_node("Conv", ["x", "blk.fc1.weight"] + ["blk.fc1.bias"] * (not zero),
+                               ["c"], name="node_Conv_0"), "blk", "blk.bn1")
     p = conv.metadata_props.add()
     p.key = "pkg.onnxscript.rewriter.rule_name"
     p.value = "FuseBatchNormIntoConv"
     nodes = [conv, _scoped(h.make_node("Relu", ["c"], ["y"], name="node_relu"), "blk")]
     model = build(nodes, [tensor("x", [1, C, HW, HW])], [tensor("y", None)],
-                  [const("blk.fc1.weight", np.full((C, C, 1, 1), 0.1)),
-                   const("blk.fc1.bias", np.full(C, 0.3))])
+                  [const("blk.fc1.weight", np.full((C, C, 1, 1), 0.1))]
+                  + [const("blk.fc1.bias", np.full(C, 0.3))] * (not zero))
     if signed:
         _signature(model, ["blk.fc1.weight"] + ["blk.fc1.bias"] * own_bias
                    + ["blk.bn1.weight", "blk.bn1.bias"])
@@ -196,6 +197,14 @@ def test_a_convolution_with_its_own_bias_before_a_folded_norm_keeps_it(tmp_path)
         r = import_saved(tmp_path, _folded(own), batch=2)
         assert r.report.plan_parameters == C * C + C * own + 2 * C
         assert r.report.restored_batchnorms == 1
+        assert f"{int(own)} of those convolutions had a bias of their own" in r.warnings[0]
+    # the folded shift dropped as zero: the signature still lists the convolution's own bias
+    # (torchvision's VGG-11-BN default eval export: -2,752 parameters and "0 of those
+    # convolutions had a bias" before)
+    for own in (True, False):
+        r = import_saved(tmp_path, _folded(own, zero=True), batch=2)
+        assert r.report.plan_parameters == C * C + C * own + 2 * C
+        assert r.report.complete
         assert f"{int(own)} of those convolutions had a bias of their own" in r.warnings[0]
     # without the signature the file cannot tell: the usual pair assumed, and said
     r = import_saved(tmp_path, _folded(True, signed=False), batch=2)

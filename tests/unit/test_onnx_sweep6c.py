@@ -55,6 +55,16 @@ def test_max_over_a_dimension_keeps_int64_indices_not_its_input(tmp_path, record
     # the first product keeps x, the max its int64 indices (two fp32 units each), the second
     # product its input
     assert saved_per_sample(r) == units * t * c + 2 * t * c + t * c
+    # the legacy file cannot tell max(dim) from amax: said, with what amax would keep more
+    # (its input and result, (units + 1) * t * c fp32, beside 2 * t * c for the indices)
+    said = [w for w in r.warnings if "amax" in str(w)]
+    if record is None:
+        assert len(said) == 1 and "1 max or min reduction" in str(said[0])
+        big = import_saved(tmp_path, _max_pool_over_units(units=4, t=256, c=256), batch=2)
+        said = [w for w in big.warnings if "amax" in str(w)]
+        assert "1.5 MiB higher than planned at batch 2" in str(said[0])  # 3 * 256² * 4 B * 2
+    else:
+        assert not said
 
 
 @pytest.mark.parametrize("keepdims, record", [

@@ -322,6 +322,16 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
                             batch=setup.batch_size))
     if imp.written_gelu:
         warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
+    if imp.ambiguous_max:
+        warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} max or min reduction(s) over one axis were planned as torch.max(x, "
+            "dim), which keeps int64 indices of its result for backward. The file cannot tell "
+            "it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps "
+            "its input and its result instead: if the network uses amax, activation memory is "
+            "{mib} MiB higher than planned at batch {batch}. The default exporter's file "
+            "says which."), n=imp.ambiguous_max,
+            mib=f"{imp.ambiguous_max_elements * setup.batch_size * 4 / 2**20:,.1f}",
+            batch=setup.batch_size))
     if imp.merged_ops:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} operation(s) the exporter's optimiser merged with an identical one "

@@ -136,8 +136,10 @@ def _map_conv(imp, node, main, acts, facts):
     weights = (node.input[1],) + ((node.input[2],) if bias else ())
     if not bias and bn is None:
         bias = restore_bias(imp, node, int(w[0]))
-    if bn is not None and bias and _own_bias(imp, node):
+    if bn is not None and _own_bias(imp, node):
         imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
+        if not bias:  # its sum with the norm's shift was zero (untrained: torchvision's VGG)
+            bias = restore_bias(imp, node, int(w[0])) or _count_bias(imp, int(w[0]))
     elif bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
@@ -203,8 +205,16 @@ def _own_bias(imp, node) -> bool:
     if not sig:
         return False
     o = imp.origin(node.input[1]) or ""
-    names = [node.input[2], o[:-len("weight")] + "bias" if o.endswith(".weight") else ""]
+    names = [node.input[2] if len(node.input) > 2 else "",
+             o[:-len("weight")] + "bias" if o.endswith(".weight") else ""]
     return any(sig.get(t) == "PARAMETER" for t in names if t)
+
+
+def _count_bias(imp, units: int) -> bool:
+    """A bias the file dropped (zero) that the plan counts: the weight accounting expects it."""
+    imp.restored_bias += 1
+    imp.restored_bn_params += units
+    return True
 
 
 def _fixed_filter(imp, node) -> bool:
@@ -413,6 +423,9 @@ def _map_reduce(imp, node, main, acts, facts):
         keeps = "input"
     if op in ("ReduceMax", "ReduceMin") and _max_over_dim(imp, node):
         keeps = "indices"
+        if fx_call(node) is None:  # amax / amin are written the same way: said with the figure
+            imp.ambiguous_max += 1
+            imp.ambiguous_max_elements += max(0, numel(x) - numel(out))
     imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
 
 
