@@ -139,7 +139,7 @@ def _map_conv(imp, node, main, acts, facts):
     if bn is not None and _own_bias(imp, node):
         imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
         if not bias:  # its sum with the norm's shift was zero (untrained: torchvision's VGG)
-            bias = restore_bias(imp, node, int(w[0])) or _count_bias(imp, int(w[0]))
+            bias = restore_bias(imp, node, int(w[0]), dropped=True)
     elif bn is not None and bias:
         bias = False  # the folded bias is the batch norm's shift
         imp.restored_bn_params -= int(w[0])
@@ -208,13 +208,6 @@ def _own_bias(imp, node) -> bool:
     names = [node.input[2] if len(node.input) > 2 else "",
              o[:-len("weight")] + "bias" if o.endswith(".weight") else ""]
     return any(sig.get(t) == "PARAMETER" for t in names if t)
-
-
-def _count_bias(imp, units: int) -> bool:
-    """A bias the file dropped (zero) that the plan counts: the weight accounting expects it."""
-    imp.restored_bias += 1
-    imp.restored_bn_params += units
-    return True
 
 
 def _fixed_filter(imp, node) -> bool:

@@ -64,8 +64,10 @@ def _dropped_bias(node) -> bool:
     return len(args) > k and args[k].startswith("%")
 
 
-def restore_bias(imp, node, units: int) -> bool:
-    if _dropped_bias(node):
+def restore_bias(imp, node, units: int, dropped: bool | None = None) -> bool:
+    """Count a bias the exporter dropped as zero (``dropped``: known to be, else read from
+    the node's record): the plan has it, and the weight accounting expects it."""
+    if dropped or dropped is None and _dropped_bias(node):
         imp.restored_bias += 1
         imp.restored_bn_params += units
         return True
