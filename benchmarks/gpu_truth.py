@@ -194,8 +194,8 @@ def measure(model, batch: int, shape, device: str, autocast_dtype, nvml: Nvml | 
             if nvml is not None:
                 out["smi"], out["smi_mark"] = nvml.used()
         return out
-    finally:
-        del opt, x, y
+    finally:  # drop the step's tensors now (a traceback would keep this frame alive)
+        opt = x = y = None
         for p in model.parameters():
             p.grad = None
 

@@ -3,7 +3,7 @@
     python tools/i18n.py update    # pyside6-lupdate over planner/**/*.py → resources/i18n/*.ts
     python tools/i18n.py compile   # pyside6-lrelease → resources/i18n/*.qm (gitignored)
     python tools/i18n.py check     # exit 1 when a .ts has unfinished or vanished-in-use entries
-    python tools/i18n.py fill zh_CN FILE.json   # {"source text": "translation"} → unfinished entries
+    python tools/i18n.py fill zh_CN FILE.json   # {"source": "translation"} → unfinished entries
 
 ``update`` keeps every existing translation (lupdate merges); texts no longer in the source
 become "vanished" (kept for reuse, not compiled). Open the .ts in ``pyside6-linguist`` to
