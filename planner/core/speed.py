@@ -36,7 +36,13 @@ For each layer and pass::
 * utilisation = min(1, independent outputs ÷ (CUDA cores × outputs per core that fill the card)):
   a small network (the article's 128-unit LSTM) does not fill a big card;
 * the launch floor: no kernel takes less than a few microseconds, so small layers and small
-  batches do not speed up with FLOPS.
+  batches do not speed up with FLOPS;
+* a memory-bound kernel also executes instructions for every element it moves: its time is at
+  least elements × ``memory_sm_cycles_per_element`` ÷ (SMs × clock) (``sm_cycles_per_s``),
+  which binds where a card has much bandwidth per SM cycle (A100, H100), not on GeForce cards;
+* every rate but the memory's runs at the clock the card sustains under its board power
+  (``sustained_clock_factor``): below its boost clock where it has less power per SM than its
+  chip's full variant (RTX A6000, A10, A100 PCIe, L4, T4).
 
 Then the optimizer step (weights, gradients and states read and written once, at bandwidth) and
 the host: the CPU issues every kernel (framework dispatch, autograd), so an iteration is never
