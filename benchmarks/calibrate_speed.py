@@ -16,7 +16,10 @@ logarithms of the parameters, from the current defaults. Run:
 ``python benchmarks/calibrate_speed.py tensor_efficiency=0.7`` (about 20 s; ``name=value``
 holds a parameter at a prior: the tensor-core efficiency, which the set cannot tell from the
 memory efficiency); copy the printed values into ``Assumptions`` (planner/core/memory.py) if
-they move.
+they move. ``--only=memory_sm_cycles_per_element`` fits that one alone, every other parameter
+held at its default: how the SM cost per element of memory-bound kernels was fitted (jointly
+with the rest it is flat: the calibration's cards, all HBM data-centre ones with 7-13 bytes of
+bandwidth per SM cycle, cannot tell it from the memory efficiency).
 """
 
 from __future__ import annotations
@@ -33,14 +36,15 @@ from planner.core.parallel import ParallelAssumptions
 
 PARAMS = ("compute_efficiency", "winograd_speedup", "tensor_efficiency", "tf32_efficiency",
           "memory_efficiency", "grouped_conv_efficiency", "depthwise_bandwidth_efficiency",
-          "narrow_tile_efficiency")
+          "narrow_tile_efficiency", "memory_sm_cycles_per_element")
 BOUNDS = {"compute_efficiency": (0.05, 1.0), "winograd_speedup": (1.0, 4.0),
           "tensor_efficiency": (0.05, 1.0), "tf32_efficiency": (0.05, 1.0),
           "memory_efficiency": (0.1, 1.0),
           "grouped_conv_efficiency": (0.01, 1.0), "depthwise_bandwidth_efficiency": (0.01, 1.0),
           # A 64-channel tile reuses each loaded element 2/3 as often as a 128 one: 0.67 is
           # the bandwidth-bound floor, 1 no loss.
-          "narrow_tile_efficiency": (0.67, 1.0)}
+          "narrow_tile_efficiency": (0.67, 1.0),
+          "memory_sm_cycles_per_element": (0.001, 2.0)}
 
 
 def _assumptions(x: np.ndarray, base: Assumptions) -> Assumptions:
@@ -102,8 +106,10 @@ def main() -> None:
     import sys
 
     global PARAMS
-    fixed = dict(arg.split("=") for arg in sys.argv[1:])  # name=value: held at a prior
-    PARAMS = tuple(p for p in PARAMS if p not in fixed)
+    only = [a.removeprefix("--only=").split(",") for a in sys.argv[1:] if a.startswith("--only=")]
+    # name=value: held at a prior; --only=a,b: fit those, every other held at its default
+    fixed = dict(arg.split("=") for arg in sys.argv[1:] if not arg.startswith("--"))
+    PARAMS = tuple(p for p in PARAMS if p not in fixed and (not only or p in only[0]))
     rows, _ = load_rows()
     fit_rows = [r for r in rows if r.fit]
     base = replace(Assumptions(), **{k: float(v) for k, v in fixed.items()})

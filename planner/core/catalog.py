@@ -151,6 +151,21 @@ class GpuSpec:
     notes: str | None = None
     source: str = ""
     custom: bool = False  # a card the user added
+    # Derived, not stored: (board watts per SM, boost MHz) of the catalog card of the same chip
+    # with the most board power per SM (``Catalog``): the speed model's sustained clock under
+    # the power limit (``planner.core.speed.sustained_clock_factor``). None: no such figures.
+    power_reference: tuple[float, int] | None = field(default=None, compare=False, hash=False)
+
+    @property
+    def sm_count(self) -> float | None:
+        """Streaming multiprocessors: CUDA cores ÷ FP32 lanes per SM (``fp32_lanes_per_sm``)."""
+        return self.cuda_cores / fp32_lanes_per_sm(self) if self.cuda_cores else None
+
+    @property
+    def power_per_sm_w(self) -> float | None:
+        """Reference board power per SM (W); None where the catalog lacks either figure."""
+        sms = self.sm_count
+        return self.tdp_w / sms if self.tdp_w and sms else None
 
     @property
     def memory_bytes(self) -> int:
@@ -188,6 +203,8 @@ class GpuSpec:
         out: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
+            if f.name == "power_reference":  # derived from the other cards, not a fact of its own
+                continue
             if f.name == "prices":
                 v = [p.to_dict() for p in v]
             elif f.name in ("aliases", "nvml_names"):
@@ -197,6 +214,22 @@ class GpuSpec:
             out[f.name] = v
         out["memory_bytes"] = self.memory_bytes
         return out
+
+
+# FP32 lanes per SM by compute capability (CUDA C++ Programming Guide, "Arithmetic
+# Instructions": 32-bit floating-point add, multiply, multiply-add results per clock cycle per
+# multiprocessor): Kepler 192, Maxwell 128, GP100 64, GP10x 128, Volta and Turing 64, GA100 64,
+# GA10x and AD10x 128, Hopper 128, Blackwell 128.
+_FP32_LANES = (("3.", 192), ("5.", 128), ("6.0", 64), ("6.", 128), ("7.", 64), ("8.0", 64),
+               ("8.", 128), ("9.", 128), ("10.", 128), ("12.", 128))
+
+
+def fp32_lanes_per_sm(card: Any) -> int:
+    cc = getattr(card, "compute_capability", "") or ""
+    for prefix, lanes in _FP32_LANES:
+        if cc.startswith(prefix):
+            return lanes
+    return 128
 
 
 # --------------------------------------------------------------------------- validation
@@ -454,6 +487,26 @@ def _collapse(s: str) -> str:
 # --------------------------------------------------------------------------- catalog
 
 
+def with_power_references(cards: Iterable[GpuSpec]) -> tuple[GpuSpec, ...]:
+    """Each card with the ``power_reference`` of its chip: the board watts per SM and boost
+    clock of the built-in card that runs the whole chip (the most SMs) with the most watts per
+    SM: RTX 3090 Ti for GA102, A100 SXM4 for GA100, H100 SXM5 for GH100, Quadro RTX 6000 for
+    TU102. A cut-down variant (fewer SMs) with more watts per SM than that runs at its boost
+    clock. Custom cards take their chip's reference and never set it."""
+    cards = tuple(cards)
+    best: dict[str, tuple[float, float, int]] = {}
+    for c in cards:
+        w, sms = c.power_per_sm_w, c.sm_count
+        if c.custom or not c.chip or w is None or not sms or not c.boost_clock_mhz:
+            continue
+        key = (round(sms), w, int(c.boost_clock_mhz))
+        if c.chip not in best or key > best[c.chip]:
+            best[c.chip] = key
+    refs = {chip: (w, mhz) for chip, (_, w, mhz) in best.items()}
+    return tuple(c if c.power_reference == refs.get(c.chip or "") else
+                 replace(c, power_reference=refs.get(c.chip or "")) for c in cards)
+
+
 @dataclass(frozen=True)
 class Catalog:
     cards: tuple[GpuSpec, ...]
@@ -468,6 +521,7 @@ class Catalog:
                                   hash=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", with_power_references(self.cards))
         index: dict[str, GpuSpec] = {}
         for c in self.cards:
             index.setdefault(_collapse(c.name), c)

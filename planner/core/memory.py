@@ -257,6 +257,10 @@ class Assumptions:
     cpu_launch_s: float = 1e-5
     input_pipeline_gbs: float = 1.9
     narrow_tile_efficiency: float = 0.75
+    # Memory-bound kernels also spend SM instruction cycles on every element they move.
+    memory_sm_cycles_per_element: float = 0.24
+    # The clock a card sustains under its board power against its chip's full-power variant.
+    power_clock_exponent: float = 0.333
     # PyTorch's default activation layout; "channels_last" after
     # model.to(memory_format=torch.channels_last) (or in TensorFlow, MXNet: NHWC).
     memory_format: str = "nchw"
@@ -325,6 +329,22 @@ class Assumptions:
                 "layer whose channels do not fill the tiles (Inception's 48, 80, 96, 192) wastes "
                 "the rest, or takes a narrower tile that reaches this fraction of the next wider "
                 "one's rate (fitted on measured training throughput)"),
+            "memory_sm_cycles_per_element": QT_TRANSLATE_NOOP("core",
+                "SM cycles per element a memory-bound kernel (normalisation, activations, "
+                "pooling, adds, layout transposes) spends on its instructions: its time is the "
+                "larger of its bytes at the achievable bandwidth and its elements × this ÷ (SMs × "
+                "clock), SMs × clock from the datasheet FP32 rate ÷ (2 × FP32 lanes per SM). "
+                "Cards with much bandwidth per SM (A100, H100) are limited by it (fitted alone "
+                "on measured training throughput, the other parameters held: "
+                "benchmarks/calibrate_speed.py)"),
+            "power_clock_exponent": QT_TRANSLATE_NOOP("core",
+                "under training load a card sustains its boost clock only with its chip's full "
+                "board power per SM (the catalog's card with the whole chip and the most watts "
+                "per SM: RTX 3090 Ti for GA102, A100 SXM4 for GA100); a variant with less power "
+                "per SM runs at that card's boost clock × (its watts per SM ÷ the reference's) to "
+                "this power, never above its own boost clock (dynamic power grows about as the "
+                "clock cubed: 1/3). RTX A6000 at 300 W: 0.90 of its boost clock; A100 PCIe "
+                "40GB at 250 W: 0.86; 0 = every card at its boost clock"),
             "memory_format": QT_TRANSLATE_NOOP("core",
                 "activation layout of the convolutions: nchw, PyTorch's default, where cuDNN "
                 "transposes each convolution's activations to NHWC and back around its "

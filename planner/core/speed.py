@@ -36,7 +36,13 @@ For each layer and pass::
 * utilisation = min(1, independent outputs ÷ (CUDA cores × outputs per core that fill the card)):
   a small network (the article's 128-unit LSTM) does not fill a big card;
 * the launch floor: no kernel takes less than a few microseconds, so small layers and small
-  batches do not speed up with FLOPS.
+  batches do not speed up with FLOPS;
+* a memory-bound kernel also executes instructions for every element it moves: its time is at
+  least elements × ``memory_sm_cycles_per_element`` ÷ (SMs × clock) (``sm_cycles_per_s``),
+  which binds where a card has much bandwidth per SM cycle (A100, H100), not on GeForce cards;
+* every rate but the memory's runs at the clock the card sustains under its board power
+  (``sustained_clock_factor``): below its boost clock where it has less power per SM than its
+  chip's full variant (RTX A6000, A10, A100 PCIe, L4, T4).
 
 Then the optimizer step (weights, gradients and states read and written once, at bandwidth) and
 the host: the CPU issues every kernel (framework dispatch, autograd), so an iteration is never
@@ -56,6 +62,7 @@ from typing import Protocol
 
 import numpy as np
 
+from planner.core.catalog import fp32_lanes_per_sm
 from planner.core.memory import (
     ACT_BYTES,
     MASTER_BYTES,
@@ -130,6 +137,9 @@ class Rates:
     cores: float
     note: str  # why this card runs this precision slowly, or ""
     cuda_flops_per_s: float = 0.0  # the FP32 CUDA cores (depthwise convolutions)
+    # SMs × clock (SM cycles per second): the instruction throughput memory-bound kernels
+    # also need (``sm_cycles_per_s``).
+    sm_cycles_per_s: float = 0.0
 
     # The older single-path interface (tests, the UI's path column).
     @property
@@ -178,9 +188,34 @@ def slow_fp16(card: CardLike) -> bool:
             and card.fp16_tflops < card.fp32_tflops / 2)
 
 
+def sm_cycles_per_s(card: CardLike) -> float:
+    """SMs × clock, from the datasheet FP32 rate (FP32 FLOP/s = 2 × lanes × SMs × clock): the
+    SM cycles a second the card has for the instructions of memory-bound kernels."""
+    return card.fp32_tflops * 1e12 / (2 * fp32_lanes_per_sm(card))
+
+
+def sustained_clock_factor(card: CardLike, a: Assumptions) -> float:
+    """The clock a card sustains under training load, as a fraction of its boost clock: its
+    chip's full-power variant (``power_reference``: the most board watts per SM) runs at its
+    boost clock; a variant with less power per SM runs at that clock × (its watts per SM ÷
+    the reference's) ** ``power_clock_exponent`` (dynamic power ∝ clock × voltage², voltage
+    rising with clock: about clock³), never above its own boost clock. An RTX A6000 (300 W,
+    84 SMs) against the RTX 3090 Ti (450 W, 84 SMs): 0.87 × 1,860 = 1,625 MHz of its 1,800;
+    the A100 PCIe 40GB (250 W) against the SXM4 (400 W): 0.855. 1 where the catalog lacks the
+    figures."""
+    ref = getattr(card, "power_reference", None)
+    per_sm = getattr(card, "power_per_sm_w", None)
+    boost = getattr(card, "boost_clock_mhz", None)
+    if not ref or not per_sm or not boost:
+        return 1.0
+    f = ref[1] * min(1.0, per_sm / ref[0]) ** a.power_clock_exponent
+    return min(1.0, f / boost)
+
+
 def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
     """Where the card runs convolutions and GEMMs in ``precision``, and how fast."""
-    fp32 = card.fp32_tflops * 1e12
+    clock = sustained_clock_factor(card, a)
+    fp32 = card.fp32_tflops * 1e12 * clock
     cuda_eff = a.compute_efficiency * a.arch_factor(card.architecture)
     if dual_issue_fp32(card):
         cuda_eff *= a.dual_issue_fp32_efficiency
@@ -196,7 +231,7 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
             note = QT_TRANSLATE_NOOP(
                 "core", "the catalog has no confirmed tensor-core rate with FP32 accumulate "
                         "for this card: estimated at half its FP16-accumulate rate")
-        return Path(peak * 1e12 * eff * t_arch, label, True) if peak else None
+        return Path(peak * 1e12 * clock * eff * t_arch, label, True) if peak else None
 
     conv = gemm = cuda
     if precision == "fp32":  # PyTorch defaults: cuDNN allows TF32, matmuls stay FP32
@@ -235,7 +270,8 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
         cores = fp32 / (2 * clock)
     # Older architectures reach less of their bandwidth too (the article; Kepler Teslas run ECC).
     bw = card.bandwidth_gbs * 1e9 * a.memory_efficiency * a.arch_factor(card.architecture)
-    return Rates(conv, gemm, bw, float(cores), note, cuda.flops_per_s)
+    return Rates(conv, gemm, bw, float(cores), note, cuda.flops_per_s,
+                 sm_cycles_per_s(card) * clock)
 
 
 def best_precision(card: CardLike) -> str:
@@ -272,6 +308,7 @@ class Workload:
     # add before it) saves (``_fusion_savings``); saved only where the framework fuses them
     # (``Assumptions.fused_bn_activation``). None: nothing to fuse.
     fusion_bytes: np.ndarray = None
+    element_bytes: float = 4.0  # bytes per activation element (the precision's)
 
     @cached_property
     def _tiles(self) -> np.ndarray:
@@ -486,7 +523,7 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
                     checked, host_ops, input_bytes, tiles, layout if layout.any() else None,
-                    fusion if fusion.any() else None)
+                    fusion if fusion.any() else None, float(abpe))
 
 
 def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, train: bool,
@@ -642,11 +679,18 @@ def iteration_times(w: Workload, cards, precision: str,
     shape = util * tile_efficiency(fill, a)[None, :]
     memory_rate = bw * _bandwidth_by_kind(a)[kind] * np.sqrt(util)
     t_floor = launches * a.kernel_launch_s
+    # Memory-bound kernels (normalisation, activations, pooling, adds, the layout transposes)
+    # also execute instructions for every element they read or write: their time is the larger
+    # of the bytes at bandwidth and the elements at the SMs' instruction rate.
+    sm_rate = np.array([r.sm_cycles_per_s for r in rs])[:, None] * np.sqrt(util)
+    cycles = a.memory_sm_cycles_per_element / w.element_bytes  # per byte moved
+    sm_bytes = np.where(kind == MEMORY, nbytes, 0.0)
 
     def layer_times(rates_by_kind: np.ndarray, extra_bytes: np.ndarray, rows=slice(None)):
         with np.errstate(divide="ignore", invalid="ignore"):
             t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
-        t_m = (nbytes + extra_bytes) / memory_rate[rows]
+        t_m = np.maximum((nbytes + extra_bytes) / memory_rate[rows],
+                         (sm_bytes + extra_bytes) * cycles / sm_rate[rows])
         return np.maximum(np.maximum(t_c, t_m), t_floor), t_c, t_m
 
     # A tensor-core convolution on NCHW tensors pays cuDNN's layout conversions.

@@ -471,6 +471,14 @@
         <translation>窄 GEMM 分块效率</translation>
     </message>
     <message>
+        <source>SM cycles per element (memory-bound)</source>
+        <translation>每元素 SM 周期（受内存带宽限制的内核）</translation>
+    </message>
+    <message>
+        <source>Power-limited clock exponent</source>
+        <translation>功耗限制时钟指数</translation>
+    </message>
+    <message>
         <source>Convolution memory format</source>
         <translation>卷积内存布局</translation>
     </message>
@@ -6402,6 +6410,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积以 GEMM 分块运行（128 个像素 × 128、64 或 32 个通道）：通道数填不满分块的层（如 Inception 的 48、80、96、192）会浪费其余部分，或改用更窄的分块，其速率为上一级更宽分块的这一比例（按实测训练吞吐量拟合）</translation>
     </message>
     <message>
+        <source>SM cycles per element a memory-bound kernel (normalisation, activations, pooling, adds, layout transposes) spends on its instructions: its time is the larger of its bytes at the achievable bandwidth and its elements × this ÷ (SMs × clock), SMs × clock from the datasheet FP32 rate ÷ (2 × FP32 lanes per SM). Cards with much bandwidth per SM (A100, H100) are limited by it (fitted alone on measured training throughput, the other parameters held: benchmarks/calibrate_speed.py)</source>
+        <translation>受内存带宽限制的内核（归一化、激活、池化、加法、布局转置）每处理一个元素在指令上花费的 SM 周期：其时间取字节数按可达带宽所需时间与元素数 × 此值 ÷（SM 数 × 时钟）两者中的较大者，SM 数 × 时钟由规格表 FP32 速率 ÷（2 × 每个 SM 的 FP32 通道数）得出。每个 SM 带宽很高的显卡（A100、H100）受其限制（在其他参数保持不变的情况下，单独按实测训练吞吐量拟合：benchmarks/calibrate_speed.py）</translation>
+    </message>
+    <message>
         <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
         <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
@@ -6436,6 +6448,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>CPU time per operator the framework dispatches (PyTorch eager dispatch and autograd, about 10 µs): an iteration is never shorter than all its operators&apos; CPU time</source>
         <translation>框架每分派一个算子所用的 CPU 时间（PyTorch eager 分派与 autograd，约 10 µs）：一次迭代绝不会短于其所有算子的 CPU 时间</translation>
+    </message>
+    <message>
+        <source>under training load a card sustains its boost clock only with its chip&apos;s full board power per SM (the catalog&apos;s card with the whole chip and the most watts per SM: RTX 3090 Ti for GA102, A100 SXM4 for GA100); a variant with less power per SM runs at that card&apos;s boost clock × (its watts per SM ÷ the reference&apos;s) to this power, never above its own boost clock (dynamic power grows about as the clock cubed: 1/3). RTX A6000 at 300 W: 0.90 of its boost clock; A100 PCIe 40GB at 250 W: 0.86; 0 = every card at its boost clock</source>
+        <translation>在训练负载下，显卡只有在每个 SM 拥有其芯片满额的板卡功耗时才能保持加速频率（以目录中启用完整芯片且每个 SM 功耗最高的显卡为参照：GA102 为 RTX 3090 Ti，GA100 为 A100 SXM4）；每个 SM 功耗较低的型号以参照卡的加速频率 ×（其每 SM 瓦数 ÷ 参照卡的每 SM 瓦数）的此次幂运行，且不超过其自身的加速频率（动态功耗约随频率的三次方增长：1/3）。300 W 的 RTX A6000：其加速频率的 0.90；250 W 的 A100 PCIe 40GB：0.86；0 = 所有显卡都以加速频率运行</translation>
     </message>
     <message>
         <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>

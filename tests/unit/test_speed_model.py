@@ -521,3 +521,75 @@ def test_cards_outside_the_calibration_meet_the_targets(monkeypatch):
         assert err <= TARGET[preset], (precision, err)
         if cards >= 5:
             assert rho >= RHO_TARGET, (precision, rho)
+
+
+# ---- SM instruction cost of memory-bound kernels; the clock under the power limit --------
+
+
+def _pool_and_relu(batch=256):
+    d = NetworkDraft("mem", (LayerSpec("input", "in", {"shape": (64, 112, 112)}),
+                             LayerSpec("activation", "r", {"function": "relu"}),
+                             LayerSpec("maxpool", "p", {"kernel": 2})))
+    return workload(analyze(d), Setup(batch, "fp16", "sgd", "infer"))
+
+
+def test_memory_bound_kernels_are_limited_by_the_sms_where_bandwidth_per_sm_is_high(catalog):
+    # An A100 SXM4 80GB moves 2,039 GB/s with 108 SMs at 1,410 MHz (13 bytes per SM cycle);
+    # an RTX 4090 1,008 GB/s with 128 SMs at 2,520 MHz (3 bytes): the SMs' instruction rate
+    # caps the A100's 16-bit elementwise kernels, not the 4090's.
+    w = _pool_and_relu()
+    c = Assumptions().memory_sm_cycles_per_element
+    assert c > 0
+    off = Assumptions(memory_sm_cycles_per_element=0.0)
+    heavy = Assumptions(memory_sm_cycles_per_element=2 * c)
+
+    def t(card, a=None):
+        return iteration_time(w, catalog.by_name(card), "fp16", a).time_per_iter_s
+
+    assert t("A100 SXM4 80GB", heavy) > 1.5 * t("A100 SXM4 80GB", off)
+    assert t("GeForce RTX 4090") == pytest.approx(t("GeForce RTX 4090", off), rel=1e-9)
+    # Per element, not per byte: fp32 moves twice the bytes for the same instructions, so the
+    # cap costs 16-bit more.
+    w32 = workload(analyze(w_draft := NetworkDraft("m", (
+        LayerSpec("input", "in", {"shape": (64, 112, 112)}),
+        LayerSpec("activation", "r", {"function": "relu"})))), Setup(256, "fp32", "sgd",
+                                                                        "infer"))
+    assert w_draft and w32.element_bytes == 4 and w.element_bytes == 2
+
+
+def test_a_card_with_less_board_power_per_sm_than_its_chip_s_full_variant_runs_slower(catalog):
+    # GA102: the RTX 3090 Ti (450 W, 84 SMs) runs the whole chip at full power; the RTX A6000
+    # (300 W, same 84 SMs) sustains 0.87 × 1,860 MHz, under its 1,800 boost: in TF32 it is no
+    # faster than the RTX 3090 (350 W, 82 SMs, at its boost), as Lambda Labs measured (437
+    # against 471 images/s), though its datasheet FP32 rate is 9 % higher. The A100 PCIe 40GB
+    # (250 W) runs below the SXM4 (400 W) on the same datasheet rates (1,120 against 1,211 in
+    # fp16).
+    a6000, r3090 = catalog.by_name("RTX A6000"), catalog.by_name("GeForce RTX 3090")
+    assert a6000.power_reference == r3090.power_reference == (450 / 84, 1860)
+    assert a6000.fp32_tflops > r3090.fp32_tflops
+    tf32 = {n: speed(catalog, "resnet50", n, "tf32", 224).samples_per_s
+            for n in ("RTX A6000", "GeForce RTX 3090", "A100 PCIe 40GB", "A100 SXM4 40GB")}
+    assert tf32["RTX A6000"] < tf32["GeForce RTX 3090"]
+    assert tf32["A100 PCIe 40GB"] < 0.97 * tf32["A100 SXM4 40GB"]
+    # The limit slows the A6000 (its convolutions are compute-bound) and not the 3090.
+    flat = Assumptions(power_clock_exponent=0.0)
+    assert (speed(catalog, "resnet50", "RTX A6000", "tf32", 224, a=flat).samples_per_s
+            > 1.03 * tf32["RTX A6000"])
+    assert speed(catalog, "resnet50", "GeForce RTX 3090", "tf32", 224,
+                 a=flat).samples_per_s == pytest.approx(tf32["GeForce RTX 3090"])
+    # The full-power variants and cards whose catalog lacks the figures run at boost.
+    from planner.core.speed import sustained_clock_factor
+    for name in ("GeForce RTX 3090 Ti", "A100 SXM4 80GB", "H100 SXM5", "B200"):
+        assert sustained_clock_factor(catalog.by_name(name), Assumptions()) == 1.0
+    assert sustained_clock_factor(catalog.by_name("A100 PCIe 40GB"), Assumptions()) == \
+        pytest.approx((250 / 400) ** Assumptions().power_clock_exponent)
+
+
+def test_the_power_reference_is_derived_not_saved_and_custom_cards_do_not_set_it(catalog):
+    card = catalog.by_name("RTX A6000")
+    assert "power_reference" not in card.to_dict()
+    from planner.core.catalog import Catalog
+    hot = replace(card, name="My hot GA102", tdp_w=900, custom=True, power_reference=None)
+    cat = Catalog(tuple(catalog.cards) + (hot,))
+    assert cat.by_name("My hot GA102").power_reference == card.power_reference
+    assert cat.by_name("RTX A6000").power_reference == card.power_reference
