@@ -248,7 +248,7 @@ class Assumptions:
     # Fitted values come from benchmarks/calibrate_speed.py on the calibration rows the README
     # names; the others say where they came from in _speed_descriptions.
     tensor_architecture_efficiency: tuple[tuple[str, float], ...] = (("Blackwell", 0.6),)
-    tf32_efficiency: float = 0.316
+    tf32_efficiency: float = 0.27
     winograd_speedup: float = 2.11
     grouped_conv_efficiency: float = 0.243
     depthwise_bandwidth_efficiency: float = 0.196
@@ -300,7 +300,8 @@ class Assumptions:
                 "TFLOPS, where Ada cards reach their whole rated FP32-accumulate rate"),
             "tf32_efficiency": QT_TRANSLATE_NOOP("core",
                 "fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach "
-                "(fitted on A100 TF32 rows)"),
+                "(fitted on A100 TF32 rows, with cuDNN's NCHW TF32 kernels: no layout "
+                "transposes)"),
             "winograd_speedup": QT_TRANSLATE_NOOP("core",
                 "speed-up of 3×3 stride-1 convolutions on the FP32 cores from cuDNN's Winograd "
                 "algorithm over their direct FLOP count (fitted on VGG-16 and ResNets)"),
@@ -347,10 +348,12 @@ class Assumptions:
                 "40GB at 250 W: 0.86; 0 = every card at its boost clock"),
             "memory_format": QT_TRANSLATE_NOOP("core",
                 "activation layout of the convolutions: nchw, PyTorch's default, where cuDNN "
-                "transposes each convolution's activations to NHWC and back around its "
-                "tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); "
-                "channels_last after model.to(memory_format=torch.channels_last), or in "
-                "TensorFlow and MXNet: no transposes"),
+                "transposes each convolution's activations to NHWC and back around its 16-bit "
+                "tensor-core kernels (extra memory traffic in fp16 and bf16; TF32 convolutions "
+                "run cuDNN's NCHW kernels, which NVIDIA found as fast on Ampere: TensorFlow "
+                "keeps NCHW for TF32, pull request 56744); channels_last after "
+                "model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no "
+                "transposes"),
             "fused_bn_activation": QT_TRANSLATE_NOOP("core",
                 "batch norm kernels apply the ReLU after them, and the residual add between "
                 "(MXNet's DeepLearningExamples float16 recipes: --fuse-bn-relu, "
@@ -400,11 +403,18 @@ _SPEED_DEFAULTS_SECOND_CALIBRATION = {
 }
 
 
+# Rounds 6-7 (TF32 convolutions paid NCHW transposes, with the TF32 efficiency fitted so).
+_SPEED_DEFAULTS_TF32_TRANSPOSED = {
+    "tf32_efficiency": 0.316,
+}
+
+
 def _migrate_speed(values: dict[str, Any]) -> None:
     """Drop saved speed fields that still hold an earlier calibration's defaults."""
     olds = list(_SPEED_DEFAULTS_BEFORE_CALIBRATION.items())
     olds += list(_SPEED_DEFAULTS_FIRST_CALIBRATION.items())
     olds += list(_SPEED_DEFAULTS_SECOND_CALIBRATION.items())
+    olds += list(_SPEED_DEFAULTS_TF32_TRANSPOSED.items())
     for name, old in olds:
         if name in values:
             v = values[name]

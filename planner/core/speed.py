@@ -14,9 +14,10 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
 * where TF32 is allowed, not forced (PyTorch's ``fp32``), cuDNN takes the faster of the TF32
   tensor cores and the FP32 CUDA cores for each convolution;
-* in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a tensor-core
+* in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a 16-bit tensor-core
   convolution also pays cuDNN's transposes of its activations to NHWC and back
-  (``_layout_bytes``); channels-last does not;
+  (``_layout_bytes``); channels-last does not, nor do TF32 convolutions (cuDNN's NCHW TF32
+  kernels: ``transposes_nchw``);
 * where the framework fuses the ReLU (and the residual add) into batch norm
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
@@ -301,8 +302,9 @@ class Workload:
     # the pass does not run; None: every layer fills its tiles.
     tile_fill: np.ndarray = None
     # Per layer, the bytes cuDNN moves converting a convolution's NCHW activations to the NHWC
-    # layout its tensor-core kernels take and back (``_layout_bytes``); paid only on a tensor-
-    # core path. None: no conversions (channels-last tensors, or no dense convolutions).
+    # layout its tensor-core kernels take and back (``_layout_bytes``); paid only on a 16-bit
+    # tensor-core path (``transposes_nchw``). None: no conversions (channels-last tensors, or
+    # no dense convolutions).
     layout_bytes: np.ndarray = None
     # Per layer, the bytes a batch norm kernel that applies the following ReLU (and the residual
     # add before it) saves (``_fusion_savings``); saved only where the framework fuses them
@@ -624,6 +626,17 @@ class SpeedEstimate:
         return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
 
 
+def transposes_nchw(path: Path) -> bool:
+    """Whether a convolution on this path pays cuDNN's NCHW↔NHWC transposes when its tensors
+    are NCHW: 16-bit (FP16, BF16) tensor-core convolutions do (their kernels take NHWC; cuDNN
+    transposes around them: cuDNN developer guide, "Tensor Transformations"; NVIDIA's
+    convolutional-layers performance guide, "Tensor Layouts In Memory"); TF32 ones run cuDNN's
+    NCHW kernels, which NVIDIA found as fast as NHWC or faster on Ampere (TensorFlow PR 56744,
+    2022: NCHW stays the default for fp32/TF32 on Ampere, NHWC for fp16; PR 58054: NHWC gains
+    nothing yet in cuDNN's TF32 weight gradient), and the FP32 CUDA cores run NCHW natively."""
+    return path.tensor and not path.label.endswith("(TF32)")
+
+
 def _per_kind(r: Rates, a: Assumptions) -> tuple[tuple[float, ...], tuple[float, ...] | None]:
     """FLOP/s by kind of work (CONV, WINOGRAD, GROUPED, DEPTHWISE, GEMM, MEMORY) on the path the
     precision takes, and where cuDNN may take the CUDA cores instead (TF32 is allowed, not
@@ -693,9 +706,10 @@ def iteration_times(w: Workload, cards, precision: str,
                          (sm_bytes + extra_bytes) * cycles / sm_rate[rows])
         return np.maximum(np.maximum(t_c, t_m), t_floor), t_c, t_m
 
-    # A tensor-core convolution on NCHW tensors pays cuDNN's layout conversions.
+    # A 16-bit tensor-core convolution on NCHW tensors pays cuDNN's layout conversions; a TF32
+    # one runs cuDNN's NCHW kernels (``transposes_nchw``).
     nchw = a.memory_format == "nchw"
-    tensor = np.array([r.conv.tensor for r in rs])[:, None]
+    tensor = np.array([transposes_nchw(r.conv) for r in rs])[:, None]
     t, t_compute, t_memory = layer_times(per_kind, np.where(tensor & nchw, layout, 0.0))
     alt = [k for k, (_, other) in enumerate(paths) if other is not None]
     if alt:  # the CUDA cores where they are faster (TF32 allowed, not forced)

@@ -6390,8 +6390,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>各架构张量核心速率的额外系数（未列出的为 1）。Blackwell 为 0.6：PyTorch 的 FP16 矩阵乘法在 RTX 5090 上约达到 419 TFLOPS 中的 234，而 Ada 显卡能达到其全部标称 FP32 累加速率</translation>
     </message>
     <message>
+        <source>fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach (fitted on A100 TF32 rows, with cuDNN&apos;s NCHW TF32 kernels: no layout transposes)</source>
+        <translation>卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合，采用 cuDNN 的 NCHW TF32 内核：无布局转置）</translation>
+    </message>
+    <message>
         <source>fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach (fitted on A100 TF32 rows)</source>
-        <translation>卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合）</translation>
+        <translation type="vanished">卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合）</translation>
     </message>
     <message>
         <source>speed-up of 3×3 stride-1 convolutions on the FP32 cores from cuDNN&apos;s Winograd algorithm over their direct FLOP count (fitted on VGG-16 and ResNets)</source>
@@ -6415,7 +6419,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its tensor-core kernels (extra memory traffic in fp16, bf16 and TF32); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
-        <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
+        <translation type="vanished">卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16、bf16 和 TF32 下多出内存流量）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
     <message>
         <source>batch norm kernels apply the ReLU after them, and the residual add between (MXNet&apos;s DeepLearningExamples float16 recipes: --fuse-bn-relu, --fuse-bn-add-relu): the ReLU&apos;s and the add&apos;s memory passes disappear. Off: PyTorch eager runs batch norm, add and ReLU as separate kernels</source>
@@ -6452,6 +6456,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>under training load a card sustains its boost clock only with its chip&apos;s full board power per SM (the catalog&apos;s card with the whole chip and the most watts per SM: RTX 3090 Ti for GA102, A100 SXM4 for GA100); a variant with less power per SM runs at that card&apos;s boost clock × (its watts per SM ÷ the reference&apos;s) to this power, never above its own boost clock (dynamic power grows about as the clock cubed: 1/3). RTX A6000 at 300 W: 0.90 of its boost clock; A100 PCIe 40GB at 250 W: 0.86; 0 = every card at its boost clock</source>
         <translation>在训练负载下，显卡只有在每个 SM 拥有其芯片满额的板卡功耗时才能保持加速频率（以目录中启用完整芯片且每个 SM 功耗最高的显卡为参照：GA102 为 RTX 3090 Ti，GA100 为 A100 SXM4）；每个 SM 功耗较低的型号以参照卡的加速频率 ×（其每 SM 瓦数 ÷ 参照卡的每 SM 瓦数）的此次幂运行，且不超过其自身的加速频率（动态功耗约随频率的三次方增长：1/3）。300 W 的 RTX A6000：其加速频率的 0.90；250 W 的 A100 PCIe 40GB：0.86；0 = 所有显卡都以加速频率运行</translation>
+    </message>
+    <message>
+        <source>activation layout of the convolutions: nchw, PyTorch&apos;s default, where cuDNN transposes each convolution&apos;s activations to NHWC and back around its 16-bit tensor-core kernels (extra memory traffic in fp16 and bf16; TF32 convolutions run cuDNN&apos;s NCHW kernels, which NVIDIA found as fast on Ampere: TensorFlow keeps NCHW for TF32, pull request 56744); channels_last after model.to(memory_format=torch.channels_last), or in TensorFlow and MXNet: no transposes</source>
+        <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其 16 位张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16 和 bf16 下多出内存流量；TF32 卷积使用 cuDNN 的 NCHW 内核，NVIDIA 发现其在 Ampere 上同样快：TensorFlow 对 TF32 保留 NCHW，见拉取请求 56744）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
     <message>
         <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>
