@@ -157,6 +157,8 @@ def build_ui(pane: PlannerPane, memory_gib: float) -> None:
 
 
 def build_setup_bar(pane: PlannerPane, memory_gib: float) -> QWidget:
+    """"How it runs": batch, precision, optimizer, mode, checkpointing, then the GPUs (the
+    largest-batch row is built here too; the results side shows it)."""
     box = QGroupBox(_tr("How it runs"), pane)
     # wraps onto more lines in a narrow window (1024 px) or a longer language
     row = FlowLayout(box, h_spacing=12, v_spacing=4)
@@ -200,6 +202,14 @@ def build_setup_bar(pane: PlannerPane, memory_gib: float) -> QWidget:
         lab.setBuddy(widget)
         row.addWidget(group(box, lab, widget))
     row.addWidget(pane.checkpoint_check)
+    add_parallel_settings(pane, box, row)
+    pane._fit_widget = build_fit_row(pane, memory_gib)
+    return box
+
+
+def add_parallel_settings(pane: PlannerPane, box: QWidget, row: FlowLayout) -> None:
+    """GPUs per machine, machines and the strategy that shares the memory out, at the end of
+    the run settings bar."""
     pane.gpus_spin = QSpinBox(box)
     pane.gpus_spin.setObjectName("gpus_spin")
     pane.gpus_spin.setRange(1, 64)
@@ -231,8 +241,6 @@ def build_setup_bar(pane: PlannerPane, memory_gib: float) -> QWidget:
         lab.setBuddy(widget)
         lab.setToolTip(widget.toolTip())
         row.addWidget(group(box, lab, widget))
-    pane._fit_widget = build_fit_row(pane, memory_gib)
-    return box
 
 
 def build_fit_row(pane: PlannerPane, memory_gib: float) -> QWidget:
@@ -268,10 +276,8 @@ def build_fit_row(pane: PlannerPane, memory_gib: float) -> QWidget:
     return box
 
 
-def build_editor(pane: PlannerPane) -> QWidget:
-    panel = QWidget(pane)
-    layout = QVBoxLayout(panel)
-    layout.setContentsMargins(0, 0, 0, 0)
+def build_edit_bar(pane: PlannerPane, panel: QWidget) -> QToolBar:
+    """Add (with its menu of layer types), Insert, Duplicate, Remove, Move up and down."""
     bar = QToolBar(panel)
     bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     add_button = QToolButton(bar)
@@ -289,8 +295,12 @@ def build_editor(pane: PlannerPane) -> QWidget:
     for action in (pane.duplicate_action, pane.remove_action, pane.up_action,
                    pane.down_action):
         bar.addAction(action)
-    layout.addWidget(bar)
+    return bar
 
+
+def build_layer_table(pane: PlannerPane, panel: QWidget) -> None:
+    """The layer table (inline editing, a contiguous selection for Repeat Layers…), its
+    columns' widths, its context menu and the keys and clicks of repeated blocks."""
     pane.layer_model = LayerTableModel(pane._doc, pane)
     pane.layer_model.edit_rejected.connect(pane._on_edit_rejected)
     pane.layer_view = row_table(pane.layer_model, panel)
@@ -325,6 +335,16 @@ def build_editor(pane: PlannerPane) -> QWidget:
     pane.layer_view.installEventFilter(pane)
     pane.layer_view.viewport().installEventFilter(pane)
     pane.layer_view.doubleClicked.connect(pane._on_layer_double_clicked)
+
+
+def build_editor(pane: PlannerPane) -> QWidget:
+    """The left side: the edit tool bar, the layer table with the problems line under it,
+    and the selected layer's properties."""
+    panel = QWidget(pane)
+    layout = QVBoxLayout(panel)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(build_edit_bar(pane, panel))
+    build_layer_table(pane, panel)
     table_box = QWidget(panel)
     tl = QVBoxLayout(table_box)
     tl.setContentsMargins(0, 0, 0, 0)
