@@ -207,21 +207,23 @@ def build_setup_bar(pane: PlannerPane, memory_gib: float) -> QWidget:
     return box
 
 
+def _count_spin(box: QWidget, name: str, most: int, tip: str) -> QSpinBox:
+    """A count from 1 to ``most`` that is taken when typed in full (no keyboard tracking)."""
+    spin = QSpinBox(box)
+    spin.setObjectName(name)
+    spin.setRange(1, most)
+    spin.setKeyboardTracking(False)
+    spin.setToolTip(tip)
+    return spin
+
+
 def add_parallel_settings(pane: PlannerPane, box: QWidget, row: FlowLayout) -> None:
     """GPUs per machine, machines and the strategy that shares the memory out, at the end of
     the run settings bar."""
-    pane.gpus_spin = QSpinBox(box)
-    pane.gpus_spin.setObjectName("gpus_spin")
-    pane.gpus_spin.setRange(1, 64)
-    pane.gpus_spin.setKeyboardTracking(False)
-    pane.gpus_spin.setToolTip(_tr("GPUs per machine (data parallel; the batch above is "
-                                  "per GPU)"))
-    pane.nodes_spin = QSpinBox(box)
-    pane.nodes_spin.setObjectName("nodes_spin")
-    pane.nodes_spin.setRange(1, 4096)
-    pane.nodes_spin.setKeyboardTracking(False)
-    pane.nodes_spin.setToolTip(_tr("Machines (nodes); between them the gradients cross "
-                                   "the network"))
+    pane.gpus_spin = _count_spin(box, "gpus_spin", 64, _tr(
+        "GPUs per machine (data parallel; the batch above is per GPU)"))
+    pane.nodes_spin = _count_spin(box, "nodes_spin", 4096, _tr(
+        "Machines (nodes); between them the gradients cross the network"))
     pane.strategy_combo = QComboBox(box)
     pane.strategy_combo.setObjectName("strategy_combo")
     for i, key in enumerate(STRATEGIES):
