@@ -57,3 +57,29 @@ def test_cells_follow_values_reasons_and_loss(qapp):
     model.set_frame(frame(power_draw_w=301.0))
     assert cell(model, "state") == "ok"
     assert cell(model, "name", Qt.ItemDataRole.ForegroundRole) is None
+
+
+def test_a_changed_cell_is_announced_once_with_its_new_tooltip(qapp):
+    """A cell whose text and tooltip both change tells the views once (one repaint), and its
+    tooltip is the new one; a cell whose tooltip alone changes is still announced."""
+    model = GpuTableModel()
+    model.set_frame(frame(power_draw_w=300.0, memory_busy_pct=40.0,
+                          bandwidth_gbs_estimate=1340.8))
+    changed: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda a, b, _roles=(): changed.extend(
+        (r, c) for r in range(a.row(), b.row() + 1) for c in range(a.column(), b.column() + 1)))
+    bw = (0, model.column_of("bandwidth"))
+    # text and tooltip change: "~1341" → "~1408", "40% busy" → "42% busy"
+    model.set_frame(frame(power_draw_w=300.0, memory_busy_pct=42.0,
+                          bandwidth_gbs_estimate=1407.8))
+    assert cell(model, "bandwidth") == "~1408"
+    assert "42%" in cell(model, "bandwidth", Qt.ItemDataRole.ToolTipRole)
+    assert changed.count(bw) == 1
+    assert (0, model.column_of("power")) not in changed  # unchanged: not announced
+    # the tooltip alone changes (the same estimate at another busy figure)
+    changed.clear()
+    model.set_frame(frame(power_draw_w=300.0, memory_busy_pct=43.0,
+                          bandwidth_gbs_estimate=1407.8))
+    assert cell(model, "bandwidth") == "~1408"
+    assert "43%" in cell(model, "bandwidth", Qt.ItemDataRole.ToolTipRole)
+    assert changed.count(bw) == 1

@@ -236,6 +236,7 @@ class GpuTableModel(QStandardItemModel):
         # shows what it showed. The loop runs for every cell of every card twice a second:
         # each row keeps, per column, (lost, unavailable, inputs, look) of its last frame.
         shown, item, plan, samples = self._shown, self.item, self._plan, self._samples
+        apply = self._apply
         for row, d in enumerate(self._devices):
             s = samples.get(d.index)
             shown_row = shown[row]
@@ -245,7 +246,7 @@ class GpuTableModel(QStandardItemModel):
                     old = shown_row[col]
                     if look != old:
                         shown_row[col] = look
-                        self._apply(item(row, col), look, old)
+                        apply(item(row, col), look, old)
                 continue
             lost, unavailable = s.lost, s.unavailable
             memo = self._memo[row]
@@ -264,7 +265,7 @@ class GpuTableModel(QStandardItemModel):
                 old = shown_row[col]
                 if look is not old and look != old:
                     shown_row[col] = look
-                    self._apply(item(row, col), look, old)
+                    apply(item(row, col), look, old)
 
     def _rebuild(self) -> None:
         """New rows (and columns), as for a new set of cards: the model is reset."""
@@ -291,13 +292,22 @@ class GpuTableModel(QStandardItemModel):
                 items.append(item)
             self.appendRow(items)
 
-    @staticmethod
-    def _apply(item: QStandardItem, look: tuple, old: tuple) -> None:
+    def _apply(self, item: QStandardItem, look: tuple, old: tuple) -> None:
+        """Give a cell its new look. Each ``setData`` of a ``QStandardItem`` tells the views
+        (``dataChanged``) and they repaint the cell: a tooltip is not painted, so when the
+        cell changes in what is painted too, the tooltip is set unannounced and the painted
+        change announces the cell once (a changed memory figure and its tooltip were two
+        signals and two updates of the same cell)."""
         text, tip, brush, bold = look
+        if tip != old[1]:
+            if text != old[0] or brush is not old[2] or bold != old[3]:
+                blocked = self.blockSignals(True)
+                item.setData(tip, Qt.ItemDataRole.ToolTipRole)
+                self.blockSignals(blocked)
+            else:  # only the tooltip: said as before
+                item.setData(tip, Qt.ItemDataRole.ToolTipRole)
         if text != old[0]:
             item.setText(text)
-        if tip != old[1]:
-            item.setData(tip, Qt.ItemDataRole.ToolTipRole)
         if brush is not old[2]:
             item.setData(brush, Qt.ItemDataRole.ForegroundRole)
         if bold != old[3]:
@@ -397,8 +407,8 @@ class GpuTableModel(QStandardItemModel):
             field, why, fmt = plain
             value = getattr(s, field)
             return (self._na(s, *why) if value is None else (fmt.format(value), None))
-        method = getattr(self, f"_text_{key}", None)
-        return method(d, s) if method is not None else ("", None)
+        method = _TEXT_METHODS.get(key)
+        return method(self, d, s) if method is not None else ("", None)
 
     def _text_host(self, d: DeviceInfo, s) -> tuple[str, str | None]:
         return d.host or "", d.host or None
@@ -467,6 +477,12 @@ class GpuTableModel(QStandardItemModel):
             return self._na(s, "throttle_reasons")
         text = ", ".join(s.throttle_reasons) if s.throttle_reasons else self.tr("none")
         return text, text
+
+
+# the column's ``_text_<key>`` method, looked up once (not by name at every cell)
+_TEXT_METHODS: dict[str, Callable] = {
+    name[len("_text_"):]: getattr(GpuTableModel, name)
+    for name in dir(GpuTableModel) if name.startswith("_text_")}
 
 
 # -- processes ------------------------------------------------------------------------------------
