@@ -461,19 +461,21 @@ def analyze(draft: NetworkDraft) -> Analysis:
 
 
 _NOT_WORKED_OUT = (None, None, ())  # (result, problem, stats) of a layer whose input is not
+# Kinds that read one layer (the previous one or their 'input') when they name no further
+# layers: every kind but the input and those that need 'from' (add, concat).
+_ONE_INPUT = frozenset(RULES) - {"input", "add", "concat"}
 
 
 def _analyze(draft: NetworkDraft) -> Analysis:
-    """Every layer's result in order (``_results``), then the storages they make
-    (``_Storages.place_all``), then the layers' rows."""
+    """Every layer in one pass (``_Storages.walk``: its result, then the storages it makes
+    and keeps), then the layers' rows."""
     layers = draft.layers
     if not layers:
         empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
         return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
-    reads_of, ins, rows, shapes, blocked = _results(layers, problems)
     st = _Storages()
-    firsts = st.place_all(reads_of, rows)
+    ins, shapes, rows, blocked, firsts = st.walk(layers, problems)
     last = st.output_storage[-1]
     if last >= 0:
         st.last[last] = len(layers) - 1
@@ -483,62 +485,11 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     # The layers' rows stay columns: their LayerInfo rows are made when first read.
     return st.analysis(draft, LayerRows(tuple(map(_NAME, layers)), tuple(map(_KIND, layers)),
                                         tuple(ins), tuple(shapes), results, errors,
-                                        tuple(blocked), tuple(firsts), stats),
+                                        blocked, tuple(firsts), stats),
                        tuple(problems))
 
 
 _NAME, _KIND = attrgetter("name"), attrgetter("kind")
-
-
-def _results(layers: tuple[LayerSpec, ...], problems: list[Problem]):
-    """Per layer: the layers it reads, its input shapes, (result, problem, stats), its output
-    shape (None: not worked out) and whether an earlier layer it reads was not worked out;
-    every problem added to ``problems``."""
-    reads_of: list[tuple[int, ...]] = []
-    ins: list[tuple[Shape, ...]] = []
-    rows: list[tuple] = []
-    shapes: list[Shape | None] = []
-    blocked: list[bool] = []
-    index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
-    cached = _RESULTS.get  # a result worked out before, looked up without a call
-    for i, layer in enumerate(layers):
-        name = layer.name
-        kind = layer.kind
-        if not name or not isinstance(name, str) or name in index or kind not in RULES \
-                or (kind == "input") != (i == 0):
-            error, reads = _naming_problem(i, name, kind, index), ()
-        elif i:
-            src = layer.source_name
-            if not layer.ref_names and kind != "add" and kind != "concat" \
-                    and (src is None or src in index):  # the usual case, inline: one input
-                error, reads = None, (i - 1 if src is None else index[src],)
-            else:
-                error, reads = _reads(layer, i, index)
-        else:
-            error, reads = None, ()
-        in_shapes: tuple[Shape, ...] = ()
-        is_blocked = False
-        if error is not None:
-            row = (None, error, ())
-        else:
-            got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
-            if None in got:
-                row, is_blocked = _NOT_WORKED_OUT, True
-            else:
-                in_shapes = got  # type: ignore[assignment]
-                key = (layer.value_id, in_shapes)
-                row = cached(key) or _work_out(layer, in_shapes, key)
-                error = row[1]
-        if error is not None:
-            problems.append(Problem(i, str(name), error))
-        result = row[0]
-        shapes.append(result[0] if result is not None else None)
-        reads_of.append(reads)
-        ins.append(in_shapes)
-        rows.append(row)
-        blocked.append(is_blocked)
-        index[name] = i
-    return reads_of, ins, rows, shapes, blocked
 
 
 def _naming_problem(i: int, name: Any, kind: str, index: dict[str, int]) -> str:
@@ -611,33 +562,60 @@ class _Storages:
         self.edge_read: list[int] = []
         self.ws_layers: list[int] = []
 
-    def place_all(self, reads_of: list[tuple[int, ...]], rows: list[tuple]) -> list[tuple]:
-        """Layer by layer, what it read (``reads_of``) and made (``rows``: result, problem,
-        stats): the reads recorded, each layer's output storage set, and per layer the
-        storages it is the first to keep for backward."""
+    def walk(self, layers: tuple[LayerSpec, ...], problems: list[Problem]):
+        """Layer by layer, in one pass: the layers it reads, its result (worked out once:
+        ``_RESULTS``), the reads recorded, its output storage and the storages it keeps for
+        backward; every problem added to ``problems``. Per layer: its input shapes, its output
+        shape (None: not worked out), (result, problem, stats), whether an earlier layer it
+        reads was not worked out, and the storages it is the first to keep.
+
+        A layer of one input whose result is worked out (nearly every layer) is read inline;
+        any other (the input, several inputs, a problem) goes through ``_wire``."""
+        ins: list[tuple[Shape, ...]] = []
+        shapes: list[Shape | None] = []
+        rows: list[tuple] = []
+        firsts_of: list[tuple[int, ...]] = []
+        blocked_at: list[int] = []
+        index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
+        cached = _RESULTS.get  # a result worked out before, looked up without a call
+        one_input = _ONE_INPUT
         output_storage, st_last, st_elems = self.output_storage, self.last, self.elems
         edge_reader, edge_read, outputs = self.edge_reader, self.edge_read, self.outputs
         cls, prod = self.cls, self.prod
         saved_seen, saved_order, saved_owner = self.saved_seen, self.saved_order, self.saved_owner
         ws_layers = self.ws_layers
-        firsts_of: list[tuple[int, ...]] = []
-        for i, reads, (result, _, stats) in zip(range(len(rows)), reads_of, rows):
-            if result is None:
-                output_storage.append(-1)
-                firsts_of.append(())
-                continue
+        wire = self._wire
+        for i, layer in enumerate(layers):
+            name = layer.name
+            kind = layer.kind
+            src = layer.source_name
             in_st: list[int] | None = None  # the storages read, when more than one
-            if len(reads) == 1:
-                j = reads[0]
-                main = output_storage[j]
-                st_last[main] = i
-                edge_reader.append(i)
-                edge_read.append(j)
-            elif reads:
-                in_st = self._read_several(i, reads)
-                main = in_st[0]
-            else:  # the input layer reads nothing
-                main = -1
+            result = None
+            if i and kind in one_input and not layer.ref_names and type(name) is str and name \
+                    and name not in index and (src is None or src in index):
+                j = i - 1 if src is None else index[src]
+                x = shapes[j]
+                if x is not None:
+                    in_shapes = (x,)
+                    key = (layer.value_id, in_shapes)
+                    row = cached(key) or _work_out(layer, in_shapes, key)
+                    result = row[0]
+                    if result is not None:
+                        stats = row[2]
+                        ins.append(in_shapes)
+                        shapes.append(result[0])
+                        rows.append(row)
+                        index[name] = i
+                        main = output_storage[j]
+                        st_last[main] = i
+                        edge_reader.append(i)
+                        edge_read.append(j)
+            if result is None:
+                placed = wire(i, layer, index, problems, ins, shapes, rows, blocked_at)
+                if placed is None:  # not worked out: no storage
+                    firsts_of.append(())
+                    continue
+                result, stats, main, in_st = placed
             if result[7]:  # workspace
                 ws_layers.append(i)
             if main >= 0 and not stats[6]:  # in place or a view: the input's storage
@@ -674,7 +652,64 @@ class _Storages:
                     saved_owner.append(i)
                     firsts.append(sid)
             firsts_of.append(tuple(firsts))
-        return firsts_of
+        if blocked_at:
+            blocked = [False] * len(layers)
+            for k in blocked_at:
+                blocked[k] = True
+            return ins, shapes, rows, tuple(blocked), firsts_of
+        return ins, shapes, rows, (False,) * len(layers), firsts_of
+
+    def _wire(self, i: int, layer: LayerSpec, index: dict[str, int], problems: list[Problem],
+              ins: list, shapes: list, rows: list, blocked_at: list[int]):
+        """``walk`` for a layer not read inline: its reads and result found and recorded;
+        (result, stats, its main input's storage (-1: none), the storages it reads when more
+        than one (else None)), or None when its result is not worked out (its output
+        storage -1)."""
+        name = layer.name
+        kind = layer.kind
+        if not name or not isinstance(name, str) or name in index or kind not in RULES \
+                or (kind == "input") != (i == 0):
+            error, reads = _naming_problem(i, name, kind, index), ()
+        elif i:
+            error, reads = _reads(layer, i, index)
+        else:
+            error, reads = None, ()
+        in_shapes: tuple[Shape, ...] = ()
+        if error is not None:
+            row = (None, error, ())
+        else:
+            got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
+            if None in got:
+                row = _NOT_WORKED_OUT
+                blocked_at.append(i)
+            else:
+                in_shapes = got  # type: ignore[assignment]
+                key = (layer.value_id, in_shapes)
+                row = _RESULTS.get(key) or _work_out(layer, in_shapes, key)
+                error = row[1]
+        if error is not None:
+            problems.append(Problem(i, str(name), error))
+        result = row[0]
+        shapes.append(result[0] if result is not None else None)
+        ins.append(in_shapes)
+        rows.append(row)
+        index[name] = i
+        if result is None:
+            self.output_storage.append(-1)
+            return None
+        in_st: list[int] | None = None
+        if len(reads) == 1:
+            j = reads[0]
+            main = self.output_storage[j]
+            self.last[main] = i
+            self.edge_reader.append(i)
+            self.edge_read.append(j)
+        elif reads:
+            in_st = self._read_several(i, reads)
+            main = in_st[0]
+        else:  # the input layer reads nothing
+            main = -1
+        return result, row[2], main, in_st
 
     def _read_several(self, i: int, reads: tuple[int, ...]) -> list[int]:
         """Layer i reads several layers: recorded; the storages it reads."""
@@ -732,9 +767,9 @@ def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 
 
 def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
-    """``apply_layer`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
-    result: LayerResult | None = None
-    error: str | None = None
+    """``apply_layer`` for a layer not worked out before (``key``: its key in ``_RESULTS``).
+    The rule is given the input shapes as the key holds them (a tuple: the rules only read
+    them)."""
     try:
         value_id = key[0]
         params = _PARAMS.get(value_id)
@@ -743,7 +778,7 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
             _PARAMS[value_id] = params
-        result = RULES[layer.kind].apply(params, list(in_shapes))
+        result = _APPLY[layer.kind](params, in_shapes)
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
         out_n = numel(result[0])
@@ -755,12 +790,11 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
                 )
             )
     except LayerError as exc:
-        result, error = None, message_of(exc)
+        hit = (None, message_of(exc), ())
     except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
-        result, error = None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
-                                  problem=str(exc))
-    stats: tuple[int, ...] = ()
-    if result is not None:
+        hit = (None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
+                         problem=str(exc)), ())
+    else:
         # The first nine fields in one unpacking (a rule's result is a plain row).
         _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
         in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
@@ -770,27 +804,31 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         # have no bit at or above the bound's only when each is non-negative and below it (a
         # negative one has them all); at the bound itself or beyond, the comparisons decide.
         try:
-            fast = not ((out_n | in_n | n_params | weights) >> _ELEMENT_BITS
-                        or (fwd | bwd) >> _FLOP_BITS)
+            ok = not ((out_n | in_n | n_params | weights) >> _ELEMENT_BITS
+                      or (fwd | bwd) >> _FLOP_BITS)
         except TypeError:  # a size that is not a whole number: the comparisons decide
-            fast = False
-        ok = fast or (
-            out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
-            and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
-            and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
+            ok = False
+        if not ok:
+            ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
+                  and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
+                  and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
         if ok:
             for t in saved:
                 if not 0 <= t[1] <= MAX_ELEMENTS:
                     ok = False
                     break
+        hit = (result, None, stats)
         if not ok:
             error = _beyond_bounds(stats, result)  # names the size beyond its bound
-        if error is not None:
-            result, stats = None, ()
+            if error is not None:
+                hit = (None, error, ())
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
-    hit = _RESULTS[key] = (result, error, stats)
+    _RESULTS[key] = hit
     return hit
+
+
+_APPLY = {kind: rule.apply for kind, rule in RULES.items()}  # kind → its rule's function
 
 
 _NO_WEIGHT_PARTS = (0, 0, 0, 0)  # LayerResult's frozen, quantised (elements, bytes), tied
