@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from planner.atomicfile import write_json_atomic as _write_json_atomic
 from planner.core.gcpause import gc_paused
@@ -359,8 +359,49 @@ class LayerRows(NamedTuple):
     results: tuple[LayerResult | None, ...]
     errors: tuple[str | None, ...]
     blocked: tuple[bool, ...]
-    saved_storages: tuple[tuple[int, ...], ...]
+    saved_storages: Sequence[tuple[int, ...]]  # an analysis's: a FirstKept
     stats: tuple[tuple[int, ...], ...]
+
+
+class FirstKept(Sequence):
+    """``LayerRows.saved_storages`` of an analysis: per layer, the storages it is the first
+    to keep, in order, made from ``Analysis.saved`` and ``Columns.saved_owner`` when first
+    read (only the ``LayerInfo`` rows read them: the estimate does not, and a cold analysis of
+    a deep draft makes hundreds fewer tuples). Reads as the tuple of tuples it stands for."""
+
+    __slots__ = ("_saved", "_owner", "_n", "_rows")
+
+    def __init__(self, saved: tuple[int, ...], owner: tuple[int, ...], n: int) -> None:
+        self._saved, self._owner, self._n = saved, owner, n
+        self._rows: tuple[tuple[int, ...], ...] | None = None
+
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        rows = self._rows
+        if rows is None:
+            out: list[tuple[int, ...]] = [()] * self._n
+            for sid, i in zip(self._saved, self._owner):
+                out[i] += (sid,)
+            rows = self._rows = tuple(out)
+        return rows
+
+    def __getitem__(self, k):
+        return self.rows()[k]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(self.rows())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, FirstKept):
+            other = other.rows()
+        return self.rows() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.rows())
 
 
 class _Layers:
@@ -461,9 +502,8 @@ def analyze(draft: NetworkDraft) -> Analysis:
 
 
 _NOT_WORKED_OUT = (None, None, ())  # (result, problem, stats) of a layer whose input is not
-# Kinds that read one layer (the previous one or their 'input') when they name no further
-# layers: every kind but the input and those that need 'from' (add, concat).
-_ONE_INPUT = frozenset(RULES) - {"input", "add", "concat"}
+# Kinds read inline by ``_Storages.walk`` (every kind but the input).
+_NOT_INPUT = frozenset(RULES) - {"input"}
 
 
 def _analyze(draft: NetworkDraft) -> Analysis:
@@ -475,7 +515,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
         return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
     st = _Storages()
-    ins, shapes, rows, blocked, firsts = st.walk(layers, problems)
+    ins, shapes, rows, blocked = st.walk(layers, problems)
     last = st.output_storage[-1]
     if last >= 0:
         st.last[last] = len(layers) - 1
@@ -485,7 +525,7 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     # The layers' rows stay columns: their LayerInfo rows are made when first read.
     return st.analysis(draft, LayerRows(tuple(map(_NAME, layers)), tuple(map(_KIND, layers)),
                                         tuple(ins), tuple(shapes), results, errors,
-                                        blocked, tuple(firsts), stats),
+                                        blocked, None, stats),
                        tuple(problems))
 
 
@@ -566,19 +606,19 @@ class _Storages:
         """Layer by layer, in one pass: the layers it reads, its result (worked out once:
         ``_RESULTS``), the reads recorded, its output storage and the storages it keeps for
         backward; every problem added to ``problems``. Per layer: its input shapes, its output
-        shape (None: not worked out), (result, problem, stats), whether an earlier layer it
-        reads was not worked out, and the storages it is the first to keep.
+        shape (None: not worked out), (result, problem, stats) and whether an earlier layer it
+        reads was not worked out (the storages each is the first to keep: ``FirstKept``).
 
-        A layer of one input whose result is worked out (nearly every layer) is read inline;
-        any other (the input, several inputs, a problem) goes through ``_wire``."""
+        A layer reading one layer or two (a residual add) whose result is worked out (nearly
+        every layer) is read inline; any other (the input, more inputs, a problem) goes
+        through ``_wire``."""
         ins: list[tuple[Shape, ...]] = []
         shapes: list[Shape | None] = []
         rows: list[tuple] = []
-        firsts_of: list[tuple[int, ...]] = []
         blocked_at: list[int] = []
         index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
         cached = _RESULTS.get  # a result worked out before, looked up without a call
-        one_input = _ONE_INPUT
+        one_input = _NOT_INPUT
         output_storage, st_last, st_elems = self.output_storage, self.last, self.elems
         edge_reader, edge_read, outputs = self.edge_reader, self.edge_read, self.outputs
         cls, prod = self.cls, self.prod
@@ -591,29 +631,53 @@ class _Storages:
             src = layer.source_name
             in_st: list[int] | None = None  # the storages read, when more than one
             result = None
-            if i and kind in one_input and not layer.ref_names and type(name) is str and name \
-                    and name not in index and (src is None or src in index):
+            if i and kind in one_input and type(name) is str and name and name not in index \
+                    and (src is None or src in index):
                 j = i - 1 if src is None else index[src]
-                x = shapes[j]
-                if x is not None:
-                    in_shapes = (x,)
-                    key = (layer.value_id, in_shapes)
-                    row = cached(key) or _work_out(layer, in_shapes, key)
-                    result = row[0]
-                    if result is not None:
-                        stats = row[2]
-                        ins.append(in_shapes)
-                        shapes.append(result[0])
-                        rows.append(row)
-                        index[name] = i
-                        main = output_storage[j]
-                        st_last[main] = i
-                        edge_reader.append(i)
-                        edge_read.append(j)
+                refs = layer.ref_names
+                if not refs:
+                    if kind != "add" and kind != "concat":  # (those need 'from')
+                        x = shapes[j]
+                        if x is not None:
+                            in_shapes = (x,)
+                            key = (layer.value_id, in_shapes)
+                            row = cached(key) or _work_out(layer, in_shapes, key)
+                            result = row[0]
+                            if result is not None:
+                                stats = row[2]
+                                ins.append(in_shapes)
+                                shapes.append(result[0])
+                                rows.append(row)
+                                index[name] = i
+                                main = output_storage[j]
+                                st_last[main] = i
+                                edge_reader.append(i)
+                                edge_read.append(j)
+                elif len(refs) == 1 and refs[0] in index:  # a residual add, a 'from'
+                    r = index[refs[0]]
+                    x, y = shapes[j], shapes[r]
+                    if x is not None and y is not None:
+                        in_shapes = (x, y)
+                        key = (layer.value_id, in_shapes)
+                        row = cached(key) or _work_out(layer, in_shapes, key)
+                        result = row[0]
+                        if result is not None:
+                            stats = row[2]
+                            ins.append(in_shapes)
+                            shapes.append(result[0])
+                            rows.append(row)
+                            index[name] = i
+                            main, other = output_storage[j], output_storage[r]
+                            in_st = [main, other]
+                            st_last[main] = i
+                            st_last[other] = i
+                            edge_reader.append(i)
+                            edge_reader.append(i)
+                            edge_read.append(j)
+                            edge_read.append(r)
             if result is None:
                 placed = wire(i, layer, index, problems, ins, shapes, rows, blocked_at)
                 if placed is None:  # not worked out: no storage
-                    firsts_of.append(())
                     continue
                 result, stats, main, in_st = placed
             if result[7]:  # workspace
@@ -630,9 +694,7 @@ class _Storages:
             output_storage.append(storage)
             saved = result[4]
             if not saved:
-                firsts_of.append(())
                 continue
-            firsts = []
             for source, elements, storage_class in saved:
                 if source == "input":
                     sid = main
@@ -646,18 +708,16 @@ class _Storages:
                     st_last.append(i)
                 else:  # "input:k" (k ≥ 1: a layer of several inputs)
                     sid = in_st[int(source.split(":")[1])]  # type: ignore[index]
-                if sid not in saved_seen:
+                if sid not in saved_seen:  # the first to keep it
                     saved_seen.add(sid)
                     saved_order.append(sid)
                     saved_owner.append(i)
-                    firsts.append(sid)
-            firsts_of.append(tuple(firsts))
         if blocked_at:
             blocked = [False] * len(layers)
             for k in blocked_at:
                 blocked[k] = True
-            return ins, shapes, rows, tuple(blocked), firsts_of
-        return ins, shapes, rows, (False,) * len(layers), firsts_of
+            return ins, shapes, rows, tuple(blocked)
+        return ins, shapes, rows, (False,) * len(layers)
 
     def _wire(self, i: int, layer: LayerSpec, index: dict[str, int], problems: list[Problem],
               ins: list, shapes: list, rows: list, blocked_at: list[int]):
@@ -722,13 +782,16 @@ class _Storages:
 
     def analysis(self, draft: NetworkDraft, rows: LayerRows,
                  problems: tuple[Problem, ...]) -> Analysis:
+        """The analysis of these storages and layers' ``rows`` (their ``saved_storages``
+        made here, from the storages kept)."""
         elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
+        saved, owner = tuple(self.saved_order), tuple(self.saved_owner)
         return Analysis(
-            draft, None, problems, None, tuple(self.saved_order),
+            draft, None, problems, None, saved,
             Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
-                    tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
+                    owner, tuple(self.outputs), tuple(self.output_storage),
                     tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
-            rows,
+            rows._replace(saved_storages=FirstKept(saved, owner, len(rows.names))),
         )
 
 
@@ -774,7 +837,10 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         value_id = key[0]
         params = _PARAMS.get(value_id)
         if params is None:
-            params = _checked_params(layer)
+            check = _CHECKERS.get(layer.kind)
+            if check is None:
+                check = _CHECKERS[layer.kind] = _param_checker(layer.kind)
+            params = check(layer.params)  # _checked_params, without its call
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
             _PARAMS[value_id] = params
