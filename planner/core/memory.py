@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from planner.core.layers import numel
+from planner.core.layers.shapes import WORKSPACE_ALGORITHMS, Workspace
 from planner.core.network import (
     MAX_BATCH,
     MIXED_PRECISIONS,
@@ -722,7 +723,7 @@ class Prepared:
 
 
 _PREPARED_CACHE: dict[int, tuple[Analysis, Prepared]] = {}
-_WS_NAMES = ("implicit_gemm", "im2col", "fft", "winograd")  # _ws_table's row order
+_WS_NAMES = WORKSPACE_ALGORITHMS  # _ws_table's row order (a Workspace row's)
 
 
 def prepare(analysis: Analysis) -> Prepared:
@@ -805,6 +806,9 @@ def _ws_table(results, layers) -> np.ndarray:
     rows = []
     add = rows.append
     for w in map(_WORKSPACE_OF, map(results.__getitem__, layers)):
+        if type(w) is Workspace:  # a convolution's: its row as it is
+            add(w.row)
+            continue
         fallback = w["implicit_gemm"]  # _WS_NAMES in order, without a loop
         add(fallback + w.get("im2col", fallback) + w.get("fft", fallback)
             + w.get("winograd", fallback))

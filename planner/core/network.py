@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from planner.atomicfile import write_json_atomic as _write_json_atomic
 from planner.core.gcpause import gc_paused
@@ -359,8 +359,49 @@ class LayerRows(NamedTuple):
     results: tuple[LayerResult | None, ...]
     errors: tuple[str | None, ...]
     blocked: tuple[bool, ...]
-    saved_storages: tuple[tuple[int, ...], ...]
+    saved_storages: Sequence[tuple[int, ...]]  # an analysis's: a FirstKept
     stats: tuple[tuple[int, ...], ...]
+
+
+class FirstKept(Sequence):
+    """``LayerRows.saved_storages`` of an analysis: per layer, the storages it is the first
+    to keep, in order, made from ``Analysis.saved`` and ``Columns.saved_owner`` when first
+    read (only the ``LayerInfo`` rows read them: the estimate does not, and a cold analysis of
+    a deep draft makes hundreds fewer tuples). Reads as the tuple of tuples it stands for."""
+
+    __slots__ = ("_saved", "_owner", "_n", "_rows")
+
+    def __init__(self, saved: tuple[int, ...], owner: tuple[int, ...], n: int) -> None:
+        self._saved, self._owner, self._n = saved, owner, n
+        self._rows: tuple[tuple[int, ...], ...] | None = None
+
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        rows = self._rows
+        if rows is None:
+            out: list[tuple[int, ...]] = [()] * self._n
+            for sid, i in zip(self._saved, self._owner):
+                out[i] += (sid,)
+            rows = self._rows = tuple(out)
+        return rows
+
+    def __getitem__(self, k):
+        return self.rows()[k]
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(self.rows())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, FirstKept):
+            other = other.rows()
+        return self.rows() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.rows())
 
 
 class _Layers:
@@ -461,19 +502,20 @@ def analyze(draft: NetworkDraft) -> Analysis:
 
 
 _NOT_WORKED_OUT = (None, None, ())  # (result, problem, stats) of a layer whose input is not
+# Kinds read inline by ``_Storages.walk`` (every kind but the input).
+_NOT_INPUT = frozenset(RULES) - {"input"}
 
 
 def _analyze(draft: NetworkDraft) -> Analysis:
-    """Every layer's result in order (``_results``), then the storages they make
-    (``_Storages.place_all``), then the layers' rows."""
+    """Every layer in one pass (``_Storages.walk``: its result, then the storages it makes
+    and keeps), then the layers' rows."""
     layers = draft.layers
     if not layers:
         empty = Msg(QT_TRANSLATE_NOOP("core", "the draft has no layers"))
         return Analysis(draft, (), (Problem(0, "?", empty),))
     problems: list[Problem] = []
-    reads_of, ins, rows, shapes, blocked = _results(layers, problems)
     st = _Storages()
-    firsts = st.place_all(reads_of, rows)
+    ins, shapes, rows, blocked = st.walk(layers, problems)
     last = st.output_storage[-1]
     if last >= 0:
         st.last[last] = len(layers) - 1
@@ -483,62 +525,11 @@ def _analyze(draft: NetworkDraft) -> Analysis:
     # The layers' rows stay columns: their LayerInfo rows are made when first read.
     return st.analysis(draft, LayerRows(tuple(map(_NAME, layers)), tuple(map(_KIND, layers)),
                                         tuple(ins), tuple(shapes), results, errors,
-                                        tuple(blocked), tuple(firsts), stats),
+                                        blocked, None, stats),
                        tuple(problems))
 
 
 _NAME, _KIND = attrgetter("name"), attrgetter("kind")
-
-
-def _results(layers: tuple[LayerSpec, ...], problems: list[Problem]):
-    """Per layer: the layers it reads, its input shapes, (result, problem, stats), its output
-    shape (None: not worked out) and whether an earlier layer it reads was not worked out;
-    every problem added to ``problems``."""
-    reads_of: list[tuple[int, ...]] = []
-    ins: list[tuple[Shape, ...]] = []
-    rows: list[tuple] = []
-    shapes: list[Shape | None] = []
-    blocked: list[bool] = []
-    index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
-    cached = _RESULTS.get  # a result worked out before, looked up without a call
-    for i, layer in enumerate(layers):
-        name = layer.name
-        kind = layer.kind
-        if not name or not isinstance(name, str) or name in index or kind not in RULES \
-                or (kind == "input") != (i == 0):
-            error, reads = _naming_problem(i, name, kind, index), ()
-        elif i:
-            src = layer.source_name
-            if not layer.ref_names and kind != "add" and kind != "concat" \
-                    and (src is None or src in index):  # the usual case, inline: one input
-                error, reads = None, (i - 1 if src is None else index[src],)
-            else:
-                error, reads = _reads(layer, i, index)
-        else:
-            error, reads = None, ()
-        in_shapes: tuple[Shape, ...] = ()
-        is_blocked = False
-        if error is not None:
-            row = (None, error, ())
-        else:
-            got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
-            if None in got:
-                row, is_blocked = _NOT_WORKED_OUT, True
-            else:
-                in_shapes = got  # type: ignore[assignment]
-                key = (layer.value_id, in_shapes)
-                row = cached(key) or _work_out(layer, in_shapes, key)
-                error = row[1]
-        if error is not None:
-            problems.append(Problem(i, str(name), error))
-        result = row[0]
-        shapes.append(result[0] if result is not None else None)
-        reads_of.append(reads)
-        ins.append(in_shapes)
-        rows.append(row)
-        blocked.append(is_blocked)
-        index[name] = i
-    return reads_of, ins, rows, shapes, blocked
 
 
 def _naming_problem(i: int, name: Any, kind: str, index: dict[str, int]) -> str:
@@ -611,33 +602,84 @@ class _Storages:
         self.edge_read: list[int] = []
         self.ws_layers: list[int] = []
 
-    def place_all(self, reads_of: list[tuple[int, ...]], rows: list[tuple]) -> list[tuple]:
-        """Layer by layer, what it read (``reads_of``) and made (``rows``: result, problem,
-        stats): the reads recorded, each layer's output storage set, and per layer the
-        storages it is the first to keep for backward."""
+    def walk(self, layers: tuple[LayerSpec, ...], problems: list[Problem]):
+        """Layer by layer, in one pass: the layers it reads, its result (worked out once:
+        ``_RESULTS``), the reads recorded, its output storage and the storages it keeps for
+        backward; every problem added to ``problems``. Per layer: its input shapes, its output
+        shape (None: not worked out), (result, problem, stats) and whether an earlier layer it
+        reads was not worked out (the storages each is the first to keep: ``FirstKept``).
+
+        A layer reading one layer or two (a residual add) whose result is worked out (nearly
+        every layer) is read inline; any other (the input, more inputs, a problem) goes
+        through ``_wire``."""
+        ins: list[tuple[Shape, ...]] = []
+        shapes: list[Shape | None] = []
+        rows: list[tuple] = []
+        blocked_at: list[int] = []
+        index: dict[str, int] = {}  # the layers so far by name (a name used twice: the later one)
+        cached = _RESULTS.get  # a result worked out before, looked up without a call
+        one_input = _NOT_INPUT
         output_storage, st_last, st_elems = self.output_storage, self.last, self.elems
         edge_reader, edge_read, outputs = self.edge_reader, self.edge_read, self.outputs
         cls, prod = self.cls, self.prod
         saved_seen, saved_order, saved_owner = self.saved_seen, self.saved_order, self.saved_owner
         ws_layers = self.ws_layers
-        firsts_of: list[tuple[int, ...]] = []
-        for i, reads, (result, _, stats) in zip(range(len(rows)), reads_of, rows):
-            if result is None:
-                output_storage.append(-1)
-                firsts_of.append(())
-                continue
+        wire = self._wire
+        for i, layer in enumerate(layers):
+            name = layer.name
+            kind = layer.kind
+            src = layer.source_name
             in_st: list[int] | None = None  # the storages read, when more than one
-            if len(reads) == 1:
-                j = reads[0]
-                main = output_storage[j]
-                st_last[main] = i
-                edge_reader.append(i)
-                edge_read.append(j)
-            elif reads:
-                in_st = self._read_several(i, reads)
-                main = in_st[0]
-            else:  # the input layer reads nothing
-                main = -1
+            result = None
+            if i and kind in one_input and type(name) is str and name and name not in index \
+                    and (src is None or src in index):
+                j = i - 1 if src is None else index[src]
+                refs = layer.ref_names
+                if not refs:
+                    if kind != "add" and kind != "concat":  # (those need 'from')
+                        x = shapes[j]
+                        if x is not None:
+                            in_shapes = (x,)
+                            key = (layer.value_id, in_shapes)
+                            row = cached(key) or _work_out(layer, in_shapes, key)
+                            result = row[0]
+                            if result is not None:
+                                stats = row[2]
+                                ins.append(in_shapes)
+                                shapes.append(result[0])
+                                rows.append(row)
+                                index[name] = i
+                                main = output_storage[j]
+                                st_last[main] = i
+                                edge_reader.append(i)
+                                edge_read.append(j)
+                elif len(refs) == 1 and refs[0] in index:  # a residual add, a 'from'
+                    r = index[refs[0]]
+                    x, y = shapes[j], shapes[r]
+                    if x is not None and y is not None:
+                        in_shapes = (x, y)
+                        key = (layer.value_id, in_shapes)
+                        row = cached(key) or _work_out(layer, in_shapes, key)
+                        result = row[0]
+                        if result is not None:
+                            stats = row[2]
+                            ins.append(in_shapes)
+                            shapes.append(result[0])
+                            rows.append(row)
+                            index[name] = i
+                            main, other = output_storage[j], output_storage[r]
+                            in_st = [main, other]
+                            st_last[main] = i
+                            st_last[other] = i
+                            edge_reader.append(i)
+                            edge_reader.append(i)
+                            edge_read.append(j)
+                            edge_read.append(r)
+            if result is None:
+                placed = wire(i, layer, index, problems, ins, shapes, rows, blocked_at)
+                if placed is None:  # not worked out: no storage
+                    continue
+                result, stats, main, in_st = placed
             if result[7]:  # workspace
                 ws_layers.append(i)
             if main >= 0 and not stats[6]:  # in place or a view: the input's storage
@@ -652,9 +694,7 @@ class _Storages:
             output_storage.append(storage)
             saved = result[4]
             if not saved:
-                firsts_of.append(())
                 continue
-            firsts = []
             for source, elements, storage_class in saved:
                 if source == "input":
                     sid = main
@@ -668,13 +708,68 @@ class _Storages:
                     st_last.append(i)
                 else:  # "input:k" (k ≥ 1: a layer of several inputs)
                     sid = in_st[int(source.split(":")[1])]  # type: ignore[index]
-                if sid not in saved_seen:
+                if sid not in saved_seen:  # the first to keep it
                     saved_seen.add(sid)
                     saved_order.append(sid)
                     saved_owner.append(i)
-                    firsts.append(sid)
-            firsts_of.append(tuple(firsts))
-        return firsts_of
+        if blocked_at:
+            blocked = [False] * len(layers)
+            for k in blocked_at:
+                blocked[k] = True
+            return ins, shapes, rows, tuple(blocked)
+        return ins, shapes, rows, (False,) * len(layers)
+
+    def _wire(self, i: int, layer: LayerSpec, index: dict[str, int], problems: list[Problem],
+              ins: list, shapes: list, rows: list, blocked_at: list[int]):
+        """``walk`` for a layer not read inline: its reads and result found and recorded;
+        (result, stats, its main input's storage (-1: none), the storages it reads when more
+        than one (else None)), or None when its result is not worked out (its output
+        storage -1)."""
+        name = layer.name
+        kind = layer.kind
+        if not name or not isinstance(name, str) or name in index or kind not in RULES \
+                or (kind == "input") != (i == 0):
+            error, reads = _naming_problem(i, name, kind, index), ()
+        elif i:
+            error, reads = _reads(layer, i, index)
+        else:
+            error, reads = None, ()
+        in_shapes: tuple[Shape, ...] = ()
+        if error is not None:
+            row = (None, error, ())
+        else:
+            got = tuple([shapes[j] for j in reads]) if len(reads) != 1 else (shapes[reads[0]],)
+            if None in got:
+                row = _NOT_WORKED_OUT
+                blocked_at.append(i)
+            else:
+                in_shapes = got  # type: ignore[assignment]
+                key = (layer.value_id, in_shapes)
+                row = _RESULTS.get(key) or _work_out(layer, in_shapes, key)
+                error = row[1]
+        if error is not None:
+            problems.append(Problem(i, str(name), error))
+        result = row[0]
+        shapes.append(result[0] if result is not None else None)
+        ins.append(in_shapes)
+        rows.append(row)
+        index[name] = i
+        if result is None:
+            self.output_storage.append(-1)
+            return None
+        in_st: list[int] | None = None
+        if len(reads) == 1:
+            j = reads[0]
+            main = self.output_storage[j]
+            self.last[main] = i
+            self.edge_reader.append(i)
+            self.edge_read.append(j)
+        elif reads:
+            in_st = self._read_several(i, reads)
+            main = in_st[0]
+        else:  # the input layer reads nothing
+            main = -1
+        return result, row[2], main, in_st
 
     def _read_several(self, i: int, reads: tuple[int, ...]) -> list[int]:
         """Layer i reads several layers: recorded; the storages it reads."""
@@ -687,13 +782,16 @@ class _Storages:
 
     def analysis(self, draft: NetworkDraft, rows: LayerRows,
                  problems: tuple[Problem, ...]) -> Analysis:
+        """The analysis of these storages and layers' ``rows`` (their ``saved_storages``
+        made here, from the storages kept)."""
         elems, cls, prod, last = self.elems, self.cls, self.prod, self.last
+        saved, owner = tuple(self.saved_order), tuple(self.saved_owner)
         return Analysis(
-            draft, None, problems, None, tuple(self.saved_order),
+            draft, None, problems, None, saved,
             Columns(tuple(elems), tuple(cls), tuple(prod), tuple(last),
-                    tuple(self.saved_owner), tuple(self.outputs), tuple(self.output_storage),
+                    owner, tuple(self.outputs), tuple(self.output_storage),
                     tuple(self.edge_reader), tuple(self.edge_read), tuple(self.ws_layers)),
-            rows,
+            rows._replace(saved_storages=FirstKept(saved, owner, len(rows.names))),
         )
 
 
@@ -732,18 +830,21 @@ def apply_layer(layer: LayerSpec, in_shapes: tuple[Shape, ...]):
 
 
 def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
-    """``apply_layer`` for a layer not worked out before (``key``: its key in ``_RESULTS``)."""
-    result: LayerResult | None = None
-    error: str | None = None
+    """``apply_layer`` for a layer not worked out before (``key``: its key in ``_RESULTS``).
+    The rule is given the input shapes as the key holds them (a tuple: the rules only read
+    them)."""
     try:
         value_id = key[0]
         params = _PARAMS.get(value_id)
         if params is None:
-            params = _checked_params(layer)
+            check = _CHECKERS.get(layer.kind)
+            if check is None:
+                check = _CHECKERS[layer.kind] = _param_checker(layer.kind)
+            params = check(layer.params)  # _checked_params, without its call
             if len(_PARAMS) >= _RESULTS_MAX:
                 _PARAMS.clear()
             _PARAMS[value_id] = params
-        result = RULES[layer.kind].apply(params, list(in_shapes))
+        result = _APPLY[layer.kind](params, in_shapes)
         if params.get("frozen") and not result.frozen_parameters:  # a frozen learned tensor
             result = result._replace(frozen_parameters=result.parameters)
         out_n = numel(result[0])
@@ -755,12 +856,11 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
                 )
             )
     except LayerError as exc:
-        result, error = None, message_of(exc)
+        hit = (None, message_of(exc), ())
     except (TypeError, ValueError, KeyError, ZeroDivisionError, OverflowError) as exc:
-        result, error = None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
-                                  problem=str(exc))
-    stats: tuple[int, ...] = ()
-    if result is not None:
+        hit = (None, Msg(QT_TRANSLATE_NOOP("core", "invalid parameters ({problem})"),
+                         problem=str(exc)), ())
+    else:
         # The first nine fields in one unpacking (a rule's result is a plain row).
         _, n_params, fwd, bwd, saved, inplace, view, _, weights = result[:9]
         in_n = numel(in_shapes[0]) if len(in_shapes) == 1 else sum(map(numel, in_shapes))
@@ -770,27 +870,31 @@ def _work_out(layer: LayerSpec, in_shapes: tuple[Shape, ...], key: tuple):
         # have no bit at or above the bound's only when each is non-negative and below it (a
         # negative one has them all); at the bound itself or beyond, the comparisons decide.
         try:
-            fast = not ((out_n | in_n | n_params | weights) >> _ELEMENT_BITS
-                        or (fwd | bwd) >> _FLOP_BITS)
+            ok = not ((out_n | in_n | n_params | weights) >> _ELEMENT_BITS
+                      or (fwd | bwd) >> _FLOP_BITS)
         except TypeError:  # a size that is not a whole number: the comparisons decide
-            fast = False
-        ok = fast or (
-            out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
-            and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
-            and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
+            ok = False
+        if not ok:
+            ok = (out_n <= MAX_ELEMENTS and 0 <= in_n <= MAX_ELEMENTS
+                  and 0 <= n_params <= MAX_ELEMENTS and 0 <= weights <= MAX_ELEMENTS
+                  and 0 <= fwd <= MAX_FLOPS and 0 <= bwd <= MAX_FLOPS)
         if ok:
             for t in saved:
                 if not 0 <= t[1] <= MAX_ELEMENTS:
                     ok = False
                     break
+        hit = (result, None, stats)
         if not ok:
             error = _beyond_bounds(stats, result)  # names the size beyond its bound
-        if error is not None:
-            result, stats = None, ()
+            if error is not None:
+                hit = (None, error, ())
     if len(_RESULTS) >= _RESULTS_MAX:
         _RESULTS.clear()
-    hit = _RESULTS[key] = (result, error, stats)
+    _RESULTS[key] = hit
     return hit
+
+
+_APPLY = {kind: rule.apply for kind, rule in RULES.items()}  # kind → its rule's function
 
 
 _NO_WEIGHT_PARTS = (0, 0, 0, 0)  # LayerResult's frozen, quantised (elements, bytes), tied

@@ -199,3 +199,25 @@ def test_every_preset_title_and_description_is_marked_for_translation():
     for p in list_presets():
         assert p.title in TRANSLATABLE or p.title in NAMES_AS_IS, p.title
         assert p.description in TRANSLATABLE, p.description
+
+
+def test_each_layer_names_the_storages_it_is_the_first_to_keep():
+    """The input of c1, the input and the statistics of bn, the in-place ReLU's output; c2
+    reads that output, already kept, so it keeps nothing new; a layer not worked out none."""
+    d = draft(LayerSpec("conv2d", "c1", {"filters": 8, "kernel": 3, "padding": 1}),
+              LayerSpec("batchnorm", "bn"),
+              LayerSpec("activation", "r", {"function": "relu", "inplace": True}),
+              LayerSpec("conv2d", "c2", {"filters": 8, "kernel": 3, "padding": 1}),
+              LayerSpec("conv2d", "big", {"filters": 8, "kernel": 99}))
+    a = analyze(d)
+    kept = {info.name: info.saved_storages for info in a.layers}
+    out = {info.name: info.output_storage for info in a.layers}
+    assert kept["input"] == ()
+    assert kept["c1"] == (out["input"],)
+    stats = next(s for s, st in enumerate(a.storages) if st.storage_class == "f32_fixed")
+    assert kept["bn"] == (out["c1"], stats)
+    assert kept["r"] == (out["bn"],) and out["r"] == out["bn"]  # in place
+    assert kept["c2"] == ()
+    assert kept["big"] == () and a.problems and a.problems[0].name == "big"
+    assert a.layer_rows.saved_storages == tuple(kept.values())
+    assert sorted(s for row in kept.values() for s in row) == sorted(a.saved)

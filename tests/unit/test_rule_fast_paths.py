@@ -66,3 +66,22 @@ def test_weight_standardised_conv2d_keeps_its_standardised_weight():
     assert gain.parameters == plain.parameters + 16
     kept = sum(s.elements for s in gain.saved) - sum(s.elements for s in plain.saved)
     assert kept == 16 * 8 * 9 + 2 * 16
+
+
+def test_a_convolutions_workspace_reads_as_the_mapping_of_its_algorithms():
+    import pickle  # noqa: PLC0415
+
+    import pytest  # noqa: PLC0415
+
+    conv = RULES["conv2d"]
+    w3 = conv.apply({**conv.defaults(), "filters": 8, "kernel": 3, "padding": 1},
+                    [(4, 10, 10)]).workspace
+    w1 = conv.apply({**conv.defaults(), "filters": 8, "kernel": 1}, [(4, 10, 10)]).workspace
+    assert list(w3) == ["implicit_gemm", "im2col", "fft", "winograd"]
+    assert list(w1) == ["implicit_gemm", "im2col", "fft"]  # Winograd only for 3×3 stride 1
+    assert w1["im2col"] == (10 * 10 * 4, 0) and w1.get("winograd") is None
+    with pytest.raises(KeyError):
+        w1["winograd"]  # noqa: B018
+    assert w3["winograd"] == ((4 + 8) * 5 * 5 * 16, 8 * 4 * 16)
+    assert dict(w3) == {k: w3[k] for k in w3} and repr(w3) == repr(dict(w3))
+    assert pickle.loads(pickle.dumps(w3)) == w3 and w3 != w1

@@ -20,6 +20,7 @@ from planner.core.layers.shapes import (
     shape_str,
 )
 from planner.core.layers.shapes import new_result as _new_result
+from planner.core.layers.shapes import new_workspace as _new_workspace
 from planner.core.layers.shapes import new_saved as _new_saved
 from planner.core.layers.schema import LayerRule
 from planner.core.layers.schema import param as _p
@@ -201,11 +202,15 @@ def _conv2d(general, params, ins: list[Shape]) -> LayerResult | None:
     else:
         params_n, fwd = weight_n, 2 * out_n * per_group * kvol
     fft_sp = hp * (wp // 2 + 1)
-    ws = {"implicit_gemm": (0, 0), "im2col": (oh * ow * per_group * kvol * groups, 0),
-          "fft": ((cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2)}
     if kernel == 3 and stride == 1 and dilation == 1 and groups == 1:  # Winograd F(2x2, 3x3)
-        ws["winograd"] = ((cin + filters) * (-(-oh // 2) * -(-ow // 2)) * 16,
-                          filters * cin * 16)
+        ws = _new_workspace((0, 0, oh * ow * per_group * kvol * groups, 0,
+                             (cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2,
+                             (cin + filters) * (-(-oh // 2) * -(-ow // 2)) * 16,
+                             filters * cin * 16), 4)
+    else:
+        ws = _new_workspace((0, 0, oh * ow * per_group * kvol * groups, 0,
+                             (cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2,
+                             0, 0), 3)
     return _new_result(((filters, oh, ow), params_n, fwd, 2 * fwd,
                         (_new_saved(("input", cin * h * w, ACT)),),
                         False, False, ws, params_n, "", 0, 1, 0, 0, 0, 0))
@@ -243,15 +248,14 @@ def _conv(dims: int):
                 fft_sp *= (v // 2 + 1) if i == dims - 1 else v
         # Workspace (elements) by algorithm family; per sample and constant parts. im2col /
         # explicit GEMM: the unfolded input matrix (columns duplicated per kernel tap).
-        ws: dict[str, tuple[int, int]] = {
-            "implicit_gemm": (0, 0),
-            "im2col": (sp_n * per_group * kvol * groups, 0),
-            "fft": ((cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2),
-        }
+        row = (0, 0, sp_n * per_group * kvol * groups, 0,
+               (cin + filters) * fft_sp * 2, filters * per_group * fft_sp * 2)
         # Winograd F(2x2, 3x3): 4x4 tiles of every 2x2 output patch, for 3x3 stride-1 only.
         if dims == 2 and k == (3, 3) and s == (1, 1) and d == (1, 1) and groups == 1:
             tiles = math.ceil(out_sp[0] / 2) * math.ceil(out_sp[1] / 2)
-            ws["winograd"] = ((cin + filters) * tiles * 16, filters * cin * 16)
+            ws = _new_workspace(row + ((cin + filters) * tiles * 16, filters * cin * 16), 4)
+        else:
+            ws = _new_workspace(row + (0, 0), 3)
         saved = (_new_saved(("input", math.prod(x), ACT)),)
         standardized = params.get("standardized") or "none"
         if standardized != "none":

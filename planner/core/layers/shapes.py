@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from functools import partial
 from types import MappingProxyType
+from collections.abc import Mapping as _MappingABC
 from typing import Callable, Mapping, NamedTuple
 
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -36,6 +37,57 @@ class SavedTensor(NamedTuple):
     source: str
     elements: int  # per sample
     storage: str = ACT
+
+
+# The convolution algorithm families whose workspace a convolution's rule gives, in order.
+WORKSPACE_ALGORITHMS = ("implicit_gemm", "im2col", "fft", "winograd")
+_WS_INDEX = {name: k for k, name in enumerate(WORKSPACE_ALGORITHMS)}
+
+
+class Workspace(_MappingABC):
+    """A convolution's workspace candidates (``LayerResult.workspace``): a read-only mapping
+    of algorithm → (elements per sample, constant elements), held as one row of whole numbers
+    (a deep draft has hundreds of convolutions: one object each instead of a dict and a tuple
+    per algorithm). ``row``: per algorithm of ``WORKSPACE_ALGORITHMS`` its two numbers, those
+    of ``implicit_gemm`` for an algorithm it does not have; ``count``: how many algorithms it
+    has (the first ``count``: Winograd, the last, only for the convolutions it serves)."""
+
+    __slots__ = ("row", "count")
+
+    def __init__(self, row: tuple[int, ...], count: int) -> None:
+        self.row = row
+        self.count = count
+
+    def __getitem__(self, name: str) -> tuple[int, int]:
+        k = _WS_INDEX[name]
+        if k >= self.count:
+            raise KeyError(name)
+        row = self.row
+        return row[2 * k], row[2 * k + 1]
+
+    def __iter__(self):
+        return iter(WORKSPACE_ALGORITHMS[:self.count])
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+    def __reduce__(self):
+        return (Workspace, (self.row, self.count))
+
+
+def new_workspace(row: tuple[int, ...], count: int) -> Workspace:
+    """``Workspace(row, count)`` without its ``__init__`` call (the convolution rules make
+    hundreds)."""
+    ws = _new_object(Workspace)
+    ws.row = row
+    ws.count = count
+    return ws
+
+
+_new_object = object.__new__
 
 
 class LayerResult(NamedTuple):
