@@ -101,6 +101,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.unknown_ops: dict[str, list[str]] = defaultdict(list)
         self.layers: list[LayerSpec] = []
         self.names = UniqueNames()
+        self._scopes: dict[int, tuple] = {}  # id(node) -> (node, its module scope)
         self.tensor_layer = _TensorLayers(self)
         self.layer_out: dict[str, tuple[int, ...] | None] = {}  # layer -> planned shape
         self.skip: set[int] = set()
@@ -469,6 +470,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
 
     def module_scope(self, node) -> str:
         """The PyTorch module path of a node ('layer1.0.conv1'), or ''."""
+        scopes = self._scopes
+        scope = scopes.get(id(node))
+        if scope is None or scope[0] is not node:
+            scope = scopes[id(node)] = (node, self._module_scope(node))
+        return scope[1]
+
+    def _module_scope(self, node) -> str:
         for p in node.metadata_props:
             if p.key == "pkg.torch.onnx.name_scopes":
                 parts = [s for s in re.findall(r"'([^']*)'", p.value)[:-1] if s]

@@ -728,6 +728,12 @@ def _map_binary(imp, node, main, acts, facts):
         o = imp.origin(other) or other
         learned = numel(imp.init_dims[o])
         weights = (o,)
+    if not learned and other and op in ("Mul", "Div", "Add", "Sub"):
+        # a one-element parameter (StarReLU's learned scale and bias): its gradient needs
+        # the activation a product reads
+        scalar = imp.scalar_parameter(other)
+        if scalar is not None:
+            learned, weights = 1, (scalar,)
     if op in ("Mul", "Div"):
         keeps = "input" if learned else "nothing"
     elif op == "Pow":

@@ -457,9 +457,41 @@ class WeightAccounting:
         return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
                     or self.is_derived(o) or self._is_buffer(o))
 
+    def scalar_parameter(self, name: str) -> str | None:
+        """The one-element learned parameter ``name`` is (read directly or through an
+        ``Identity``/``Cast``), or None: StarReLU's scale and bias, a learned temperature or
+        residual scale. Weights of more than one value are ``is_learned``'s; a one-element
+        tensor is a parameter only by its name (a module path, not an exporter's constant)
+        and, where the file lists them, the exported program's signature."""
+        for _hop in range(4):
+            if not name or name in self.acts or name in self.init_dims:
+                break
+            p = self.producer.get(name)
+            if p is None or self.nodes[p].op_type not in ("Identity", "Cast"):
+                return None
+            name = self.nodes[p].input[0] if self.nodes[p].input else ""
+        if not name or name not in self.init_dims or numel(self.init_dims[name]) != 1 or \
+                self.init_type.get(name) not in FLOAT_TYPES or not self.named_parameters:
+            return None
+        last = name.rsplit(".", 1)[-1]
+        if "." not in name or not last or name.startswith(("onnx::", "/", "_")) or \
+                re.fullmatch(r"val_\d+", name):
+            return None
+        signature = self.__dict__.get("signature") or {}
+        if signature:
+            return name if signature.get(name) == "PARAMETER" else None
+        return None if self._is_buffer(name) else name
+
     def is_derived(self, name: str) -> bool:
         """A constant the default exporter folded out of a parameter, named after the op that
         made it ('expand', 'unsqueeze_3')."""
+        cache = self.__dict__.setdefault("_derived_cache", {})
+        known = cache.get(name)
+        if known is None:
+            known = cache[name] = self._is_derived(name)
+        return known
+
+    def _is_derived(self, name: str) -> bool:
         if self.init_type.get(name) not in FLOAT_TYPES or \
                 numel(self.init_dims.get(name, ())) <= 1:
             return False
