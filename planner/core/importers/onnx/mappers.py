@@ -759,6 +759,7 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
     not a parameter."""
     walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
     found: list[str] = []
+    kept: dict[str, int] = {}  # what autograd keeps in that subgraph: tensor -> elements
     data: set[str] = set()  # tensors a product reads as its data, not as its weight
     stack, seen = [tensor], set()
     while stack and len(seen) < MAX_CONSTANT_WALK:
@@ -786,7 +787,24 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
                     found.append(i)
             else:
                 stack.append(i)
+        # a learned product over a constant table (a position-bias MLP over relative
+        # coordinates: Swin-V2's, timm's SwinV2-CR) keeps its data operand, an activation
+        # between its layers its output: once, at every batch
+        if node.op_type in ("MatMul", "Gemm") and len(node.input) > 1 and \
+                not imp.is_learned(node.input[0]) and any(
+                    i in imp.init_dims and imp.is_weight(i) for i in node.input[1:]):
+            kept[node.input[0]] = numel(imp.full_shape(node.input[0]) or ())
+        elif node.op_type in _KEEPS_OUTPUT and node.output and node.output[0]:
+            kept[node.output[0]] = numel(imp.full_shape(node.output[0]) or ())
+        elif node.op_type in _KEEPS_INPUT and node.input and node.input[0]:
+            kept[node.input[0]] = numel(imp.full_shape(node.input[0]) or ())
+    if found and kept:
+        imp.__dict__.setdefault("constant_kept", {}).update(kept)
     return tuple(found)
+
+
+_KEEPS_OUTPUT = {"Relu", "Sigmoid", "Tanh", "Exp"}
+_KEEPS_INPUT = {"Gelu", "Erf", "LeakyRelu", "Elu", "Softplus"}
 
 
 def _map_region(imp, node, main, acts, facts):

@@ -111,6 +111,14 @@ class WeightAccounting:
                 n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))
+        kept = sum(self.__dict__.get("constant_kept", {}).values())
+        if kept:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Learned layers compute a tensor from constants alone (a position-bias "
+                "MLP over a table of relative coordinates, as in Swin-V2): their parameters are "
+                "counted, but what they keep for backward is not planned: {values} values "
+                "({mib} MiB in fp32), the same at every batch."), values=f"{kept:,}",
+                mib=f"{kept * 4 / 2**20:.1f}"))
         self.file_weights = file_weights
         self.unclaimed = tuple(unclaimed)
         if unclaimed:
