@@ -113,6 +113,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.claims_of: dict[str, list[str]] = defaultdict(list)  # layer -> its claims
         # initializer -> (kind, module scope) of the layers claiming it, in order
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.embedding_tables: set = set()  # dims of weights first claimed by an embedding
         # initializer -> how each claim read it: (by its own name, the parameter named in the
         # default exporter's FX record)
         self.reads_of: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
@@ -584,7 +585,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if o is not None:
                 self.claims.append((name, o))
                 self.claims_of[name].append(o)
-                self.claimants[o].append((kind, scope))
+                uses = self.claimants[o]
+                if not uses and kind == "embedding":  # a token table (first read as one)
+                    self.embedding_tables.add(self.init_dims.get(o))
+                uses.append((kind, scope))
                 self.reads_of[o].append(read)
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
