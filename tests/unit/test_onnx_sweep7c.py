@@ -68,19 +68,25 @@ def test_a_one_element_buffer_in_the_signature_is_no_parameter(tmp_path):
     assert saved_per_sample(r) == saved_per_sample(plain)
 
 
-def _position_bias_mlp(coords: int = 49 * 49, hidden: int = 64, heads: int = 2):
+def _position_bias_mlp(coords: int = 49 * 49, hidden: int = 64, heads: int = 2,
+                       dropout: bool = False):
     """Attention scores plus a bias a two-layer MLP computes from a relative-coordinate table
     (SwinV2-CR's meta network, Swin-V2's continuous position bias)."""
     nodes = [
         h.make_node("MatMul", ["onnx::MatMul_5", "m.meta.fc1.weight"], ["c1"],
                     name="/m/meta/fc1/MatMul"),
         h.make_node("Relu", ["c1"], ["c2"], name="/m/meta/act/Relu"),
-        h.make_node("MatMul", ["c2", "m.meta.fc2.weight"], ["c3"], name="/m/meta/fc2/MatMul"),
+        h.make_node("MatMul", ["c2d" if dropout else "c2", "m.meta.fc2.weight"], ["c3"],
+                    name="/m/meta/fc2/MatMul"),
         h.make_node("Reshape", ["c3", "bshape"], ["bias"], name="/m/Reshape"),
         h.make_node("MatMul", ["x", "m.q.weight"], ["q"], name="/m/q/MatMul"),
         h.make_node("Add", ["q", "bias"], ["y"], name="/m/Add"),
     ]
-    inits = [const("onnx::MatMul_5", [[0.1, 0.2]] * coords),
+    if dropout:  # a training export's dropout of 0 between the MLP's layers: a pass-through
+        nodes.insert(2, h.make_node("Dropout", ["c2", "ratio", "training"], ["c2d"],
+                                    name="/m/meta/drop/Dropout"))
+    inits = [const("onnx::MatMul_5", [[0.1, 0.2]] * coords), const("ratio", 0.0),
+             const("training", True, dtype=bool),
              weight("m.meta.fc1.weight", (2, hidden)),
              weight("m.meta.fc2.weight", (hidden, heads)), const("bshape", [heads, 49, 49],
                                                                  dtype="int64"),
@@ -88,12 +94,14 @@ def _position_bias_mlp(coords: int = 49 * 49, hidden: int = 64, heads: int = 2):
     return build(nodes, [tensor("x", ["N", heads, 49, 49])], [tensor("y", None)], inits)
 
 
-def test_a_position_bias_mlp_over_constants_says_what_it_keeps(tmp_path):
+@pytest.mark.parametrize("dropout", [False, True])
+def test_a_position_bias_mlp_over_constants_says_what_it_keeps(tmp_path, dropout):
     """A learned MLP over a coordinate table keeps its inputs and its hidden activation for
     backward, once at every batch; the plan counts its parameters but not those tensors.
     Before: nothing said (timm SwinV2-CR-T −14.5 % from the default exporter, silent); now a
-    warning gives the figure (42.2 MiB there, the whole gap less 0.3 %)."""
-    r = import_saved(tmp_path, _position_bias_mlp(), batch=2)
+    warning gives the figure (42.4 MiB there, the gap 43.1 MiB). A training export's dropout
+    between the layers passes the same tensor on (it was counted twice: 84.6 MiB)."""
+    r = import_saved(tmp_path, _position_bias_mlp(dropout=dropout), batch=2)
     said = [str(w) for w in r.warnings if "constants alone" in str(w)]
     # kept: the coordinate table (2401 × 2) for fc1, the ReLU output (2401 × 64), read by fc2
     assert len(said) == 1 and f"{2401 * 2 + 2401 * 64:,} values" in said[0]
