@@ -17,6 +17,10 @@ Graph kinds:
   samenames    a chain of Relu/Add nodes that all have the same name
   constants    long chains of constant lookups (Identity -> Cast -> Identity ... of an
                initializer) feeding every Add of a chain
+  merged       the residual conv net with every norm reading the same four tensors (an
+               untrained network's equal parameters, stored once by the exporter)
+  folded       linear layers whose weights have the legacy exporter's folded-constant names
+               ('onnx::MatMul_N', as in a dynamo=False eval export)
 """
 
 from __future__ import annotations
@@ -71,7 +75,14 @@ def _i64(name, values):
     return numpy_helper.from_array(np.asarray(values, np.int64), name)
 
 
-def resnet(target: int):
+def merged(target: int):
+    """The residual conv net of an untrained network as the exporters write it: its norms'
+    equal scales, shifts and statistics stored once, every norm reading the same four tensors
+    (under its own module's name in the legacy exporter's Identity nodes: here directly)."""
+    return resnet(target, shared_norms=True)
+
+
+def resnet(target: int, shared_norms: bool = False):
     """Blocks of Conv-BN-Relu-Conv-BN-Add-Relu (7 nodes) at 8 channels of 8x8."""
     from onnx import helper
 
@@ -87,16 +98,18 @@ def resnet(target: int):
         for j in (1, 2):
             inits.append(_w(f"{p}.conv{j}.w", (c, c, 3, 3)))
             for k in ("scale", "bias", "mean", "var"):
-                inits.append(_w(f"{p}.bn{j}.{k}", (c,)))
+                if not shared_norms or b == 0 and j == 1:
+                    inits.append(_w(f"{p}.bn{j}.{k}", (c,)))
+        bn = ["b0.bn1"] * 2 if shared_norms else [f"{p}.bn1", f"{p}.bn2"]
         nodes += [
             helper.make_node("Conv", [x, f"{p}.conv1.w"], [f"{p}c1"], name=f"{p}.conv1",
                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-            helper.make_node("BatchNormalization", [f"{p}c1"] + [f"{p}.bn1.{k}" for k in (
+            helper.make_node("BatchNormalization", [f"{p}c1"] + [f"{bn[0]}.{k}" for k in (
                 "scale", "bias", "mean", "var")], [f"{p}n1"], name=f"{p}.bn1"),
             helper.make_node("Relu", [f"{p}n1"], [f"{p}r1"], name=f"{p}.relu1"),
             helper.make_node("Conv", [f"{p}r1", f"{p}.conv2.w"], [f"{p}c2"], name=f"{p}.conv2",
                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-            helper.make_node("BatchNormalization", [f"{p}c2"] + [f"{p}.bn2.{k}" for k in (
+            helper.make_node("BatchNormalization", [f"{p}c2"] + [f"{bn[1]}.{k}" for k in (
                 "scale", "bias", "mean", "var")], [f"{p}n2"], name=f"{p}.bn2"),
             helper.make_node("Add", [f"{p}n2", x], [f"{p}a"], name=f"{p}.add"),
             helper.make_node("Relu", [f"{p}a"], [f"{p}out"], name=f"{p}.relu2"),
@@ -228,8 +241,28 @@ def constants(target: int):
     return _model(nodes, [_vi("a0", ["N", 8])], [_vi(x, ["N", 8])], inits)
 
 
+def folded(target: int):
+    """A chain of linear layers (MatMul + Add + Relu) whose weights carry the names the legacy
+    exporter gives what its constant folding made ('onnx::MatMul_N': a transposed weight in
+    an eval export), as in every `dynamo=False` eval export of a transformer."""
+    from onnx import helper
+
+    d, nodes, inits = 8, [], []
+    x = "x"
+    i = 0
+    while len(nodes) + 3 <= target:
+        w, b = f"onnx::MatMul_{i}", f"l{i}.bias"
+        inits += [_w(w, (d, d)), _w(b, (d,))]
+        nodes += [helper.make_node("MatMul", [x, w], [f"m{i}"], name=f"/l{i}/MatMul"),
+                  helper.make_node("Add", [b, f"m{i}"], [f"a{i}"], name=f"/l{i}/Add"),
+                  helper.make_node("Relu", [f"a{i}"], [f"r{i}"], name=f"/l{i}/Relu")]
+        x = f"r{i}"
+        i += 1
+    return _model(nodes, [_vi("x", ["N", 4, d])], [_vi(x, ["N", 4, d])], inits)
+
+
 KINDS = {"resnet": resnet, "transformer": transformer, "samenames": samenames,
-         "constants": constants}
+         "constants": constants, "folded": folded, "merged": merged}
 
 
 # ------------------------------------------------------------------------------ measuring

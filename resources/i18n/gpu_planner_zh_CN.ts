@@ -7410,6 +7410,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation type="vanished">文件中的 {n} 个常量（{values} 个值：{names}）是导出时计算出来的（展开的类别 token、按索引取出的位置偏置表、掩码、旋转位置编码的正余弦）；计划将其视为常量，因此它们所来自的可学习参数（如有）不被计入，与它们相乘的运算为这些参数的梯度所保留的张量也不被计入（例如 Swin-V2 的注意力分数乘以其 logit 缩放）。请用 do_constant_folding=False（dynamo=False）导出以计入它们。</translation>
     </message>
     <message>
+        <source>Learned layers compute a tensor from constants alone (a position-bias MLP over a table of relative coordinates, as in Swin-V2): their parameters are counted, but what they keep for backward is not planned: {values} values ({mib} MiB in fp32), the same at every batch.</source>
+        <translation>有可学习层仅由常量计算出一个张量（例如 Swin-V2 中作用于相对坐标表的位置偏置 MLP）：其参数已计入，但它们为反向传播保留的张量未纳入计划：{values} 个值（fp32 下 {mib} MiB），与批大小无关。</translation>
+    </message>
+    <message>
         <source>{n} weight tensor(s) of the file ({values} values) belong to no layer of the plan: {names}.</source>
         <translation>文件中的 {n} 个权重张量（{values} 个值）不属于计划中的任何层：{names}。</translation>
     </message>

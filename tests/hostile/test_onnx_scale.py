@@ -97,3 +97,64 @@ def test_100000_nodes_import_in_linear_time_and_bounded_memory():
     assert big < MAX_CPU_S, f"100,000 nodes: {big:.1f} s of CPU"
     assert big < MAX_GROWTH * small, \
         f"10x the nodes took {big / small:.1f}x the CPU ({small:.2f} s -> {big:.2f} s)"
+
+
+def _folded_chain_bytes(layers: int) -> bytes:
+    """MatMul -> Add -> Relu layers whose weights have the names the legacy exporter gives
+    what its constant folding made ('onnx::MatMul_N', as in every dynamo=False eval export of
+    a transformer): each such linear layer once scanned every weight claimed before it (is it
+    the transposed token table?), 38 s of CPU at 30,000 nodes, quadratic."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    def node(op: str, ins: list[str], out: str, name: str) -> bytes:
+        body = b"".join(_field(1, i.encode()) for i in ins) + _field(2, out.encode())
+        return _field(1, body + _field(3, name.encode()) + _field(4, op.encode()))
+
+    w = numpy_helper.from_array(np.zeros((8, 8), np.float32), "w")
+    bias = numpy_helper.from_array(np.zeros(8, np.float32), "b")
+    parts, x = [], "x"
+    for i in range(layers):
+        parts += [node("MatMul", [x, f"onnx::MatMul_{i}"], f"m{i}", f"/l{i}/MatMul"),
+                  node("Add", [f"l{i}.bias", f"m{i}"], f"a{i}", f"/l{i}/Add"),
+                  node("Relu", [f"a{i}"], f"r{i}", f"/l{i}/Relu")]
+        w.name, bias.name = f"onnx::MatMul_{i}", f"l{i}.bias"
+        parts += [_field(5, w.SerializeToString()), _field(5, bias.SerializeToString())]
+        x = f"r{i}"
+    graph = helper.make_graph(
+        [], "folded", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4, 8])],
+        [helper.make_tensor_value_info(x, TensorProto.FLOAT, ["N", 4, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    model.ClearField("graph")
+    return model.SerializeToString() + _field(7, b"".join(parts) + graph.SerializeToString())
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmHWM from /proc")
+def test_folded_weight_names_import_in_linear_time():
+    root = _root()
+    procs = {}
+    for nodes in (3_000, 30_000):
+        path = root / f"folded-{nodes}.onnx"
+        path.write_bytes(_folded_chain_bytes(nodes // 3))
+        procs[nodes] = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(path)], cwd=str(ROOT),
+            env=_env({}, root / "home"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+    got = {}
+    for nodes, p in procs.items():
+        try:
+            out, err = p.communicate(timeout=4 * MAX_CPU_S)
+        except subprocess.TimeoutExpired:
+            for q in procs.values():
+                q.kill()
+            pytest.fail(f"{nodes:,} nodes: no result in {4 * MAX_CPU_S} s")
+        assert p.returncode == 0, err[-2000:]
+        got[nodes] = json.loads(out.strip().splitlines()[-1])
+    for nodes, r in got.items():
+        # every layer planned: a linear layer (its bias folded in) and a ReLU, and the input
+        assert r["nodes"] == nodes and r["complete"], r
+        assert r["layers"] == r["unique"] == 2 * nodes // 3 + 1, r
+    big, small = got[30_000]["cpu"], got[3_000]["cpu"]
+    assert big < MAX_GROWTH * small, \
+        f"10x the nodes took {big / small:.1f}x the CPU ({small:.2f} s -> {big:.2f} s)"

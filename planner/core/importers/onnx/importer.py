@@ -101,6 +101,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.unknown_ops: dict[str, list[str]] = defaultdict(list)
         self.layers: list[LayerSpec] = []
         self.names = UniqueNames()
+        self._scopes: dict[int, tuple] = {}  # id(node) -> (node, its module scope)
         self.tensor_layer = _TensorLayers(self)
         self.layer_out: dict[str, tuple[int, ...] | None] = {}  # layer -> planned shape
         self.skip: set[int] = set()
@@ -112,6 +113,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.claims_of: dict[str, list[str]] = defaultdict(list)  # layer -> its claims
         # initializer -> (kind, module scope) of the layers claiming it, in order
         self.claimants: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.embedding_tables: set = set()  # dims of weights first claimed by an embedding
         # initializer -> how each claim read it: (by its own name, the parameter named in the
         # default exporter's FX record)
         self.reads_of: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
@@ -469,6 +471,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
 
     def module_scope(self, node) -> str:
         """The PyTorch module path of a node ('layer1.0.conv1'), or ''."""
+        scopes = self._scopes
+        scope = scopes.get(id(node))
+        if scope is None or scope[0] is not node:
+            scope = scopes[id(node)] = (node, self._module_scope(node))
+        return scope[1]
+
+    def _module_scope(self, node) -> str:
         for p in node.metadata_props:
             if p.key == "pkg.torch.onnx.name_scopes":
                 parts = [s for s in re.findall(r"'([^']*)'", p.value)[:-1] if s]
@@ -576,7 +585,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if o is not None:
                 self.claims.append((name, o))
                 self.claims_of[name].append(o)
-                self.claimants[o].append((kind, scope))
+                uses = self.claimants[o]
+                if not uses and kind == "embedding":  # a token table (first read as one)
+                    self.embedding_tables.add(self.init_dims.get(o))
+                uses.append((kind, scope))
                 self.reads_of[o].append(read)
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])

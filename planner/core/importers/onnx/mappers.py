@@ -728,6 +728,12 @@ def _map_binary(imp, node, main, acts, facts):
         o = imp.origin(other) or other
         learned = numel(imp.init_dims[o])
         weights = (o,)
+    if not learned and other and op in ("Mul", "Div", "Add", "Sub"):
+        # a one-element parameter (StarReLU's learned scale and bias): its gradient needs
+        # the activation a product reads
+        scalar = imp.scalar_parameter(other)
+        if scalar is not None:
+            learned, weights = 1, (scalar,)
     if op in ("Mul", "Div"):
         keeps = "input" if learned else "nothing"
     elif op == "Pow":
@@ -753,6 +759,7 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
     not a parameter."""
     walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
     found: list[str] = []
+    kept: dict[str, int] = {}  # what autograd keeps in that subgraph: tensor -> elements
     data: set[str] = set()  # tensors a product reads as its data, not as its weight
     stack, seen = [tensor], set()
     while stack and len(seen) < MAX_CONSTANT_WALK:
@@ -780,7 +787,37 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
                     found.append(i)
             else:
                 stack.append(i)
+        # a learned product over a constant table (a position-bias MLP over relative
+        # coordinates: Swin-V2's, timm's SwinV2-CR) keeps its data operand, an activation
+        # between its layers its output: once, at every batch
+        if node.op_type in ("MatMul", "Gemm") and len(node.input) > 1 and \
+                not imp.is_learned(node.input[0]) and any(
+                    i in imp.init_dims and imp.is_weight(i) for i in node.input[1:]):
+            src = node.input[0]
+            for _hop in range(8):  # what a dropout of 0 or a view passed on is one tensor
+                q = imp.producer.get(src)
+                if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
+                    break
+                src = imp.nodes[q].input[0]
+            kept[src] = numel(imp.full_shape(node.input[0]) or ())
+        elif node.op_type in _KEEPS_OUTPUT and node.output and node.output[0]:
+            kept[node.output[0]] = numel(imp.full_shape(node.output[0]) or ())
+        elif node.op_type in _KEEPS_INPUT and node.input and node.input[0]:
+            src = node.input[0]
+            for _hop in range(8):  # what a dropout of 0 or a view passed on is one tensor
+                q = imp.producer.get(src)
+                if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
+                    break
+                src = imp.nodes[q].input[0]
+            kept[src] = numel(imp.full_shape(node.input[0]) or ())
+    if found and kept:
+        imp.__dict__.setdefault("constant_kept", {}).update(kept)
     return tuple(found)
+
+
+_KEEPS_OUTPUT = {"Relu", "Sigmoid", "Tanh", "Exp"}
+_VIEWS = {"Dropout", "Identity", "Cast", "Reshape", "Flatten", "Unsqueeze", "Squeeze"}
+_KEEPS_INPUT = {"Gelu", "Erf", "LeakyRelu", "Elu", "Softplus"}
 
 
 def _map_region(imp, node, main, acts, facts):

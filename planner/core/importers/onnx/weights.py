@@ -111,6 +111,14 @@ class WeightAccounting:
                 n=len(derived),
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))
+        kept = sum(self.__dict__.get("constant_kept", {}).values())
+        if kept:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Learned layers compute a tensor from constants alone (a position-bias "
+                "MLP over a table of relative coordinates, as in Swin-V2): their parameters are "
+                "counted, but what they keep for backward is not planned: {values} values "
+                "({mib} MiB in fp32), the same at every batch."), values=f"{kept:,}",
+                mib=f"{kept * 4 / 2**20:.1f}"))
         self.file_weights = file_weights
         self.unclaimed = tuple(unclaimed)
         if unclaimed:
@@ -385,8 +393,9 @@ class WeightAccounting:
         dims = self.init_dims.get(init)
         if dims is None or len(dims) != 2:
             return False
-        return any(k == "embedding" and self.init_dims.get(t) == (dims[1], dims[0])
-                   for t, uses in self.claimants.items() for k, _s in uses[:1])
+        # (a set of the tables' shapes: a scan of every claimed weight per layer was
+        # quadratic, 11 million steps for a 10,000-node legacy eval export)
+        return (dims[1], dims[0]) in self.embedding_tables
 
     def _part_of(self, weight: str, origin: str | None) -> int:
         """The elements of ``weight`` where it is a strict part of initializer ``origin``
@@ -426,8 +435,14 @@ class WeightAccounting:
             return False
         if self.folded_modules is not None:
             scope = self.module_scope(node)
-            return bool(scope) and any(m == scope or m.startswith(scope + ".")
-                                       for m in self.folded_modules)
+            # (scope is one of those modules or contains one: a set of their every enclosing
+            # path, made once, where a scan of them all per node was quadratic)
+            within = self.__dict__.get("_folded_within")
+            if within is None:
+                within = self._folded_within = {
+                    ".".join(parts[:k]) for parts in (m.split(".") for m in self.folded_modules)
+                    for k in range(1, len(parts) + 1)}
+            return bool(scope) and scope in within
         return sum(1 for d in self.init_dims[o] if d > 1) == 1
 
     def _folded_parameter_modules(self, model) -> set[str] | None:
@@ -457,9 +472,41 @@ class WeightAccounting:
         return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
                     or self.is_derived(o) or self._is_buffer(o))
 
+    def scalar_parameter(self, name: str) -> str | None:
+        """The one-element learned parameter ``name`` is (read directly or through an
+        ``Identity``/``Cast``), or None: StarReLU's scale and bias, a learned temperature or
+        residual scale. Weights of more than one value are ``is_learned``'s; a one-element
+        tensor is a parameter only by its name (a module path, not an exporter's constant)
+        and, where the file lists them, the exported program's signature."""
+        for _hop in range(4):
+            if not name or name in self.acts or name in self.init_dims:
+                break
+            p = self.producer.get(name)
+            if p is None or self.nodes[p].op_type not in ("Identity", "Cast"):
+                return None
+            name = self.nodes[p].input[0] if self.nodes[p].input else ""
+        if not name or name not in self.init_dims or numel(self.init_dims[name]) != 1 or \
+                self.init_type.get(name) not in FLOAT_TYPES or not self.named_parameters:
+            return None
+        last = name.rsplit(".", 1)[-1]
+        if "." not in name or not last or name.startswith(("onnx::", "/", "_")) or \
+                re.fullmatch(r"val_\d+", name):
+            return None
+        signature = self.__dict__.get("signature") or {}
+        if signature:
+            return name if signature.get(name) == "PARAMETER" else None
+        return None if self._is_buffer(name) else name
+
     def is_derived(self, name: str) -> bool:
         """A constant the default exporter folded out of a parameter, named after the op that
         made it ('expand', 'unsqueeze_3')."""
+        cache = self.__dict__.setdefault("_derived_cache", {})
+        known = cache.get(name)
+        if known is None:
+            known = cache[name] = self._is_derived(name)
+        return known
+
+    def _is_derived(self, name: str) -> bool:
         if self.init_type.get(name) not in FLOAT_TYPES or \
                 numel(self.init_dims.get(name, ())) <= 1:
             return False
