@@ -17,9 +17,15 @@ from planner.core.importers.onnx.common import (
     flat,
     one_line,
 )
+from planner.core.importers.onnx.branches import inline_known_ifs
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.graph import GraphError
 from planner.core.layers import MAX_DIM, numel, shape_str
-from planner.i18n import QT_TRANSLATE_NOOP, Msg
+from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
+
+CONTROL_FLOW = frozenset({"If", "Loop", "Scan"})
+# Operators whose output size depends on the values of their input.
+DATA_DEPENDENT = frozenset({"NonZero", "NonMaxSuppression", "Compress", "Unique", "TopK"})
 
 if TYPE_CHECKING:
     from planner.core.importers.onnx.importer import Importer
@@ -48,6 +54,12 @@ class ShapeTracking:
             self._full: dict[str, tuple[int, ...]] = {}
             self._per_sample: dict[str, tuple[int, ...] | None] = {}
             self._propagate_values()
+            # An If decided by the shapes just found: the branch taken replaces it.
+            try:
+                if inline_known_ifs(self, work):
+                    continue
+            except GraphError as exc:
+                self.fail(message_of(exc))
             # Values that inference lacks: hand them back as constants.
             new_nodes: set[int] = set()
             for node in self.nodes:
@@ -76,6 +88,14 @@ class ShapeTracking:
             if missing is None:
                 return
             node, out_names, src = missing
+            if node.op_type in CONTROL_FLOW:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The graph has control flow that depends on the data ({op} node "
+                    "'{node}'): which branch runs, or how often, is known only when the network "
+                    "runs (a detector's post-processing: box decoding, non-maximum suppression). "
+                    "The planner plans a graph without it: export the network up to its raw "
+                    "outputs (backbone and heads, without the post-processing)."),
+                    op=node.op_type, node=node.name or out_names[0]))
             if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
                 break
             previous = len(self.shapes)
@@ -89,6 +109,15 @@ class ShapeTracking:
                 vi = work.graph.value_info.add()
                 vi.CopyFrom(src_vi)
                 vi.name = o
+        data_dependent = sorted(op for op in self.unknown_ops if op in DATA_DEPENDENT)
+        if data_dependent:
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "ONNX shape inference leaves too many tensor shapes unknown: the graph "
+                "selects elements by their values ({ops}), so the shapes after them are known "
+                "only when the network runs (a detector's post-processing: box decoding, "
+                "non-maximum suppression). The planner plans a graph without it: export the "
+                "network up to its raw outputs (backbone and heads, without the "
+                "post-processing)."), ops=", ".join(data_dependent)))
         self.fail(Msg(QT_TRANSLATE_NOOP(
             "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
             "shapes)")))
