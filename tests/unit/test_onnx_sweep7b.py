@@ -247,3 +247,36 @@ def test_non_maximum_suppression_is_refused_with_the_reason(tmp_path):
                   [weight("w", (4, 4))], opset=18)
     with pytest.raises(OnnxImportError, match="post-processing"):
         import_saved(tmp_path, model, batch=2)
+
+
+def _stack_and_sum(batch):
+    """FPN's merge (smp, policy 'add'): ``torch.stack(features).sum(dim=0)``, written as an
+    Unsqueeze at axis 0 of each, a Concat over axis 0 and a ReduceSum over it, then the
+    segmentation head's convolution."""
+    c, hw = 4, 8
+    nodes = [
+        h.make_node("Conv", ["x", "a.weight"], ["fa"], name="/a/Conv", kernel_shape=[1, 1]),
+        h.make_node("Conv", ["x", "b.weight"], ["fb"], name="/b/Conv", kernel_shape=[1, 1]),
+        h.make_node("Unsqueeze", ["fa", "ax0"], ["ua"], name="/merge/Unsqueeze"),
+        h.make_node("Unsqueeze", ["fb", "ax0"], ["ub"], name="/merge/Unsqueeze_1"),
+        h.make_node("Concat", ["ua", "ub"], ["st"], name="/merge/Concat", axis=0),
+        h.make_node("ReduceSum", ["st", "ax0"], ["m"], name="/merge/ReduceSum", keepdims=0),
+        h.make_node("Conv", ["m", "head.weight"], ["y"], name="/head/Conv",
+                    kernel_shape=[1, 1]),
+    ]
+    inits = [weight("a.weight", (c, 3, 1, 1)), weight("b.weight", (c, 3, 1, 1)),
+             weight("head.weight", (2, c, 1, 1)), const("ax0", [0], np.int64)]
+    return build(nodes, [tensor("x", [batch, 3, hw, hw])], [tensor("y", None)], inits)
+
+
+@pytest.mark.parametrize("batch", ["batch", 1])
+def test_a_stack_at_axis_0_keeps_the_batch_axis(tmp_path, batch):
+    """With the batch of 1 the file is inferred at, an Unsqueeze at axis 0 looked like a
+    reshape keeping the batch first, so the stacked tensor lost its batch axis and the head's
+    convolution was not understood (smp FPN from both exporters: incomplete, its weights
+    unclaimed). The batch follows the inserted axis."""
+    r = import_saved(tmp_path, _stack_and_sum(batch), batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete, r.warnings
+    assert a.parameters == 2 * 4 * 3 + 2 * 4
+    assert r.draft.layers[-1].kind == "conv2d"

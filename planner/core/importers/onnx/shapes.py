@@ -367,6 +367,15 @@ def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int |
     if op == "Transpose":
         perm = imp.attr(node, "perm") or list(range(rx))[::-1]
         return list(perm).index(b) if b in perm else None
+    if op == "Unsqueeze" and ry > rx:
+        # Where the axes are inserted, not where a reshape would put a batch of 1: the
+        # batch of 1 the file is inferred at looks like the axis inserted before it
+        # (torch.stack(xs, 0), FPN's merge, then a sum over the stack).
+        k = b
+        for a in sorted(_unsqueezed_axes(imp, node, ry)):
+            if a <= k:
+                k += 1
+        return k if k < ry and ys[k] == xs[b] else None
     if op in ("Reshape", "Flatten", "Squeeze", "Unsqueeze"):
         return _reshape_axis(xs, b, ys, imp.batch_infer)
     if op == "Gather":
