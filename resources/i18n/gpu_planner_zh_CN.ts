@@ -5590,6 +5590,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>除缩放外还有可学习的偏移（关闭：LayerNorm(bias=False)，如 ModernBERT 和 OLMo）。</translation>
     </message>
     <message>
+        <source>A learned scale and shift (off: LayerNorm(elementwise_affine=False), as DiT&apos;s adaptive norms: no parameters).</source>
+        <translation>学习得到的缩放与偏移（关闭：LayerNorm(elementwise_affine=False)，如 DiT 的自适应归一化：没有参数）。</translation>
+    </message>
+    <message>
         <source>Layer normalisation over the last dimension.</source>
         <translation>在最后一个维度上做层归一化。</translation>
     </message>
@@ -7335,7 +7339,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The graph has control flow that depends on the data ({op} node &apos;{node}&apos;): which branch runs, or how often, is known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
-        <translation>图中有取决于数据的控制流（{op} 节点 '{node}'）：走哪个分支、执行几次，只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+        <translation>图中有取决于数据的控制流（{op} 节点 &apos;{node}&apos;）：走哪个分支、执行几次，只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
     <message>
         <source>Shape inference does not know &apos;{op}&apos; (node &apos;{node}&apos;): assumed to keep its input&apos;s shape.</source>
@@ -7363,7 +7367,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The graph contains a detector&apos;s post-processing ({op} node &apos;{node}&apos;): how many boxes it keeps, and so every shape after it, is known only when the network runs. The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
-        <translation>图中包含检测器的后处理（{op} 节点 '{node}'）：它保留多少个框，以及其后的每个形状，只有在网络运行时才知道。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+        <translation>图中包含检测器的后处理（{op} 节点 &apos;{node}&apos;）：它保留多少个框，以及其后的每个形状，只有在网络运行时才知道。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
     <message>
         <source>{op} &apos;{node}&apos; could not be mapped ({why}); counted as keeping its input.</source>

@@ -280,3 +280,40 @@ def test_a_stack_at_axis_0_keeps_the_batch_axis(tmp_path, batch):
     assert a.ok and r.report.complete, r.warnings
     assert a.parameters == 2 * 4 * 3 + 2 * 4
     assert r.draft.layers[-1].kind == "conv2d"
+
+
+@pytest.mark.parametrize("exporter", ["legacy", "dynamo"])
+def test_a_layer_norm_without_affine_has_no_parameters(tmp_path, exporter):
+    """``LayerNorm(elementwise_affine=False)`` (DiT's adaptive norms, diffusers'
+    AdaLayerNormZero): ONNX's LayerNormalization needs a scale, so the exporter writes ones
+    (a Constant node from ``dynamo=False``, a 'val_N' initializer from the default
+    exporter). Before: counted as a learned scale and shift (DiT-tiny +160 parameters, said
+    only as a count mismatch or not at all); now a norm without parameters, keeping what a
+    layer norm keeps."""
+    d, t = 16, 4
+    legacy = exporter == "legacy"
+    s_name, b_name = ("/norm/Constant_output_0", "/norm/Constant_1_output_0") if legacy \
+        else ("val_45", "")
+    nodes = [h.make_node("MatMul", ["x", "proj.weight"], ["p"], name="/proj/MatMul"),
+             h.make_node("LayerNormalization", ["p", s_name] + ([b_name] if b_name else []),
+                         ["n"], name="/norm/LayerNormalization", axis=-1, epsilon=1e-6),
+             h.make_node("MatMul", ["n", "out.weight"], ["y"], name="/out/MatMul")]
+    inits = [weight("proj.weight", (d, d)), weight("out.weight", (d, d))]
+    if legacy:
+        nodes[1:1] = [
+            h.make_node("Constant", [], [s_name], name="/norm/Constant",
+                        value=const("ones", np.ones(d))),
+            h.make_node("Constant", [], [b_name], name="/norm/Constant_1",
+                        value=const("zeros", np.zeros(d)))]
+    else:
+        inits.append(const("val_45", np.ones(d)))
+        for n in nodes:
+            n.name = "node_" + n.name.rsplit("/", 1)[-1]
+            _meta(n, pkg__torch__onnx__fx_node="%x : [num_users=1]")
+    model = build(nodes, [tensor("x", ["N", t, d])], [tensor("y", None)], inits, opset=18)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete, r.warnings
+    assert a.parameters == 2 * d * d
+    norm = next(layer for layer in r.draft.layers if layer.kind == "layernorm")
+    assert norm.params.get("affine") is False

@@ -487,6 +487,12 @@ def _map_layernorm(imp, node, main, acts, facts):
     # node's zeros, not an initializer): LayerNorm(bias=False), the scale alone
     b = node.input[2] if len(node.input) > 2 else ""
     bias = bool(b) and (b in imp.init_dims or imp.origin(b) is not None)
+    scale = node.input[1] if len(node.input) > 1 else ""
+    # a scale the exporter made up (a Constant node's ones, the default exporter's 'val_N')
+    # and no learned shift: LayerNorm(elementwise_affine=False), DiT's adaLN norms
+    if scale and not imp.is_learned(scale) and not (bias and imp.is_learned(b)):
+        imp.emit("layernorm", node, {"affine": False}, main, out=[node.output[0]])
+        return
     imp.emit("layernorm", node, {} if bias else {"bias": False}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i and (bias or i != b)))
 
