@@ -7338,6 +7338,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>ONNX 形状推断失败：{why}</translation>
     </message>
     <message>
+        <source>The graph selects elements by their values ({ops}): the shapes after them are known only when the network runs and were assumed, so the plan there is a guess (a detector&apos;s post-processing: box decoding, non-maximum suppression). Export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
+        <translation>图按元素的取值挑选元素（{ops}）：其后的形状只有在网络运行时才知道，这里是假定的，因此该处的规划只是猜测（检测器的后处理：框解码、非极大值抑制）。请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+    </message>
+    <message>
         <source>The graph has control flow that depends on the data ({op} node &apos;{node}&apos;): which branch runs, or how often, is known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
         <translation>图中有取决于数据的控制流（{op} 节点 &apos;{node}&apos;）：走哪个分支、执行几次，只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>

@@ -317,3 +317,19 @@ def test_a_layer_norm_without_affine_has_no_parameters(tmp_path, exporter):
     assert a.parameters == 2 * d * d
     norm = next(layer for layer in r.draft.layers if layer.kind == "layernorm")
     assert norm.params.get("affine") is False
+
+
+def test_shapes_assumed_after_a_selection_by_value_are_said(tmp_path):
+    """RetinaNet's legacy file, once its If on a shape is decided: NonZero's output size
+    depends on the data; shape inference cannot know it and the import assumes it. The
+    warning says what that means and how to export, and the import is incomplete."""
+    nodes = [h.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", kernel_shape=[1, 1]),
+             h.make_node("NonZero", ["c1"], ["nz"], name="nonzero"),
+             h.make_node("Cast", ["nz"], ["f"], name="cast", to=TensorProto.FLOAT),
+             h.make_node("MatMul", ["f", "w2"], ["y"], name="mm")]
+    model = build(nodes, [tensor("x", ["N", 3, 4, 4])], [tensor("y", None)],
+                  [weight("w1", (4, 3, 1, 1)), weight("w2", (16, 5))])
+    r = import_saved(tmp_path, model, batch=2)
+    assert r.incomplete
+    assert any("selects elements by their values (NonZero)" in w and "post-processing" in w
+               for w in r.warnings)

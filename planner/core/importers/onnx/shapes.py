@@ -86,6 +86,16 @@ class ShapeTracking:
                 continue
             missing = self._first_missing(assumed)
             if missing is None:
+                data_dependent = sorted(op for op in self.unknown_ops if op in DATA_DEPENDENT)
+                if data_dependent:
+                    self.incomplete = True
+                    self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                        "core", "The graph selects elements by their values ({ops}): the "
+                        "shapes after them are known only when the network runs and were "
+                        "assumed, so the plan there is a guess (a detector's post-processing: "
+                        "box decoding, non-maximum suppression). Export the network up to its "
+                        "raw outputs (backbone and heads, without the post-processing)."),
+                        ops=", ".join(data_dependent)))
                 return
             node, out_names, src = missing
             if node.op_type in CONTROL_FLOW:
