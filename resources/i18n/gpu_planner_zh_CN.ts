@@ -5598,6 +5598,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>除缩放外还有可学习的偏移（关闭：LayerNorm(bias=False)，如 ModernBERT 和 OLMo）。</translation>
     </message>
     <message>
+        <source>A learned scale and shift (off: LayerNorm(elementwise_affine=False), as DiT&apos;s adaptive norms: no parameters).</source>
+        <translation>学习得到的缩放与偏移（关闭：LayerNorm(elementwise_affine=False)，如 DiT 的自适应归一化：没有参数）。</translation>
+    </message>
+    <message>
         <source>Layer normalisation over the last dimension.</source>
         <translation>在最后一个维度上做层归一化。</translation>
     </message>
@@ -7358,8 +7362,20 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>ONNX 形状推断失败：{why}</translation>
     </message>
     <message>
+        <source>The graph selects elements by their values ({ops}): the shapes after them are known only when the network runs and were assumed, so the plan there is a guess (a detector&apos;s post-processing: box decoding, non-maximum suppression). Export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
+        <translation>图按元素的取值挑选元素（{ops}）：其后的形状只有在网络运行时才知道，这里是假定的，因此该处的规划只是猜测（检测器的后处理：框解码、非极大值抑制）。请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+    </message>
+    <message>
+        <source>The graph has control flow that depends on the data ({op} node &apos;{node}&apos;): which branch runs, or how often, is known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
+        <translation>图中有取决于数据的控制流（{op} 节点 &apos;{node}&apos;）：走哪个分支、执行几次，只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+    </message>
+    <message>
         <source>Shape inference does not know &apos;{op}&apos; (node &apos;{node}&apos;): assumed to keep its input&apos;s shape.</source>
         <translation>形状推断不认识“{op}”（节点“{node}”）：假定其保持输入的形状。</translation>
+    </message>
+    <message>
+        <source>ONNX shape inference leaves too many tensor shapes unknown: the graph selects elements by their values ({ops}), so the shapes after them are known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
+        <translation>ONNX 形状推断留下太多未知的张量形状：图按元素的取值挑选元素（{ops}），因此其后的形状只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
     <message>
         <source>ONNX shape inference leaves too many tensor shapes unknown (missing shapes)</source>
@@ -7376,6 +7392,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>input &apos;{name}&apos; needs 1 to 4 dimensions besides the batch, got {shape}</source>
         <translation>输入“{name}”除批维度外需要 1 到 4 个维度，实际为 {shape}</translation>
+    </message>
+    <message>
+        <source>The graph contains a detector&apos;s post-processing ({op} node &apos;{node}&apos;): how many boxes it keeps, and so every shape after it, is known only when the network runs. The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
+        <translation>图中包含检测器的后处理（{op} 节点 &apos;{node}&apos;）：它保留多少个框，以及其后的每个形状，只有在网络运行时才知道。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
     <message>
         <source>{op} &apos;{node}&apos; could not be mapped ({why}); counted as keeping its input.</source>

@@ -58,7 +58,8 @@ def _layernorm(params, ins):
     x = ins[0]
     last, n = x[-1], numel(x)
     rows = n // last
-    learned = (2 if params.get("bias", True) else 1) * last
+    learned = (2 if params.get("bias", True) else 1) * last if params.get("affine", True) \
+        else 0
     return LayerResult(
         out_shape=x,
         parameters=learned,
@@ -169,6 +170,16 @@ LAYER_RULES: tuple[LayerRule, ...] = (
                 QT_TRANSLATE_NOOP(
                     "core", "A learned shift besides the scale (off: LayerNorm(bias=False), "
                     "as in ModernBERT and OLMo)."
+                ),
+            ),
+            _p(
+                "affine",
+                "bool",
+                True,
+                QT_TRANSLATE_NOOP(
+                    "core", "A learned scale and shift (off: "
+                    "LayerNorm(elementwise_affine=False), as DiT's adaptive norms: no "
+                    "parameters)."
                 ),
             ),
         ),

@@ -225,15 +225,16 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             self.nodes = topological([Node(n) for n in graph.node], sources)
         except GraphError as exc:
             self.fail(message_of(exc))
-        self.producer = {}
-        self.consumers: dict[str, list[int]] = defaultdict(list)
-        for k, node in enumerate(self.nodes):
-            for o in node.output:
-                if o:
-                    self.producer[o] = k
-            for i in node.input:
-                if i:
-                    self.consumers[i].append(k)
+        self.inlined_ifs = 0  # If nodes decided by the shapes (branches.py)
+        self.index_nodes()
+        nms = next((n for n in self.nodes if n.op_type == "NonMaxSuppression"), None)
+        if nms is not None:
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "The graph contains a detector's post-processing ({op} node '{node}'): "
+                "how many boxes it keeps, and so every shape after it, is known only when the "
+                "network runs. The planner plans a graph without it: export the network up "
+                "to its raw outputs (backbone and heads, without the post-processing)."),
+                op=nms.op_type, node=nms.name or nms.output[0] if nms.output else ""))
         self.output_names = [o.name for o in graph.output]
         work = self._prepare(model)
         self._infer(work)
@@ -280,6 +281,18 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         return draft, setup
 
     # ---------------------------------------------------------------------- graph bookkeeping
+    def index_nodes(self) -> None:
+        """Who produces and who reads every tensor (by position in ``self.nodes``)."""
+        self.producer = {}
+        self.consumers: dict[str, list[int]] = defaultdict(list)
+        for k, node in enumerate(self.nodes):
+            for o in node.output:
+                if o:
+                    self.producer[o] = k
+            for i in node.input:
+                if i:
+                    self.consumers[i].append(k)
+
     def _collect_constants(self, graph) -> None:
         nh = self.onnx.numpy_helper
         self.init_dims: dict[str, tuple[int, ...]] = {}
@@ -364,7 +377,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.token_inputs: set[str] = set()
         self.fixed_batch = None
         for k, vi in enumerate(followed):
-            axis, fixed, per_sample = self._input_dims(vi, asked.get(vi.name))
+            axis, fixed, per_sample = self._input_dims(vi, asked.get(vi.name), beside=k > 0)
             if k == 0:
                 self.fixed_batch = fixed
             self.input_axes[vi.name] = axis

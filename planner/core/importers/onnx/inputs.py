@@ -126,9 +126,14 @@ class InputSelection:
             out[name] = tuple(shape)
         return out
 
-    def _input_dims(self, vi, asked) -> tuple[int, int | None, tuple[int, ...]]:
+    def _input_dims(self, vi, asked, beside: bool = False) -> tuple[int, int | None,
+                                                                    tuple[int, ...]]:
         """A followed input's batch axis, the batch the file fixes (None: symbolic) and its
-        per-sample shape to plan (``asked``, else the file's, else a default length)."""
+        per-sample shape to plan (``asked``, else the file's, else a default length).
+
+        ``beside``: not the primary input. Such an input may be one value per sample (a
+        diffusion model's timestep or noise level, ``[batch]``: its sinusoidal embedding
+        feeds learned layers); it is planned as one value per sample."""
         if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
             self.fail(Msg(QT_TRANSLATE_NOOP(
                 "core", "input '{name}' has no shape (missing shapes: re-export with shapes)"),
@@ -137,7 +142,7 @@ class InputSelection:
         if tokens:
             self.token_inputs.add(vi.name)
         dims = vi.type.tensor_type.shape.dim
-        if len(dims) < 2 and not (tokens and len(dims) == 1):
+        if len(dims) < 2 and not ((tokens or beside) and len(dims) == 1):
             self.fail(Msg(QT_TRANSLATE_NOOP(
                 "core", "input '{name}' has {n} dimension(s); expected a batch dimension and 1 "
                 "to 4 more"), name=vi.name, n=len(dims)))

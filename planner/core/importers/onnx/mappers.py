@@ -134,15 +134,7 @@ def _map_conv(imp, node, main, acts, facts):
     bias = len(node.input) > 2 and bool(node.input[2])
     bn = facts.get("restore_bn")
     weights = (node.input[1],) + ((node.input[2],) if bias else ())
-    if not bias and bn is None:
-        bias = restore_bias(imp, node, int(w[0]))
-    if bn is not None and _own_bias(imp, node):
-        imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
-        if not bias:  # its sum with the norm's shift was zero (untrained: torchvision's VGG)
-            bias = restore_bias(imp, node, int(w[0]), dropped=True)
-    elif bn is not None and bias:
-        bias = False  # the folded bias is the batch norm's shift
-        imp.restored_bn_params -= int(w[0])
+    bias = _bias_beside_norm(imp, node, bias, bn, int(w[0]))
     padding = _conv_padding(imp, node, dims, facts) if dims == 1 else None
     standardized = None
     if node.input[1] not in imp.init_dims and imp.origin(node.input[1]) is None:
@@ -187,14 +179,35 @@ def _map_conv(imp, node, main, acts, facts):
             params["standardized"] = standardized
         imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
     if bn is not None:
-        name = imp.unique(bn)
-        conv_layer = imp.layers[-1].name
-        imp.layers.append(LayerSpec("batchnorm", name, {}))
-        imp.tensor_layer[node.output[0]] = name
-        imp.layer_out[name] = imp.layer_out.get(conv_layer)
-        imp.restored_bn += 1
-        imp.restored_bn_params += 2 * int(w[0])
-        imp.restored_bn_channels += int(w[0])
+        _restore_bn(imp, node, bn, int(w[0]))
+
+
+def _bias_beside_norm(imp, node, bias: bool, bn: str | None, units: int) -> bool:
+    """Whether a convolution (or transposed one) has a bias of its own in training: one the
+    exporter dropped as zero is restored; where a batch norm was folded into it, the file's
+    bias is the norm's shift unless the signature lists one of its own."""
+    if not bias and bn is None:
+        return restore_bias(imp, node, units)
+    if bn is not None and _own_bias(imp, node):
+        imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
+        if not bias:  # its sum with the norm's shift was zero (untrained: torchvision's VGG)
+            bias = restore_bias(imp, node, units, dropped=True)
+    elif bn is not None and bias:
+        bias = False  # the folded bias is the batch norm's shift
+        imp.restored_bn_params -= units
+    return bias
+
+
+def _restore_bn(imp, node, bn: str, units: int) -> None:
+    """The batch norm folded into the layer just emitted, put back after it."""
+    name = imp.unique(bn)
+    conv_layer = imp.layers[-1].name
+    imp.layers.append(LayerSpec("batchnorm", name, {}))
+    imp.tensor_layer[node.output[0]] = name
+    imp.layer_out[name] = imp.layer_out.get(conv_layer)
+    imp.restored_bn += 1
+    imp.restored_bn_params += 2 * units
+    imp.restored_bn_channels += units
 
 
 def _own_bias(imp, node) -> bool:
@@ -307,6 +320,11 @@ def _map_conv_transpose(imp, node, main, acts, facts):
     kernel = imp.attr(node, "kernel_shape") or list(w[2:])
     strides = imp.attr(node, "strides") or [1] * dims
     bias = len(node.input) > 2 and bool(node.input[2])
+    weights = (node.input[1],) + ((node.input[2],) if bias else ())
+    # (the default exporter folds a batch norm into a transposed convolution too: LinkNet's
+    # decoder, 'FuseBatchNormIntoConvTranspose')
+    bn = facts.get("restore_bn")
+    bias = _bias_beside_norm(imp, node, bias, bn, filters)
     kind = "conv_transpose2d" if dims == 2 else "conv_transpose3d"
     pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
     imp.emit(kind, node, {
@@ -314,8 +332,9 @@ def _map_conv_transpose(imp, node, main, acts, facts):
         "padding": _norm_padding(pads[:dims], pads[dims:], imp, node, "ConvTranspose"),
         "output_padding": _one(imp.attr(node, "output_padding") or [0] * dims),
         "dilation": _one(imp.attr(node, "dilations") or [1] * dims),
-        "groups": group, "bias": bias}, main,
-        weights=(node.input[1],) + ((node.input[2],) if bias else ()))
+        "groups": group, "bias": bias}, main, weights=weights)
+    if bn is not None:
+        _restore_bn(imp, node, bn, filters)
 
 
 def _pool_params(imp, node, facts, raw: bool = False) -> dict[str, Any] | None:
@@ -468,6 +487,12 @@ def _map_layernorm(imp, node, main, acts, facts):
     # node's zeros, not an initializer): LayerNorm(bias=False), the scale alone
     b = node.input[2] if len(node.input) > 2 else ""
     bias = bool(b) and (b in imp.init_dims or imp.origin(b) is not None)
+    scale = node.input[1] if len(node.input) > 1 else ""
+    # a scale the exporter made up (a Constant node's ones, the default exporter's 'val_N')
+    # and no learned shift: LayerNorm(elementwise_affine=False), DiT's adaLN norms
+    if scale and not imp.is_learned(scale) and not (bias and imp.is_learned(b)):
+        imp.emit("layernorm", node, {"affine": False}, main, out=[node.output[0]])
+        return
     imp.emit("layernorm", node, {} if bias else {"bias": False}, main, out=[node.output[0]],
              weights=tuple(i for i in node.input[1:3] if i and (bias or i != b)))
 
@@ -1421,6 +1446,8 @@ MAPPERS = {
     "Sqrt": _map_unary("output"),
     "Exp": _map_unary("output"),
     "Erf": _map_unary("input"),
+    "Sin": _map_unary("input"),  # a sinusoidal embedding (diffusion timesteps, positions)
+    "Cos": _map_unary("input"),
     "Neg": _map_unary("nothing"),
     "Reciprocal": _map_unary("output"),
     **{op: _map_mask for op in ("IsNaN", "IsInf", "Equal", "Less", "Greater", "LessOrEqual",

@@ -134,6 +134,10 @@ def prepass(imp) -> None:
                     else "bn"
             if bn is not None:
                 imp.fused.setdefault(k, {})["restore_bn"] = bn
+        elif op == "ConvTranspose":
+            bn = _folded_bn(imp, node)
+            if bn is not None:
+                imp.fused.setdefault(k, {})["restore_bn"] = bn
     for k, node in enumerate(nodes):
         if node.op_type in ("Erf", "Tanh", "ReduceMean") and k not in imp.skip:
             _try_region(imp, k)

@@ -17,9 +17,15 @@ from planner.core.importers.onnx.common import (
     flat,
     one_line,
 )
+from planner.core.importers.onnx.branches import inline_known_ifs
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.graph import GraphError
 from planner.core.layers import MAX_DIM, numel, shape_str
-from planner.i18n import QT_TRANSLATE_NOOP, Msg
+from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
+
+CONTROL_FLOW = frozenset({"If", "Loop", "Scan"})
+# Operators whose output size depends on the values of their input.
+DATA_DEPENDENT = frozenset({"NonZero", "NonMaxSuppression", "Compress", "Unique", "TopK"})
 
 if TYPE_CHECKING:
     from planner.core.importers.onnx.importer import Importer
@@ -48,6 +54,12 @@ class ShapeTracking:
             self._full: dict[str, tuple[int, ...]] = {}
             self._per_sample: dict[str, tuple[int, ...] | None] = {}
             self._propagate_values()
+            # An If decided by the shapes just found: the branch taken replaces it.
+            try:
+                if inline_known_ifs(self, work):
+                    continue
+            except GraphError as exc:
+                self.fail(message_of(exc))
             # Values that inference lacks: hand them back as constants.
             new_nodes: set[int] = set()
             for node in self.nodes:
@@ -74,8 +86,26 @@ class ShapeTracking:
                 continue
             missing = self._first_missing(assumed)
             if missing is None:
+                data_dependent = sorted(op for op in self.unknown_ops if op in DATA_DEPENDENT)
+                if data_dependent:
+                    self.incomplete = True
+                    self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                        "core", "The graph selects elements by their values ({ops}): the "
+                        "shapes after them are known only when the network runs and were "
+                        "assumed, so the plan there is a guess (a detector's post-processing: "
+                        "box decoding, non-maximum suppression). Export the network up to its "
+                        "raw outputs (backbone and heads, without the post-processing)."),
+                        ops=", ".join(data_dependent)))
                 return
             node, out_names, src = missing
+            if node.op_type in CONTROL_FLOW:
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The graph has control flow that depends on the data ({op} node "
+                    "'{node}'): which branch runs, or how often, is known only when the network "
+                    "runs (a detector's post-processing: box decoding, non-maximum suppression). "
+                    "The planner plans a graph without it: export the network up to its raw "
+                    "outputs (backbone and heads, without the post-processing)."),
+                    op=node.op_type, node=node.name or out_names[0]))
             if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
                 break
             previous = len(self.shapes)
@@ -89,6 +119,15 @@ class ShapeTracking:
                 vi = work.graph.value_info.add()
                 vi.CopyFrom(src_vi)
                 vi.name = o
+        data_dependent = sorted(op for op in self.unknown_ops if op in DATA_DEPENDENT)
+        if data_dependent:
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "ONNX shape inference leaves too many tensor shapes unknown: the graph "
+                "selects elements by their values ({ops}), so the shapes after them are known "
+                "only when the network runs (a detector's post-processing: box decoding, "
+                "non-maximum suppression). The planner plans a graph without it: export the "
+                "network up to its raw outputs (backbone and heads, without the "
+                "post-processing)."), ops=", ".join(data_dependent)))
         self.fail(Msg(QT_TRANSLATE_NOOP(
             "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
             "shapes)")))
@@ -338,6 +377,15 @@ def _out_batch_axis(imp: Importer, node, act_in: list[str], k: int, ys) -> int |
     if op == "Transpose":
         perm = imp.attr(node, "perm") or list(range(rx))[::-1]
         return list(perm).index(b) if b in perm else None
+    if op == "Unsqueeze" and ry > rx:
+        # Where the axes are inserted, not where a reshape would put a batch of 1: the
+        # batch of 1 the file is inferred at looks like the axis inserted before it
+        # (torch.stack(xs, 0), FPN's merge, then a sum over the stack).
+        k = b
+        for a in sorted(_unsqueezed_axes(imp, node, ry)):
+            if a <= k:
+                k += 1
+        return k if k < ry and ys[k] == xs[b] else None
     if op in ("Reshape", "Flatten", "Squeeze", "Unsqueeze"):
         return _reshape_axis(xs, b, ys, imp.batch_infer)
     if op == "Gather":

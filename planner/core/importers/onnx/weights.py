@@ -434,31 +434,49 @@ class WeightAccounting:
         if not self.is_derived(o):
             return False
         if self.folded_modules is not None:
+            # (not a batch norm folded into a convolution: the plan puts those back; YOLO's
+            # detection head, whose folded anchor strides are no parameter, has dozens)
             scope = self.module_scope(node)
-            # (scope is one of those modules or contains one: a set of their every enclosing
-            # path, made once, where a scan of them all per node was quadratic)
+            # (scope is one of those modules, other than a folded batch norm, or contains one:
+            # a set of their every enclosing path, made once, where a scan of them all per
+            # node was quadratic)
             within = self.__dict__.get("_folded_within")
             if within is None:
+                norms = self._folded_norm_scopes()
                 within = self._folded_within = {
-                    ".".join(parts[:k]) for parts in (m.split(".") for m in self.folded_modules)
+                    ".".join(parts[:k]) for parts in (m.split(".") for m in self.folded_modules
+                                                      if m not in norms)
                     for k in range(1, len(parts) + 1)}
             return bool(scope) and scope in within
         return sum(1 for d in self.init_dims[o] if d > 1) == 1
+
+    def _folded_norm_scopes(self) -> set[str]:
+        """The batch norms the default exporter folded into convolutions (by module)."""
+        norms = self.__dict__.get("_folded_norms")
+        if norms is None:
+            norms = {self.module_scope(n) for n in self.nodes if any(
+                p.key == "pkg.onnxscript.rewriter.rule_name" and "FuseBatchNorm" in p.value
+                for p in n.metadata_props)}
+            self._folded_norms = norms
+        return norms
 
     def _folded_parameter_modules(self, model) -> set[str] | None:
         """Modules with a parameter the file lacks, where the file lists the parameters: the
         default exporter may record the exported program's inputs ('p_x: PARAMETER
         target='blocks.0.attn.logit_scale''), and its optimiser folds a parameter into the
         constants computed from it alone. None where the file has no such list."""
-        sig = next((p.value for p in model.metadata_props
+        # (torch 2.14 writes it on the graph; the model's own list is read too)
+        sig = next((p.value for p in (*model.graph.metadata_props, *model.metadata_props)
                     if p.key == "pkg.torch.export.ExportedProgram.graph_signature"), None)
         if sig is None:
             return None
-        modules = set()
+        lost, kept = set(), set()
         for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
-            if target not in self.init_dims:
-                modules.add(target.rsplit(".", 1)[0] if "." in target else "")
-        return modules
+            module = target.rsplit(".", 1)[0] if "." in target else ""
+            (kept if target in self.init_dims else lost).add(module)
+        # (a module that kept one of its parameters lost the other to a merge with an equal
+        # tensor, an untrained network's zero bias, not to folding)
+        return lost - kept
 
     def is_learned(self, name: str) -> bool:
         """A weight that is a learned tensor, not a constant the exporter computed (a mask, a
