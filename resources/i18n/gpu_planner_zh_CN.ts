@@ -7186,6 +7186,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate=&apos;tanh&apos;)，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
     </message>
     <message>
+        <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes amax, which keeps its input (the whole storage of a view, such as a q sliced from a packed projection) and its result for backward, the larger here; if the network uses torch.max(x, dim), which keeps int64 indices of its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 amax 计算：它为反向传播保留输入（若输入是视图，则保留整个存储，例如从打包投影切出的 q）和结果，此处两者中较大；若网络使用 torch.max(x, dim)（改为保留结果的 int64 索引），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes torch.max(x, dim), which keeps int64 indices of its result for backward, the larger here; if the network uses amax, which keeps its input and its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 torch.max(x, dim) 计算：它为反向传播保留结果的 int64 索引，此处两者中较大；若网络使用 amax（改为保留输入和结果），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>
@@ -7215,7 +7223,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} max or min reduction(s) over one axis were planned as torch.max(x, dim), which keeps int64 indices of its result for backward. The file cannot tell it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps its input and its result instead: if the network uses amax, activation memory is {mib} MiB higher than planned at batch {batch}. The default exporter&apos;s file says which.</source>
-        <translation>{n} 个沿单一维度的 max 或 min 归约按 torch.max(x, dim) 规划,反向传播时保存其结果的 int64 索引。该文件无法将其与 amax / amin 区分(dynamo=False 将两者都写成同一个 ReduceMax),后者改为保存其输入和结果:如果网络使用 amax,则在批大小 {batch} 下激活内存比规划高 {mib} MiB。默认导出器生成的文件会注明是哪一种。</translation>
+        <translation type="vanished">{n} 个沿单一维度的 max 或 min 归约按 torch.max(x, dim) 规划,反向传播时保存其结果的 int64 索引。该文件无法将其与 amax / amin 区分(dynamo=False 将两者都写成同一个 ReduceMax),后者改为保存其输入和结果:如果网络使用 amax,则在批大小 {batch} 下激活内存比规划高 {mib} MiB。默认导出器生成的文件会注明是哪一种。</translation>
     </message>
     <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>

@@ -134,8 +134,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.merged_ops = 0  # operations the optimiser merged, planned again
         self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
-        self.ambiguous_max = 0  # legacy ReduceMax/Min over one axis taken for max(x, dim)
-        self.ambiguous_max_elements = 0  # per sample: what amax would keep beyond that
+        # legacy ReduceMax/Min over one axis: torch.max(x, dim) or amax (their layers' names)
+        self.ambiguous_max: list[str] = []
         self.biased_scores = 0  # their scores' elements per sample
         self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
         self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op

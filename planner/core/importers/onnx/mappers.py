@@ -410,16 +410,37 @@ def _map_reduce(imp, node, main, acts, facts):
                 imp.emit("global_avgpool", node, {}, main)
                 return
     keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
-    if op in ("ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
-        # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
-        # cosine attention) and logsumexp too; a sum of squares its input
+    if op in ("ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
+        # a norm (F.normalize, Swin-V2's cosine attention) and logsumexp keep their input and
+        # the (small) result; a sum of squares its input
         keeps = "input"
-    if op in ("ReduceMax", "ReduceMin") and _max_over_dim(imp, node):
-        keeps = "indices"
-        if fx_call(node) is None:  # amax / amin are written the same way: said with the figure
-            imp.ambiguous_max += 1
-            imp.ambiguous_max_elements += max(0, numel(x) - numel(out))
-    imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+    ambiguous = False
+    if op in ("ReduceMax", "ReduceMin"):
+        keeps = "input_output"  # amax / amin (and max() of everything): input and result
+        if _max_over_dim(imp, node):
+            keeps = "indices"
+            # amax / amin over one axis are written the same way, unless the file reads the
+            # indices (ArgMax of the same input): the plan takes the larger (importer)
+            ambiguous = fx_call(node) is None and not _indices_read(imp, node)
+    name = imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+    if ambiguous:
+        imp.ambiguous_max.append(name)
+
+
+def _indices_read(imp, node) -> bool:
+    """Whether the file also takes the indices of this max / min (``torch.max(x, dim)`` with
+    its indices used: an ArgMax / ArgMin of the same input over the same axis); ``amax`` has
+    none, and the exporter drops an ArgMax nobody reads."""
+    arg = "ArgMax" if node.op_type == "ReduceMax" else "ArgMin"
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    for k in imp.consumers.get(node.input[0], ()):
+        other = imp.nodes[k]
+        if other.op_type == arg and axes is not None and \
+                [int(imp.attr(other, "axis", 0))] == [int(a) for a in flat(axes)]:
+            return True
+    return False
 
 
 def _max_over_dim(imp, node) -> bool:
