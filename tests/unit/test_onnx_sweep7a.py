@@ -93,3 +93,65 @@ def test_max_whose_indices_are_read_is_max_over_dim(tmp_path):
     out = t // units * c
     assert saved_per_sample(r) == t * c + 2 * out + out
     assert _amax_warning(r) is None
+
+
+def _affine_blocks(merged: bool, constants: bool = False):
+    """Two convolution + ReLU + learnable affine blocks (HGNetV2's ``scale * x + bias``, each a
+    one-element nn.Parameter). ``merged``: the second block reads the first block's scale and
+    bias through an Identity rename (dynamo=False merges equal tensors, an untrained network's
+    1.0 and 0.0, so); else each has its own initializer. ``constants``: arithmetic scalars
+    besides (a one-element initializer the legacy exporter names 'onnx::Mul_7', one the
+    default exporter names 'val_3', a Constant node), which are no parameters."""
+    nodes, inits = [], []
+    x = "x"
+    for b in range(2):
+        p = f"m.b{b}"
+        nodes += [
+            h.make_node("Conv", [x, f"{p}.conv.weight"], [f"c{b}"], name=f"/m/b{b}/conv/Conv",
+                        kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+            h.make_node("Relu", [f"c{b}"], [f"r{b}"], name=f"/m/b{b}/act/Relu"),
+            h.make_node("Mul", [f"r{b}", f"{p}.lab.scale"], [f"s{b}"],
+                        name=f"/m/b{b}/lab/Mul"),
+            h.make_node("Add", [f"s{b}", f"{p}.lab.bias"], [f"a{b}"],
+                        name=f"/m/b{b}/lab/Add"),
+        ]
+        inits.append(weight(f"{p}.conv.weight", (8, 3 if b == 0 else 8, 3, 3)))
+        if b == 0 or not merged:
+            inits += [weight(f"{p}.lab.scale", (1,), 1.0), weight(f"{p}.lab.bias", (1,), 0.0)]
+        else:
+            nodes += [h.make_node("Identity", ["m.b0.lab.scale"], [f"{p}.lab.scale"],
+                                  name="Identity_1"),
+                      h.make_node("Identity", ["m.b0.lab.bias"], [f"{p}.lab.bias"],
+                                  name="Identity_2")]
+        x = f"a{b}"
+    if constants:
+        nodes += [
+            h.make_node("Mul", [x, "onnx::Mul_7"], ["k0"], name="/m/Mul"),
+            h.make_node("Add", ["k0", "val_3"], ["k1"], name="/m/Add"),
+            h.make_node("Constant", [], ["half"], name="/m/Constant",
+                        value=const("half_v", [0.5])),
+            h.make_node("Div", ["k1", "half"], ["k2"], name="/m/Div"),
+        ]
+        inits += [const("onnx::Mul_7", [0.125]), const("val_3", [1e-5])]
+        x = "k2"
+    nodes.append(h.make_node("Identity", [x], ["y"], name="/m/out"))
+    return build(nodes, [tensor("x", ["N", 3, 16, 16])], [tensor("y", None)], inits)
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_one_element_parameters_of_a_learnable_affine_block_are_counted(tmp_path, merged):
+    """A one-element initializer named as a module's parameter and multiplied with or added
+    to an activation is a learned scale or bias. Before: every one-element initializer was
+    taken for a constant; HGNetV2-B0 -62 parameters from both exporters, silent."""
+    r = import_saved(tmp_path, _affine_blocks(merged), batch=2)
+    convs = 8 * 3 * 9 + 8 * 8 * 9
+    assert analyze(r.draft).parameters == convs + 4
+    assert r.report.complete and r.report.plan_parameters == convs + 4
+    assert not [w for w in r.warnings if "parameters but its layers read" in str(w)]
+
+
+def test_arithmetic_scalars_are_no_parameters(tmp_path):
+    """eps, 0.5, 1/sqrt(d): one-element constants the exporters name as their own."""
+    r = import_saved(tmp_path, _affine_blocks(False, constants=True), batch=2)
+    assert analyze(r.draft).parameters == 8 * 3 * 9 + 8 * 8 * 9 + 4
+    assert r.report.complete

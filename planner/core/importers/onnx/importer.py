@@ -440,9 +440,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                                     "Sqrt", "Add", "Gather", "Slice", "Split", "Concat", "Tile",
                                     "CastLike"):
                 return None
+            # (a one-element tensor only through a rename: the legacy exporter's Identity of
+            # a learned scalar merged with its equals; a scalar operand of arithmetic is not
+            # the weight)
+            one = node.op_type in ("Identity", "Cast") and len(node.input) == 1
             srcs = [i for i in node.input if i and i not in self.acts and
                     (i in self.init_dims or i in self.producer) and
-                    numel(self.init_dims.get(i, (2,))) > 1 and
+                    (one or numel(self.init_dims.get(i, (2,))) > 1) and
                     self.init_type.get(i, 1) in FLOAT_TYPES]
             if not srcs:
                 return None

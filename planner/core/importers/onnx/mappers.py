@@ -9,9 +9,10 @@ patterns folded into one layer before the nodes are mapped are in ``patterns``.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
-from planner.core.importers.onnx.common import flat, fx_call
+from planner.core.importers.onnx.common import FLOAT_TYPES, flat, fx_call
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -690,6 +691,26 @@ def _learned(imp, name: str) -> int:
     return numel(imp.init_dims[imp.origin(name)]) if imp.is_learned(name) else 0
 
 
+def _scalar_parameter(imp, name: str) -> bool:
+    """A one-element float initializer that is a module's parameter (``nn.Parameter(
+    torch.tensor([1.0]))``: HGNetV2's learnable affine scale and bias), not a constant of the
+    network's arithmetic (an eps, GELU's 0.5, attention's sqrt(d)): the exporters name
+    parameters by their module path ('stages.0.blocks.0.lab.scale', also where the legacy
+    exporter renames one merged with its equals through an Identity), their own constants
+    'val_N', 'onnx::Mul_N', '/scope/Constant_output_0' or Constant nodes; a buffer the
+    default exporter's signature names as one is no parameter."""
+    o = imp.origin(name)
+    if o is None or numel(imp.init_dims[o]) != 1 or imp.init_type.get(o) not in FLOAT_TYPES:
+        return False
+    listed = imp.signature.get(o)
+    if listed:
+        return listed == "PARAMETER"
+    named = [n for n in (name, o) if "." in n]
+    return bool(named) and imp.named_parameters and not any(
+        n.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", n) or
+        n.endswith("_output_0") for n in (name, o))
+
+
 def _map_binary(imp, node, main, acts, facts):
     op = node.op_type
     if facts.get("silu"):
@@ -732,6 +753,10 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
+    if other and not learned and op in ("Mul", "Add", "Sub", "Div") and \
+            _scalar_parameter(imp, other):
+        learned = 1  # a learnable scale or bias of one element (HGNetV2's affine block)
+        weights = (other,)
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
         # logit scale, a bias with a zeroed part): those parameters are this layer's.
