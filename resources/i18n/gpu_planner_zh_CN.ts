@@ -5590,6 +5590,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>除缩放外还有可学习的偏移（关闭：LayerNorm(bias=False)，如 ModernBERT 和 OLMo）。</translation>
     </message>
     <message>
+        <source>fused (torch.nn.LayerNorm: keeps its input, mean and 1/std) or eager (written out in Python, as DeBERTa&apos;s: keeps x - mean twice, the std and the normalised tensor).</source>
+        <translation>fused（torch.nn.LayerNorm：保留输入、均值和 1/std）或 eager（在 Python 中逐步写出，如 DeBERTa 的：保留两份 x - mean、标准差和归一化后的张量）。</translation>
+    </message>
+    <message>
         <source>Layer normalisation over the last dimension.</source>
         <translation>在最后一个维度上做层归一化。</translation>
     </message>
@@ -7192,6 +7196,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes torch.max(x, dim), which keeps int64 indices of its result for backward, the larger here; if the network uses amax, which keeps its input and its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
         <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 torch.max(x, dim) 计算：它为反向传播保留结果的 int64 索引，此处两者中较大；若网络使用 amax（改为保留输入和结果），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} layer norm(s) are written out in the file as operators, as Python code writes them (both exporters write torch.nn.LayerNorm as one LayerNormalization from opset 17): planned as PyTorch keeps them step by step, x - mean twice (computed twice, as DeBERTa&apos;s and ConvNeXt&apos;s LayerNorm write it; the exporter merged the two), the std and the normalised tensor. Where the code computes x - mean once, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>文件中有 {n} 个层归一化以多个算子写出，即 Python 代码的写法（从 opset 17 起两种导出器都把 torch.nn.LayerNorm 写成一个 LayerNormalization）：按 PyTorch 逐步执行时保留的内容规划，即两份 x - mean（如 DeBERTa 和 ConvNeXt 的 LayerNorm 那样计算两次；导出器把两者合并了）、标准差和归一化后的张量。若代码只计算一次 x - mean，在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>
     <message>
         <source>the graph is nested too deeply to read</source>

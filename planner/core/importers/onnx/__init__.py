@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.core.layers import shape_str
+from planner.core.layers import numel, shape_str
 from planner.core.network import NetworkDraft, PlanFileError, Setup
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
@@ -225,6 +225,14 @@ AMBIGUOUS_MAX_DIM = QT_TRANSLATE_NOOP(
     "backward, the larger here; if the network uses amax, which keeps its input and its "
     "result instead, activation memory is {mib} MiB lower than planned at batch {batch}.")
 
+EAGER_LAYERNORM = QT_TRANSLATE_NOOP(
+    "core", "{n} layer norm(s) are written out in the file as operators, as Python code writes "
+    "them (both exporters write torch.nn.LayerNorm as one LayerNormalization from opset 17): "
+    "planned as PyTorch keeps them step by step, x - mean twice (computed twice, as DeBERTa's "
+    "and ConvNeXt's LayerNorm write it; the exporter merged the two), the std and the "
+    "normalised tensor. Where the code computes x - mean once, activation memory is {mib} MiB "
+    "lower than planned at batch {batch}.")
+
 
 def _ambiguous_max(imp, draft, setup):
     """Max / min reductions over one axis the file cannot tell apart (``torch.max(x, dim)``
@@ -386,6 +394,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
             "network's); the plan counts them, as training has them."), n=imp.restored_bias))
     if ambiguous is not None:
         warnings.append(ambiguous)
+    if imp.eager_layernorms:
+        n = sum(numel(shape) for shape in imp.eager_layernorms if shape)
+        warnings.append(Msg(EAGER_LAYERNORM, n=len(imp.eager_layernorms),
+                            mib=f"{n * setup.batch_size * 4 / 2**20:,.1f}",
+                            batch=setup.batch_size))
     for kind, n in sorted(imp.fused_patterns.items()):
         notes.append(Msg(FUSED[kind], n=n))
     counts = imp.node_counts

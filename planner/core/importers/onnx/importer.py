@@ -136,6 +136,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
         # legacy ReduceMax/Min over one axis: torch.max(x, dim) or amax (their layers' names)
         self.ambiguous_max: list[str] = []
+        # layer norms written out in Python (their inputs' per-sample shapes)
+        self.eager_layernorms: list[tuple[int, ...] | None] = []
         self.biased_scores = 0  # their scores' elements per sample
         self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
         self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op

@@ -837,7 +837,11 @@ def _map_region(imp, node, main, acts, facts):
     if kind == "gelu":
         imp.emit("activation", node, {"function": "gelu"}, root, name=name)
     elif kind == "layernorm":
-        imp.emit("layernorm", node, {}, root, name=name, weights=weights)
+        eager = bool(facts.get("written_out"))
+        if eager:
+            imp.eager_layernorms.append(imp.per_sample(root))
+        imp.emit("layernorm", node, {"implementation": "eager"} if eager else {}, root,
+                 name=name, weights=weights)
         if len(weights) != 2:
             imp.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "A layer norm written out as operators ('{node}') has {n} learned "

@@ -233,7 +233,8 @@ def _try_region(imp, anchor: int) -> None:
                                 "nodes": len(members),
                                 # torch.nn.RMSNorm's kernel, or the norm written out in Python
                                 # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
-                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
+                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}
+                                or kind == "layernorm" and _python_layernorm(imp, targets)}
         return
 
 
@@ -255,6 +256,16 @@ def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
     extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
     if extra:
         imp.written_gelu[exit_t] = extra
+
+
+def _python_layernorm(imp, targets: set) -> bool:
+    """A layer norm written out in Python, not torch.nn.LayerNorm: the default exporter's
+    record shows the steps, not aten.layer_norm; without a record, a file of opset 17 or
+    later (both exporters write nn.LayerNorm as one LayerNormalization there; before 17 the
+    legacy exporter wrote it out too, and the file cannot tell)."""
+    if targets:
+        return not targets & {"layer_norm", "native_layer_norm"}
+    return imp.opset >= 17
 
 
 def _aten_target(node) -> str | None:
