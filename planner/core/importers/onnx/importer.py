@@ -153,6 +153,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         # Set by the patterns, mappers and checks when they find what they stand for:
         self.eval_bn = 0  # batch norms folded into convolutions by an eval export
         self.computed_operands = 0  # products with tensors computed from parameters alone
+        self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
@@ -731,7 +732,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.computed_operands = 0
         self.computed_elements = 0  # per sample, if repeated per sample
         for k, node in enumerate(self.nodes):
-            if node.op_type not in ("MatMul", "Einsum") or self.status.get(k) == "constant":
+            if node.op_type not in ("MatMul", "Einsum") or self.status.get(k) == "constant" \
+                    or k in self.expanded_operands:
                 continue
             others = [i for i in node.input if i and i not in self.acts]
             if len(others) != 1 or len(others) == len([i for i in node.input if i]):

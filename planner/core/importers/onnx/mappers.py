@@ -604,6 +604,8 @@ def _map_matmul(imp, node, main, acts, facts):
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
+    if a == main and w is not None and _broadcast_operand(imp, node, a, b, w):
+        return
     if w is not None and imp.is_weight(b) and a == main:
         # x @ W with a batched weight: parameters of W, keeps the input.
         imp.emit("elementwise", node, {"op": "other", "keeps": "input",
@@ -612,6 +614,33 @@ def _map_matmul(imp, node, main, acts, facts):
                  weights=(b,))
         return
     return imp.placeholder(node, main)
+
+
+def _broadcast_operand(imp, node, a: str, b: str, dims) -> bool:
+    """``a @ b`` where ``b`` has batch dimensions of its own but is computed from parameters
+    and constants alone, not per sample (DeBERTa's relative-position keys and queries: a
+    projection of the position table, per head): torch.matmul expands it over the batch and
+    reshapes it to 3-D for bmm (a copy, as DeBERTa-v2's explicit repeat is), and bmm keeps
+    that copy per sample besides ``a``. Planned as a per-sample copy of ``b`` kept with
+    ``a``; True where mapped so."""
+    full = imp.full_shape(a)
+    if len(dims) < 3 or numel(dims[:-2]) < 2 or full is None or len(full) < 3 or \
+            imp.init_type.get(b, imp.elem_types.get(b)) not in FLOAT_TYPES or \
+            b in imp.init_dims and imp.is_learned(b):  # (a batched weight of its own)
+        return False
+    out = imp.per_sample(node.output[0])
+    if out is None:
+        return False
+    per = numel(dims) // max(1, imp.batch_infer)  # the file's operand at its export batch
+    src = _contiguous(imp, node, a, 0)
+    copy = f"\0expanded:{node.output[0]}"
+    imp.tensor_layer[copy] = imp.emit(
+        "elementwise", node, {"op": "other", "keeps": "nothing", "shape": (per,)}, src, out=[],
+        name=imp.layer_name(node, "expanded"))
+    imp.emit("elementwise", node, {"op": "other", "keeps": "inputs",
+                                   "from": (imp.tensor_layer[copy],), "shape": out}, src)
+    imp.expanded_operands.add(imp.current)
+    return True
 
 
 def _sliced(imp, tensor: str) -> bool:
