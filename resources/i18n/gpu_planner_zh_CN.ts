@@ -5386,6 +5386,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>权重标准化：none（无）；plain（每步按滤波器对权重做标准化，该层为反向传播保留一份副本）；gain（另有每个滤波器一个可学习增益：NF-Net）。</translation>
     </message>
     <message>
+        <source>Weight normalisation (weight_norm): elements of the learned magnitude g besides the direction v (0 = none); the weight g·v/|v| is computed in every step, a copy the layer keeps for backward.</source>
+        <translation>权重归一化（weight_norm）：除方向 v 之外，可学习幅度 g 的元素数（0 = 无）；权重 g·v/|v| 在每一步中计算，是该层为反向传播保留的一份副本。</translation>
+    </message>
+    <message>
         <source>Pooling window.</source>
         <translation>池化窗口。</translation>
     </message>

@@ -255,3 +255,36 @@ def test_a_product_with_position_keys_keeps_a_copy_per_sample(tmp_path, folded):
     assert saved_per_sample(r) == t * heads * d + t * heads * d + heads * d * p
     assert not [w for w in r.warnings if "batched product(s)" in str(w)]
     assert analyze(r.draft).parameters == (heads * d) ** 2  # the folded keys are none
+
+
+def _weight_normed_conv(opset: int = 18):
+    """Wav2Vec2's positional convolution: a grouped Conv1d whose weight is g · v / ‖v‖
+    (nn.utils.parametrizations.weight_norm(conv, dim=2): g has one value per kernel tap),
+    computed in the graph from the two parameters, as both exporters write it."""
+    c, k, groups, t = 16, 8, 4, 40
+    v, g = "m.conv.parametrizations.weight.original1", "m.conv.parametrizations.weight.original0"
+    nodes = [
+        h.make_node("ReduceL2", [v, "axes"], ["nv"], name="/m/conv/ReduceL2", keepdims=1),
+        h.make_node("Div", [v, "nv"], ["d"], name="/m/conv/Div"),
+        h.make_node("Mul", ["d", g], ["w"], name="/m/conv/Mul"),
+        h.make_node("Conv", ["x", "w", "m.conv.bias"], ["y"], name="/m/conv/Conv",
+                    kernel_shape=[k], pads=[k // 2, k // 2], group=groups),
+    ]
+    inits = [weight(v, (c, c // groups, k)), weight(g, (1, 1, k)), weight("m.conv.bias", (c,)),
+             const("axes", [0, 1], dtype="int64")]
+    return build(nodes, [tensor("x", ["N", c, t])], [tensor("y", None)], inits, opset=opset)
+
+
+def test_a_weight_normed_convolution_counts_its_magnitude(tmp_path):
+    """Before: v and the bias were the convolution's parameters, g no layer's (Wav2Vec2,
+    HuBERT, WavLM: 16 values 'unclaimed', the import called incomplete, both exporters)."""
+    c, k, groups, t = 16, 8, 4, 40
+    r = import_saved(tmp_path, _weight_normed_conv(), batch=2)
+    a = analyze(r.draft)
+    assert a.parameters == c * (c // groups) * k + k + c
+    assert r.report.complete and not r.report.unclaimed_weights
+    # the input per sample (the 1-D convolution as a 2-D one over a height of 1), and once
+    # per step the computed weight with one norm per magnitude element (not per sample)
+    once = 2 * (saved_per_sample(r, batch=1) - saved_per_sample(r, batch=2))
+    assert once == c * (c // groups) * k + k
+    assert saved_per_sample(r, batch=1) == c * t + once

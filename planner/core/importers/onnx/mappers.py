@@ -151,6 +151,12 @@ def _map_conv(imp, node, main, acts, facts):
         if ws is not None:
             standardized, claims = ws
             weights = claims + weights[1:]
+    magnitude = 0
+    if node.input[1] not in imp.init_dims and standardized is None:
+        wn = _normalized_weight(imp, node.input[1], numel(w))
+        if wn is not None:
+            magnitude, claims = wn
+            weights = claims + weights[1:]
     if dims == 1:
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
         def lift(v):  # no padding over the height of 1
@@ -165,6 +171,8 @@ def _map_conv(imp, node, main, acts, facts):
                   "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
         if standardized:
             params["standardized"] = standardized
+        if magnitude:
+            params["weight_norm"] = magnitude
         conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
         imp.tensor_layer["\0" + conv] = conv
         out1 = imp.per_sample(node.output[0])
@@ -186,6 +194,8 @@ def _map_conv(imp, node, main, acts, facts):
                   "bias": bias}
         if standardized:
             params["standardized"] = standardized
+        if magnitude:
+            params["weight_norm"] = magnitude
         imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
     if bn is not None:
         name = imp.unique(bn)
@@ -294,6 +304,42 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
 
 
 _FLOATS = {1, 10, 11, 16}
+
+
+def _normalized_weight(imp, weight: str, elements: int):
+    """A convolution weight computed in the graph as g · v / ‖v‖ (weight_norm, as a
+    parametrization or the old hook: Wav2Vec2's, HuBERT's and WavLM's positional
+    convolution; the norm a ReduceL2, or Pow, ReduceSum and Sqrt): (elements of g, (v, g)),
+    or None. v is the learned initializer of the weight's size behind it, g a smaller
+    learned one (one value per output channel, or per kernel tap for dim=2)."""
+    stack, seen, ops, inits = [weight], set(), set(), []
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen:
+            continue
+        if t in imp.acts:
+            return None  # computed from activations: not a weight
+        seen.add(t)
+        if t in imp.init_dims:
+            if imp.init_type.get(t) in _FLOATS and numel(imp.init_dims[t]) > 1:
+                inits.append(t)
+            continue
+        p = imp.producer.get(t)
+        if p is None:
+            continue
+        node = imp.nodes[p]
+        ops.add(node.op_type)
+        stack.extend(i for i in node.input if i)
+    if not ("ReduceL2" in ops or {"Sqrt", "ReduceSum"} <= ops) or \
+            not ops & {"Div", "Reciprocal"} or "Mul" not in ops:
+        return None
+    v = next((t for t in inits if numel(imp.init_dims[t]) == elements and imp.is_learned(t)),
+             None)
+    g = [t for t in inits if t != v and numel(imp.init_dims[t]) < elements and
+         imp.is_learned(t)]
+    if v is None or len(g) != 1:
+        return None
+    return numel(imp.init_dims[g[0]]), (v, g[0])
 
 
 def _map_conv_transpose(imp, node, main, acts, facts):
