@@ -7206,6 +7206,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中有 {n} 个层归一化以多个算子写出，即 Python 代码的写法（从 opset 17 起两种导出器都把 torch.nn.LayerNorm 写成一个 LayerNormalization）：按 PyTorch 逐步执行时保留的内容规划，即两份 x - mean（如 DeBERTa 和 ConvNeXt 的 LayerNorm 那样计算两次；导出器把两者合并了）、标准差和归一化后的张量。若代码只计算一次 x - mean，在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>
     <message>
+        <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets, as WavLM&apos;s T×T) scales activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
+        <translation>网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>

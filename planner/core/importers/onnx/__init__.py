@@ -233,6 +233,12 @@ EAGER_LAYERNORM = QT_TRANSLATE_NOOP(
     "normalised tensor. Where the code computes x - mean once, activation memory is {mib} MiB "
     "lower than planned at batch {batch}.")
 
+LOOKUP_INDICES = QT_TRANSLATE_NOOP(
+    "core", "A tensor the network gathers from a learned table by a constant index (relative-"
+    "position buckets, as WavLM's T×T) scales activations: planned, but autograd also keeps "
+    "the int64 index once for the table's gradient, which the plan leaves out: {mib} MiB more "
+    "than planned, at any batch.")
+
 
 def _ambiguous_max(imp, draft, setup):
     """Max / min reductions over one axis the file cannot tell apart (``torch.max(x, dim)``
@@ -394,6 +400,8 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
             "network's); the plan counts them, as training has them."), n=imp.restored_bias))
     if ambiguous is not None:
         warnings.append(ambiguous)
+    if imp.lookup_indices:
+        warnings.append(Msg(LOOKUP_INDICES, mib=f"{imp.lookup_indices * 8 / 2**20:,.1f}"))
     if imp.eager_layernorms:
         n = sum(numel(shape) for shape in imp.eager_layernorms if shape)
         warnings.append(Msg(EAGER_LAYERNORM, n=len(imp.eager_layernorms),

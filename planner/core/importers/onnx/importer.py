@@ -154,6 +154,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.eval_bn = 0  # batch norms folded into convolutions by an eval export
         self.computed_operands = 0  # products with tensors computed from parameters alone
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
+        self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)

@@ -859,7 +859,57 @@ def _map_binary(imp, node, main, acts, facts):
               "other", "keeps": keeps, "parameters": learned}
     if out is not None and out != x:
         params["shape"] = out
+    copy = _larger_computed_factor(imp, node, op, other, main, x, out) if learned else None
+    if copy is not None:
+        params.update(keeps="inputs", shape=out, **{"from": (copy,)})
     imp.emit("elementwise", node, params, main, weights=weights)
+
+
+def _gather_indices(imp, tensor: str) -> None:
+    """Constant index tensors of lookups in a learned table behind ``tensor`` (WavLM's T×T
+    relative-position buckets into its embedding): autograd keeps each int64 index once for
+    the table's gradient, which the plan has no layer for: counted for the warning."""
+    stack, seen = [tensor], set()
+    while stack and len(seen) < MAX_CONSTANT_WALK:
+        t = stack.pop()
+        if t in seen or t in imp.acts:
+            continue
+        seen.add(t)
+        p = imp.producer.get(t)
+        if p is None:
+            continue
+        node = imp.nodes[p]
+        if node.op_type == "Gather" and len(node.input) > 1 and imp.is_learned(node.input[0]):
+            dims = imp.dims_of(node.input[1])
+            if dims is not None and imp.is_integer(node.input[1]) or \
+                    imp.init_type.get(node.input[1]) in (6, 7):
+                imp.lookup_indices += numel(dims or ())
+            continue
+        stack.extend(i for i in node.input if i)
+
+
+def _larger_computed_factor(imp, node, op, other, main, x, out) -> str | None:
+    """A product of an activation with a larger tensor computed from parameters (WavLM's
+    gated relative-position bias: gate × the bias per head, T×T, gathered from its table):
+    autograd keeps that factor for the activation's gradient, repeated over the batch as the
+    network does (WavLM's position_bias.repeat(bsz, ...)); one copy per factor, however many
+    products read it (WavLM passes it on to every layer). The name of the layer standing
+    for it, or None."""
+    dims = imp.dims_of(other)
+    if op != "Mul" or other in imp.init_dims or dims is None or len(dims) < 3 or \
+            x is None or out is None:
+        return None
+    per = numel(dims) // max(1, imp.batch_infer)
+    if per <= numel(x) or numel(out) < per:
+        return None
+    copies = imp.__dict__.setdefault("factor_copies", {})
+    if other not in copies:
+        _gather_indices(imp, other)
+        name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing",
+                                              "shape": (per,)}, main, out=[],
+                        name=imp.layer_name(node, "factor"))
+        copies[other] = name
+    return copies[other]
 
 
 _BROADCASTING = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Equal", "Less",
