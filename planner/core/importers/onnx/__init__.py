@@ -264,8 +264,8 @@ def _ambiguous_max(imp, draft, setup):
         imp.analysis = other
         return amax, Msg(AMBIGUOUS_AMAX, n=n, mib=f"{(as_amax - as_dim) / 2**20:,.1f}",
                          batch=setup.batch_size)
-    return draft, Msg(AMBIGUOUS_MAX_DIM, n=n, mib=f"{max(0, as_dim - as_amax) / 2**20:,.1f}",
-                      batch=setup.batch_size)
+    mib = f"{(as_dim - as_amax) / 2**20:,.1f}" if as_amax >= 0 else "?"  # (amax: no plan)
+    return draft, Msg(AMBIGUOUS_MAX_DIM, n=n, mib=mib, batch=setup.batch_size)
 
 
 def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
