@@ -1001,6 +1001,17 @@ def _map_attention_fused(imp, node, main, acts, facts):
     for t in (q, kt, v):
         if t not in imp.tensor_layer:
             return imp.placeholder(node, main)
+    bias = facts.get("bias")
+    table = _parameters_behind(imp, bias) if bias else ()
+    if table:
+        # the scores' bias computed from parameters alone (T5's relative-position table,
+        # looked up by constant buckets): its parameters, beside the attention (a side layer
+        # that keeps nothing per sample)
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": (1,),
+                                       "parameters": sum(numel(imp.init_dims[w])
+                                                         for w in table)},
+                 q, out=[], weights=table,
+            name=imp.layer_name(node, "score_bias"))
     qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
     k_layer = imp.tensor_layer[kt]
     if qs is not None and ks is not None and vs is not None and len(qs) >= 2 and \
