@@ -881,9 +881,11 @@ def _gather_indices(imp, tensor: str) -> None:
         node = imp.nodes[p]
         if node.op_type == "Gather" and len(node.input) > 1 and imp.is_learned(node.input[0]):
             dims = imp.dims_of(node.input[1])
-            if dims is not None and imp.is_integer(node.input[1]) or \
-                    imp.init_type.get(node.input[1]) in (6, 7):
-                imp.lookup_indices += numel(dims or ())
+            counted = imp.__dict__.setdefault("counted_lookups", set())
+            if dims is not None and p not in counted and (
+                    imp.is_integer(node.input[1]) or imp.init_type.get(node.input[1]) in (6, 7)):
+                counted.add(p)  # (one index, however many factors it is behind)
+                imp.lookup_indices += numel(dims)
             continue
         stack.extend(i for i in node.input if i)
 
