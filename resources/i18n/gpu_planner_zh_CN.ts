@@ -5394,6 +5394,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>权重标准化：none（无）；plain（每步按滤波器对权重做标准化，该层为反向传播保留一份副本）；gain（另有每个滤波器一个可学习增益：NF-Net）。</translation>
     </message>
     <message>
+        <source>Weight normalisation (weight_norm): elements of the learned magnitude g besides the direction v (0 = none); the weight g·v/|v| is computed in every step, a copy the layer keeps for backward.</source>
+        <translation>权重归一化（weight_norm）：除方向 v 之外，可学习幅度 g 的元素数（0 = 无）；权重 g·v/|v| 在每一步中计算，是该层为反向传播保留的一份副本。</translation>
+    </message>
+    <message>
         <source>Pooling window.</source>
         <translation>池化窗口。</translation>
     </message>
@@ -5600,6 +5604,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>A learned scale and shift (off: LayerNorm(elementwise_affine=False), as DiT&apos;s adaptive norms: no parameters).</source>
         <translation>学习得到的缩放与偏移（关闭：LayerNorm(elementwise_affine=False)，如 DiT 的自适应归一化：没有参数）。</translation>
+    </message>
+    <message>
+        <source>fused (torch.nn.LayerNorm: keeps its input, mean and 1/std) or eager (written out in Python, as DeBERTa&apos;s: keeps x - mean twice, the std and the normalised tensor).</source>
+        <translation>fused（torch.nn.LayerNorm：保留输入、均值和 1/std）或 eager（在 Python 中逐步写出，如 DeBERTa 的：保留两份 x - mean、标准差和归一化后的张量）。</translation>
     </message>
     <message>
         <source>Layer normalisation over the last dimension.</source>
@@ -7214,6 +7222,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate=&apos;tanh&apos;)，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
     </message>
     <message>
+        <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes amax, which keeps its input (the whole storage of a view, such as a q sliced from a packed projection) and its result for backward, the larger here; if the network uses torch.max(x, dim), which keeps int64 indices of its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 amax 计算：它为反向传播保留输入（若输入是视图，则保留整个存储，例如从打包投影切出的 q）和结果，此处两者中较大；若网络使用 torch.max(x, dim)（改为保留结果的 int64 索引），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes torch.max(x, dim), which keeps int64 indices of its result for backward, the larger here; if the network uses amax, which keeps its input and its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 torch.max(x, dim) 计算：它为反向传播保留结果的 int64 索引，此处两者中较大；若网络使用 amax（改为保留输入和结果），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} layer norm(s) are written out in the file as operators, as Python code writes them (both exporters write torch.nn.LayerNorm as one LayerNormalization from opset 17): planned as PyTorch keeps them step by step, x - mean twice (computed twice, as DeBERTa&apos;s and ConvNeXt&apos;s LayerNorm write it; the exporter merged the two), the std and the normalised tensor. Where the code computes x - mean once, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
+        <translation>文件中有 {n} 个层归一化以多个算子写出，即 Python 代码的写法（从 opset 17 起两种导出器都把 torch.nn.LayerNorm 写成一个 LayerNormalization）：按 PyTorch 逐步执行时保留的内容规划，即两份 x - mean（如 DeBERTa 和 ConvNeXt 的 LayerNorm 那样计算两次；导出器把两者合并了）、标准差和归一化后的张量。若代码只计算一次 x - mean，在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets, as WavLM&apos;s T×T) scales activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
+        <translation>网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>
@@ -7243,7 +7267,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} max or min reduction(s) over one axis were planned as torch.max(x, dim), which keeps int64 indices of its result for backward. The file cannot tell it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps its input and its result instead: if the network uses amax, activation memory is {mib} MiB higher than planned at batch {batch}. The default exporter&apos;s file says which.</source>
-        <translation>{n} 个沿单一维度的 max 或 min 归约按 torch.max(x, dim) 规划,反向传播时保存其结果的 int64 索引。该文件无法将其与 amax / amin 区分(dynamo=False 将两者都写成同一个 ReduceMax),后者改为保存其输入和结果:如果网络使用 amax,则在批大小 {batch} 下激活内存比规划高 {mib} MiB。默认导出器生成的文件会注明是哪一种。</translation>
+        <translation type="vanished">{n} 个沿单一维度的 max 或 min 归约按 torch.max(x, dim) 规划,反向传播时保存其结果的 int64 索引。该文件无法将其与 amax / amin 区分(dynamo=False 将两者都写成同一个 ReduceMax),后者改为保存其输入和结果:如果网络使用 amax,则在批大小 {batch} 下激活内存比规划高 {mib} MiB。默认导出器生成的文件会注明是哪一种。</translation>
     </message>
     <message>
         <source>Made by PyTorch&apos;s default exporter from a network with attention: such files leave out some copies a transformer makes in training (measured: GPT-2&apos;s key/value cache, 6.4 % of what autograd keeps, is missing; Llama&apos;s repeated keys and values add 4.5 %). For exact figures export with dynamo=False in training mode.</source>

@@ -39,14 +39,14 @@ def _max_pool_over_units(keepdims: int = 0, record: str | None = None, op: str =
 
 
 @pytest.mark.parametrize("record", [
-    None,  # the legacy exporter: no record, one axis dropped
     "%max_1 : [num_users=1] = call_function[target=torch.ops.aten.max.dim](args = (%view_7, "
     "1), kwargs = {})",
 ])
 def test_max_over_a_dimension_keeps_int64_indices_not_its_input(tmp_path, record):
     """``torch.max(x, dim)`` keeps int64 indices of its result for backward, not its input.
     Before: the input (4× the result, fp32) was planned; Hiera +20.3 % saved bytes from both
-    exporters, silent."""
+    exporters, silent. (The legacy file, which cannot tell max(dim) from amax, plans the
+    larger of the two since round 7a: tests/unit/test_onnx_sweep7a.py, and below.)"""
     units, t, c = 4, 16, 32
     r = import_saved(tmp_path, _max_pool_over_units(record=record, units=units, t=t, c=c),
                      batch=2)
@@ -55,16 +55,20 @@ def test_max_over_a_dimension_keeps_int64_indices_not_its_input(tmp_path, record
     # the first product keeps x, the max its int64 indices (two fp32 units each), the second
     # product its input
     assert saved_per_sample(r) == units * t * c + 2 * t * c + t * c
-    # the legacy file cannot tell max(dim) from amax: said, with what amax would keep more
-    # (its input and result, (units + 1) * t * c fp32, beside 2 * t * c for the indices)
-    said = [w for w in r.warnings if "amax" in str(w)]
-    if record is None:
-        assert len(said) == 1 and "1 max or min reduction" in str(said[0])
-        big = import_saved(tmp_path, _max_pool_over_units(units=4, t=256, c=256), batch=2)
-        said = [w for w in big.warnings if "amax" in str(w)]
-        assert "1.5 MiB higher than planned at batch 2" in str(said[0])  # 3 * 256² * 4 B * 2
-    else:
-        assert not said
+    assert not [w for w in r.warnings if "amax" in str(w)]
+
+
+def test_legacy_max_over_a_dimension_plans_the_larger_reading_and_says_the_other(tmp_path):
+    """The legacy file writes amax and torch.max(x, dim) alike: amax (input and result) is
+    the larger here, planned; the warning gives what max(dim) would keep less."""
+    units, t, c = 4, 256, 256
+    r = import_saved(tmp_path, _max_pool_over_units(units=units, t=t, c=c), batch=2)
+    assert r.report.complete
+    assert saved_per_sample(r) == units * t * c + units * t * c + t * c
+    said = [str(w) for w in r.warnings if "amax" in str(w)]
+    assert len(said) == 1 and "1 max or min reduction" in said[0]
+    # amax's input (4 t c) against the indices (2 t c): 2 * 256² * 4 B * 2 samples
+    assert "The plan takes amax" in said[0] and "1.0 MiB lower than planned at batch 2" in said[0]
 
 
 @pytest.mark.parametrize("keepdims, record", [
@@ -83,8 +87,10 @@ def test_amax_still_keeps_its_input(tmp_path, keepdims, record):
 
 def test_min_over_a_dimension_keeps_indices_too(tmp_path):
     units, t, c = 4, 16, 32
-    r = import_saved(tmp_path, _max_pool_over_units(op="ReduceMin", units=units, t=t, c=c),
-                     batch=2)
+    record = ("%min_1 : [num_users=1] = call_function[target=torch.ops.aten.min.dim](args = "
+              "(%view_7, 1), kwargs = {})")
+    r = import_saved(tmp_path, _max_pool_over_units(op="ReduceMin", units=units, t=t, c=c,
+                                                    record=record), batch=2)
     assert saved_per_sample(r) == units * t * c + 2 * t * c + t * c
 
 

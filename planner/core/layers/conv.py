@@ -50,6 +50,13 @@ _STANDARDIZED_PARAM = _p(
         "core", "Weight standardisation: none; plain (the weight normalised per filter in "
         "every step, a copy the layer keeps for backward); gain (also a learned gain per "
         "filter: NF-Nets)."), choices=("none", "plain", "gain"))
+# Weight normalisation (nn.utils.parametrizations.weight_norm: Wav2Vec2's positional
+# convolution): weight = g · v / ‖v‖, computed in every step, a new tensor the layer keeps.
+_WEIGHT_NORM_PARAM = _p(
+    "weight_norm", "int", 0, QT_TRANSLATE_NOOP(
+        "core", "Weight normalisation (weight_norm): elements of the learned magnitude g "
+        "besides the direction v (0 = none); the weight g·v/|v| is computed in every step, a "
+        "copy the layer keeps for backward."), minimum=0)
 _POOL_PARAMS = (
     _p("kernel", "ints", 2, QT_TRANSLATE_NOOP("core", "Pooling window."), minimum=1),
     _p("stride", "ints", None, QT_TRANSLATE_NOOP("core",
@@ -264,6 +271,11 @@ def _conv(dims: int):
                                   F32_FIXED)),)
             if standardized == "gain":
                 params_n += filters
+        magnitude = int(params.get("weight_norm") or 0)
+        if magnitude:
+            # the computed weight, and the norms of v (one per magnitude element), once a step
+            saved += (_new_saved(("own", filters * per_group * kvol + magnitude, F32_FIXED)),)
+            params_n += magnitude
         return _new_result((out, params_n, fwd, 2 * fwd, saved,
                             False, False, ws, params_n, "", 0, 1, 0, 0, 0, 0))
 
@@ -436,14 +448,14 @@ LAYER_RULES: tuple[LayerRule, ...] = (
     LayerRule(
         "conv2d",
         QT_TRANSLATE_NOOP("core", "Conv 2D"),
-        _CONV_PARAMS + (_STANDARDIZED_PARAM,),
+        _CONV_PARAMS + (_STANDARDIZED_PARAM, _WEIGHT_NORM_PARAM),
         partial(_conv2d, _conv(2)),
         QT_TRANSLATE_NOOP("core", "2-D convolution; keeps its input for backward."),
     ),
     LayerRule(
         "conv3d",
         QT_TRANSLATE_NOOP("core", "Conv 3D"),
-        _CONV_PARAMS + (_STANDARDIZED_PARAM,),
+        _CONV_PARAMS + (_STANDARDIZED_PARAM, _WEIGHT_NORM_PARAM),
         _conv(3),
         QT_TRANSLATE_NOOP(
             "core", "3-D convolution (video, volumes); keeps its input for backward."

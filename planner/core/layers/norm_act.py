@@ -58,14 +58,23 @@ def _layernorm(params, ins):
     x = ins[0]
     last, n = x[-1], numel(x)
     rows = n // last
-    learned = (2 if params.get("bias", True) else 1) * last if params.get("affine", True) \
-        else 0
+    affine = params.get("affine", True)
+    learned = (2 if params.get("bias", True) else 1) * last if affine else 0
+    saved = (SavedTensor("input", n), SavedTensor("own", 2 * rows, F32))
+    if params.get("implementation") == "eager":
+        # Written out in Python (DeBERTa's and ConvNeXt's LayerNorm: u = x.mean(-1);
+        # s = (x - u).pow(2).mean(-1); x = (x - u) / sqrt(s + eps); weight * x + bias): the
+        # square and the quotient each keep their own x - u, the quotient the std per row,
+        # the product with the weight the normalised tensor (not its input)
+        saved = (SavedTensor("own", n), SavedTensor("own", n), SavedTensor("own", rows, F32))
+        if affine and not params.get("frozen"):
+            saved += (SavedTensor("own", n),)
     return LayerResult(
         out_shape=x,
         parameters=learned,
         flops_fwd=5 * n,
         flops_bwd=8 * n,
-        saved=(SavedTensor("input", n), SavedTensor("own", 2 * rows, F32)),
+        saved=saved,
         weight_elements=learned,
     )
 
@@ -182,6 +191,11 @@ LAYER_RULES: tuple[LayerRule, ...] = (
                     "parameters)."
                 ),
             ),
+            _p("implementation", "choice", "fused", QT_TRANSLATE_NOOP(
+                "core", "fused (torch.nn.LayerNorm: keeps its input, mean and 1/std) or eager "
+                        "(written out in Python, as DeBERTa's: keeps x - mean twice, the std "
+                        "and the normalised tensor)."),
+               choices=("fused", "eager")),
         ),
         _layernorm,
         QT_TRANSLATE_NOOP("core", "Layer normalisation over the last dimension."),

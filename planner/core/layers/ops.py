@@ -114,7 +114,7 @@ def _generic(params, ins):
 
 
 ELEMENTWISE_OPS = ("add", "sub", "mul", "div", "pow", "other")
-KEEPS = ("nothing", "input", "inputs", "output", "indices")
+KEEPS = ("nothing", "input", "inputs", "output", "input_output", "indices")
 
 
 def _view(params, ins):
@@ -209,10 +209,13 @@ def _broadcast_all(ins: list[Shape]) -> Shape:
 
 
 def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
-    """What 'keeps' names: nothing, input 0, every input, the output, or int64 indices of the
+    """What 'keeps' names: nothing, input 0, every input, the output, input 0 and the output
+    (``amax`` / ``amin``: a max or min reduction without indices), or int64 indices of the
     output's shape (max / min over a dimension, ``torch.max(x, dim)``)."""
     if keeps == "input":
         return (SavedTensor("input", numel(ins[0])),)
+    if keeps == "input_output":
+        return (SavedTensor("input", numel(ins[0])), SavedTensor("output", numel(out)))
     if keeps == "inputs":
         return tuple(
             SavedTensor("input" if k == 0 else f"input:{k}", numel(s)) for k, s in enumerate(ins)

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.core.layers import shape_str
+from planner.core.layers import numel, shape_str
 from planner.core.network import NetworkDraft, PlanFileError, Setup
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
@@ -211,6 +211,63 @@ def _written_gelu_warning(imp, setup, written: dict) -> Msg:
                batch=setup.batch_size, pct=pct)
 
 
+AMBIGUOUS_AMAX = QT_TRANSLATE_NOOP(
+    "core", "{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, "
+    "dim): dynamo=False writes both as the same ReduceMax (the default exporter's file says "
+    "which). The plan takes amax, which keeps its input (the whole storage of a view, such as "
+    "a q sliced from a packed projection) and its result for backward, the larger here; if "
+    "the network uses torch.max(x, dim), which keeps int64 indices of its result instead, "
+    "activation memory is {mib} MiB lower than planned at batch {batch}.")
+AMBIGUOUS_MAX_DIM = QT_TRANSLATE_NOOP(
+    "core", "{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, "
+    "dim): dynamo=False writes both as the same ReduceMax (the default exporter's file says "
+    "which). The plan takes torch.max(x, dim), which keeps int64 indices of its result for "
+    "backward, the larger here; if the network uses amax, which keeps its input and its "
+    "result instead, activation memory is {mib} MiB lower than planned at batch {batch}.")
+
+EAGER_LAYERNORM = QT_TRANSLATE_NOOP(
+    "core", "{n} layer norm(s) are written out in the file as operators, as Python code writes "
+    "them (both exporters write torch.nn.LayerNorm as one LayerNormalization from opset 17): "
+    "planned as PyTorch keeps them step by step, x - mean twice (computed twice, as DeBERTa's "
+    "and ConvNeXt's LayerNorm write it; the exporter merged the two), the std and the "
+    "normalised tensor. Where the code computes x - mean once, activation memory is {mib} MiB "
+    "lower than planned at batch {batch}.")
+
+LOOKUP_INDICES = QT_TRANSLATE_NOOP(
+    "core", "A tensor the network gathers from a learned table by a constant index (relative-"
+    "position buckets, as WavLM's T×T) scales activations: planned, but autograd also keeps "
+    "the int64 index once for the table's gradient, which the plan leaves out: {mib} MiB more "
+    "than planned, at any batch.")
+
+
+def _ambiguous_max(imp, draft, setup):
+    """Max / min reductions over one axis the file cannot tell apart (``torch.max(x, dim)``
+    keeps int64 indices, ``amax`` its input's storage and its result): both readings are
+    estimated, the larger is planned (a plan never below what training may keep) and the
+    warning gives the other's figure. amax is the larger unless another layer keeps the
+    input's storage anyway."""
+    from planner.core.memory import estimate  # noqa: PLC0415
+    from planner.core.network import analyze  # noqa: PLC0415
+
+    names = set(imp.ambiguous_max)
+    layers = tuple(layer.replace(keeps="input_output") if layer.name in names else layer
+                   for layer in draft.layers)
+    amax = draft.with_layers(layers)
+    other = analyze(amax)
+    try:
+        as_dim = estimate(imp.analysis, setup).saved_bytes
+        as_amax = estimate(other, setup).saved_bytes if other.ok else -1
+    except Exception:  # noqa: BLE001 - a plan that cannot be estimated says so elsewhere
+        as_dim, as_amax = 0, -1
+    n = len(names)
+    if as_amax > as_dim:
+        imp.analysis = other
+        return amax, Msg(AMBIGUOUS_AMAX, n=n, mib=f"{(as_amax - as_dim) / 2**20:,.1f}",
+                         batch=setup.batch_size)
+    mib = f"{(as_dim - as_amax) / 2**20:,.1f}" if as_amax >= 0 else "?"  # (amax: no plan)
+    return draft, Msg(AMBIGUOUS_MAX_DIM, n=n, mib=mib, batch=setup.batch_size)
+
+
 def import_onnx(path: str | os.PathLike, *, batch: int | None = None,
                 input_shape: tuple[int, ...] | dict[str, tuple[int, ...]] | None = None
                 ) -> ImportResult:
@@ -258,6 +315,9 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         raise OnnxImportError(Msg(_WHERE, file=where, why=Msg(QT_TRANSLATE_NOOP(
             "core", "cannot be read as an ONNX network ({why})"), why=_one_line(exc)))) \
             from None
+    ambiguous = None
+    if imp.ambiguous_max:
+        draft, ambiguous = _ambiguous_max(imp, draft, setup)
     warnings = list(imp.warnings)
     notes = list(dict.fromkeys(imp.notes))  # a re-run at the file's shapes says some twice
     eval_bn = imp.eval_bn
@@ -322,16 +382,6 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
                             batch=setup.batch_size))
     if imp.written_gelu:
         warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
-    if imp.ambiguous_max:
-        warnings.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "{n} max or min reduction(s) over one axis were planned as torch.max(x, "
-            "dim), which keeps int64 indices of its result for backward. The file cannot tell "
-            "it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps "
-            "its input and its result instead: if the network uses amax, activation memory is "
-            "{mib} MiB higher than planned at batch {batch}. The default exporter's file "
-            "says which."), n=imp.ambiguous_max,
-            mib=f"{imp.ambiguous_max_elements * setup.batch_size * 4 / 2**20:,.1f}",
-            batch=setup.batch_size))
     if imp.merged_ops:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} operation(s) the exporter's optimiser merged with an identical one "
@@ -348,6 +398,15 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "The exporter removed {n} bias vector(s) that were all zeros (an untrained "
             "network's); the plan counts them, as training has them."), n=imp.restored_bias))
+    if ambiguous is not None:
+        warnings.append(ambiguous)
+    if imp.lookup_indices:
+        warnings.append(Msg(LOOKUP_INDICES, mib=f"{imp.lookup_indices * 8 / 2**20:,.1f}"))
+    if imp.eager_layernorms:
+        n = sum(numel(shape) for shape in imp.eager_layernorms if shape)
+        warnings.append(Msg(EAGER_LAYERNORM, n=len(imp.eager_layernorms),
+                            mib=f"{n * setup.batch_size * 4 / 2**20:,.1f}",
+                            batch=setup.batch_size))
     for kind, n in sorted(imp.fused_patterns.items()):
         notes.append(Msg(FUSED[kind], n=n))
     counts = imp.node_counts

@@ -136,8 +136,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.merged_ops = 0  # operations the optimiser merged, planned again
         self.head_major_copies = 0  # attention outputs copied back to token order
         self.biased_attention = 0  # fused attentions adding a T×T bias to their scores
-        self.ambiguous_max = 0  # legacy ReduceMax/Min over one axis taken for max(x, dim)
-        self.ambiguous_max_elements = 0  # per sample: what amax would keep beyond that
+        # legacy ReduceMax/Min over one axis: torch.max(x, dim) or amax (their layers' names)
+        self.ambiguous_max: list[str] = []
+        # layer norms written out in Python (their inputs' per-sample shapes)
+        self.eager_layernorms: list[tuple[int, ...] | None] = []
         self.biased_scores = 0  # their scores' elements per sample
         self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
         self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op
@@ -153,6 +155,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         # Set by the patterns, mappers and checks when they find what they stand for:
         self.eval_bn = 0  # batch norms folded into convolutions by an eval export
         self.computed_operands = 0  # products with tensors computed from parameters alone
+        self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
+        self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
@@ -455,9 +459,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                                     "Sqrt", "Add", "Gather", "Slice", "Split", "Concat", "Tile",
                                     "CastLike"):
                 return None
+            # (a one-element tensor only through a rename: the legacy exporter's Identity of
+            # a learned scalar merged with its equals; a scalar operand of arithmetic is not
+            # the weight)
+            one = node.op_type in ("Identity", "Cast") and len(node.input) == 1
             srcs = [i for i in node.input if i and i not in self.acts and
                     (i in self.init_dims or i in self.producer) and
-                    numel(self.init_dims.get(i, (2,))) > 1 and
+                    (one or numel(self.init_dims.get(i, (2,))) > 1) and
                     self.init_type.get(i, 1) in FLOAT_TYPES]
             if not srcs:
                 return None
@@ -750,7 +758,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.computed_operands = 0
         self.computed_elements = 0  # per sample, if repeated per sample
         for k, node in enumerate(self.nodes):
-            if node.op_type not in ("MatMul", "Einsum") or self.status.get(k) == "constant":
+            if node.op_type not in ("MatMul", "Einsum") or self.status.get(k) == "constant" \
+                    or k in self.expanded_operands:
                 continue
             others = [i for i in node.input if i and i not in self.acts]
             if len(others) != 1 or len(others) == len([i for i in node.input if i]):

@@ -12,6 +12,8 @@ import math
 from typing import Any
 
 from planner.core.importers.onnx.common import flat, fx_call
+from planner.core.importers.onnx.computed import (
+    broadcast_operand, larger_computed_factor, normalized_weight, scalar_parameter)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -142,6 +144,12 @@ def _map_conv(imp, node, main, acts, facts):
         if ws is not None:
             standardized, claims = ws
             weights = claims + weights[1:]
+    magnitude = 0
+    if node.input[1] not in imp.init_dims and standardized is None:
+        wn = normalized_weight(imp, node.input[1], numel(w))
+        if wn is not None:
+            magnitude, claims = wn
+            weights = claims + weights[1:]
     if dims == 1:
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
         def lift(v):  # no padding over the height of 1
@@ -156,6 +164,8 @@ def _map_conv(imp, node, main, acts, facts):
                   "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
         if standardized:
             params["standardized"] = standardized
+        if magnitude:
+            params["weight_norm"] = magnitude
         conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
         imp.tensor_layer["\0" + conv] = conv
         out1 = imp.per_sample(node.output[0])
@@ -177,6 +187,8 @@ def _map_conv(imp, node, main, acts, facts):
                   "bias": bias}
         if standardized:
             params["standardized"] = standardized
+        if magnitude:
+            params["weight_norm"] = magnitude
         imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
     if bn is not None:
         _restore_bn(imp, node, bn, int(w[0]))
@@ -429,16 +441,37 @@ def _map_reduce(imp, node, main, acts, facts):
                 imp.emit("global_avgpool", node, {}, main)
                 return
     keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
-    if op in ("ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
-        # max/min keep their input and the (small) result; a norm (F.normalize, Swin-V2's
-        # cosine attention) and logsumexp too; a sum of squares its input
+    if op in ("ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
+        # a norm (F.normalize, Swin-V2's cosine attention) and logsumexp keep their input and
+        # the (small) result; a sum of squares its input
         keeps = "input"
-    if op in ("ReduceMax", "ReduceMin") and _max_over_dim(imp, node):
-        keeps = "indices"
-        if fx_call(node) is None:  # amax / amin are written the same way: said with the figure
-            imp.ambiguous_max += 1
-            imp.ambiguous_max_elements += max(0, numel(x) - numel(out))
-    imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+    ambiguous = False
+    if op in ("ReduceMax", "ReduceMin"):
+        keeps = "input_output"  # amax / amin (and max() of everything): input and result
+        if _max_over_dim(imp, node):
+            keeps = "indices"
+            # amax / amin over one axis are written the same way, unless the file reads the
+            # indices (ArgMax of the same input): the plan takes the larger (importer)
+            ambiguous = fx_call(node) is None and not _indices_read(imp, node)
+    name = imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
+    if ambiguous:
+        imp.ambiguous_max.append(name)
+
+
+def _indices_read(imp, node) -> bool:
+    """Whether the file also takes the indices of this max / min (``torch.max(x, dim)`` with
+    its indices used: an ArgMax / ArgMin of the same input over the same axis); ``amax`` has
+    none, and the exporter drops an ArgMax nobody reads."""
+    arg = "ArgMax" if node.op_type == "ReduceMax" else "ArgMin"
+    axes = imp.attr(node, "axes")
+    if axes is None and len(node.input) > 1 and node.input[1]:
+        axes = imp.const(node.input[1])
+    for k in imp.consumers.get(node.input[0], ()):
+        other = imp.nodes[k]
+        if other.op_type == arg and axes is not None and \
+                [int(imp.attr(other, "axis", 0))] == [int(a) for a in flat(axes)]:
+            return True
+    return False
 
 
 def _max_over_dim(imp, node) -> bool:
@@ -607,6 +640,8 @@ def _map_matmul(imp, node, main, acts, facts):
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
+    if a == main and w is not None and broadcast_operand(imp, node, a, b, w):
+        return
     if w is not None and imp.is_weight(b) and a == main:
         # x @ W with a batched weight: parameters of W, keeps the input.
         imp.emit("elementwise", node, {"op": "other", "keeps": "input",
@@ -736,6 +771,10 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
+    if other and not learned and op in ("Mul", "Add", "Sub", "Div") and \
+            scalar_parameter(imp, other):
+        learned = 1  # a learnable scale or bias of one element (HGNetV2's affine block)
+        weights = (other,)
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
         # logit scale, a bias with a zeroed part): those parameters are this layer's.
@@ -769,6 +808,9 @@ def _map_binary(imp, node, main, acts, facts):
               "other", "keeps": keeps, "parameters": learned}
     if out is not None and out != x:
         params["shape"] = out
+    copy = larger_computed_factor(imp, node, op, other, main, x, out) if learned else None
+    if copy is not None:
+        params.update(keeps="inputs", shape=out, **{"from": (copy,)})
     imp.emit("elementwise", node, params, main, weights=weights)
 
 
@@ -853,7 +895,11 @@ def _map_region(imp, node, main, acts, facts):
     if kind == "gelu":
         imp.emit("activation", node, {"function": "gelu"}, root, name=name)
     elif kind == "layernorm":
-        imp.emit("layernorm", node, {}, root, name=name, weights=weights)
+        eager = bool(facts.get("written_out"))
+        if eager:
+            imp.eager_layernorms.append(imp.per_sample(root))
+        imp.emit("layernorm", node, {"implementation": "eager"} if eager else {}, root,
+                 name=name, weights=weights)
         if len(weights) != 2:
             imp.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "A layer norm written out as operators ('{node}') has {n} learned "
@@ -888,6 +934,17 @@ def _map_attention_fused(imp, node, main, acts, facts):
     for t in (q, kt, v):
         if t not in imp.tensor_layer:
             return imp.placeholder(node, main)
+    bias = facts.get("bias")
+    table = _parameters_behind(imp, bias) if bias else ()
+    if table:
+        # the scores' bias computed from parameters alone (T5's relative-position table,
+        # looked up by constant buckets): its parameters, beside the attention (a side layer
+        # that keeps nothing per sample)
+        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": (1,),
+                                       "parameters": sum(numel(imp.init_dims[w])
+                                                         for w in table)},
+                 q, out=[], weights=table,
+            name=imp.layer_name(node, "score_bias"))
     qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
     k_layer = imp.tensor_layer[kt]
     if qs is not None and ks is not None and vs is not None and len(qs) >= 2 and \

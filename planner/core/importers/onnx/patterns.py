@@ -237,7 +237,8 @@ def _try_region(imp, anchor: int) -> None:
                                 "nodes": len(members),
                                 # torch.nn.RMSNorm's kernel, or the norm written out in Python
                                 # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
-                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}}
+                                "written_out": kind == "rmsnorm" and targets != {"rms_norm"}
+                                or kind == "layernorm" and _python_layernorm(imp, targets)}
         return
 
 
@@ -259,6 +260,16 @@ def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
     extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
     if extra:
         imp.written_gelu[exit_t] = extra
+
+
+def _python_layernorm(imp, targets: set) -> bool:
+    """A layer norm written out in Python, not torch.nn.LayerNorm: the default exporter's
+    record shows the steps, not aten.layer_norm; without a record, a file of opset 17 or
+    later (both exporters write nn.LayerNorm as one LayerNormalization there; before 17 the
+    legacy exporter wrote it out too, and the file cannot tell)."""
+    if targets:
+        return not targets & {"layer_norm", "native_layer_norm"}
+    return imp.opset >= 17
 
 
 def _aten_target(node) -> str | None:
@@ -361,24 +372,25 @@ def _try_attention(imp, k_soft: int) -> None:
         return
     for j in skipped + [qk]:
         imp.skip.add(j)
-    _score_bias(imp, qk, skipped)
+    bias = _score_bias(imp, qk, skipped)
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
     imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
                                   _batched_view(imp, pv.input[1])),
-                    "copied": elided_copies(imp, (u, k_soft, qk))}
+                    "copied": elided_copies(imp, (u, k_soft, qk)), "bias": bias}
 
 
-def _score_bias(imp, qk: int, skipped: list[int]) -> None:
+def _score_bias(imp, qk: int, skipped: list[int]) -> str | None:
     """Count a fused attention whose scores get a T×T bias of each head added (a relative-
     position bias, ALiBi; not a mask shared by the heads, causal or padding): PyTorch runs it
     with the memory-efficient kernel on CUDA (as planned), the math kernel elsewhere, which
-    also keeps the T×T softmax. ``imp.biased_scores`` sums the per-sample scores of those blocks."""
+    also keeps the T×T softmax. ``imp.biased_scores`` sums the per-sample scores of those blocks.
+    Returns the bias (a tensor computed without activations), or None."""
     scores = imp.nodes[qk].output[0]
     full, per = imp.full_shape(scores), imp.per_sample(scores)
     if full is None or per is None or len(full) < 2 or full[-2] < 2:
-        return
+        return None
     for j in skipped:
         n = imp.nodes[j]
         if n.op_type != "Add":
@@ -389,7 +401,8 @@ def _score_bias(imp, qk: int, skipped: list[int]) -> None:
                     tuple(s[-2:]) == tuple(full[-2:]):
                 imp.biased_attention += 1
                 imp.biased_scores += numel(per)
-                return
+                return b
+    return None
 
 
 # A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input

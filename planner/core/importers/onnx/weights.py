@@ -57,7 +57,8 @@ class WeightAccounting:
                 continue
             seen.add(t)
             if t in self.init_dims:
-                if self.init_type.get(t) in FLOAT_TYPES and numel(self.init_dims[t]) > 1 and \
+                if self.init_type.get(t) in FLOAT_TYPES and \
+                        (numel(self.init_dims[t]) > 1 or t in claimed) and \
                         (t not in self.buffers or t in claimed) and \
                         (t in claimed or self.is_learned(t)):
                     weights[t] = numel(self.init_dims[t])
