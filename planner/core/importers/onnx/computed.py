@@ -1,15 +1,14 @@
 """Operands the ONNX graph computes from parameters alone (round 7a): what autograd keeps of
 them and which parameters they are.
 
-``scalar_parameter`` (a one-element learned scale or bias), ``normalized_weight`` (a
-convolution weight g · v / ‖v‖), ``broadcast_operand`` (a product with per-head position keys
-that ``torch.matmul`` expands over the batch), ``larger_computed_factor`` (a product with a
-larger factor computed from parameters: WavLM's gated position bias). The mappers call them.
+``normalized_weight`` (a convolution weight g · v / ‖v‖), ``broadcast_operand`` (a product
+with per-head position keys that ``torch.matmul`` expands over the batch),
+``larger_computed_factor`` (a product with a larger factor computed from parameters: WavLM's
+gated position bias). The mappers call them; a one-element learned scale or bias is
+``WeightAccounting.scalar_parameter``'s.
 """
 
 from __future__ import annotations
-
-import re
 
 from planner.core.importers.onnx.common import FLOAT_TYPES
 from planner.core.layers import numel
@@ -80,26 +79,6 @@ def broadcast_operand(imp, node, a: str, b: str, dims) -> bool:
                                    "from": (imp.tensor_layer[copy],), "shape": out}, src)
     imp.expanded_operands.add(imp.current)
     return True
-
-
-def scalar_parameter(imp, name: str) -> bool:
-    """A one-element float initializer that is a module's parameter (``nn.Parameter(
-    torch.tensor([1.0]))``: HGNetV2's learnable affine scale and bias), not a constant of the
-    network's arithmetic (an eps, GELU's 0.5, attention's sqrt(d)): the exporters name
-    parameters by their module path ('stages.0.blocks.0.lab.scale', also where the legacy
-    exporter renames one merged with its equals through an Identity), their own constants
-    'val_N', 'onnx::Mul_N', '/scope/Constant_output_0' or Constant nodes; a buffer the
-    default exporter's signature names as one is no parameter."""
-    o = imp.origin(name)
-    if o is None or numel(imp.init_dims[o]) != 1 or imp.init_type.get(o) not in FLOAT_TYPES:
-        return False
-    listed = imp.signature.get(o)
-    if listed:
-        return listed == "PARAMETER"
-    named = [n for n in (name, o) if "." in n]
-    return bool(named) and imp.named_parameters and not any(
-        n.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", n) or
-        n.endswith("_output_0") for n in (name, o))
 
 
 def _gather_indices(imp, tensor: str) -> None:

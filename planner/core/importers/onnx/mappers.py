@@ -13,7 +13,7 @@ from typing import Any
 
 from planner.core.importers.onnx.common import flat, fx_call
 from planner.core.importers.onnx.computed import (
-    broadcast_operand, larger_computed_factor, normalized_weight, scalar_parameter)
+    broadcast_operand, larger_computed_factor, normalized_weight)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -771,10 +771,6 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
-    if other and not learned and op in ("Mul", "Add", "Sub", "Div") and \
-            scalar_parameter(imp, other):
-        learned = 1  # a learnable scale or bias of one element (HGNetV2's affine block)
-        weights = (other,)
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
         # logit scale, a bias with a zeroed part): those parameters are this layer's.

@@ -439,16 +439,25 @@ class WeightAccounting:
             # detection head, whose folded anchor strides are no parameter, has dozens)
             scope = self.module_scope(node)
             # (scope is one of those modules, other than a folded batch norm, or contains one:
-            # a set of their every enclosing path, made once, where a scan of them all per
-            # node was quadratic)
-            within = self.__dict__.get("_folded_within")
-            if within is None:
+            # sets of them and of their enclosing paths, made once, where a scan of them all
+            # per node was quadratic)
+            own = self.__dict__.get("_folded_own")
+            if own is None:
                 norms = self._folded_norm_scopes()
-                within = self._folded_within = {
-                    ".".join(parts[:k]) for parts in (m.split(".") for m in self.folded_modules
-                                                      if m not in norms)
-                    for k in range(1, len(parts) + 1)}
-            return bool(scope) and scope in within
+                own = self._folded_own = {m for m in self.folded_modules if m not in norms}
+                self._folded_within = {".".join(parts[:k]) for parts in
+                                       (m.split(".") for m in own)
+                                       for k in range(1, len(parts))}
+            if not scope:
+                return False
+            if scope in own:
+                return True
+            # A module containing one that lost a parameter (an attention whose projections'
+            # weights the exporter stored transposed under its own names): only a per-channel
+            # factor there, not its rotary tables or masks (a Granite's or OLMo-2's default
+            # export counted its rotary sines, +16,384 parameters)
+            return scope in self._folded_within and \
+                sum(1 for d in self.init_dims[o] if d > 1) == 1
         return sum(1 for d in self.init_dims[o] if d > 1) == 1
 
     def _folded_norm_scopes(self) -> set[str]:
