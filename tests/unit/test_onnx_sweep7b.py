@@ -333,3 +333,37 @@ def test_shapes_assumed_after_a_selection_by_value_are_said(tmp_path):
     assert r.incomplete
     assert any("selects elements by their values (NonZero)" in w and "post-processing" in w
                for w in r.warnings)
+
+
+def _attention_with_rotary_table(per_channel: bool):
+    """A decoder attention from the default exporter: its projection's weight stored
+    transposed under the exporter's own name ('val_3'; the signature lists
+    'm.attn.q_proj.weight', which the file lacks by that name) and the rotary sines folded
+    into a tokens × dims constant ('unsqueeze_3') that the attention multiplies by."""
+    t, d = 6, 4
+    nodes = [h.make_node("MatMul", ["x", "val_3"], ["q"], name="node_linear"),
+             h.make_node("Mul", ["q", "unsqueeze_3"], ["r"], name="node_mul"),
+             h.make_node("Add", ["r", "m.out.bias"], ["y"], name="node_bias")]
+    _scope(nodes[0], "m", "m.attn", "m.attn.q_proj")
+    _scope(nodes[1], "m", "m.attn")
+    _scope(nodes[2], "m", "m.out")
+    for n in nodes:
+        _meta(n, pkg__torch__onnx__fx_node=f"%{n.name[5:]} : [num_users=1]")
+    table = np.ones((1, d), np.float32) if per_channel else np.ones((t, d), np.float32)
+    inits = [weight("val_3", (d, d)), weight("m.out.bias", (d,)),
+             const("unsqueeze_3", table)]
+    model = build(nodes, [tensor("x", [1, t, d])], [tensor("y", None)], inits, opset=18)
+    _signature(model, ["m.attn.q_proj.weight", "m.out.bias"])
+    return model
+
+
+def test_a_rotary_table_in_an_attention_whose_projection_was_renamed_is_no_parameter(tmp_path):
+    """Merging rounds 7a-7c: with the signature read from the graph, every attention whose
+    projections the exporter stored transposed under its own names 'lost' a parameter, and
+    the rotary sines multiplied in it counted as a folded parameter (Granite, OLMo-2 +16,384
+    parameters over torch). A table of tokens × dims there is a constant; a per-channel factor
+    (a layer scale folded out of a parameter of the module) still counts."""
+    r = import_saved(tmp_path, _attention_with_rotary_table(False), batch=2)
+    assert analyze(r.draft).parameters == 16 + 4  # the projection's weight, the output's bias
+    r = import_saved(tmp_path, _attention_with_rotary_table(True), "b.onnx", batch=2)
+    assert analyze(r.draft).parameters == 16 + 4 + 4
