@@ -29,6 +29,7 @@ STEM = re.compile(r"_\d+$")
 FX_CALL = re.compile(r"target=torch\.ops\.([\w.]+)\]\(args = \((.*)\), kwargs = ")
 
 FLOAT_TYPES = {1, 10, 11, 16}  # float, float16, double, bfloat16
+MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched for the parameters behind it
 INT_TYPES = {6, 7, 2, 3, 4, 5, 12, 13}
 
 

@@ -10,10 +10,9 @@ gated position bias). The mappers call them; a one-element learned scale or bias
 
 from __future__ import annotations
 
-from planner.core.importers.onnx.common import FLOAT_TYPES
+from planner.core.importers.onnx.common import FLOAT_TYPES, MAX_CONSTANT_WALK
 from planner.core.layers import numel
 
-MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched (as mappers.MAX_CONSTANT_WALK)
 
 
 def normalized_weight(imp, weight: str, elements: int):

@@ -11,342 +11,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from planner.core.importers.onnx.common import flat, fx_call
-from planner.core.importers.onnx.computed import (
-    broadcast_operand, larger_computed_factor, normalized_weight)
+from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
+from planner.core.importers.onnx.computed import broadcast_operand, larger_computed_factor
+from planner.core.importers.onnx.convolution import (
+    map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
-
-# --------------------------------------------------------------------------------------------
-# Mapping helpers
-# --------------------------------------------------------------------------------------------
-
-
-def _norm_padding(begins: list[int], ends: list[int], imp, node, what: str):
-    if begins != ends:
-        imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "{op} '{node}' pads unevenly ({begins} before, {ends} after): the plan "
-            "pads the rounded-up mean on both sides."), op=what, node=imp.node_label(node),
-            begins=str(begins), ends=str(ends)))
-        pads = [math.ceil((b + e) / 2) for b, e in zip(begins, ends)]
-    else:
-        pads = list(begins)
-    return pads[0] if len(set(pads)) == 1 else tuple(pads)
-
-
-def _one(values):
-    values = tuple(int(v) for v in values)
-    return values[0] if len(set(values)) == 1 else values
-
-
-def _conv_padding(imp, node, dims: int, facts, raw: bool = False):
-    auto = imp.attr(node, "auto_pad", b"NOTSET")
-    auto = auto.decode() if isinstance(auto, bytes) else str(auto)
-    if auto in ("SAME_UPPER", "SAME_LOWER"):
-        return None if raw else "same"
-    if auto == "VALID":
-        pads = [0] * (2 * dims)
-    else:
-        pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
-    if len(pads) != 2 * dims:
-        imp.fail(Msg(QT_TRANSLATE_NOOP(
-            "core", "node '{node}' has {n} pads for {dims} spatial dimensions"),
-            node=imp.node_label(node), n=len(pads), dims=dims))
-    extra = facts.get("extra_pads")
-    if extra and len(extra) == 2 * dims:
-        pads = [a + b for a, b in zip(pads, extra)]
-    if raw:
-        return pads
-    return _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
-
-
-def _uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, tuple] | None:
-    """A 2-D convolution padding unevenly (an F.pad the legacy exporter fused into it:
-    HGNetV2's stem, timm's TF-'same' padding; Conv2d(padding='same') with an even kernel):
-    PyTorch pads into a new tensor first, which the convolution keeps, and convolves it with
-    the even part. Plans that pad (the layer's name, its output shape), or None."""
-    # (the planned input: a Pad node the patterns fused into the convolution is not planned)
-    x = imp.layer_out.get(imp.tensor_layer[main]) or x
-    if pads is None or len(pads) != 4 or x is None or len(x) != 3 or min(pads) < 0 or \
-            pads[:2] == pads[2:]:
-        return None
-    even = [min(b, e) for b, e in zip(pads[:2], pads[2:])]
-    grow = [b + e - 2 * k for b, e, k in zip(pads[:2], pads[2:], even)]
-    shape = (x[0], x[1] + grow[0], x[2] + grow[1])
-    key = (imp.tensor_layer[main], tuple(b - k for b, k in zip(pads[:2], even)), shape)
-    padding = even[0] if even[0] == even[1] else tuple(even)
-    if key in imp.uneven_pads:  # one F.pad the exporter fused into each of its readers
-        imp.status[imp.current] = "mapped"
-        return imp.uneven_pads[key], padding
-    name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
-                    main, out=[], name=imp.layer_name(node, "pad"))
-    imp.tensor_layer["\0" + name] = name
-    imp.layer_out[name] = shape
-    imp.uneven_pads[key] = name
-    return name, padding
-
-
-def _view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
-    """Make ``tensor`` a planned tensor: the layer of ``main`` when the shape is the same, a
-    view layer otherwise."""
-    x = imp.layer_out.get(imp.tensor_layer[main]) or imp.per_sample(main)
-    out = imp.per_sample(tensor)
-    if out is None or x == out or 0 in out:
-        # (an empty slice: torch.roll by 0, a shifted window as large as the input, sliced
-        # and concatenated back; the concatenation leaves it out)
-        imp.tensor_layer[tensor] = imp.tensor_layer[main]
-        imp.status.setdefault(imp.current, "folded")
-        return
-    copies = node.op_type == "Gather" and len(imp.dims_of(node.input[1]) or ()) > 0
-    if numel(out) <= numel(x or ()) and not copies:
-        # Reshapes, slices, splits, selects: views of the same storage in PyTorch.
-        imp.emit("view", node, {"shape": out}, main, out=[tensor],
-                 name=imp.layer_name(node, suffix) if suffix else None)
-    else:
-        imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main,
-                 out=[tensor], name=imp.layer_name(node, suffix) if suffix else None)
-
-
-# --------------------------------------------------------------------------------------------
-# Mappers
-# --------------------------------------------------------------------------------------------
-
-
-def _map_conv(imp, node, main, acts, facts):
-    w = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
-    x = imp.per_sample(main)
-    if w is None or len(w) < 3 or node.input[1] in imp.acts:
-        return imp.placeholder(node, main, " (its weight shape is unknown)")
-    dims = len(w) - 2
-    if x is None or len(x) != dims + 1 or dims not in (1, 2, 3):
-        return imp.placeholder(node, main)
-    if _fixed_filter(imp, node):
-        # A filter that is no parameter (anti-aliasing blur: timm's BlurPool2d buffer): no
-        # gradient, no optimizer state; autograd keeps the input, as for any convolution.
-        out = imp.per_sample(node.output[0])
-        if out is not None:
-            imp.fixed_filters += 1
-            imp.emit("generic", node, {"keeps": "input", "shape": out}, main)
-            return None
-    kernel = imp.attr(node, "kernel_shape") or list(w[2:])
-    strides = imp.attr(node, "strides") or [1] * dims
-    dilations = imp.attr(node, "dilations") or [1] * dims
-    group = int(imp.attr(node, "group", 1) or 1)
-    bias = len(node.input) > 2 and bool(node.input[2])
-    bn = facts.get("restore_bn")
-    weights = (node.input[1],) + ((node.input[2],) if bias else ())
-    bias = _bias_beside_norm(imp, node, bias, bn, int(w[0]))
-    padding = _conv_padding(imp, node, dims, facts) if dims == 1 else None
-    standardized = None
-    if node.input[1] not in imp.init_dims and imp.origin(node.input[1]) is None:
-        ws = _standardized_weight(imp, node.input[1], numel(w), int(w[0]))
-        if ws is not None:
-            standardized, claims = ws
-            weights = claims + weights[1:]
-    magnitude = 0
-    if node.input[1] not in imp.init_dims and standardized is None:
-        wn = normalized_weight(imp, node.input[1], numel(w))
-        if wn is not None:
-            magnitude, claims = wn
-            weights = claims + weights[1:]
-    if dims == 1:
-        # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
-        def lift(v):  # no padding over the height of 1
-            return (0, int(v)) if isinstance(v, int) else (0,) + tuple(int(a) for a in v)
-        up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
-                      name=imp.layer_name(node, "as2d"))
-        imp.tensor_layer["\0" + up] = up
-        imp.layer_out[up] = (x[0], 1, x[1])
-        params = {"filters": int(w[0]), "kernel": (1, int(kernel[0])),
-                  "stride": (1, int(strides[0])),
-                  "padding": padding if isinstance(padding, str) else lift(padding),
-                  "dilation": (1, int(dilations[0])), "groups": group, "bias": bias}
-        if standardized:
-            params["standardized"] = standardized
-        if magnitude:
-            params["weight_norm"] = magnitude
-        conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
-        imp.tensor_layer["\0" + conv] = conv
-        out1 = imp.per_sample(node.output[0])
-        imp.layer_out[conv] = (out1[0], 1, out1[1]) if out1 else None
-        if out1:  # checked against the plan like every mapped layer's shape
-            imp.expect.append((conv, (out1[0], 1, out1[1]), node))
-        out = imp.per_sample(node.output[0])
-        imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
-    else:
-        src = main
-        padded = _uneven_pad(imp, node, main, x, _conv_padding(imp, node, dims, facts,
-                                                               raw=True)) if dims == 2 else None
-        if padded is not None:
-            src, padding = "\0" + padded[0], padded[1]
-        else:
-            padding = _conv_padding(imp, node, dims, facts)
-        params = {"filters": int(w[0]), "kernel": _one(kernel), "stride": _one(strides),
-                  "padding": padding, "dilation": _one(dilations), "groups": group,
-                  "bias": bias}
-        if standardized:
-            params["standardized"] = standardized
-        if magnitude:
-            params["weight_norm"] = magnitude
-        imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
-    if bn is not None:
-        _restore_bn(imp, node, bn, int(w[0]))
-
-
-def _bias_beside_norm(imp, node, bias: bool, bn: str | None, units: int) -> bool:
-    """Whether a convolution (or transposed one) has a bias of its own in training: one the
-    exporter dropped as zero is restored; where a batch norm was folded into it, the file's
-    bias is the norm's shift unless the signature lists one of its own."""
-    if not bias and bn is None:
-        return restore_bias(imp, node, units)
-    if bn is not None and _own_bias(imp, node):
-        imp.own_bias += 1  # a bias of its own besides the folded norm (the signature says)
-        if not bias:  # its sum with the norm's shift was zero (untrained: torchvision's VGG)
-            bias = restore_bias(imp, node, units, dropped=True)
-    elif bn is not None and bias:
-        bias = False  # the folded bias is the batch norm's shift
-        imp.restored_bn_params -= units
-    return bias
-
-
-def _restore_bn(imp, node, bn: str, units: int) -> None:
-    """The batch norm folded into the layer just emitted, put back after it."""
-    name = imp.unique(bn)
-    conv_layer = imp.layers[-1].name
-    imp.layers.append(LayerSpec("batchnorm", name, {}))
-    imp.tensor_layer[node.output[0]] = name
-    imp.layer_out[name] = imp.layer_out.get(conv_layer)
-    imp.restored_bn += 1
-    imp.restored_bn_params += 2 * units
-    imp.restored_bn_channels += units
-
-
-def _own_bias(imp, node) -> bool:
-    """A convolution a batch norm was folded into had a bias of its own: the exported
-    program's signature lists it as a parameter (ResNeSt's attention fc1, HRNet's
-    downsampling convolutions), under the name of the folded bias or beside the weight's."""
-    sig = imp.signature
-    if not sig:
-        return False
-    o = imp.origin(node.input[1]) or ""
-    names = [node.input[2] if len(node.input) > 2 else "",
-             o[:-len("weight")] + "bias" if o.endswith(".weight") else ""]
-    return any(sig.get(t) == "PARAMETER" for t in names if t)
-
-
-def _fixed_filter(imp, node) -> bool:
-    """The convolution's filter is a module's buffer, not a parameter: the exported program's
-    signature says so (the default exporter), or it is a Constant node in a file that stores
-    the parameters as named initializers (the legacy exporter traces a non-persistent buffer
-    as a constant). Not with a bias of its own."""
-    w = node.input[1]
-    if len(node.input) > 2 and node.input[2] or w in imp.acts:
-        return False
-    o = imp.origin(w)
-    if o is not None:
-        return imp.signature.get(o) == "BUFFER"
-    p = imp.producer.get(w)
-    return p is not None and imp.nodes[p].op_type == "Constant" and imp.named_parameters
-
-
-def _standardized_weight(imp, weight: str, elements: int, filters: int):
-    """A convolution weight computed in the graph by standardising a parameter per filter
-    (timm's StdConv2d / ScaledStdConv2d, as F.batch_norm over the weight or as ReduceMean
-    arithmetic): ('plain' or 'gain', the initializers that are its parameters), or None.
-    The weight is the initializer of the weight's size behind it; the gain, one behind the
-    batch norm's scale. The subgraph's other tensors (the legacy exporter's transposed copy of
-    the weight, a zero shift) are constants of it, not reported as folded parameters."""
-    stack, seen, ops, inits, norm = [weight], set(), set(), [], None
-    while stack and len(seen) < MAX_CONSTANT_WALK:
-        t = stack.pop()
-        if t in seen:
-            continue
-        if t in imp.acts:
-            return None  # computed from activations: not a weight
-        seen.add(t)
-        if t in imp.init_dims:
-            if imp.init_type.get(t) in _FLOATS and numel(imp.init_dims[t]) > 1:
-                inits.append(t)
-            continue
-        p = imp.producer.get(t)
-        if p is None:
-            continue
-        node = imp.nodes[p]
-        ops.add(node.op_type)
-        if node.op_type == "BatchNormalization" and norm is None:
-            norm = node
-        stack.extend(i for i in node.input if i)
-    if "BatchNormalization" not in ops and "ReduceMean" not in ops:
-        return None
-    main = next((t for t in inits if numel(imp.init_dims[t]) == elements), None)
-    if main is None:
-        return None
-    gain = None
-    call = fx_call(norm) if norm is not None else None
-    if call is not None and len(call[1]) > 1 and call[1][1] == "None":
-        # the default exporter's record: F.batch_norm(w, None, None, weight=None, ...), no
-        # gain (transformers' BiT), whatever the scale of ones the file stores (external
-        # data, not read) holds
-        norm_scale = None
-    else:
-        norm_scale = norm.input[1] if norm is not None and len(norm.input) > 1 else None
-    if norm_scale:
-        todo, looked = [norm_scale], 0
-        while todo and looked < 16 and gain is None:
-            t = todo.pop()
-            looked += 1
-            if t in imp.init_dims:
-                # (the default exporter folds gain × scale into one constant: 'view_10',
-                # 'val_12'; a norm without a gain has a scale of ones)
-                values = imp.values.get(t)
-                if t in inits and numel(imp.init_dims[t]) == filters and (
-                        imp.is_learned(t) or values is None
-                        or any(float(v) != 1.0 for v in flat(values))):
-                    gain = t
-                continue
-            p = imp.producer.get(t)
-            if p is not None:
-                todo.extend(i for i in imp.nodes[p].input if i)
-    if norm is None:  # written out: a learned per-filter factor is the gain
-        gain = next((t for t in inits if t != main and numel(imp.init_dims[t]) == filters
-                     and imp.is_learned(t)), None)
-    claims = (main,) + ((gain,) if gain else ())
-    imp.weight_constants.update(
-        t for t in inits if t not in claims)
-    return ("gain" if gain else "plain"), claims
-
-
-_FLOATS = {1, 10, 11, 16}
-
-
-def _map_conv_transpose(imp, node, main, acts, facts):
-    w = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
-    x = imp.per_sample(main)
-    out = imp.per_sample(node.output[0])
-    if w is None or x is None or out is None or len(w) not in (4, 5) or len(x) != len(w) - 1:
-        return imp.placeholder(node, main)
-    dims = len(w) - 2
-    group = int(imp.attr(node, "group", 1) or 1)
-    filters = int(w[1]) * group
-    kernel = imp.attr(node, "kernel_shape") or list(w[2:])
-    strides = imp.attr(node, "strides") or [1] * dims
-    bias = len(node.input) > 2 and bool(node.input[2])
-    weights = (node.input[1],) + ((node.input[2],) if bias else ())
-    # (the default exporter folds a batch norm into a transposed convolution too: LinkNet's
-    # decoder, 'FuseBatchNormIntoConvTranspose')
-    bn = facts.get("restore_bn")
-    bias = _bias_beside_norm(imp, node, bias, bn, filters)
-    kind = "conv_transpose2d" if dims == 2 else "conv_transpose3d"
-    pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
-    imp.emit(kind, node, {
-        "filters": filters, "kernel": _one(kernel), "stride": _one(strides),
-        "padding": _norm_padding(pads[:dims], pads[dims:], imp, node, "ConvTranspose"),
-        "output_padding": _one(imp.attr(node, "output_padding") or [0] * dims),
-        "dilation": _one(imp.attr(node, "dilations") or [1] * dims),
-        "groups": group, "bias": bias}, main, weights=weights)
-    if bn is not None:
-        _restore_bn(imp, node, bn, filters)
 
 
 def _pool_params(imp, node, facts, raw: bool = False) -> dict[str, Any] | None:
@@ -369,11 +40,11 @@ def _pool_params(imp, node, facts, raw: bool = False) -> dict[str, Any] | None:
             out = math.ceil(size / strides[k])
             total.append(max((out - 1) * strides[k] + kernel[k] - size, 0))
         pads = [t // 2 for t in total] + [t - t // 2 for t in total]
-    params = {"kernel": _one(kernel), "stride": _one(strides),
+    params = {"kernel": one(kernel), "stride": one(strides),
               "ceil_mode": bool(imp.attr(node, "ceil_mode", 0))}
     if raw:
         return {**params, "pads": pads}
-    padding = _norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
+    padding = norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
     return {"kernel": params["kernel"], "stride": params["stride"], "padding": padding,
             "ceil_mode": params["ceil_mode"]}
 
@@ -384,7 +55,7 @@ def _map_pool(kind: str):
         raw = _pool_params(imp, node, facts, raw=True)
         if raw is None or x is None or len(x) not in (3, 4):
             return imp.placeholder(node, main)
-        padded = _uneven_pad(imp, node, main, x, raw["pads"]) if len(x) == 3 else None
+        padded = uneven_pad(imp, node, main, x, raw["pads"]) if len(x) == 3 else None
         if padded is not None:  # an F.pad before the pooling, fused into it
             params = {"kernel": raw["kernel"], "stride": raw["stride"],
                       "padding": padded[1], "ceil_mode": raw["ceil_mode"]}
@@ -813,7 +484,6 @@ def _map_binary(imp, node, main, acts, facts):
 _BROADCASTING = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Equal", "Less",
                  "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or"}
 _PASS_THROUGH = ("Identity", "Cast", "Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten")
-MAX_CONSTANT_WALK = 64  # nodes of a constant subgraph searched for the parameters behind it
 
 
 def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
@@ -1256,13 +926,13 @@ def _map_view(imp, node, main, acts, facts):
             out is not None and x is not None and numel(out) == numel(x):
         imp.pending_view(node, src, node.output[0])
         return
-    _view_to(imp, node, src, node.output[0])
+    view_to(imp, node, src, node.output[0])
 
 
 def _map_split(imp, node, main, acts, facts):
     outs = [o for o in node.output if o]
     for k, o in enumerate(outs):
-        _view_to(imp, node, main, o, suffix=f"split{k}")
+        view_to(imp, node, main, o, suffix=f"split{k}")
     if not outs:
         imp.status[imp.current] = "folded"
 
@@ -1437,8 +1107,8 @@ def _map_unary(keeps: str):
 
 
 MAPPERS = {
-    "Conv": _map_conv,
-    "ConvTranspose": _map_conv_transpose,
+    "Conv": map_conv,
+    "ConvTranspose": map_conv_transpose,
     "MaxPool": _map_pool("maxpool"),
     "AveragePool": _map_pool("avgpool"),
     "GlobalAveragePool": _map_global_avgpool,
