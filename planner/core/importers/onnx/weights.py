@@ -21,6 +21,52 @@ class WeightAccounting:
 
     def _account(self, analysis) -> None:
         """Every node and every weight accounted for; what is not, said in plain words."""
+        self._node_warnings()
+        # Weights: every learned float initializer the network reads is a layer's parameter.
+        claimed: dict[str, int] = defaultdict(int)
+        for _layer, init in self.claims:
+            claimed[init] += 1
+        weights, seen = self._file_weights(claimed)
+        unclaimed = [w for w in weights if w not in claimed]
+        file_weights = sum(weights.values())
+        parts = self.part_claims
+        # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
+        whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
+        claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
+                            for w, c in whole.items()) - self.tied_weights
+        reused = sum(self.shared_vectors.values())
+        reused_weights = sum(self.shared_weights.values())
+        shared = sum(numel(self.init_dims[w]) * (c - 1) + parts.get(w, (0, 0))[0] * (c > 0)
+                     for w, c in whole.items()
+                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused - \
+            reused_weights
+        self._derived_warnings(seen, claimed)
+        self.file_weights = file_weights
+        self.unclaimed = tuple(unclaimed)
+        if unclaimed:
+            self.incomplete = True
+            n = sum(weights[w] for w in unclaimed)
+            names = ", ".join(f"'{w}'" for w in unclaimed[:4])
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight tensor(s) of the file ({values} values) belong to no layer "
+                "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
+                names=names + (", ..." if len(unclaimed) > 4 else "")))
+        plan = analysis.parameters
+        expected = claimed_total + self.restored_bn_params
+        if analysis.ok and plan != expected:
+            self.incomplete = True
+            template = QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} more.") if plan > expected else QT_TRANSLATE_NOOP(
+                "core", "The plan counts {plan} parameters but its layers read {read} weight "
+                "values of the file: {diff} fewer.")
+            self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
+                                     diff=f"{abs(plan - expected):,}"))
+        self._sharing_warnings(analysis, claimed, parts, shared, plan, reused,
+                               reused_weights)
+
+    def _node_warnings(self) -> None:
+        """Nodes by status; operators not understood and nodes not planned, said."""
         counts: dict[str, int] = defaultdict(int)
         for k in range(len(self.nodes)):
             counts[self.status.get(k, "dropped")] += 1
@@ -43,10 +89,10 @@ class WeightAccounting:
                 "core", "{n} of {total} nodes are not in the plan (their input could not be "
                 "planned), first: {first}. The estimate covers only part of the network."),
                 n=len(dropped), total=len(self.nodes), first=first))
-        # Weights: every learned float initializer the network reads is a layer's parameter.
-        claimed: dict[str, int] = defaultdict(int)
-        for _layer, init in self.claims:
-            claimed[init] += 1
+
+    def _file_weights(self, claimed) -> tuple[dict[str, int], set[str]]:
+        """The learned float initializers the planned nodes read (through constant
+        subgraphs), with their elements, and every tensor the walk saw."""
         stack = [i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
                  for i in node.input if i and i not in self.acts]
         seen: set[str] = set()
@@ -66,19 +112,11 @@ class WeightAccounting:
             p = self.producer.get(t)
             if p is not None:
                 stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
-        unclaimed = [w for w in weights if w not in claimed]
-        file_weights = sum(weights.values())
-        parts = self.part_claims
-        # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
-        whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
-        claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
-                            for w, c in whole.items()) - self.tied_weights
-        reused = sum(self.shared_vectors.values())
-        reused_weights = sum(self.shared_weights.values())
-        shared = sum(numel(self.init_dims[w]) * (c - 1) + parts.get(w, (0, 0))[0] * (c > 0)
-                     for w, c in whole.items()
-                     if c > 1 or c > 0 and w in parts) - self.tied_weights - reused - \
-            reused_weights
+        return weights, seen
+
+    def _derived_warnings(self, seen: set[str], claimed) -> None:
+        """Constants the exporter computed from initializers (possibly from learned
+        parameters) and constant-only learned layers' kept tensors, said with their figures."""
         derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
                       and t not in claimed)
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
@@ -120,27 +158,11 @@ class WeightAccounting:
                 "counted, but what they keep for backward is not planned: {values} values "
                 "({mib} MiB in fp32), the same at every batch."), values=f"{kept:,}",
                 mib=f"{kept * 4 / 2**20:.1f}"))
-        self.file_weights = file_weights
-        self.unclaimed = tuple(unclaimed)
-        if unclaimed:
-            self.incomplete = True
-            n = sum(weights[w] for w in unclaimed)
-            names = ", ".join(f"'{w}'" for w in unclaimed[:4])
-            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "{n} weight tensor(s) of the file ({values} values) belong to no layer "
-                "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
-                names=names + (", ..." if len(unclaimed) > 4 else "")))
-        plan = analysis.parameters
-        expected = claimed_total + self.restored_bn_params
-        if analysis.ok and plan != expected:
-            self.incomplete = True
-            template = QT_TRANSLATE_NOOP(
-                "core", "The plan counts {plan} parameters but its layers read {read} weight "
-                "values of the file: {diff} more.") if plan > expected else QT_TRANSLATE_NOOP(
-                "core", "The plan counts {plan} parameters but its layers read {read} weight "
-                "values of the file: {diff} fewer.")
-            self.warnings.append(Msg(template, plan=f"{plan:,}", read=f"{expected:,}",
-                                     diff=f"{abs(plan - expected):,}"))
+
+    def _sharing_warnings(self, analysis, claimed, parts, shared: int, plan: int,
+                          reused: int, reused_weights: int) -> None:
+        """Weights read by several layers (merged equal tensors, ties, shared modules),
+        said with what the plan counts for them."""
         dedup = sum(numel(self.init_dims[w]) * (claimed[w] - 1) for w in self.dedup_shared
                     if w not in parts)
         undecided = sum(numel(self.init_dims[w]) * (claimed[w] - 1)
