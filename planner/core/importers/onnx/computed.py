@@ -15,19 +15,17 @@ from planner.core.layers import numel
 
 
 
-def normalized_weight(imp, weight: str, elements: int):
-    """A convolution weight computed in the graph as g · v / ‖v‖ (weight_norm, as a
-    parametrization or the old hook: Wav2Vec2's, HuBERT's and WavLM's positional
-    convolution; the norm a ReduceL2, or Pow, ReduceSum and Sqrt): (elements of g, (v, g)),
-    or None. v is the learned initializer of the weight's size behind it, g a smaller
-    learned one (one value per output channel, or per kernel tap for dim=2)."""
-    stack, seen, ops, inits = [weight], set(), set(), []
+def constant_subgraph(imp, weight: str):
+    """The activation-free subgraph ``weight`` is computed from (up to MAX_CONSTANT_WALK
+    tensors): (its op types, its float initializers of more than one value, its nodes in the
+    order met), or None where an activation feeds it (not a weight)."""
+    stack, seen, ops, inits, nodes = [weight], set(), set(), [], []
     while stack and len(seen) < MAX_CONSTANT_WALK:
         t = stack.pop()
         if t in seen:
             continue
         if t in imp.acts:
-            return None  # computed from activations: not a weight
+            return None
         seen.add(t)
         if t in imp.init_dims:
             if imp.init_type.get(t) in FLOAT_TYPES and numel(imp.init_dims[t]) > 1:
@@ -38,7 +36,21 @@ def normalized_weight(imp, weight: str, elements: int):
             continue
         node = imp.nodes[p]
         ops.add(node.op_type)
+        nodes.append(node)
         stack.extend(i for i in node.input if i)
+    return ops, inits, nodes
+
+
+def normalized_weight(imp, weight: str, elements: int):
+    """A convolution weight computed in the graph as g · v / ‖v‖ (weight_norm, as a
+    parametrization or the old hook: Wav2Vec2's, HuBERT's and WavLM's positional
+    convolution; the norm a ReduceL2, or Pow, ReduceSum and Sqrt): (elements of g, (v, g)),
+    or None. v is the learned initializer of the weight's size behind it, g a smaller
+    learned one (one value per output channel, or per kernel tap for dim=2)."""
+    walk = constant_subgraph(imp, weight)
+    if walk is None:
+        return None
+    ops, inits, _nodes = walk
     if not ("ReduceL2" in ops or {"Sqrt", "ReduceSum"} <= ops) or \
             not ops & {"Div", "Reciprocal"} or "Mul" not in ops:
         return None

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
-from planner.core.importers.onnx.common import FLOAT_TYPES, MAX_CONSTANT_WALK, flat, fx_call
-from planner.core.importers.onnx.computed import normalized_weight
+from planner.core.importers.onnx.common import flat, fx_call
+from planner.core.importers.onnx.computed import constant_subgraph, normalized_weight
 from planner.core.importers.onnx.patterns import restore_bias
 from planner.core.layers import LayerSpec, numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
@@ -251,26 +251,11 @@ def _standardized_weight(imp, weight: str, elements: int, filters: int):
     The weight is the initializer of the weight's size behind it; the gain, one behind the
     batch norm's scale. The subgraph's other tensors (the legacy exporter's transposed copy of
     the weight, a zero shift) are constants of it, not reported as folded parameters."""
-    stack, seen, ops, inits, norm = [weight], set(), set(), [], None
-    while stack and len(seen) < MAX_CONSTANT_WALK:
-        t = stack.pop()
-        if t in seen:
-            continue
-        if t in imp.acts:
-            return None  # computed from activations: not a weight
-        seen.add(t)
-        if t in imp.init_dims:
-            if imp.init_type.get(t) in FLOAT_TYPES and numel(imp.init_dims[t]) > 1:
-                inits.append(t)
-            continue
-        p = imp.producer.get(t)
-        if p is None:
-            continue
-        node = imp.nodes[p]
-        ops.add(node.op_type)
-        if node.op_type == "BatchNormalization" and norm is None:
-            norm = node
-        stack.extend(i for i in node.input if i)
+    walk = constant_subgraph(imp, weight)
+    if walk is None:
+        return None  # computed from activations: not a weight
+    ops, inits, nodes = walk
+    norm = next((n for n in nodes if n.op_type == "BatchNormalization"), None)
     if "BatchNormalization" not in ops and "ReduceMean" not in ops:
         return None
     main = next((t for t in inits if numel(imp.init_dims[t]) == elements), None)

@@ -526,23 +526,11 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
         if node.op_type in ("MatMul", "Gemm") and len(node.input) > 1 and \
                 not imp.is_learned(node.input[0]) and any(
                     i in imp.init_dims and imp.is_weight(i) for i in node.input[1:]):
-            src = node.input[0]
-            for _hop in range(8):  # what a dropout of 0 or a view passed on is one tensor
-                q = imp.producer.get(src)
-                if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
-                    break
-                src = imp.nodes[q].input[0]
-            kept[src] = numel(imp.full_shape(node.input[0]) or ())
+            kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
         elif node.op_type in _KEEPS_OUTPUT and node.output and node.output[0]:
             kept[node.output[0]] = numel(imp.full_shape(node.output[0]) or ())
         elif node.op_type in _KEEPS_INPUT and node.input and node.input[0]:
-            src = node.input[0]
-            for _hop in range(8):  # what a dropout of 0 or a view passed on is one tensor
-                q = imp.producer.get(src)
-                if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
-                    break
-                src = imp.nodes[q].input[0]
-            kept[src] = numel(imp.full_shape(node.input[0]) or ())
+            kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
     if found and kept:
         imp.__dict__.setdefault("constant_kept", {}).update(kept)
     return tuple(found)
@@ -550,6 +538,16 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
 
 _KEEPS_OUTPUT = {"Relu", "Sigmoid", "Tanh", "Exp"}
 _VIEWS = {"Dropout", "Identity", "Cast", "Reshape", "Flatten", "Unsqueeze", "Squeeze"}
+
+
+def _before_views(imp, tensor: str) -> str:
+    """The tensor a chain of views (or a dropout of 0) was made from: one storage with it."""
+    for _hop in range(8):
+        q = imp.producer.get(tensor)
+        if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
+            break
+        tensor = imp.nodes[q].input[0]
+    return tensor
 _KEEPS_INPUT = {"Gelu", "Erf", "LeakyRelu", "Elu", "Softplus"}
 
 
