@@ -7222,6 +7222,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate=&apos;tanh&apos;)，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
     </message>
     <message>
+        <source>{n} GELU(s) written out with Erf, not as the exporters write torch&apos;s GELU (one Gelu operator from opset 20; before it x * (erf(x / sqrt 2) + 1) * 0.5), are planned operation by operation, as PyTorch runs a GELU written in Python (ESM&apos;s x * 0.5 * (1 + erf(x / sqrt 2)) keeps x / sqrt 2, x * 0.5 and 1 + erf for backward). If training runs one GELU there instead, the plan is {mib} MiB too high at batch {batch} in fp32 ({pct} % of its saved activations).</source>
+        <translation>{n} 个用 Erf 展开写出的 GELU 与导出器写出 torch GELU 的形式不同（自 opset 20 起为一个 Gelu 算子；之前为 x * (erf(x / sqrt 2) + 1) * 0.5），因此按逐个运算规划，与 PyTorch 运行用 Python 写的 GELU 一致（ESM 的 x * 0.5 * (1 + erf(x / sqrt 2)) 为反向传播保留 x / sqrt 2、x * 0.5 和 1 + erf）。如果训练时那里运行的是一个 GELU，则在批量 {batch}、fp32 下规划高出 {mib} MiB（占其保存激活的 {pct} %）。</translation>
+    </message>
+    <message>
         <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes amax, which keeps its input (the whole storage of a view, such as a q sliced from a packed projection) and its result for backward, the larger here; if the network uses torch.max(x, dim), which keeps int64 indices of its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
         <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 amax 计算：它为反向传播保留输入（若输入是视图，则保留整个存储，例如从打包投影切出的 q）和结果，此处两者中较大；若网络使用 torch.max(x, dim)（改为保留结果的 int64 索引），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>

@@ -424,6 +424,16 @@ def _map_binary(imp, node, main, acts, facts):
                  "Pow": "inputs"}.get(op, "inputs")
         big = a if numel(sa or ()) >= numel(sb or ()) else b
         small = b if big == a else a
+        if op in ("Mul", "Div"):
+            # A factor or divisor without a gradient (computed from token ids: ESM's token-
+            # dropout ratio) is all the product keeps: the other operand's gradient needs it
+            # alone (a divisor's own gradient would need the dividend).
+            free = [t for t in (a, b) if imp.no_gradient(t)]
+            if len(free) == 2:
+                keeps = "nothing"
+            elif free and (op == "Mul" or free[0] == node.input[1]):
+                keeps = "input"
+                big, small = free[0], b if free[0] == a else a
         params: dict[str, Any] = {"op": op.lower() if op.lower() in (
             "add", "sub", "mul", "div", "pow") else "other", "keeps": keeps,
             "from": (imp.tensor_layer[small],)}
