@@ -7242,6 +7242,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
     </message>
     <message>
+        <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
+        <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划多 {mib} MiB，与批量无关。</translation>
+    </message>
+    <message>
+        <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at any batch (the exporter folded the indices into constants, perhaps expanded over the heads, where autograd keeps the tensor before the expansion).</source>
+        <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划最多多 {mib} MiB，与批量无关（导出器把索引折叠成了常量，可能已按注意力头展开，而 autograd 保留的是展开前的张量）。</translation>
+    </message>
+    <message>
         <source>the graph is nested too deeply to read</source>
         <translation>计算图嵌套过深，无法读取</translation>
     </message>

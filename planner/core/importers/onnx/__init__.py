@@ -248,6 +248,17 @@ LOOKUP_INDICES = QT_TRANSLATE_NOOP(
     "the int64 index once for the table's gradient, which the plan leaves out: {mib} MiB more "
     "than planned, at any batch.")
 
+GATHER_INDICES = QT_TRANSLATE_NOOP(
+    "core", "Activations gathered by a constant index (torch.gather over relative positions, "
+    "as DeBERTa's content-to-position scores) are planned, but autograd also keeps each int64 "
+    "index once for backward, which the plan leaves out: {mib} MiB more than planned, at any "
+    "batch.")
+GATHER_INDICES_FOLDED = QT_TRANSLATE_NOOP(
+    "core", "Activations gathered by a constant index (torch.gather over relative positions, "
+    "as DeBERTa's content-to-position scores) are planned, but autograd also keeps each int64 "
+    "index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at "
+    "any batch (the exporter folded the indices into constants, perhaps expanded over the "
+    "heads, where autograd keeps the tensor before the expansion).")
 
 def _ambiguous_max(imp, draft, setup):
     """Max / min reductions over one axis the file cannot tell apart (``torch.max(x, dim)``
@@ -414,6 +425,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(ambiguous)
     if imp.lookup_indices:
         warnings.append(Msg(LOOKUP_INDICES, mib=f"{imp.lookup_indices * 8 / 2**20:,.1f}"))
+    if imp.gather_indices_folded:
+        n = imp.gather_indices + imp.gather_indices_folded
+        warnings.append(Msg(GATHER_INDICES_FOLDED, mib=f"{n * 8 / 2**20:,.2f}"))
+    elif imp.gather_indices:
+        warnings.append(Msg(GATHER_INDICES, mib=f"{imp.gather_indices * 8 / 2**20:,.2f}"))
     if imp.eager_layernorms:
         n = sum(numel(shape) for shape in imp.eager_layernorms if shape)
         warnings.append(Msg(EAGER_LAYERNORM, n=len(imp.eager_layernorms),

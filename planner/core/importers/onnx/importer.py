@@ -157,6 +157,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.computed_operands = 0  # products with tensors computed from parameters alone
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
+        self.gather_indices = 0  # int64 elements of constant indices torch.gather keeps once
+        self.gather_indices_folded = 0  # those folded into constants: perhaps expanded
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
         self.written_erf_gelu: dict[str, int] = {}  # Erf GELUs Python wrote out (no record)
