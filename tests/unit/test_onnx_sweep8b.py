@@ -241,3 +241,30 @@ def test_a_gather_by_a_constant_index_says_the_index_autograd_keeps(tmp_path, fo
     said = [str(w) for w in r.warnings if "gathered by a constant index" in str(w)]
     assert len(said) == 1
     assert f"{T * T * 8 / 2**20:,.2f} MiB more than planned" in said[0]
+
+
+def _projections_of_time_major():
+    """F.multi_head_attention_forward as WavLM calls it: hidden_states.transpose(0, 1) (T×B×C)
+    projected by three linear layers (q, k, v with separate weights), added."""
+    nodes = [h.make_node("Relu", ["x"], ["hs"], name="/m/act/Relu"),
+             h.make_node("Transpose", ["hs"], ["tm"], name="/m/Transpose", perm=[1, 0, 2])]
+    inits = []
+    for k in range(3):
+        nodes.append(h.make_node("MatMul", ["tm", f"m.proj{k}.weight"], [f"p{k}"],
+                                 name=f"/m/proj{k}/MatMul"))
+        inits.append(_rand(f"m.proj{k}.weight", (C, C), 7 + k))
+    nodes += [h.make_node("Add", ["p0", "p1"], ["a"], name="/m/Add"),
+              h.make_node("Add", ["a", "p2"], ["y"], name="/m/Add_1")]
+    return build(nodes, [tensor("x", ["N", T, C])], [tensor("y", None)], inits)
+
+
+def test_each_linear_layer_of_a_time_major_transpose_keeps_its_own_copy(tmp_path):
+    """F.linear flattens the axes before the last with a reshape; of x.transpose(0, 1) that is a
+    copy, which each linear layer makes and keeps (WavLM's q, k and v projections in
+    F.multi_head_attention_forward). Before: the three read the ReLU's output as a view, kept
+    once: WavLM-tiny -8.6 % of the saved bytes from both exporters (-3.0 % now, the rest the
+    relative-position index the warning gives)."""
+    r = import_saved(tmp_path, _projections_of_time_major(), batch=2)
+    assert analyze(r.draft).ok and r.report.complete
+    # the ReLU's output (for its own backward), and one copy per projection
+    assert saved_per_sample(r) == T * C + 3 * T * C

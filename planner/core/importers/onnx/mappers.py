@@ -411,7 +411,11 @@ def _last_axis_moved(imp, tensor: str) -> bool:
     if p is None or imp.nodes[p].op_type != "Transpose":
         return False
     perm = list(imp.attr(imp.nodes[p], "perm", []) or [])
-    return len(perm) >= 3 and perm[-1] != len(perm) - 1
+    # (or keeps it but reorders the axes before it, x.transpose(0, 1) of B×T×C: F.linear
+    # flattens them to one with a reshape, a copy, and keeps it: WavLM's q, k and v
+    # projections of hidden_states.transpose(0, 1), in F.multi_head_attention_forward, each
+    # make their own)
+    return len(perm) >= 3 and (perm[-1] != len(perm) - 1 or perm[:-1] != sorted(perm[:-1]))
 
 
 def _copy_of(imp, node, tensor: str, k: int) -> str:
