@@ -7222,6 +7222,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个用 Tanh 写出的 GELU 按逐个运算规划，与 PyTorch 运行 Python 写成的 GELU 时一致（GPT-2 的 gelu_new 为反向传播保留每一步）。如果训练时那里运行的是一个 GELU（F.gelu(approximate=&apos;tanh&apos;)，或推理形式即为此式的自定义 autograd 函数，如 BLOOM 的），则在批量 {batch}、fp32 下计划高出 {mib} MiB（占其保存激活的 {pct} %）：文件无法区分是哪一种。</translation>
     </message>
     <message>
+        <source>{n} GELU(s) written out with Erf, not as the exporters write torch&apos;s GELU (one Gelu operator from opset 20; before it x * (erf(x / sqrt 2) + 1) * 0.5), are planned operation by operation, as PyTorch runs a GELU written in Python (ESM&apos;s x * 0.5 * (1 + erf(x / sqrt 2)) keeps x / sqrt 2, x * 0.5 and 1 + erf for backward). If training runs one GELU there instead, the plan is {mib} MiB too high at batch {batch} in fp32 ({pct} % of its saved activations).</source>
+        <translation>{n} 个用 Erf 展开写出的 GELU 与导出器写出 torch GELU 的形式不同（自 opset 20 起为一个 Gelu 算子；之前为 x * (erf(x / sqrt 2) + 1) * 0.5），因此按逐个运算规划，与 PyTorch 运行用 Python 写的 GELU 一致（ESM 的 x * 0.5 * (1 + erf(x / sqrt 2)) 为反向传播保留 x / sqrt 2、x * 0.5 和 1 + erf）。如果训练时那里运行的是一个 GELU，则在批量 {batch}、fp32 下规划高出 {mib} MiB（占其保存激活的 {pct} %）。</translation>
+    </message>
+    <message>
         <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes amax, which keeps its input (the whole storage of a view, such as a q sliced from a packed projection) and its result for backward, the larger here; if the network uses torch.max(x, dim), which keeps int64 indices of its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
         <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 amax 计算：它为反向传播保留输入（若输入是视图，则保留整个存储，例如从打包投影切出的 q）和结果，此处两者中较大；若网络使用 torch.max(x, dim)（改为保留结果的 int64 索引），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>
@@ -7236,6 +7240,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets, as WavLM&apos;s T×T) scales activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
         <translation>网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
+        <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
+        <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划多 {mib} MiB，与批量无关。</translation>
+    </message>
+    <message>
+        <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at any batch (the exporter folded the indices into constants, perhaps expanded over the heads, where autograd keeps the tensor before the expansion).</source>
+        <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划最多多 {mib} MiB，与批量无关（导出器把索引折叠成了常量，可能已按注意力头展开，而 autograd 保留的是展开前的张量）。</translation>
     </message>
     <message>
         <source>the graph is nested too deeply to read</source>

@@ -196,9 +196,18 @@ WRITTEN_GELU = QT_TRANSLATE_NOOP(
     "function whose inference form this is, as BLOOM's), the plan is {mib} MiB too high at "
     "batch {batch} in fp32 ({pct} % of its saved activations): the file cannot tell which.")
 
+WRITTEN_ERF_GELU = QT_TRANSLATE_NOOP(
+    "core", "{n} GELU(s) written out with Erf, not as the exporters write torch's GELU (one "
+    "Gelu operator from opset 20; before it x * (erf(x / sqrt 2) + 1) * 0.5), are planned "
+    "operation by operation, as PyTorch runs a GELU written in Python (ESM's x * 0.5 * (1 + "
+    "erf(x / sqrt 2)) keeps x / sqrt 2, x * 0.5 and 1 + erf for backward). If training runs "
+    "one GELU there instead, the plan is {mib} MiB too high at batch {batch} in fp32 ({pct} % "
+    "of its saved activations).")
 
-def _written_gelu_warning(imp, setup, written: dict) -> Msg:
-    """The figure for tanh GELUs planned op by op (patterns._written_tanh_gelu)."""
+
+def _written_gelu_warning(imp, setup, written: dict, text: str = WRITTEN_GELU) -> Msg:
+    """The figure for tanh GELUs planned op by op (patterns._written_tanh_gelu), or with
+    ``WRITTEN_ERF_GELU`` for Erf GELUs Python wrote out."""
     from planner.core.memory import estimate  # noqa: PLC0415
 
     extra = sum(written.values()) * setup.batch_size * 4
@@ -207,8 +216,8 @@ def _written_gelu_warning(imp, setup, written: dict) -> Msg:
     except Exception:  # noqa: BLE001 - a plan that cannot be estimated says so elsewhere
         base = 0
     pct = f"{100 * extra / base:.0f}" if base > 0 else "?"
-    return Msg(WRITTEN_GELU, n=len(written), mib=f"{extra / 2**20:,.1f}",
-               batch=setup.batch_size, pct=pct)
+    return Msg(text, n=len(written), mib=f"{extra / 2**20:,.1f}", batch=setup.batch_size,
+               pct=pct)
 
 
 AMBIGUOUS_AMAX = QT_TRANSLATE_NOOP(
@@ -239,6 +248,17 @@ LOOKUP_INDICES = QT_TRANSLATE_NOOP(
     "the int64 index once for the table's gradient, which the plan leaves out: {mib} MiB more "
     "than planned, at any batch.")
 
+GATHER_INDICES = QT_TRANSLATE_NOOP(
+    "core", "Activations gathered by a constant index (torch.gather over relative positions, "
+    "as DeBERTa's content-to-position scores) are planned, but autograd also keeps each int64 "
+    "index once for backward, which the plan leaves out: {mib} MiB more than planned, at any "
+    "batch.")
+GATHER_INDICES_FOLDED = QT_TRANSLATE_NOOP(
+    "core", "Activations gathered by a constant index (torch.gather over relative positions, "
+    "as DeBERTa's content-to-position scores) are planned, but autograd also keeps each int64 "
+    "index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at "
+    "any batch (the exporter folded the indices into constants, perhaps expanded over the "
+    "heads, where autograd keeps the tensor before the expansion).")
 
 def _ambiguous_max(imp, draft, setup):
     """Max / min reductions over one axis the file cannot tell apart (``torch.max(x, dim)``
@@ -382,6 +402,9 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
                             batch=setup.batch_size))
     if imp.written_gelu:
         warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
+    if imp.written_erf_gelu:
+        warnings.append(_written_gelu_warning(imp, setup, imp.written_erf_gelu,
+                                              WRITTEN_ERF_GELU))
     if imp.merged_ops:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} operation(s) the exporter's optimiser merged with an identical one "
@@ -402,6 +425,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(ambiguous)
     if imp.lookup_indices:
         warnings.append(Msg(LOOKUP_INDICES, mib=f"{imp.lookup_indices * 8 / 2**20:,.1f}"))
+    if imp.gather_indices_folded:
+        n = imp.gather_indices + imp.gather_indices_folded
+        warnings.append(Msg(GATHER_INDICES_FOLDED, mib=f"{n * 8 / 2**20:,.2f}"))
+    elif imp.gather_indices:
+        warnings.append(Msg(GATHER_INDICES, mib=f"{imp.gather_indices * 8 / 2**20:,.2f}"))
     if imp.eager_layernorms:
         n = sum(numel(shape) for shape in imp.eager_layernorms if shape)
         warnings.append(Msg(EAGER_LAYERNORM, n=len(imp.eager_layernorms),

@@ -157,8 +157,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.computed_operands = 0  # products with tensors computed from parameters alone
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
+        self.gather_indices = 0  # int64 elements of constant indices torch.gather keeps once
+        self.gather_indices_folded = 0  # those folded into constants: perhaps expanded
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
+        self.written_erf_gelu: dict[str, int] = {}  # Erf GELUs Python wrote out (no record)
+        self._no_grad: set[str] | None = None  # activations without a gradient (no_gradient)
+        self._init_by_fx: dict[str, str] | None = None  # 'a_b_weight' -> 'a.b.weight'
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
         self.weight_constants: set[str] = set()  # constants folded from weights (1 + w)
         self.norm_affine: set[int] = set()  # nodes of a norm's scale and shift, folded
@@ -477,6 +482,24 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         """The tensor holds integers (token ids, positions, indices): no gradient flows."""
         return self.elem_types.get(name) in INT_TYPES
 
+    def no_gradient(self, name: str) -> bool:
+        """The activation carries no gradient: it is computed from integer tensors (token
+        ids, comparisons, masks) and constants alone, as ESM's token-dropout ratio from its
+        ids. A product with it keeps it only, not the other factor (found once, in order)."""
+        free = self._no_grad
+        if free is None:
+            free = self._no_grad = {n for n in self.data_inputs if self.is_integer(n)}
+            for node in self.nodes:
+                outs = [o for o in node.output if o and o in self.acts]
+                if not outs:
+                    continue
+                if all(self.elem_types.get(o) in _NO_GRAD_TYPES for o in outs) or all(
+                        i in free if i in self.acts else
+                        not (self.is_weight(i) or self.scalar_parameter(i))
+                        for i in node.input if i):
+                    free.update(outs)
+        return name in free
+
     def is_weight(self, name: str) -> bool:
         o = self.origin(name)
         return o is not None and self.init_type.get(o) in FLOAT_TYPES and \
@@ -575,6 +598,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             params["tied"] = True  # one weight, counted at its first layer
             self.tied_weights += numel(self.init_dims[origins[0]])
             shared[0] = False
+        elif kind == "fc" and origins and origins[0] is not None and self.dynamo and \
+                self._tied_by_record(node, origins[0]):
+            params["tied"] = True  # the embedding's table, read through the exporter's copy
+            self.tied_weights += numel(self.init_dims[origins[0]])
         elif kind == "fc" and origins and origins[0] is not None and \
                 origins[0].startswith("onnx::") and self._transposed_table(origins[0]):
             self.maybe_tied.append(numel(self.init_dims[origins[0]]))
@@ -870,6 +897,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
 
 
 # Operators named after their op when a module scope is all PyTorch gives.
+_NO_GRAD_TYPES = INT_TYPES | {9}  # integers and bool: no gradient flows
 _FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "Flatten", "Reshape", "ReduceMean", "Pad",
                "Transpose", "Squeeze", "Unsqueeze", "Resize", "Upsample", "MatMul", "Softmax",
                "Split", "Slice", "Gather", "Where", "Einsum", "Expand", "Pow", "Sqrt", "Erf",

@@ -344,10 +344,41 @@ def _contiguous(imp, node, tensor: str, k: int) -> str:
     # slice. A 3-D one (torch.bmm: the batch merged with the heads) is read as it is, a view
     # of the projection that keeps its whole storage (nn.MultiheadAttention's math path),
     # unless the merge itself copied it: a reshape of transposed heads (BLOOM's q).
-    if not _sliced(imp, tensor) or len(imp.per_sample(tensor) or ()) < 3 or \
+    if not (_sliced(imp, tensor) or _permuted_result(imp, tensor)) or \
+            len(imp.per_sample(tensor) or ()) < 3 or \
             len(imp.full_shape(tensor) or ()) < 4 and not _merged_after_transpose(imp, tensor):
         return tensor
     return _copy_of(imp, node, tensor, k)
+
+
+_LAYOUT_KEEPING = {"Add", "Sub", "Mul", "Div", "Neg", "Cast"}
+
+
+def _permuted_result(imp, tensor: str) -> bool:
+    """``tensor`` is computed element-wise (with constants or parameters: a bias added, a
+    scale divided) from heads permuted out of the token order (x.view(B, T, H, d).permute(0,
+    2, 1, 3)): PyTorch's element-wise ops keep their input's memory order, so the result is
+    still permuted, and every torch.matmul of it copies it to merge batch and heads (DeBERTa's
+    q + q_bias, scaled, read by the scores' product and by the content-to-position one: two
+    copies kept)."""
+    passed = False
+    for _ in range(8):
+        p = imp.producer.get(tensor)
+        if p is None:
+            return False
+        n = imp.nodes[p]
+        acts = [i for i in n.input if i in imp.acts]
+        if n.op_type in _LAYOUT_KEEPING and len(acts) == 1:
+            passed = True
+            tensor = acts[0]
+            continue
+        if n.op_type == "Transpose":
+            perm = list(imp.attr(n, "perm", []) or [])
+            return passed and len(perm) >= 4 and perm[:-2] != list(range(len(perm) - 2))
+        if n.op_type not in ("Slice", "Split", "Squeeze", "Unsqueeze", "Identity"):
+            return False
+        tensor = n.input[0]
+    return False
 
 
 def _merged_after_transpose(imp, tensor: str) -> bool:
@@ -380,7 +411,11 @@ def _last_axis_moved(imp, tensor: str) -> bool:
     if p is None or imp.nodes[p].op_type != "Transpose":
         return False
     perm = list(imp.attr(imp.nodes[p], "perm", []) or [])
-    return len(perm) >= 3 and perm[-1] != len(perm) - 1
+    # (or keeps it but reorders the axes before it, x.transpose(0, 1) of B×T×C: F.linear
+    # flattens them to one with a reshape, a copy, and keeps it: WavLM's q, k and v
+    # projections of hidden_states.transpose(0, 1), in F.multi_head_attention_forward, each
+    # make their own)
+    return len(perm) >= 3 and (perm[-1] != len(perm) - 1 or perm[:-1] != sorted(perm[:-1]))
 
 
 def _copy_of(imp, node, tensor: str, k: int) -> str:
@@ -424,6 +459,16 @@ def _map_binary(imp, node, main, acts, facts):
                  "Pow": "inputs"}.get(op, "inputs")
         big = a if numel(sa or ()) >= numel(sb or ()) else b
         small = b if big == a else a
+        if op in ("Mul", "Div"):
+            # A factor or divisor without a gradient (computed from token ids: ESM's token-
+            # dropout ratio) is all the product keeps: the other operand's gradient needs it
+            # alone (a divisor's own gradient would need the dividend).
+            free = [t for t in (a, b) if imp.no_gradient(t)]
+            if len(free) == 2:
+                keeps = "nothing"
+            elif free and (op == "Mul" or free[0] == node.input[1]):
+                keeps = "input"
+                big, small = free[0], b if free[0] == a else a
         params: dict[str, Any] = {"op": op.lower() if op.lower() in (
             "add", "sub", "mul", "div", "pow") else "other", "keeps": keeps,
             "from": (imp.tensor_layer[small],)}
@@ -1085,7 +1130,33 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
         params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
     else:
         params["keeps"] = "input"
+        imp.gather_indices += _constant_index_elements(imp, index)
     return imp.emit("elementwise", node, params, data)
+
+
+def _constant_index_elements(imp, index: str) -> int:
+    """Elements of the int64 index torch.gather keeps once (not per sample) where the index is
+    a constant: the tensor before an Expand (DeBERTa's c2p_pos, T×T, expanded over batch and
+    heads), or, folded into one constant, its values without the axes along which they
+    repeat."""
+    for _ in range(4):
+        p = imp.producer.get(index)
+        if p is None or imp.nodes[p].op_type not in ("Expand", "Identity"):
+            break
+        index = imp.nodes[p].input[0]
+    dims = imp.dims_of(index)
+    if dims is None:
+        return 0
+    value = imp.const(index)
+    if value is not None and hasattr(value, "shape") and tuple(value.shape) == tuple(dims):
+        for axis, size in enumerate(dims):
+            if size > 1 and (value == value.take([0], axis=axis)).all():
+                value = value.take([0], axis=axis)
+        return int(value.size)
+    if index in imp.init_dims:  # folded, values unread: perhaps expanded (an upper bound)
+        imp.gather_indices_folded += numel(dims)
+        return 0
+    return numel(dims)
 
 
 def _map_topk(imp, node, main, acts, facts):

@@ -212,13 +212,16 @@ def _try_region(imp, anchor: int) -> None:
         targets = {_aten_target(imp.nodes[k]) for k in members} - {None}
         if "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
             # One GELU where PyTorch ran one (aten.gelu, which the default exporter records);
-            # a GELU written out in Python (GPT-2's gelu_new) keeps every step, so it stays
-            # op by op. Without the record, the Erf form is taken for nn.GELU (the legacy
-            # exporter's decomposition of it) and the Tanh form, rarer as a module, op by op.
+            # a GELU written out in Python (GPT-2's gelu_new, ESM's x * 0.5 * (1 + erf(x /
+            # sqrt 2))) keeps every step, so it stays op by op. Without the record, the Erf
+            # form is taken for nn.GELU where it is the exporters' decomposition of aten.gelu
+            # (_exporter_erf_gelu), and the Tanh form, rarer as a module, op by op.
             if targets:
                 kind = "gelu" if targets == {"gelu"} else None
             elif "Erf" in ops:
-                kind = "gelu"
+                kind = "gelu" if _exporter_erf_gelu(imp, members, outs, x) else None
+                if kind is None:
+                    _written_tanh_gelu(imp, members, outs, x, exit_t, imp.written_erf_gelu)
             if kind is None and "Tanh" in ops:
                 _written_tanh_gelu(imp, members, outs, x, exit_t)
         elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
@@ -242,11 +245,12 @@ def _try_region(imp, anchor: int) -> None:
         return
 
 
-def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
+def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str, into=None) -> None:
     """A tanh GELU left op by op (as PyTorch runs one written in Python: GPT-2's gelu_new):
-    the per-sample elements its steps keep besides its input, which one fused GELU
-    (F.gelu(approximate='tanh'), or a custom autograd function with this inference form,
-    BLOOM's) would not keep. The file cannot tell the two apart; the import says the figure."""
+    the per-sample elements its steps keep beyond what one fused GELU keeps (its input), which
+    F.gelu(approximate='tanh'), or a custom autograd function with this inference form,
+    BLOOM's, would keep instead. The file cannot tell the two apart; the import says the
+    figure. ``into``: where to note it (an Erf GELU written out: ``written_erf_gelu``)."""
     kept: set[str] = set()
     for k in members:
         node = imp.nodes[k]
@@ -257,9 +261,29 @@ def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str) -> None:
             kept.add(acts[0])
         elif node.op_type in ("Tanh", "Sqrt", "Reciprocal") and node.output:
             kept.add(node.output[0])
-    extra = len(kept - {x}) * numel(imp.per_sample(x) or ())
+        elif node.op_type == "Erf" and acts:
+            kept.add(acts[0])
+    # (the fused GELU keeps x; Python's Erf form keeps x / sqrt 2, x * 0.5 and 1 + erf, not x)
+    n = len(kept - {x}) if into is None else max(len(kept) - 1, 0)
+    extra = n * numel(imp.per_sample(x) or ())
     if extra:
-        imp.written_gelu[exit_t] = extra
+        (imp.written_gelu if into is None else into)[exit_t] = extra
+
+
+def _exporter_erf_gelu(imp, members, outs, x: str) -> bool:
+    """An Erf GELU as the exporters write aten.gelu (nn.GELU, F.gelu) in a file without the
+    default exporter's record: from opset 20 both write one Gelu operator, so an Erf form
+    there is Python code; before 20, dynamo=False writes (x * (erf(x / sqrt 2) + 1)) * 0.5 and
+    the default exporter x * (0.5 * (erf(x / sqrt 2) + 1)): x is read by the Div and by a
+    product with the computed factor. Python's usual x * 0.5 * (1 + erf(x / sqrt 2)) (ESM,
+    BERT's gelu_python) multiplies x by a constant first: op by op, as autograd runs it."""
+    if imp.opset >= 20:
+        return False
+    readers = [imp.nodes[k] for k in members if x in imp.nodes[k].input]
+    if sorted(n.op_type for n in readers) != ["Div", "Mul"]:
+        return False
+    mul = next(n for n in readers if n.op_type == "Mul")
+    return all(i in outs for i in mul.input if i)
 
 
 def _python_layernorm(imp, targets: set) -> bool:

@@ -420,6 +420,26 @@ class WeightAccounting:
         # quadratic, 11 million steps for a 10,000-node legacy eval export)
         return (dims[1], dims[0]) in self.embedding_tables
 
+    def _tied_by_record(self, node, init: str) -> bool:
+        """A linear layer whose weight ``init`` is the default exporter's own transposed copy
+        ('val_N') of a parameter its record reads ('%p_lm_head_decoder_weight') that a token
+        embedding's table is (ESM's and BERT's language-model heads tied to the embedding:
+        the file stores the table and the copy, training has one parameter)."""
+        dims = self.init_dims.get(init)
+        if dims is None or len(dims) != 2 or (dims[1], dims[0]) not in self.embedding_tables:
+            return False
+        fx: set[str] = set()
+        for p in node.metadata_props:
+            if p.key == "pkg.torch.onnx.fx_node" and "%p_" in p.value:
+                fx.update(x.lower() for x in re.findall(r"%p_(\w+)", p.value[:4000]))
+        if not fx or init.replace(".", "_").lower() in fx:
+            return False
+        by_fx = self._init_by_fx
+        if by_fx is None:
+            by_fx = self._init_by_fx = {o.replace(".", "_").lower(): o for o in self.init_dims}
+        return any(self.init_dims.get(by_fx.get(x, "")) == (dims[1], dims[0]) and any(
+            k == "embedding" for k, _s in self.claimants.get(by_fx[x], ())) for x in fx)
+
     def _part_of(self, weight: str, origin: str | None) -> int:
         """The elements of ``weight`` where it is a strict part of initializer ``origin``
         (Split or Slice of a packed weight: nn.MultiheadAttention's in_proj_weight split into
