@@ -927,6 +927,16 @@ def _map_view(imp, node, main, acts, facts):
     view_to(imp, node, src, node.output[0])
 
 
+def _map_rearrange(imp, node, main, acts, facts):
+    """DepthToSpace / SpaceToDepth (nn.PixelShuffle, PixelUnshuffle, space-to-depth stems):
+    a permuted copy of its input; autograd keeps nothing for it (its backward is the inverse
+    permutation)."""
+    out = imp.per_sample(node.output[0])
+    if out is None or numel(out) != numel(imp.per_sample(main) or ()):
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
 def _map_split(imp, node, main, acts, facts):
     outs = [o for o in node.output if o]
     for k, o in enumerate(outs):
@@ -1148,6 +1158,8 @@ MAPPERS = {
     "TopK": _map_topk,
     "Gather": _map_view,
     "Split": _map_split,
+    "DepthToSpace": _map_rearrange,
+    "SpaceToDepth": _map_rearrange,
     "Identity": _map_identity,
     "Cast": _map_identity,
     "Add": _map_binary,
