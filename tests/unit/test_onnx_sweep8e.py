@@ -111,3 +111,56 @@ def test_depth_to_space_is_a_copy_keeping_nothing(tmp_path):
     assert analyze(r.draft).ok and r.report.complete, r.warnings
     assert not any("not understand" in w for w in r.warnings)
     assert saved_per_sample(r) == 3 * 16 * 16 + relu_out + relu_out
+
+
+def _group_norm(affine: bool):
+    """conv → GroupNorm(4, 32) as the default exporter writes it: Reshape to the groups,
+    InstanceNormalization with its own ones and zeros, Reshape back, Mul, Add: with
+    affine=False the Mul and Add read constants of the exporter's own ('val_44', 'val_46')."""
+    C = 32
+    wb = ("%p_gn_weight", "%p_gn_bias") if affine else ("None", "None")
+    record = ("%group_norm : [num_users=1] = call_function[target=torch.ops.aten.group_norm."
+              f"default](args = (%conv2d, 4, {wb[0]}, {wb[1]}, 1e-05, False), kwargs = {{}})")
+    nodes = [
+        h.make_node("Conv", ["x", "c.weight"], ["a"], name="node_conv2d", kernel_shape=[1, 1]),
+        h.make_node("Reshape", ["a", "g_shape"], ["g"], name="node_Reshape_1"),
+        h.make_node("InstanceNormalization", ["g", "ones", "zeros"], ["n"],
+                    name="node_InstanceNormalization_2"),
+        h.make_node("Reshape", ["n", "back"], ["b"], name="node_Reshape_3"),
+        h.make_node("Mul", ["b", "val_44"], ["m"], name="node_Mul_4"),
+        h.make_node("Add", ["m", "val_46"], ["s"], name="node_group_norm"),
+        h.make_node("Relu", ["s"], ["y"], name="node_relu"),
+    ]
+    for n in nodes[1:6]:
+        p = n.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.fx_node", record
+    p = nodes[0].metadata_props.add()
+    p.key, p.value = "pkg.torch.onnx.fx_node", (
+        "%conv2d : [num_users=1] = call_function[target=torch.ops.aten.conv2d.default]"
+        "(args = (%x, %p_c_weight), kwargs = {})")
+    inits = [weight("c.weight", (C, 3, 1, 1)), const("g_shape", [1, 4, -1], np.int64),
+             weight("ones", (4,), 1.0), weight("zeros", (4,), 0.0),
+             const("back", [1, C, 8, 8], np.int64), weight("val_44", (C, 1, 1), 1.0),
+             weight("val_46", (C, 1, 1), 0.0)]
+    model = build(nodes, [tensor("x", [1, 3, 8, 8])], [tensor("y", [1, C, 8, 8])], inits,
+                  opset=18)
+    sig = "\n# inputs\np_c_weight: PARAMETER target='c.weight'\n" + (
+        "p_gn_weight: PARAMETER target='gn.weight'\np_gn_bias: PARAMETER target='gn.bias'\n"
+        if affine else "")
+    g = model.graph.metadata_props.add()
+    g.key, g.value = "pkg.torch.export.ExportedProgram.graph_signature", sig
+    return model
+
+
+def test_a_group_norm_without_affine_has_no_parameters(tmp_path):
+    """GroupNorm(affine=False) from the default exporter multiplies by ones and adds zeros it
+    made itself: they were counted as the norm's weight and bias (+64 parameters on a small
+    net, silent); the record (weight None, bias None) says there are none. With affine=True
+    the same constants (folded from the parameters) still count."""
+    plain = import_saved(tmp_path, _group_norm(False), name="plain.onnx", batch=2)
+    learned = import_saved(tmp_path, _group_norm(True), name="affine.onnx", batch=2)
+    for r in (plain, learned):
+        assert analyze(r.draft).ok, r.warnings
+    assert analyze(plain.draft).parameters == 32 * 3
+    assert analyze(learned.draft).parameters == 32 * 3 + 2 * 32
+    assert saved_per_sample(plain) == saved_per_sample(learned)

@@ -434,11 +434,16 @@ def _map_binary(imp, node, main, acts, facts):
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
     if imp.current in imp.norm_affine:
-        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept.
+        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept;
+        # GroupNorm(affine=False) as the default exporter writes it multiplies by ones and
+        # adds zeros of its own ('val_44'): no parameters.
         o = imp.origin(other) or other
+        call = fx_call(node)
+        learned = not (call is not None and call[0] == "aten.group_norm.default" and
+                       len(call[1]) > 3 and call[1][2 if op == "Mul" else 3] == "None")
         imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",
-                                       "parameters": numel(imp.init_dims[o])}, main,
-                 weights=(o,))
+                                       "parameters": numel(imp.init_dims[o]) if learned else 0},
+                 main, weights=(o,) if learned else ())
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
