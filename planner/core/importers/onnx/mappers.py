@@ -918,7 +918,8 @@ def _map_view(imp, node, main, acts, facts):
         return _map_embedding(imp, node, main, acts, facts)
     src = node.input[0] if node.input and node.input[0] in imp.tensor_layer else main
     if node.op_type == "Expand" and node.output and imp.consumers.get(node.output[0]) and all(
-            imp.nodes[u].op_type in _BROADCASTING for u in imp.consumers[node.output[0]]):
+            imp.nodes[u].op_type in _BROADCASTING or _index_of(imp.nodes[u], node.output[0])
+            for u in imp.consumers[node.output[0]]):
         # expand_as before an element-wise op (F.normalize's denominator): a view of the small
         # tensor, which the op broadcasts anyway; what it keeps is the small storage.
         imp.alias(node, src)
@@ -940,6 +941,13 @@ def _map_rearrange(imp, node, main, acts, facts):
     if out is None or numel(out) != numel(imp.per_sample(main) or ()):
         return imp.placeholder(node, main)
     imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
+def _index_of(reader, tensor: str) -> bool:
+    """``tensor`` is the index ``reader`` gathers or scatters by (idx[..., None].expand(-1,
+    -1, C) for torch.gather / scatter): an expanded view of the small index is what it keeps."""
+    return reader.op_type in ("GatherElements", "ScatterElements", "GatherND", "ScatterND") \
+        and len(reader.input) > 1 and reader.input[1] == tensor and reader.input[0] != tensor
 
 
 def _map_split(imp, node, main, acts, facts):
@@ -1103,6 +1111,57 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
     return imp.emit("elementwise", node, params, data)
 
 
+def _map_scatter(imp, node, main, acts, facts):
+    """ScatterElements / ScatterND (torch.scatter, scatter_add, index_put): a new tensor of
+    its data's shape; backward gathers the gradient through the index, which is all it keeps
+    (a per-sample index; a constant one is not per sample). A multiplying or max/min
+    reduction also needs the values: planned as a guess."""
+    data = node.input[0] if node.input else ""
+    index = node.input[1] if len(node.input) > 1 else ""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    reduction = imp.attr(node, "reduction", b"none")
+    reduction = reduction.decode() if isinstance(reduction, bytes) else str(reduction)
+    if out is None or reduction not in ("none", "add") or imp.is_integer(data):
+        return imp.placeholder(node, main)
+    others = tuple(dict.fromkeys(imp.tensor_layer[t] for t in (data, node.input[2] if len(
+        node.input) > 2 else "") if t and t in imp.acts and t in imp.tensor_layer))
+    params: dict[str, Any] = {"op": "other", "shape": out}
+    if index in imp.acts and index in imp.tensor_layer:
+        params["keeps"] = "input"  # main: the index, kept
+        if others:
+            params["from"] = others
+        return imp.emit("elementwise", node, params, index)
+    src = data if data in imp.acts and data in imp.tensor_layer else main
+    params["keeps"] = "nothing"
+    rest = tuple(o for o in others if o != imp.tensor_layer[src])
+    if rest:
+        params["from"] = rest
+    return imp.emit("elementwise", node, params, src)
+
+
+def _map_grid_sample(imp, node, main, acts, facts):
+    """GridSample (F.grid_sample: spatial transformers, RAFT-style warping, deformable
+    sampling): backward keeps its input and its grid (a per-sample grid is kept too)."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    data = node.input[0] if node.input else ""
+    grid = node.input[1] if len(node.input) > 1 else ""
+    if out is None or data not in imp.acts or data not in imp.tensor_layer:
+        return imp.placeholder(node, main)
+    params: dict[str, Any] = {"op": "other", "keeps": "input", "shape": out}
+    if grid in imp.acts and grid in imp.tensor_layer:
+        params.update(keeps="inputs", **{"from": (imp.tensor_layer[grid],)})
+    imp.emit("elementwise", node, params, data)
+
+
+def _map_new_of_shape(imp, node, main, acts, facts):
+    """AffineGrid (F.affine_grid: a grid linear in theta) and Col2Im (F.fold: its backward is
+    an unfold): a new tensor of the output's shape; autograd keeps nothing for either."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
 def _map_topk(imp, node, main, acts, facts):
     """torch.topk (a mixture of experts' routing): values and int64 indices; backward
     scatters the gradient back through the indices, which it keeps."""
@@ -1161,6 +1220,11 @@ MAPPERS = {
     "Expand": _map_view,
     "Tile": _map_view,
     "TopK": _map_topk,
+    "ScatterElements": _map_scatter,
+    "GridSample": _map_grid_sample,
+    "AffineGrid": _map_new_of_shape,
+    "Col2Im": _map_new_of_shape,
+    "ScatterND": _map_scatter,
     "Gather": _map_view,
     "Split": _map_split,
     "DepthToSpace": _map_rearrange,
