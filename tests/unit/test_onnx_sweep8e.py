@@ -257,3 +257,57 @@ def test_col2im_keeps_nothing(tmp_path):
     r = import_saved(tmp_path, model, batch=2)
     assert analyze(r.draft).ok and r.report.complete, r.warnings
     assert saved_per_sample(r) == L * P  # the product's input only
+
+
+def _adaptive_pool_1d(functional_trace: bool = True):
+    """conv1d → GELU → AdaptiveAvgPool1d(7) over 50 steps as torch.export decomposes a pool to
+    a size that does not divide the input: Unsqueeze, Transpose, GatherND of constant windows,
+    Transpose, ReduceMean, Squeeze; then a linear layer."""
+    C, L, O, W = 16, 50, 7, 8
+    idx = np.zeros((1, 1, O, W, 2), dtype=np.int64)
+    for o in range(O):
+        start = (o * L) // O
+        idx[0, 0, o, :, 1] = [min(start + j, L - 1) for j in range(W)]
+    nodes = [
+        h.make_node("Conv", ["x", "c.weight", "c.bias"], ["a"], name="node_conv1d",
+                    kernel_shape=[3], pads=[1, 1]),
+        h.make_node("Gelu", ["a"], ["g"], name="node_gelu", domain=""),
+        h.make_node("Unsqueeze", ["g", "m2"], ["u"], name="node_unsqueeze"),
+        h.make_node("Transpose", ["u"], ["t"], name="node_Transpose_1", perm=[2, 3, 0, 1]),
+        h.make_node("GatherND", ["t", "windows"], ["w"], name="node_GatherND_2"),
+        h.make_node("Transpose", ["w"], ["i"], name="node_index", perm=[4, 5, 0, 1, 2, 3]),
+        h.make_node("ReduceMean", ["i", "axes"], ["m"], name="node_mean", keepdims=0),
+        h.make_node("Squeeze", ["m", "m2"], ["s"], name="node_squeeze"),
+        h.make_node("Flatten", ["s"], ["f"], name="node_view"),
+        h.make_node("Gemm", ["f", "fc.weight", "fc.bias"], ["y"], name="node_linear",
+                    transB=1),
+    ]
+    trace = ('File "net.py", line 12, in forward\n    return self.f(self.p1(x).flatten(1))\n'
+             '  File "torch/nn/modules/pooling.py", line 1474, in forward\n'
+             '    return F.adaptive_avg_pool1d(input, self.output_size)' if functional_trace
+             else 'File "net.py", line 12, in forward\n    return self.f(x[..., idx].mean(-1))')
+    for n in nodes[2:8]:
+        p = n.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.stack_trace", trace
+    inits = [weight("c.weight", (C, 8, 3)), weight("c.bias", (C,)), const("m2", [-2], np.int64),
+             const("axes", [-3, -1], np.int64), weight("fc.weight", (10, C * O)),
+             weight("fc.bias", (10,)), onnx.numpy_helper.from_array(idx, "windows")]
+    model = build(nodes, [tensor("x", [1, 8, L])], [tensor("y", [1, 10])], inits, opset=20)
+    return model, C * L
+
+
+def test_an_adaptive_pool_decomposed_by_the_exporter_keeps_its_input(tmp_path):
+    """torch.export writes AdaptiveAvgPool1d/2d to a size that does not divide the input as
+    gathers of constant windows and a mean, which keep nothing; PyTorch's pool keeps its
+    input for backward. Before: not planned and not said (a small 1-D net −18.7 % from the
+    default exporter; the dynamo=False exporter refuses such pools). A gather by a constant
+    index written by the user (no pool in the record) still keeps nothing."""
+    model, pool_in = _adaptive_pool_1d()
+    r = import_saved(tmp_path, model, batch=2)
+    assert analyze(r.draft).ok and r.report.complete, r.warnings
+    plain, _ = _adaptive_pool_1d(functional_trace=False)
+    p = import_saved(tmp_path, plain, name="plain.onnx", batch=2)
+    # x, the conv's output (GELU's input), the flattened pool for the linear layer; and the
+    # pool's input where it is a pool
+    assert saved_per_sample(p) == 8 * 50 + 16 * 50 + 16 * 7
+    assert saved_per_sample(r) == saved_per_sample(p) + pool_in

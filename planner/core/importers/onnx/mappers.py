@@ -1103,7 +1103,10 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
         if per_sample_index:  # main: the index, kept; the data read through 'from'
             params.update(keeps="input", **{"from": (imp.tensor_layer[data],)})
             return imp.emit("elementwise", node, params, index)
-        params["keeps"] = "nothing"
+        # (the default exporter's adaptive average pool to a size that does not divide the
+        # input: windows gathered by a constant index, then means; PyTorch's pool keeps its
+        # input for backward, which the gather's source is a view of)
+        params["keeps"] = "input" if _in_adaptive_pool(node) else "nothing"
     elif per_sample_index:
         params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
     else:
@@ -1160,6 +1163,16 @@ def _map_new_of_shape(imp, node, main, acts, facts):
     if out is None:
         return imp.placeholder(node, main)
     imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
+def _in_adaptive_pool(node) -> bool:
+    """The node is part of F.adaptive_avg_pool*d as torch.export decomposed it (the record's
+    innermost call, module or functional, is the pool)."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.stack_trace":
+            lines = [ln for ln in p.value[-2000:].strip().splitlines() if ln.strip()]
+            return bool(lines) and "adaptive_avg_pool" in lines[-1]
+    return False
 
 
 def _map_topk(imp, node, main, acts, facts):
