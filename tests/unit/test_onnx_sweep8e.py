@@ -263,10 +263,10 @@ def _adaptive_pool_1d(functional_trace: bool = True):
     """conv1d → GELU → AdaptiveAvgPool1d(7) over 50 steps as torch.export decomposes a pool to
     a size that does not divide the input: Unsqueeze, Transpose, GatherND of constant windows,
     Transpose, ReduceMean, Squeeze; then a linear layer."""
-    C, L, O, W = 16, 50, 7, 8
-    idx = np.zeros((1, 1, O, W, 2), dtype=np.int64)
-    for o in range(O):
-        start = (o * L) // O
+    C, L, P, W = 16, 50, 7, 8  # channels, steps, pooled size, widest window
+    idx = np.zeros((1, 1, P, W, 2), dtype=np.int64)
+    for o in range(P):
+        start = (o * L) // P
         idx[0, 0, o, :, 1] = [min(start + j, L - 1) for j in range(W)]
     nodes = [
         h.make_node("Conv", ["x", "c.weight", "c.bias"], ["a"], name="node_conv1d",
@@ -290,7 +290,7 @@ def _adaptive_pool_1d(functional_trace: bool = True):
         p = n.metadata_props.add()
         p.key, p.value = "pkg.torch.onnx.stack_trace", trace
     inits = [weight("c.weight", (C, 8, 3)), weight("c.bias", (C,)), const("m2", [-2], np.int64),
-             const("axes", [-3, -1], np.int64), weight("fc.weight", (10, C * O)),
+             const("axes", [-3, -1], np.int64), weight("fc.weight", (10, C * P)),
              weight("fc.bias", (10,)), onnx.numpy_helper.from_array(idx, "windows")]
     model = build(nodes, [tensor("x", [1, 8, L])], [tensor("y", [1, 10])], inits, opset=20)
     return model, C * L
