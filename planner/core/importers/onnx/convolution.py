@@ -302,7 +302,8 @@ def map_conv_transpose(imp, node, main, acts, facts):
     w = imp.dims_of(node.input[1]) if len(node.input) > 1 else None
     x = imp.per_sample(main)
     out = imp.per_sample(node.output[0])
-    if w is None or x is None or out is None or len(w) not in (4, 5) or len(x) != len(w) - 1:
+    if w is None or x is None or out is None or len(w) not in (3, 4, 5) or \
+            len(x) != len(w) - 1:
         return imp.placeholder(node, main)
     dims = len(w) - 2
     group = int(imp.attr(node, "group", 1) or 1)
@@ -315,13 +316,31 @@ def map_conv_transpose(imp, node, main, acts, facts):
     # decoder, 'FuseBatchNormIntoConvTranspose')
     bn = facts.get("restore_bn")
     bias = _bias_beside_norm(imp, node, bias, bn, filters)
-    kind = "conv_transpose2d" if dims == 2 else "conv_transpose3d"
     pads = [int(v) for v in (imp.attr(node, "pads") or [0] * (2 * dims))]
-    imp.emit(kind, node, {
+    params = {
         "filters": filters, "kernel": one(kernel), "stride": one(strides),
         "padding": norm_padding(pads[:dims], pads[dims:], imp, node, "ConvTranspose"),
         "output_padding": one(imp.attr(node, "output_padding") or [0] * dims),
         "dilation": one(imp.attr(node, "dilations") or [1] * dims),
-        "groups": group, "bias": bias}, main, weights=weights)
+        "groups": group, "bias": bias}
+    if dims == 1:
+        # ConvTranspose1d (audio decoders, 1-D U-Nets) as a 2-D one over a height of 1, as
+        # map_conv does for Conv1d: the same parameters and bytes.
+        params = {k: ((0, int(v)) if k == "padding" and isinstance(v, int) else
+                      (1, int(v)) if k in ("kernel", "stride", "dilation") else
+                      (0, int(v)) if k == "output_padding" else v)
+                  for k, v in params.items()}
+        up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
+                      name=imp.layer_name(node, "as2d"))
+        imp.tensor_layer["\0" + up] = up
+        imp.layer_out[up] = (x[0], 1, x[1])
+        conv = imp.emit("conv_transpose2d", node, params, "\0" + up, out=[], weights=weights)
+        imp.tensor_layer["\0" + conv] = conv
+        imp.layer_out[conv] = (out[0], 1, out[1])
+        imp.expect.append((conv, (out[0], 1, out[1]), node))
+        imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
+    else:
+        kind = "conv_transpose2d" if dims == 2 else "conv_transpose3d"
+        imp.emit(kind, node, params, main, weights=weights)
     if bn is not None:
         _restore_bn(imp, node, bn, filters)

@@ -38,7 +38,7 @@ from planner.core.importers.onnx.common import (
 )
 from planner.core.importers.onnx.evaluate import MAX_VALUE_ELEMENTS
 from planner.core.importers.onnx.inputs import InputSelection
-from planner.core.importers.onnx.shapes import ShapeTracking
+from planner.core.importers.onnx.shapes import ShapeTracking, chain_copies
 from planner.core.importers.onnx.weights import WeightAccounting
 from planner.core.importers.onnx.kvcache import MAX_MASKS, square_constant
 from planner.core.importers.onnx.graph import GraphError, Node, UniqueNames, topological
@@ -62,6 +62,10 @@ def _small_array(nh, t, dims):
     import numpy as np  # noqa: PLC0415
 
     return np.frombuffer(t.raw_data, dtype=dtype).reshape(dims)
+
+
+# Products of activations copy a non-contiguous operand themselves (mappers._contiguous).
+_PRODUCTS = frozenset({"MatMul", "Gemm", "Einsum", "Attention", "MatMulInteger"})
 
 
 class _TensorLayers(dict):
@@ -677,6 +681,22 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         src = self.tensor_layer[root]
         want = self.layer_shape.get(tensor) or self.per_sample(tensor)
         have = self.layer_out.get(src)
+        reader = self.nodes[self.current].op_type if 0 <= self.current < len(self.nodes) \
+            else ""
+        if want is not None and have is not None and reader not in _PRODUCTS and \
+                chain_copies(self, root, tensor):
+            # permute(...).reshape(...) that no strides express: PyTorch copies, and a layer
+            # that keeps its input keeps the copy (pixel unshuffle before a convolution);
+            # products of activations make their own copies (mappers._contiguous).
+            name = self.layer_name(node)
+            params = {"op": "other", "keeps": "nothing", "shape": want}
+            if self.layers[-1].name != src:
+                params["input"] = src
+            self.layers.append(LayerSpec("elementwise", name, params))
+            self.layer_out[name] = want
+            self.status[k] = "mapped"
+            dict.__setitem__(self.tensor_layer, tensor, name)
+            return name
         if want is None or want == have or have is None:
             dict.__setitem__(self.tensor_layer, tensor, src)
             return src

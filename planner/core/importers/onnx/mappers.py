@@ -479,11 +479,16 @@ def _map_binary(imp, node, main, acts, facts):
     # One activation and a constant or a learned tensor.
     other = next((i for i in ins if i not in imp.acts), None)
     if imp.current in imp.norm_affine:
-        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept.
+        # A group norm's weight or bias (see _map_instancenorm): its parameters, nothing kept;
+        # GroupNorm(affine=False) as the default exporter writes it multiplies by ones and
+        # adds zeros of its own ('val_44'): no parameters.
         o = imp.origin(other) or other
+        call = fx_call(node)
+        learned = not (call is not None and call[0] == "aten.group_norm.default" and
+                       len(call[1]) > 3 and call[1][2 if op == "Mul" else 3] == "None")
         imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",
-                                       "parameters": numel(imp.init_dims[o])}, main,
-                 weights=(o,))
+                                       "parameters": numel(imp.init_dims[o]) if learned else 0},
+                 main, weights=(o,) if learned else ())
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
@@ -958,7 +963,8 @@ def _map_view(imp, node, main, acts, facts):
         return _map_embedding(imp, node, main, acts, facts)
     src = node.input[0] if node.input and node.input[0] in imp.tensor_layer else main
     if node.op_type == "Expand" and node.output and imp.consumers.get(node.output[0]) and all(
-            imp.nodes[u].op_type in _BROADCASTING for u in imp.consumers[node.output[0]]):
+            imp.nodes[u].op_type in _BROADCASTING or _index_of(imp.nodes[u], node.output[0])
+            for u in imp.consumers[node.output[0]]):
         # expand_as before an element-wise op (F.normalize's denominator): a view of the small
         # tensor, which the op broadcasts anyway; what it keeps is the small storage.
         imp.alias(node, src)
@@ -970,6 +976,23 @@ def _map_view(imp, node, main, acts, facts):
         imp.pending_view(node, src, node.output[0])
         return
     view_to(imp, node, src, node.output[0])
+
+
+def _map_rearrange(imp, node, main, acts, facts):
+    """DepthToSpace / SpaceToDepth (nn.PixelShuffle, PixelUnshuffle, space-to-depth stems):
+    a permuted copy of its input; autograd keeps nothing for it (its backward is the inverse
+    permutation)."""
+    out = imp.per_sample(node.output[0])
+    if out is None or numel(out) != numel(imp.per_sample(main) or ()):
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
+def _index_of(reader, tensor: str) -> bool:
+    """``tensor`` is the index ``reader`` gathers or scatters by (idx[..., None].expand(-1,
+    -1, C) for torch.gather / scatter): an expanded view of the small index is what it keeps."""
+    return reader.op_type in ("GatherElements", "ScatterElements", "GatherND", "ScatterND") \
+        and len(reader.input) > 1 and reader.input[1] == tensor and reader.input[0] != tensor
 
 
 def _map_split(imp, node, main, acts, facts):
@@ -1125,7 +1148,10 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
         if per_sample_index:  # main: the index, kept; the data read through 'from'
             params.update(keeps="input", **{"from": (imp.tensor_layer[data],)})
             return imp.emit("elementwise", node, params, index)
-        params["keeps"] = "nothing"
+        # (the default exporter's adaptive average pool to a size that does not divide the
+        # input: windows gathered by a constant index, then means; PyTorch's pool keeps its
+        # input for backward, which the gather's source is a view of)
+        params["keeps"] = "input" if _in_adaptive_pool(node) else "nothing"
     elif per_sample_index:
         params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
     else:
@@ -1157,6 +1183,67 @@ def _constant_index_elements(imp, index: str) -> int:
         imp.gather_indices_folded += numel(dims)
         return 0
     return numel(dims)
+
+
+def _map_scatter(imp, node, main, acts, facts):
+    """ScatterElements / ScatterND (torch.scatter, scatter_add, index_put): a new tensor of
+    its data's shape; backward gathers the gradient through the index, which is all it keeps
+    (a per-sample index; a constant one is not per sample). A multiplying or max/min
+    reduction also needs the values: planned as a guess."""
+    data = node.input[0] if node.input else ""
+    index = node.input[1] if len(node.input) > 1 else ""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    reduction = imp.attr(node, "reduction", b"none")
+    reduction = reduction.decode() if isinstance(reduction, bytes) else str(reduction)
+    if out is None or reduction not in ("none", "add") or imp.is_integer(data):
+        return imp.placeholder(node, main)
+    others = tuple(dict.fromkeys(imp.tensor_layer[t] for t in (data, node.input[2] if len(
+        node.input) > 2 else "") if t and t in imp.acts and t in imp.tensor_layer))
+    params: dict[str, Any] = {"op": "other", "shape": out}
+    if index in imp.acts and index in imp.tensor_layer:
+        params["keeps"] = "input"  # main: the index, kept
+        if others:
+            params["from"] = others
+        return imp.emit("elementwise", node, params, index)
+    src = data if data in imp.acts and data in imp.tensor_layer else main
+    params["keeps"] = "nothing"
+    rest = tuple(o for o in others if o != imp.tensor_layer[src])
+    if rest:
+        params["from"] = rest
+    return imp.emit("elementwise", node, params, src)
+
+
+def _map_grid_sample(imp, node, main, acts, facts):
+    """GridSample (F.grid_sample: spatial transformers, RAFT-style warping, deformable
+    sampling): backward keeps its input and its grid (a per-sample grid is kept too)."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    data = node.input[0] if node.input else ""
+    grid = node.input[1] if len(node.input) > 1 else ""
+    if out is None or data not in imp.acts or data not in imp.tensor_layer:
+        return imp.placeholder(node, main)
+    params: dict[str, Any] = {"op": "other", "keeps": "input", "shape": out}
+    if grid in imp.acts and grid in imp.tensor_layer:
+        params.update(keeps="inputs", **{"from": (imp.tensor_layer[grid],)})
+    imp.emit("elementwise", node, params, data)
+
+
+def _map_new_of_shape(imp, node, main, acts, facts):
+    """AffineGrid (F.affine_grid: a grid linear in theta) and Col2Im (F.fold: its backward is
+    an unfold): a new tensor of the output's shape; autograd keeps nothing for either."""
+    out = imp.per_sample(node.output[0]) if node.output else None
+    if out is None:
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+
+
+def _in_adaptive_pool(node) -> bool:
+    """The node is part of F.adaptive_avg_pool*d as torch.export decomposed it (the record's
+    innermost call, module or functional, is the pool)."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.stack_trace":
+            lines = [ln for ln in p.value[-2000:].strip().splitlines() if ln.strip()]
+            return bool(lines) and "adaptive_avg_pool" in lines[-1]
+    return False
 
 
 def _map_topk(imp, node, main, acts, facts):
@@ -1217,8 +1304,15 @@ MAPPERS = {
     "Expand": _map_view,
     "Tile": _map_view,
     "TopK": _map_topk,
+    "ScatterElements": _map_scatter,
+    "GridSample": _map_grid_sample,
+    "AffineGrid": _map_new_of_shape,
+    "Col2Im": _map_new_of_shape,
+    "ScatterND": _map_scatter,
     "Gather": _map_view,
     "Split": _map_split,
+    "DepthToSpace": _map_rearrange,
+    "SpaceToDepth": _map_rearrange,
     "Identity": _map_identity,
     "Cast": _map_identity,
     "Add": _map_binary,
