@@ -16,6 +16,7 @@ from planner.core.importers.onnx.computed import broadcast_operand, larger_compu
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
+from planner.core.importers.onnx.strides import matmul_copies
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -297,9 +298,21 @@ def _map_matmul(imp, node, main, acts, facts):
     if a in imp.acts and b in imp.acts:
         if a not in imp.tensor_layer or b not in imp.tensor_layer:
             return imp.placeholder(node, main)
-        # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
-        # selected from one projection) cannot be viewed so and is copied: the copy is kept.
-        a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
+        copies = matmul_copies(imp, a, b)
+        if copies is None:
+            # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
+            # selected from one projection) cannot be viewed so and is copied: the copy is
+            # kept.
+            a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
+        else:
+            # The batched path, from the operands' strides: each expanded to the broadcast
+            # batch and reshaped to 3-D; one that cannot be so viewed (a broadcast axis, heads
+            # transposed before the merge: LambdaNet's position lambdas) is copied, and bmm
+            # keeps the copy, as large as the expanded operand.
+            sa, sb = imp.per_sample(a), imp.per_sample(b)
+            lead = _broadcast_lead(sa, sb)
+            a, b = (_copy_of(imp, node, t, k, _expanded(imp, t, lead)) if copied else t
+                    for k, (t, copied) in enumerate(zip((a, b), copies)))
         imp.emit("matmul", node, {"from": (imp.tensor_layer[b],)}, a)
         return
     w = imp.dims_of(b)
@@ -383,16 +396,42 @@ def _last_axis_moved(imp, tensor: str) -> bool:
     return len(perm) >= 3 and perm[-1] != len(perm) - 1
 
 
-def _copy_of(imp, node, tensor: str, k: int) -> str:
-    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps)."""
+def _copy_of(imp, node, tensor: str, k: int, shape: tuple[int, ...] | None = None) -> str:
+    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps); ``shape``: its
+    per-sample shape where the copy is expanded (broadcast) beyond ``tensor``'s."""
     copy = f"\0copy{k}:{node.output[0]}"
+    params: dict[str, Any] = {"op": "other", "keeps": "nothing"}
+    same = shape is None or shape == imp.per_sample(tensor)
+    if not same:
+        params["shape"] = shape
     imp.tensor_layer[copy] = imp.emit(
-        "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
+        "elementwise", node, params, tensor, out=[],
         name=imp.layer_name(node, f"contiguous{k}"))
-    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
+    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor]) \
+        if same else shape
     imp.acts.add(copy)
-    imp.set_per_sample(copy, imp.per_sample(tensor))
+    imp.set_per_sample(copy, imp.per_sample(tensor) if same else shape)
     return copy
+
+
+def _broadcast_lead(sa, sb) -> tuple[int, ...] | None:
+    """The broadcast of two per-sample operands' leading (batch-like) axes, or None."""
+    if sa is None or sb is None or len(sa) < 2 or len(sb) < 2:
+        return None
+    a, b = sa[:-2], sb[:-2]
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+        return None
+    return tuple(max(x, y) for x, y in zip(a, b))
+
+
+def _expanded(imp, tensor: str, lead) -> tuple[int, ...] | None:
+    """``tensor``'s per-sample shape expanded to the leading axes ``lead`` (None: as it is)."""
+    s = imp.per_sample(tensor)
+    if s is None or lead is None or len(s) < 2:
+        return None
+    return tuple(lead) + tuple(s[-2:])
 
 
 def _learned(imp, name: str) -> int:
