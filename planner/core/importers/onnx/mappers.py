@@ -481,11 +481,13 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
+    counted = False
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
         # logit scale, a bias with a zeroed part): those parameters are this layer's.
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
+        counted = not weights and imp.behind_counted
     x = imp.per_sample(main)
     # (and, from the legacy exporter's constant folding, a per-channel bias reshaped: ConvNeXt-
     # V2's GRN bias, 'onnx::Add_N')
@@ -505,7 +507,9 @@ def _map_binary(imp, node, main, acts, facts):
         if scalar is not None:
             learned, weights = 1, (scalar,)
     if op in ("Mul", "Div"):
-        keeps = "input" if learned else "nothing"
+        # (a factor made from parameters counted at an earlier layer is learned too: the
+        # product keeps its activation for their gradient)
+        keeps = "input" if learned or counted else "nothing"
     elif op == "Pow":
         keeps = "input"
     else:
@@ -530,6 +534,12 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
     not yet claimed by another layer; the data operand of a product (a coordinate table) is
     not a parameter."""
     walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
+    # nodes of walks that found parameters: a later walk reaching one computes its tensor
+    # from parameters counted before (the same sigmoid(alpha) read through four selects:
+    # EfficientViM's layer scales); ``imp.behind_counted`` says so for the last walk
+    from_learned = imp.__dict__.setdefault("behind_learned", set())
+    imp.behind_counted = False
+    this_walk: list[int] = []
     found: list[str] = []
     kept: dict[str, int] = {}  # what autograd keeps in that subgraph: tensor -> elements
     data: set[str] = set()  # tensors a product reads as its data, not as its weight
@@ -541,8 +551,11 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
         seen.add(t)
         p = imp.producer.get(t)
         if p is None or p in walked:
+            if p is not None and p in from_learned:
+                imp.behind_counted = True
             continue
         walked.add(p)
+        this_walk.append(p)
         node = imp.nodes[p]
         passes = t in data and node.op_type in _PASS_THROUGH
         for k, i in enumerate(node.input):
@@ -572,6 +585,8 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
             kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
     if found and kept:
         imp.__dict__.setdefault("constant_kept", {}).update(kept)
+    if found:
+        from_learned.update(this_walk)
     return tuple(found)
 
 
