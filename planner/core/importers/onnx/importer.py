@@ -159,6 +159,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         # Set by the patterns, mappers and checks when they find what they stand for:
         self.eval_bn = 0  # batch norms folded into convolutions by an eval export
         self.computed_operands = 0  # products with tensors computed from parameters alone
+        self.expanded_tables = 0  # constant tables expanded over the batch (shapes._batch_tables)
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
         self.gather_indices = 0  # int64 elements of constant indices torch.gather keeps once
@@ -753,6 +754,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             self.current = k
             acts = [i for i in node.input if i in self.acts]
             if not acts:
+                if node.output and node.output[0] in self.batch_tables:
+                    self._batch_table(k, node)
+                    continue
                 self.status[k] = "constant"
                 continue
             planned = [i for i in acts if i in self.tensor_layer]
@@ -795,6 +799,19 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if o in self.tensor_layer.pending:
                 self.tensor_layer[o]  # noqa: B018 - a graph output: plan its final shape
         self._computed_operands()
+
+    def _batch_table(self, k: int, node) -> None:
+        """A constant table expanded over the batch (shapes._batch_tables): planned as a
+        tensor of every sample, made from nothing it keeps (the expand is a view; the learned
+        layer reading it keeps its copy)."""
+        t = node.output[0]
+        table = self.origin(node.input[0]) or node.input[0]
+        if table in self.init_dims:
+            self.buffers.add(table)  # data (a coordinate table), not a parameter
+        self.emit("elementwise", node, {"op": "other", "keeps": "nothing",
+                                        "shape": self.per_sample(t)}, self.input_name,
+                  out=[t], index=k)
+        self.expanded_tables += 1
 
     def _computed_operands(self) -> None:
         """Batched products of an activation with a tensor the graph computes from parameters

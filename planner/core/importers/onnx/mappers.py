@@ -16,6 +16,7 @@ from planner.core.importers.onnx.computed import broadcast_operand, larger_compu
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
+from planner.core.importers.onnx.strides import matmul_copies
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -297,9 +298,21 @@ def _map_matmul(imp, node, main, acts, facts):
     if a in imp.acts and b in imp.acts:
         if a not in imp.tensor_layer or b not in imp.tensor_layer:
             return imp.placeholder(node, main)
-        # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
-        # selected from one projection) cannot be viewed so and is copied: the copy is kept.
-        a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
+        copies = matmul_copies(imp, a, b)
+        if copies is None:
+            # torch.matmul reshapes its operands to 3-D; a slice of a larger tensor (q, k, v
+            # selected from one projection) cannot be viewed so and is copied: the copy is
+            # kept.
+            a, b = (_contiguous(imp, node, t, k) for k, t in enumerate((a, b)))
+        else:
+            # The batched path, from the operands' strides: each expanded to the broadcast
+            # batch and reshaped to 3-D; one that cannot be so viewed (a broadcast axis, heads
+            # transposed before the merge: LambdaNet's position lambdas) is copied, and bmm
+            # keeps the copy, as large as the expanded operand.
+            sa, sb = imp.per_sample(a), imp.per_sample(b)
+            lead = _broadcast_lead(sa, sb)
+            a, b = (_copy_of(imp, node, t, k, _expanded(imp, t, lead)) if copied else t
+                    for k, (t, copied) in enumerate(zip((a, b), copies)))
         imp.emit("matmul", node, {"from": (imp.tensor_layer[b],)}, a)
         return
     w = imp.dims_of(b)
@@ -418,16 +431,42 @@ def _last_axis_moved(imp, tensor: str) -> bool:
     return len(perm) >= 3 and (perm[-1] != len(perm) - 1 or perm[:-1] != sorted(perm[:-1]))
 
 
-def _copy_of(imp, node, tensor: str, k: int) -> str:
-    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps)."""
+def _copy_of(imp, node, tensor: str, k: int, shape: tuple[int, ...] | None = None) -> str:
+    """A copy of activation ``tensor`` that ``node``'s layer reads (and keeps); ``shape``: its
+    per-sample shape where the copy is expanded (broadcast) beyond ``tensor``'s."""
     copy = f"\0copy{k}:{node.output[0]}"
+    params: dict[str, Any] = {"op": "other", "keeps": "nothing"}
+    same = shape is None or shape == imp.per_sample(tensor)
+    if not same:
+        params["shape"] = shape
     imp.tensor_layer[copy] = imp.emit(
-        "elementwise", node, {"op": "other", "keeps": "nothing"}, tensor, out=[],
+        "elementwise", node, params, tensor, out=[],
         name=imp.layer_name(node, f"contiguous{k}"))
-    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor])
+    imp.layer_out[imp.tensor_layer[copy]] = imp.layer_out.get(imp.tensor_layer[tensor]) \
+        if same else shape
     imp.acts.add(copy)
-    imp.set_per_sample(copy, imp.per_sample(tensor))
+    imp.set_per_sample(copy, imp.per_sample(tensor) if same else shape)
     return copy
+
+
+def _broadcast_lead(sa, sb) -> tuple[int, ...] | None:
+    """The broadcast of two per-sample operands' leading (batch-like) axes, or None."""
+    if sa is None or sb is None or len(sa) < 2 or len(sb) < 2:
+        return None
+    a, b = sa[:-2], sb[:-2]
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+        return None
+    return tuple(max(x, y) for x, y in zip(a, b))
+
+
+def _expanded(imp, tensor: str, lead) -> tuple[int, ...] | None:
+    """``tensor``'s per-sample shape expanded to the leading axes ``lead`` (None: as it is)."""
+    s = imp.per_sample(tensor)
+    if s is None or lead is None or len(s) < 2:
+        return None
+    return tuple(lead) + tuple(s[-2:])
 
 
 def _learned(imp, name: str) -> int:
@@ -492,11 +531,13 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
+    counted = False
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
         # logit scale, a bias with a zeroed part): those parameters are this layer's.
         weights = _parameters_behind(imp, other)
         learned = sum(numel(imp.init_dims[w]) for w in weights)
+        counted = not weights and imp.behind_counted
     x = imp.per_sample(main)
     # (and, from the legacy exporter's constant folding, a per-channel bias reshaped: ConvNeXt-
     # V2's GRN bias, 'onnx::Add_N')
@@ -516,7 +557,9 @@ def _map_binary(imp, node, main, acts, facts):
         if scalar is not None:
             learned, weights = 1, (scalar,)
     if op in ("Mul", "Div"):
-        keeps = "input" if learned else "nothing"
+        # (a factor made from parameters counted at an earlier layer is learned too: the
+        # product keeps its activation for their gradient)
+        keeps = "input" if learned or counted else "nothing"
     elif op == "Pow":
         keeps = "input"
     else:
@@ -541,6 +584,12 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
     not yet claimed by another layer; the data operand of a product (a coordinate table) is
     not a parameter."""
     walked = imp.__dict__.setdefault("behind_walked", set())  # nodes already accounted
+    # nodes of walks that found parameters: a later walk reaching one computes its tensor
+    # from parameters counted before (the same sigmoid(alpha) read through four selects:
+    # EfficientViM's layer scales); ``imp.behind_counted`` says so for the last walk
+    from_learned = imp.__dict__.setdefault("behind_learned", set())
+    imp.behind_counted = False
+    this_walk: list[int] = []
     found: list[str] = []
     kept: dict[str, int] = {}  # what autograd keeps in that subgraph: tensor -> elements
     data: set[str] = set()  # tensors a product reads as its data, not as its weight
@@ -552,8 +601,11 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
         seen.add(t)
         p = imp.producer.get(t)
         if p is None or p in walked:
+            if p is not None and p in from_learned:
+                imp.behind_counted = True
             continue
         walked.add(p)
+        this_walk.append(p)
         node = imp.nodes[p]
         passes = t in data and node.op_type in _PASS_THROUGH
         for k, i in enumerate(node.input):
@@ -583,6 +635,8 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
             kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
     if found and kept:
         imp.__dict__.setdefault("constant_kept", {}).update(kept)
+    if found:
+        from_learned.update(this_walk)
     return tuple(found)
 
 

@@ -243,13 +243,20 @@ class ShapeTracking:
     # -------------------------------------------------------------- activations, batch axes
     def _find_activations(self) -> None:
         self.acts: set[str] = set(self.data_inputs)
-        for node in self.nodes:
-            if node.op_type in ("Shape", "Size"):
-                continue
-            if any(i in self.acts for i in node.input):
-                for o in node.output:
-                    if o:
-                        self.acts.add(o)
+        self.batch_tables: dict[str, int] = {}
+        for _pass in range(2):
+            for node in self.nodes:
+                if node.op_type in ("Shape", "Size"):
+                    continue
+                if any(i in self.acts for i in node.input):
+                    for o in node.output:
+                        if o:
+                            self.acts.add(o)
+            if _pass == 0:
+                self.batch_tables = self._batch_tables()
+                if not self.batch_tables:
+                    break
+                self.acts.update(self.batch_tables)
         for name in self.data_inputs:
             shape = self.per_sample_raw(name, self.input_axes[name])
             if shape is None or not 1 <= len(shape) <= 4:
@@ -257,10 +264,49 @@ class ShapeTracking:
                     "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
                     "{shape}"), name=name, shape=shape_str(shape)))
 
+    def _batch_tables(self) -> dict[str, int]:
+        """Constant tables the network expands over the batch for a learned layer to read
+        (ConViT's ``rel_indices.expand(B, -1, -1, -1)`` before its position projection):
+        tensor -> the Expand node. At the file's batch of 1 the Expand changes nothing (its
+        target was the batch), so a learned layer over it looks like one over a constant,
+        computed once; PyTorch runs it on every sample and keeps what it keeps per sample.
+        Such a table is planned as an activation (batch first)."""
+        if self.batch_infer != 1:
+            return {}
+        out: dict[str, int] = {}
+        for k, node in enumerate(self.nodes):
+            if node.op_type != "Expand" or len(node.input) < 2 or not node.output or \
+                    node.input[0] in self.acts or node.output[0] in self.acts:
+                continue
+            x, y = self.full_shape(node.input[0]), self.full_shape(node.output[0])
+            if x is None or y is None or len(y) < 3 or tuple(x) != tuple(y) or y[0] != 1 or \
+                    not self._read_by_learned_layer(node.output[0]):
+                continue
+            out[node.output[0]] = k
+        return out
+
+    def _read_by_learned_layer(self, tensor: str) -> bool:
+        """``tensor`` is, through views and casts, the data operand of a product with a
+        weight of the file (MatMul, Gemm, Conv)."""
+        for _ in range(6):
+            users = self.consumers.get(tensor, [])
+            if len(users) != 1:
+                return False
+            n = self.nodes[users[0]]
+            if n.op_type in ("MatMul", "Gemm", "Conv") and len(n.input) > 1 and \
+                    n.input[0] == tensor and self.is_weight(n.input[1]):
+                return True
+            if n.op_type not in ("Cast", "Identity", "Reshape", "Transpose", "Unsqueeze",
+                                 "Squeeze") or not n.output:
+                return False
+            tensor = n.output[0]
+        return False
+
     def _batch_axes(self) -> None:
         """Which axis of each activation is the batch (None: merged with another, or gone)."""
         b0 = self.batch_infer
         bax: dict[str, int | None] = dict(self.input_axes)
+        bax.update((t, 0) for t in self.batch_tables)
         self.bax = bax
         self.merged_lead.clear()
         for node in self.nodes:
