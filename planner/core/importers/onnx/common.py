@@ -20,9 +20,14 @@ LEARNED_OPS = frozenset({
     "MatMul", "Gemm", "Conv", "ConvTranspose", "LayerNormalization", "BatchNormalization",
     "InstanceNormalization", "GroupNormalization", "SimplifiedLayerNormalization",
     "RMSNormalization", "SkipLayerNormalization", "LSTM", "GRU", "RNN", "Einsum",
-    "MatMulInteger", "QLinearMatMul", "QLinearConv", "Attention", "MultiHeadAttention"})
+    "MatMulInteger", "QLinearMatMul", "QLinearConv", "Attention", "MultiHeadAttention",
+    # onnxruntime's fused and quantized operators (contrib.py)
+    "SkipSimplifiedLayerNormalization", "EmbedLayerNormalization", "MatMulNBits", "FusedMatMul",
+    "FusedConv", "ConvInteger", "DynamicQuantizeMatMul", "GemmFastGelu"})
 MATRIX_OPS = frozenset({"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum", "MatMulInteger",
-                         "QLinearMatMul", "QLinearConv", "LSTM", "GRU", "RNN"})
+                         "QLinearMatMul", "QLinearConv", "LSTM", "GRU", "RNN", "MatMulNBits",
+                         "FusedMatMul", "FusedConv", "ConvInteger", "DynamicQuantizeMatMul",
+                         "GemmFastGelu"})
 # A node's record of the default exporter: '%name : [...] = call_function[...](args = (%x, …'
 FX_RECORD = re.compile(r"%(\w+) : .*?args = \(\[?%(\w+)")
 STEM = re.compile(r"_\d+$")

@@ -36,6 +36,7 @@ from planner.core.importers.onnx.common import (
     one_line,
     squeezed,
 )
+from planner.core.importers.onnx import contrib
 from planner.core.importers.onnx.evaluate import MAX_VALUE_ELEMENTS
 from planner.core.importers.onnx.inputs import InputSelection
 from planner.core.importers.onnx.shapes import ShapeTracking, chain_copies
@@ -214,6 +215,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
                           0)
         self._collect_constants(graph)
+        contrib.quantized_weights(self, graph)
         self.folded_modules = self._folded_parameter_modules(model)
         # Parameters the default exporter's FX record reads ('%p_pos_embed'): a top-level
         # parameter has no module path in its name, like the constants it folds.
@@ -432,6 +434,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         for out in wg.output:
             if out.type.HasField("tensor_type"):
                 out.type.tensor_type.ClearField("shape")
+        contrib.shape_stand_ins(self, work)
         return work
 
     def set_per_sample(self, name: str, dims: tuple[int, ...] | None) -> None:
@@ -467,7 +470,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if node.op_type not in ("Identity", "Cast", "Transpose", "Reshape", "Unsqueeze",
                                     "Squeeze", "Flatten", "Expand", "Mul", "Div", "Neg",
                                     "Sqrt", "Add", "Gather", "Slice", "Split", "Concat", "Tile",
-                                    "CastLike"):
+                                    "CastLike", "DequantizeLinear"):
                 return None
             # (a one-element tensor only through a rename: the legacy exporter's Identity of
             # a learned scalar merged with its equals; a scalar operand of arithmetic is not
@@ -930,6 +933,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 "core", "The imported plan has problems to fix: {problems}."),
                 problems=shown + more))
         self._account(analysis)
+        contrib.notes(self)
         return draft
 
 

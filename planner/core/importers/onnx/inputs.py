@@ -90,7 +90,8 @@ class InputSelection:
                     (not matrix or sum(1 for d in dims if d > 1) >= 2)
             p = self.producer.get(name)
             if p is None or self.nodes[p].op_type not in (
-                    "Identity", "Cast", "Transpose", "Reshape", "Unsqueeze", "Squeeze"):
+                    "Identity", "Cast", "Transpose", "Reshape", "Unsqueeze", "Squeeze",
+                    "DequantizeLinear"):
                 return False
             name = self.nodes[p].input[0] if self.nodes[p].input else ""
         return False

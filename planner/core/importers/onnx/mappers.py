@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from planner.core.importers.onnx import contrib
 from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
 from planner.core.importers.onnx.computed import broadcast_operand, larger_computed_factor
 from planner.core.importers.onnx.convolution import (
@@ -1401,7 +1402,10 @@ def map_node(imp, node, main, acts, facts) -> None:
         return _map_region(imp, node, main, acts, facts)
     if "attention" in facts:
         return _map_attention_fused(imp, node, main, acts, facts)
-    mapper = MAPPERS.get(node.op_type)
+    if contrib.is_contrib(node):
+        # onnxruntime's operators (com.microsoft): never the ONNX operator of the same name
+        return contrib.map_contrib(imp, node, main, acts, facts)
+    mapper = MAPPERS.get(node.op_type) or contrib.QUANT_MAPPERS.get(node.op_type)
     if mapper is None:
         return imp.placeholder(node, main)
     return mapper(imp, node, main, acts, facts)

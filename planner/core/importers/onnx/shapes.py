@@ -249,7 +249,11 @@ class ShapeTracking:
                 if node.op_type in ("Shape", "Size"):
                     continue
                 if any(i in self.acts for i in node.input):
-                    for o in node.output:
+                    # (a dynamic quantization's scale and zero point are numbers of the whole
+                    # tensor, not activations: the float network has neither)
+                    outs = node.output[:1] if node.op_type == "DynamicQuantizeLinear" else \
+                        node.output
+                    for o in outs:
                         if o:
                             self.acts.add(o)
             if _pass == 0:

@@ -32,7 +32,7 @@ class WeightAccounting:
         parts = self.part_claims
         # (a packed weight claimed in parts: the parts' elements, besides any whole claims)
         whole = {w: c - parts.get(w, (0, 0))[1] for w, c in claimed.items()}
-        claimed_total = sum(parts.get(w, (0, 0))[0] + numel(self.init_dims[w]) * c
+        claimed_total = sum(parts.get(w, (0, 0))[0] + self.weight_elements(w) * c
                             for w, c in whole.items()) - self.tied_weights
         reused = sum(self.shared_vectors.values())
         reused_weights = sum(self.shared_weights.values())
@@ -107,7 +107,7 @@ class WeightAccounting:
                         (numel(self.init_dims[t]) > 1 or t in claimed) and \
                         (t not in self.buffers or t in claimed) and \
                         (t in claimed or self.is_learned(t)):
-                    weights[t] = numel(self.init_dims[t])
+                    weights[t] = self.weight_elements(t)
                 continue
             p = self.producer.get(t)
             if p is not None:
@@ -136,7 +136,7 @@ class WeightAccounting:
                            and self.init_type.get(t) in FLOAT_TYPES
                            and numel(self.init_dims[t]) > 1)
         self._folded_buffers(claimed)
-        derived = sorted(derived - self.weight_constants)
+        derived = sorted(derived - self.weight_constants - self.quant_meta)
         self.derived_constants = len(derived)
         if derived:
             n = sum(numel(self.init_dims[t]) for t in derived)
@@ -529,6 +529,11 @@ class WeightAccounting:
         # (a module that kept one of its parameters lost the other to a merge with an equal
         # tensor, an untrained network's zero bias, not to folding)
         return lost - kept
+
+    def weight_elements(self, init: str) -> int:
+        """The parameters an initializer holds: its elements, or for a quantized weight the
+        float weight's (MatMulNBits packs two 4-bit values a byte)."""
+        return self.quantized.get(init) or numel(self.init_dims[init])
 
     def is_learned(self, name: str) -> bool:
         """A weight that is a learned tensor, not a constant the exporter computed (a mask, a
