@@ -351,14 +351,15 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.embedded_where: dict[str, tuple[int, int, int]] | None = None
         for t in graph.initializer:
             dims = tuple(int(d) for d in t.dims)
-            if any(d < 0 for d in dims) or numel(dims) > MAX_ELEMENTS or \
-                    any(d > MAX_ELEMENTS for d in dims):
+            if dims and (min(dims) < 0 or max(dims) > MAX_ELEMENTS or
+                         numel(dims) > MAX_ELEMENTS):
                 self.fail(Msg(QT_TRANSLATE_NOOP(
                     "core", "initializer '{name}' has absurd dimensions {dims}"),
                     name=t.name, dims=str(list(dims))))
             self.init_dims[t.name] = dims
             self.init_type[t.name] = int(t.data_type)
-            if len(self.square_consts) < MAX_MASKS and square_constant(t):
+            if len(dims) >= 2 and dims[-1] == dims[-2] >= 2 and \
+                    len(self.square_consts) < MAX_MASKS and square_constant(t):
                 self.square_consts[t.name] = t  # a possible attention mask (kvcache)
             if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
                 self.values.add_lazy(t, dims)  # decoded where a step reads it
@@ -905,7 +906,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         drift = []
         for name, shape, what in self.expect:
             plan = plan_shapes.get(name)
-            if plan is not None and squeezed(plan) != squeezed(shape):
+            if plan is not None and plan != shape and squeezed(plan) != squeezed(shape):
                 if not isinstance(what, str):
                     what = f"{what.op_type} '{self.node_label(what)}'"
                 drift.append(f"{what} ({shape_str(shape)} in the file, {shape_str(plan)} in the "
