@@ -97,3 +97,35 @@ def test_weight_values_are_decoded_only_where_read(tmp_path):
     decoded = {name for name in filters if dict.__contains__(imp.values, name)}
     assert not decoded, f"{len(decoded)} filter(s) decoded though no step reads their values"
     assert dict.__contains__(imp.values, "scales")
+
+
+def test_a_branch_reads_float_values_of_the_graph(tmp_path):
+    """A subgraph's nodes read the graph's initializers without listing them as the If's
+    inputs: an If (decided by the input's shape, so inlined) whose branch upsamples by the
+    graph's float scales. Left without their values in the inference copy, the upsampled
+    shape was unknown once the branch was inlined; with subgraphs every value goes."""
+    import numpy as np
+
+    branch = h.make_graph(
+        [h.make_node("Resize", ["c", "roi", "scales"], ["up"], name="/up/Resize",
+                     mode="nearest")], "then", [], [tensor("up", None)])
+    other = h.make_graph([h.make_node("Identity", ["c"], ["same"], name="/same")], "else",
+                         [], [tensor("same", None)])
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="/conv/Conv", kernel_shape=[1, 1]),
+        h.make_node("Shape", ["x"], ["shp"], name="/Shape"),
+        h.make_node("Gather", ["shp", "two"], ["hgt"], name="/Gather", axis=0),
+        h.make_node("Equal", ["hgt", "eight"], ["small"], name="/Equal"),
+        h.make_node("If", ["small"], ["y0"], name="/If", then_branch=branch,
+                    else_branch=other),
+        h.make_node("Conv", ["y0", "w2"], ["y"], name="/head/Conv", kernel_shape=[1, 1]),
+    ]
+    inits = [weight("w", (C, 3, 1, 1)), weight("w2", (4, C, 1, 1)),
+             const("two", 2, dtype=np.int64), const("eight", 8, dtype=np.int64),
+             const("roi", [], dtype="float32"), const("scales", [1.0, 1.0, 2.0, 2.0])]
+    model = build(nodes, [tensor("x", ["N", 3, 8, 8])], [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    from planner.core.network import analyze
+
+    infos = analyze(r.draft).layers
+    assert infos[-1].out_shape == (4, 16, 16), [(i.name, i.out_shape) for i in infos]

@@ -451,10 +451,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         helper = onnx.helper
         typed = []
         values, init = self.values, wg.initializer
+        # (a subgraph's nodes read the graph's initializers without listing them as inputs
+        # of the node that holds it: with subgraphs, every value goes as before)
+        subgraphs = any(a.type in _GRAPH_ATTRIBUTES for n in self.nodes for a in n.attribute)
         for t in graph.initializer:
             if not values.has_value(t.name):  # large: a typed input, as inference needs
                 typed.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
-            elif not self._value_informs_inference(t):
+            elif not subgraphs and not self._value_informs_inference(t):
                 # a weight whose shape alone inference reads: the initializer without its data
                 stub = init.add()
                 stub.name, stub.data_type = t.name, t.data_type
@@ -936,6 +939,9 @@ _WEIGHT_READERS = frozenset({
     "GroupNormalization", "SimplifiedLayerNormalization", "RMSNormalization",
     "SkipLayerNormalization", "MatMul", "Gemm", "Einsum", "Add", "Sub", "Mul", "Div", "PRelu",
     "LSTM", "GRU", "RNN"})
+
+
+_GRAPH_ATTRIBUTES = (5, 10)  # AttributeProto.GRAPH, GRAPHS: a node holding subgraphs
 
 
 def _inference_copy(onnx, model):
