@@ -14,6 +14,8 @@ Graph kinds:
   resnet       deep residual convolution net: Conv/BatchNormalization/Relu/Add blocks
   transformer  a long transformer stack as the legacy exporter writes it: Shape -> Gather ->
                Unsqueeze -> Concat -> Reshape arithmetic around every MatMul and Softmax
+  dynamo       a long transformer stack as the default exporter writes it (dynamic batch and
+               length): node records, value_info, Shape(start, end) -> Concat -> Reshape
   samenames    a chain of Relu/Add nodes that all have the same name
   constants    long chains of constant lookups (Identity -> Cast -> Identity ... of an
                initializer) feeding every Add of a chain
@@ -203,6 +205,113 @@ def transformer(target: int):
     return _model(nodes, [_vi("x", ["N", 8, d])], [_vi(x, ["N", 8, d])], inits)
 
 
+def dynamo(target: int):
+    """A long transformer stack as the default (dynamo) exporter writes it with a dynamic
+    batch: opset 20, 'node_*' names and 'val_*' tensors, linear weights
+    stored transposed under the exporter's own names, every node with its record
+    (``metadata_props``: name scopes, class hierarchy, the FX node), value_info for every
+    intermediate with symbolic dimensions, the exported program's signature, and the head split
+    and merge of every layer as Shape(start, end) -> Concat -> Reshape (about 40 nodes a
+    layer), at d=16, 2 heads, T=8."""
+    from onnx import helper
+
+    d, h = 16, 2
+    nodes, inits, infos, signature = [], [], [], []
+    inits += [_i64("val_heads", [h]), _i64("val_hd", [d // h]), _i64("val_dm", [d])]
+    n = 0
+
+    def node(op, ins, outs, scope, fx, **kw):
+        nonlocal n
+        n += 1
+        nd = helper.make_node(op, ins, outs, name=f"node_{op}_{n}", **kw)
+        parts = ["", *scope.split("."), fx]
+        for key, value in (
+                ("namespace", ": " + "/".join(f"{p}: torch.nn.Module" for p in parts[1:-1])
+                 + f"/{fx}: aten.{fx}.default"),
+                ("pkg.torch.onnx.class_hierarchy",
+                 str(["torch.nn.Module"] * (len(parts) - 1) + [f"aten.{fx}.default"])),
+                ("pkg.torch.onnx.fx_node",
+                 f"%{outs[0]} : [num_users=1] = call_function[target=torch.ops.aten.{fx}."
+                 f"default](args = (%{ins[0]},), kwargs = {{}})"),
+                ("pkg.torch.onnx.name_scopes", str(parts))):
+            nd.metadata_props.add(key=key, value=value)
+        nodes.append(nd)
+        for o in outs:
+            infos.append(_vi(o, ["batch", 8, None]))
+        return outs[0]
+
+    def param(name, shape):
+        signature.append(f"p_{name.replace('.', '_')}: PARAMETER target='{name}'")
+        inits.append(_w(name, shape))
+        return name
+
+    def linear(t, p, din, dout):
+        w = f"val_w{len(inits)}"
+        signature.append(f"p_{p.replace('.', '_')}_weight: PARAMETER target='{p}.weight'")
+        inits.append(_w(w, (din, dout)))  # stored transposed, under the exporter's name
+        m = node("MatMul", [t, w], [f"val_{n}"], p, "linear")
+        return node("Add", [m, param(f"{p}.bias", (dout,))], [f"linear_{n}"], p, "linear")
+
+    def layernorm(t, p):
+        return node("LayerNormalization", [t, param(f"{p}.weight", (d,)),
+                                           param(f"{p}.bias", (d,))],
+                    [f"layer_norm_{n}"], p, "layer_norm", axis=-1, epsilon=1e-5)
+
+    def dims_of(t, p):
+        b = node("Shape", [t], [f"val_{n}"], p, "sym_size", start=0, end=1)
+        s = node("Shape", [t], [f"val_{n}"], p, "sym_size", start=1, end=2)
+        return b, s
+
+    def split_heads(t, src, p, perm):
+        b, s = dims_of(src, p)
+        shp = node("Concat", [b, s, "val_heads", "val_hd"], [f"val_{n}"], p, "view", axis=0)
+        r = node("Reshape", [t, shp], [f"view_{n}"], p, "view")
+        return node("Transpose", [r], [f"transpose_{n}"], p, "transpose", perm=perm)
+
+    x, layer = "input", 0
+    while n + 45 <= target:
+        p = f"layers.{layer}"
+        a = layernorm(x, f"{p}.ln1")
+        qkv = linear(a, f"{p}.attn.qkv", d, 3 * d)
+        q, k, v = (f"split_{n + 1}_{j}" for j in range(3))
+        node("Split", [qkv], [q, k, v], f"{p}.attn", "split", axis=2, num_outputs=3)
+        q = split_heads(q, a, f"{p}.attn", [0, 2, 1, 3])
+        k = split_heads(k, a, f"{p}.attn", [0, 2, 3, 1])
+        v = split_heads(v, a, f"{p}.attn", [0, 2, 1, 3])
+        s = node("MatMul", [q, k], [f"matmul_{n}"], f"{p}.attn", "matmul")
+        s = node("Div", [s, "scalar_tensor_default"], [f"div_{n}"], f"{p}.attn", "div")
+        s = node("Softmax", [s], [f"softmax_{n}"], f"{p}.attn", "softmax", axis=-1)
+        o = node("MatMul", [s, v], [f"matmul_{n}"], f"{p}.attn", "matmul")
+        o = node("Transpose", [o], [f"transpose_{n}"], f"{p}.attn", "transpose",
+                 perm=[0, 2, 1, 3])
+        b, t = dims_of(a, f"{p}.attn")
+        shp = node("Concat", [b, t, "val_dm"], [f"val_{n}"], f"{p}.attn", "view", axis=0)
+        o = node("Reshape", [o, shp], [f"_unsafe_view_{n}"], f"{p}.attn", "_unsafe_view")
+        o = linear(o, f"{p}.attn.proj", d, d)
+        x = node("Add", [x, o], [f"add_{n}"], p, "add")
+        a = layernorm(x, f"{p}.ln2")
+        m = linear(a, f"{p}.mlp.fc1", d, 4 * d)
+        g = node("Gelu", [m], [f"gelu_{n}"], f"{p}.mlp.act", "gelu", approximate="none")
+        m = linear(g, f"{p}.mlp.fc2", 4 * d, d)
+        x = node("Add", [x, m], [f"add_{n}"], p, "add")
+        layer += 1
+    import numpy as np
+    from onnx import numpy_helper
+
+    inits.append(numpy_helper.from_array(np.asarray(np.sqrt(d // h), np.float32),
+                                         "scalar_tensor_default"))
+    graph = helper.make_graph(nodes, "main_graph", [_vi("input", ["batch", 8, d])],
+                              [_vi(x, ["batch", 8, d])], initializer=inits,
+                              value_info=[i for i in infos if i.name != x])
+    graph.metadata_props.add(key="pkg.torch.export.ExportedProgram.graph_signature",
+                             value="\n# inputs\n" + "\n".join(signature)
+                             + "\ninput: USER_INPUT\n\n# outputs\n" + x + ": USER_OUTPUT\n")
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)],
+                          producer_name="pytorch", producer_version="2.14.1")
+    m.ir_version = 10
+    return m
+
+
 def samenames(target: int):
     """Relu/Add pairs in a chain, every node named 'same' (as some tools write them)."""
     from onnx import helper
@@ -261,7 +370,7 @@ def folded(target: int):
     return _model(nodes, [_vi("x", ["N", 4, d])], [_vi(x, ["N", 4, d])], inits)
 
 
-KINDS = {"resnet": resnet, "transformer": transformer, "samenames": samenames,
+KINDS = {"resnet": resnet, "transformer": transformer, "dynamo": dynamo, "samenames": samenames,
          "constants": constants, "folded": folded, "merged": merged}
 
 
