@@ -18,6 +18,10 @@ from planner.core.layers import numel
 _VIEWS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Identity", "Slice",
           "Split", "Gather", "Expand", "Dropout"}
 _MAX_CHAIN = 16
+# element-wise operators whose result keeps its one activation input's memory order (PyTorch's
+# TensorIterator lays the output out in the input's stride order: DeBERTa's permuted q + q_bias,
+# scaled, is still head-major over token-major memory)
+_LAYOUT_KEEPING = {"Add", "Sub", "Mul", "Div", "Neg", "Cast"}
 
 
 def contiguous(shape) -> tuple[int, ...]:
@@ -79,6 +83,13 @@ def layout(imp, tensor: str) -> tuple[tuple[int, ...], tuple[int, ...], bool] | 
         if p is None:
             break
         n = imp.nodes[p]
+        if n.op_type in _LAYOUT_KEEPING:
+            acts = [i for i in n.input if i in imp.acts]
+            if len(acts) != 1 or _shape(imp, acts[0]) != _shape(imp, t):
+                break
+            chain.append((n, t))
+            t = acts[0]
+            continue
         if n.op_type not in _VIEWS or not n.input or n.input[0] not in imp.acts:
             break
         if n.op_type == "Gather" and (len(n.input) < 2 or imp.dims_of(n.input[1]) != ()):
@@ -94,7 +105,9 @@ def layout(imp, tensor: str) -> tuple[tuple[int, ...], tuple[int, ...], bool] | 
         if new is None:
             return None
         op = n.op_type
-        if op == "Transpose":
+        if op in _LAYOUT_KEEPING:  # a new tensor, dense, in its input's axis order
+            strides = _dense_like(shape, strides)
+        elif op == "Transpose":
             perm = list(imp.attr(n, "perm", []) or range(len(shape) - 1, -1, -1))
             if sorted(perm) != list(range(len(shape))):
                 return None
@@ -132,6 +145,18 @@ def layout(imp, tensor: str) -> tuple[tuple[int, ...], tuple[int, ...], bool] | 
             return None
         shape = new
     return shape, strides, copied
+
+
+def _dense_like(shape, strides) -> tuple[int, ...]:
+    """Dense strides for ``shape`` with the axes in the order of ``strides`` (outermost: the
+    largest stride; ties keep the axis order), as PyTorch lays out an element-wise result."""
+    order = sorted(range(len(shape)), key=lambda k: (-strides[k], k))
+    out = [0] * len(shape)
+    step = 1
+    for k in reversed(order):
+        out[k] = step
+        step *= max(int(shape[k]), 1)
+    return tuple(out)
 
 
 def matmul_copies(imp, a: str, b: str) -> tuple[bool, bool] | None:
