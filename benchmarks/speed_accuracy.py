@@ -33,17 +33,22 @@ from collections import defaultdict
 
 from calibration import (
     FIT_NETWORKS,
+    ROOT,
+    catalog,
     load_holdout_rows,
     load_rows,
     log_error,
     multi_gpu_pairs,
     predict,
     predicted_speedup,
+    row_assumptions,
     spearman,
     typical_error,
 )
 
 from planner.core.parallel import ParallelAssumptions
+from planner.core.speed import rates
+from planner.core.speed_bands import FILENAME, outward, path_kind
 
 TARGET = {"resnet50": 0.20}
 OTHER_TARGET = 0.30
@@ -175,6 +180,88 @@ def holdout() -> None:
               f"{pred / meas:.2f} |")
 
 
+BANDS_PATH = ROOT / "data" / FILENAME
+
+
+def bands() -> dict:
+    """The error bands the planner shows (``planner.core.speed_bands``), from every single-GPU
+    row of the calibration set and the held-out set, less the rows the calibration set's notes
+    flag SUSPICIOUS (listed under ``excluded``): per kind of card (compute capability), precision
+    and hardware path (the convolutions' path on that card in that precision), the lowest and
+    highest measured ÷ predicted throughput, rounded outward to whole percent, each side at
+    least the typical error of all those rows (``floor_pct``). The source rows are kept with
+    their figures."""
+    calibration, _ = load_rows()
+    sets = (("calibration", calibration), ("held out", load_holdout_rows()))
+    groups = defaultdict(list)
+    excluded, errors = [], []
+    for name, rows in sets:
+        for r in rows:
+            if r.num_gpus != 1:
+                continue
+            predicted = predict(r)
+            item = {"set": name, "card": r.catalog_card, "network": r.preset,
+                    "framework": r.framework, "batch": r.batch,
+                    "measured": r.images_per_s, "predicted": round(predicted, 1)}
+            if "SUSPICIOUS" in r.notes:
+                excluded.append(item)
+                continue
+            card = catalog().by_name(r.catalog_card)
+            path = path_kind(rates(card, r.precision, row_assumptions(r)).conv.label)
+            groups[(card.compute_capability, r.precision, path)].append(item)
+            errors.append(log_error(predicted, r.images_per_s))
+    floor = outward(typical_error(errors), down=False)
+    out = []
+    for (cc, precision, path), items in sorted(
+            groups.items(), key=lambda kv: (tuple(int(x) for x in kv[0][0].split(".")),
+                                            kv[0][1], kv[0][2])):
+        ratios = [i["measured"] / i["predicted"] for i in items]
+        out.append({"compute_capability": cc, "precision": precision, "path": path,
+                    "low_pct": min(outward(min(ratios) - 1, down=True), -floor),
+                    "high_pct": max(outward(max(ratios) - 1, down=False), floor),
+                    "rows": len(items), "cards": len({i["card"] for i in items}),
+                    "measured_low_pct": outward(min(ratios) - 1, down=True),
+                    "measured_high_pct": outward(max(ratios) - 1, down=False),
+                    "source_rows": items})
+    return {"about": "Error bands of the speed model per kind of card (compute capability), "
+                     "precision and hardware path: measured / predicted training throughput "
+                     "over the benchmark rows below, each side at least floor_pct. Made by "
+                     "`python benchmarks/speed_accuracy.py --write-bands`; read by "
+                     "planner/core/speed_bands.py.",
+            "sources": ["benchmarks/data/speed-calibration.csv (single-GPU rows)",
+                        "benchmarks/data/speed-holdout-lambda.csv"],
+            "floor_pct": floor, "floor_rows": len(errors), "bands": out,
+            "excluded": excluded}
+
+
+def print_bands(derived: dict) -> None:
+    print(f"\nError bands shown with each speed (data/{FILENAME}): measured ÷ predicted per "
+          f"kind of card and precision, each side at least the typical error of all "
+          f"{derived['floor_rows']} rows ({derived['floor_pct']} %)\n")
+    print("| compute capability | precision | path | rows | cards | measured | band | "
+          "networks | sets |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for b in derived["bands"]:
+        items = b["source_rows"]
+        band = (f"±{b['high_pct']} %" if -b["low_pct"] == b["high_pct"]
+                else f"−{-b['low_pct']} / +{b['high_pct']} %")
+        print(f"| {b['compute_capability']} | {b['precision']} | {b['path']} | {b['rows']} | "
+              f"{b['cards']} | {b['measured_low_pct']:+d} … {b['measured_high_pct']:+d} % | "
+              f"{band} | {', '.join(sorted({i['network'] for i in items}))} | "
+              f"{', '.join(sorted({i['set'] for i in items}))} |")
+    for e in derived["excluded"]:
+        print(f"- left out (flagged SUSPICIOUS by the calibration set): {e['card']} "
+              f"{e['network']} {e['measured']:g}/s (predicted {e['predicted']:.0f})")
+
+
+def write_bands(derived: dict) -> None:
+    import json  # noqa: PLC0415
+
+    BANDS_PATH.write_text(json.dumps(derived, indent=1, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+    print(f"wrote {BANDS_PATH.relative_to(ROOT)}")
+
+
 def main() -> None:
     rows, skipped = load_rows()
     print(f"{len(rows)} rows the planner can predict; left out: "
@@ -208,6 +295,12 @@ if __name__ == "__main__":
 
     if "--holdout" in sys.argv:  # only the held-out check (about 3 s)
         holdout()
+    elif "--bands" in sys.argv or "--write-bands" in sys.argv:
+        derived = bands()
+        print_bands(derived)
+        if "--write-bands" in sys.argv:
+            write_bands(derived)
     else:
         main()
         holdout()
+        print_bands(bands())

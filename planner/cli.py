@@ -436,14 +436,21 @@ def _cmd_fit(args) -> int:
     par = resolve_parallel(args)
     each = (f"; {par.world} GPUs of each card ({par.strategy}), peak per GPU"
             if par.world > 1 else "; peak")
-    band = rows[0].speed.band_text() if rows else ""
-    band = (f"; speeds typically within {band} of measured training throughput" if band
-            else "; speeds without an error band (layers the calibration did not check)")
+    from planner.core.speed import UNCHECKED_NETWORK  # noqa: PLC0415
+
+    band = ""
+    if any(r.speed.band is not None for r in rows):
+        band = ("; band: how far measured training throughput was from these figures on "
+                "that kind of card in that precision (benchmarks/speed_accuracy.py)")
+    if any(r.speed.unbanded == UNCHECKED_NETWORK for r in rows):
+        band += "; speeds without an error band (layers the calibration did not check)"
+    elif any(r.speed.band is None for r in rows):
+        band += "; '—': no benchmark measured that kind of card in this precision"
     print(f"{clean(draft.name, max_len=120)}: batch {setup.batch_size}, {setup.precision}, "
           f"{setup.mode}{each} {format_bytes(rows[0].peak_bytes) if rows else '?'}; "
           f"speed relative to {ref}{band}")
     print(f"  {'card':<28} {'fits':<5} {'usable':>10} {'max batch':>9} {'ms/iter':>9} "
-          f"{rate_head:>10} {'rel.':>6} {'price':>12} {'software':<18}")
+          f"{rate_head:>10} {'band':>12} {'rel.':>6} {'price':>12} {'software':<18}")
     for r in rows:
         price = r.price
         ptxt = f"${price.usd:,.0f} {price.condition[0]} {price.date}" if price else "—"
@@ -451,7 +458,8 @@ def _cmd_fit(args) -> int:
               f"{format_bytes(r.usable_bytes):>10} {r.max_batch:>9} "
               f"{r.time_per_iter_s * 1e3:>9.1f} "
               f"{rate_text(display_rate(r.samples_per_s, tokens)):>10} "
-              f"{r.relative_speed:>6.2f} {ptxt:>12} {r.support:<18}")
+              f"{r.speed.band_text() or '—':>12} {r.relative_speed:>6.2f} {ptxt:>12} "
+              f"{r.support:<18}")
     return 0
 
 

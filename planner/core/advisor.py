@@ -44,7 +44,8 @@ from planner.core.plan import PlanResult, compute_plan
 from planner.core.presets import load_preset
 from planner.core.rates import speed_msg
 from planner.core.eras import era_workload
-from planner.core.speed import ERROR_BAND, best_precision
+from planner.core.speed import best_precision
+from planner.core.speed_bands import Band
 from planner.core.transformer import tokens_per_step
 from planner.i18n import QT_TRANSLATE_NOOP, Money, Msg
 
@@ -239,7 +240,11 @@ class Recommendation:
     break_even_months: float | None = None
     rent: RentComparison | None = None  # renting the same work, from rental observations
     price_text: str = ""  # "used $539, eBay asking, 2026-08, 3 months old"
-    speed_error: float | None = None  # the speed model's typical relative error; None: unchecked
+    # The speed's error band (of the speed-up where there is one: both cards' bands): its
+    # wider side as a fraction, and the band; None where a card's kind or the network was not
+    # measured.
+    speed_error: float | None = None
+    speed_band: Band | None = None
 
     def to_json(self) -> dict:
         p = self.price
@@ -254,7 +259,11 @@ class Recommendation:
                 "price_text": self.price_text or None,
                 "rent": self.rent.to_json() if self.rent else None,
                 "net_cost_usd": self.net_cost_usd, "speedup": self.speedup,
-                "speed_error": self.speed_error, "fits": self.fits,
+                "speed_error": self.speed_error,
+                "speed_band": ({"low": self.speed_band.low_pct / 100,
+                                "high": self.speed_band.high_pct / 100}
+                               if self.speed_band else None),
+                "fits": self.fits,
                 "max_batch": self.max_batch, "count": self.count, "sells": list(self.sells),
                 "power_cost_per_year_usd": self.power_cost_per_year_usd,
                 "break_even_months": self.break_even_months, "support": self.support,
@@ -342,7 +351,9 @@ class _Option:
     support: str
     precision: str = ""  # what the speed was estimated in
     note: str = ""  # why the card runs that precision slowly (a core text), or ""
-    checked: bool = True  # the speed calibration checked every kind of layer of the network
+    # The band measured for this card's kind and precision (None: the network or the kind of
+    # card was not measured).
+    band: Band | None = None
 
 
 def _checked_month(inputs: AdvisorInputs) -> str:
@@ -618,7 +629,7 @@ def _options(run: _Run) -> tuple[list[_Option], list[str]]:
         row = run.rows[c.name]
         one = _Option(c, price, run.world, row.samples_per_s, run.fits(c.name), row.max_batch,
                       support_as_of(c.compute_capability, run.as_of), run.precision(c.name),
-                      row.speed.note, row.speed.error_band is not None)
+                      row.speed.note, row.speed.band)
         options.append(one)
         if run.several:
             options.append(replace(one, count=2, speed=_pair_speed(run, c)))
@@ -920,19 +931,28 @@ def _fit_phrase(o: _Option, name: str, label: Msg, setup: Setup, world: int = 1)
 
 
 def _speed_phrase(o: _Option, speedup: float | None, owned: str | None,
-                  tokens_per_sample: int | None = None) -> Msg:
+                  tokens_per_sample: int | None = None, band: Band | None = None) -> Msg:
     """As fast as what: times the card owned, or samples (a text workload: tokens) per
-    second; with the speed model's typical error against measured throughput
-    (benchmarks/speed_accuracy.py) where the calibration checked the network's layers."""
-    band = round(ERROR_BAND * 100)
-    if speedup is not None and o.checked:
-        return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} (±{band} %)"),
-                   speedup=speedup, card=owned, band=band)
+    second; with ``band`` (``_speed_band``) where there is one."""
+    if speedup is not None and band is not None:
+        return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card} ({band})"),
+                   speedup=speedup, card=owned, band=band.text())
     if speedup is not None:
         return Msg(QT_TRANSLATE_NOOP("core", "{speedup:.1f}× your {card}"), speedup=speedup,
                    card=owned)
     return speed_msg(o.speed, tokens_per_sample=tokens_per_sample,
-                     band_pct=band if o.checked else None)
+                     band=band.text() if band is not None else None)
+
+
+def _speed_band(run: _Run, o: _Option, speedup: float | None) -> Band | None:
+    """The error band of what the advice says of the option's speed: the card's own band
+    (benchmarks/speed_accuracy.py: what was measured for its kind of card and precision), or,
+    for a speed-up over the card owned, that of the ratio of the two (``Band.over``); None
+    where either was not measured."""
+    if speedup is None:
+        return o.band
+    owned = run.rows[run.owned_name].speed.band
+    return o.band.over(owned) if o.band is not None and owned is not None else None
 
 
 def _price_phrase(o: _Option, described, sale: _Sale, owned: str | None, net: float):
@@ -998,10 +1018,11 @@ def _buy(run: _Run, o: _Option, net: float, score: float, sale: _Sale,
     owned_speed = run.owned_speed
     owned = run.owned_name if run.best_owned else None
     speedup = o.speed / owned_speed if owned_speed else None
+    band = _speed_band(run, o, speedup)
     described = describe_price(o.price, run.as_of)
     power = _power(card, run.inputs, run.adv, o.count)
     parts = [_fit_phrase(o, name, run.label, run.plan.setup, run.world),
-             _speed_phrase(o, speedup, owned, run.tokens_per_sample)]
+             _speed_phrase(o, speedup, owned, run.tokens_per_sample, band)]
     if o.note:
         parts.append(Msg(o.note))
     parts.append(_price_phrase(o, described, sale, owned, net))
@@ -1015,7 +1036,7 @@ def _buy(run: _Run, o: _Option, net: float, score: float, sale: _Sale,
                           round(speedup, 3) if speedup is not None else None, o.fits,
                           o.max_batch, power, o.support, sentence(parts), round(score, 6),
                           o.count, sale.cards if sale.value else (), break_even, rent,
-                          str(described), ERROR_BAND if o.checked else None)
+                          str(described), band.magnitude if band else None, band)
 
 
 def _rent_text(rent: RentComparison, inputs: AdvisorInputs) -> Msg:

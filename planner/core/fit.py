@@ -28,6 +28,14 @@ if TYPE_CHECKING:  # the catalog (and its prices) and the speed model are import
 DEFAULT_REFERENCE = "GTX 1080"
 
 
+def _band_json(band) -> dict | None:
+    if band is None:
+        return None
+    return {"low": band.low_pct / 100, "high": band.high_pct / 100,
+            "compute_capability": band.compute_capability, "measured_in": band.precision,
+            "rows": band.rows}
+
+
 def _speed_notes(speed: SpeedEstimate) -> list[str]:
     from planner.core.speed import speed_notes  # noqa: PLC0415 (off the start-up path)
 
@@ -115,9 +123,13 @@ class FitRow:
             "max_batch": self.max_batch,
             "time_per_iter_s": self.time_per_iter_s,
             "samples_per_s": self.samples_per_s,
-            # The speed model's typical relative error (benchmarks/speed_accuracy.py); None
-            # where the network has layer kinds the calibration did not check.
+            # The error band measured for this kind of card and precision
+            # (data/speed-bands.json): its wider side as a fraction, and both sides
+            # (measured throughput within samples_per_s × (1 + low) … × (1 + high)); None
+            # where the network has layer kinds the calibration did not check or no
+            # benchmark measured this kind of card (speed_notes say which).
             "samples_per_s_error": self.speed.error_band,
+            "samples_per_s_band": _band_json(self.speed.band),
             "speed_path": self.speed.path,
             "speed_notes": _speed_notes(self.speed),
             "relative_speed": self.relative_speed,

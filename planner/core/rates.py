@@ -38,9 +38,9 @@ def seconds_text(seconds: float) -> str:
 
 _TEMPLATES = {
     (True, False): QT_TRANSLATE_NOOP("core", "{rate} tokens/s"),
-    (True, True): QT_TRANSLATE_NOOP("core", "{rate} tokens/s ±{band} %"),
+    (True, True): QT_TRANSLATE_NOOP("core", "{rate} tokens/s {band}"),
     (False, False): QT_TRANSLATE_NOOP("core", "{rate} samples/s"),
-    (False, True): QT_TRANSLATE_NOOP("core", "{rate} samples/s ±{band} %"),
+    (False, True): QT_TRANSLATE_NOOP("core", "{rate} samples/s {band}"),
 }
 STEP_SECONDS = QT_TRANSLATE_NOOP("core", "{speed}, {seconds} s per step")
 
@@ -51,13 +51,17 @@ def display_rate(samples_per_s: float, tokens_per_sample: int | None) -> float:
 
 
 def speed_msg(samples_per_s: float, *, tokens_per_sample: int | None = None,
-              band_pct: float | None = None, time_per_step_s: float | None = None) -> Msg:
-    """'12,400 tokens/s ±20 %', '0.42 samples/s, 2.4 s per step': the speed as a user reads
-    it (``band_pct``: the error band in percent, None where the speed model is unchecked)."""
+              band_pct: float | None = None, time_per_step_s: float | None = None,
+              band: str | None = None) -> Msg:
+    """'12,400 tokens/s ±20 %', '900 samples/s −14 / +45 %', '0.42 samples/s, 2.4 s per
+    step': the speed as a user reads it (``band``: the error band as text,
+    ``speed_bands.Band.text``; ``band_pct``: a symmetric one in percent; neither where the
+    speed has no band)."""
     rate = rate_text(display_rate(samples_per_s, tokens_per_sample))
-    band = band_pct is not None
-    msg = Msg(_TEMPLATES[(bool(tokens_per_sample), band)], rate=rate,
-              **({"band": f"{band_pct:.0f}"} if band else {}))
+    if band is None and band_pct is not None:
+        band = f"±{band_pct:.0f} %"
+    msg = Msg(_TEMPLATES[(bool(tokens_per_sample), bool(band))], rate=rate,
+              **({"band": band} if band else {}))
     if time_per_step_s is not None and math.isfinite(time_per_step_s) and time_per_step_s >= 1:
         msg = Msg(STEP_SECONDS, speed=msg, seconds=seconds_text(time_per_step_s))
     return msg

@@ -74,6 +74,7 @@ from planner.core.memory import (
     prepare,
 )
 from planner.core.network import Analysis, Setup
+from planner.core.speed_bands import Band, band_for
 from planner.i18n import QT_TRANSLATE_NOOP
 
 
@@ -112,10 +113,12 @@ CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_av
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
                            "fc", "add", "concat", "elementwise"})
 
-# The typical error of the speed model, measured by benchmarks/speed_accuracy.py on the
-# calibration set (geometric mean of |log(predicted / measured)|, all single-GPU rows); the
-# fit table and the advisor show every speed with it.
-ERROR_BAND = 0.20
+# Every speed is shown with the band the benchmarks measured for its kind of card and
+# precision (``speed_bands``: data/speed-bands.json, derived by benchmarks/speed_accuracy.py
+# --write-bands); none where the network has layers the calibration did not check
+# (``UNCHECKED_NETWORK``) or no benchmark measured that kind of card (``UNMEASURED_CARD``).
+UNCHECKED_NETWORK = "network"
+UNMEASURED_CARD = "card"
 
 SIXTEEN_BIT = ("fp16", "bf16", "mixed", "mixed_bf16")
 # From this share of a step spent in cuDNN's NCHW transposes the speed says so.
@@ -616,14 +619,23 @@ class SpeedEstimate:
     path: str
     note: str = ""  # why this card runs the precision slowly (translatable source), or ""
     host_bound: bool = False  # the CPU issuing kernels is slower than the GPU running them
-    error_band: float | None = ERROR_BAND  # expected relative error; None = not checked
+    # What the benchmarks measured against this figure for the card's kind and precision
+    # (``speed_bands.band_for``); None with ``unbanded`` saying why.
+    band: Band | None = None
     # Share of the iteration that cuDNN's NCHW layout transposes cost (0 in channels-last or
     # without tensor-core convolutions): what channels_last would save.
     layout_share: float = 0.0
+    unbanded: str = ""  # why there is no band: UNCHECKED_NETWORK or UNMEASURED_CARD
+
+    @property
+    def error_band(self) -> float | None:
+        """The band's wider side as a fraction (0.45), or None: the one figure of the exports'
+        ``samples_per_s_error``."""
+        return self.band.magnitude if self.band is not None else None
 
     def band_text(self) -> str:
-        """'±20 %' or '' where the network has layers the calibration did not check."""
-        return f"±{self.error_band * 100:.0f} %" if self.error_band is not None else ""
+        """'±14 %', '−14 / +45 %', or '' where there is no band (``unbanded``)."""
+        return self.band.text() if self.band is not None else ""
 
 
 def transposes_nchw(path: Path) -> bool:
@@ -744,14 +756,16 @@ def iteration_times(w: Workload, cards, precision: str,
     flop_total = float((flops * count).sum())
     mean_util = ((util * flops * count).sum(axis=1) / flop_total if flop_total
                  else np.ones(len(cards)))
-    band = ERROR_BAND if w.checked else None
     out = []
     for k, (card, r) in enumerate(zip(cards, rs)):
         tk = float(total[k])
         path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
+        band = (band_for(getattr(card, "compute_capability", "") or "", precision, r.conv.label)
+                if w.checked else None)
+        why = "" if band is not None else UNCHECKED_NETWORK if not w.checked else UNMEASURED_CARD
         out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
                                  float(compute_share[k]), float(mean_util[k]), path, r.note,
-                                 host > float(gpu[k]), band, float(layout_share[k])))
+                                 host > float(gpu[k]), band, float(layout_share[k]), why))
     return out
 
 
@@ -784,7 +798,11 @@ def speed_notes(estimate: SpeedEstimate) -> list[str]:
                     "activations around its tensor-core kernels, a large part of this step; "
                     "channels_last (model.to(memory_format=torch.channels_last)) runs "
                     "faster. Assumption: memory_format"))
-    if estimate.error_band is None:
+    if estimate.band is None and estimate.unbanded == UNMEASURED_CARD:
+        parts.append(QT_TRANSLATE_NOOP(
+            "core", "no benchmark measured training throughput on this kind of card (its "
+                    "compute capability) in this precision: no error band"))
+    elif estimate.band is None:
         parts.append(QT_TRANSLATE_NOOP(
             "core", "this network has layers the speed calibration did not check: no error "
                     "band"))

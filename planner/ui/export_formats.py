@@ -134,16 +134,19 @@ def fit_rows_table(rows: Sequence, total: int | None = None) -> Table:
                                   "errors, or the filters hide every card."))
     columns = ("card", "memory_gib", "fits", "peak_bytes", "usable_bytes", "headroom_bytes",
                "max_batch", "time_per_iter_ms", "samples_per_s", "samples_per_s_error_pct",
+               "samples_per_s_low_pct", "samples_per_s_high_pct",
                "relative_speed", "price_new_usd", "price_new_date", "price_used_usd",
                "price_used_date", "samples_per_s_per_usd", "support", "owned", "note")
     out = []
     for r in rows:
         new, used = r.price_new, r.price_used
-        err = r.speed.error_band
+        err, band = r.speed.error_band, r.speed.band
         out.append((r.card.name, r.card.memory_gib, bool(r.fits), int(r.peak_bytes),
                     int(r.usable_bytes), int(r.headroom_bytes), int(r.max_batch),
                     round(r.time_per_iter_s * 1000, 4), round(r.samples_per_s, 3),
                     round(err * 100, 1) if err is not None else None,
+                    band.low_pct if band is not None else None,
+                    band.high_pct if band is not None else None,
                     round(r.relative_speed, 4),
                     new.usd if new else None, new.date if new else None,
                     used.usd if used else None, used.date if used else None,

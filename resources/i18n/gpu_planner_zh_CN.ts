@@ -1293,8 +1293,12 @@ support</source>
         <translation>该批量大小下装不下：这是能装下时的速度</translation>
     </message>
     <message>
+        <source>Error band %1: how far measured training throughput was from this model&apos;s figure on %2 benchmark rows of cards of compute capability %3 in %4</source>
+        <translation>误差带 %1：在计算能力 %3 的显卡上以 %4 精度测得的 %2 条基准记录中，实测训练吞吐量与本模型估算值的偏差范围</translation>
+    </message>
+    <message>
         <source>Expected error %1: the speed model&apos;s typical error against measured training throughput</source>
-        <translation>预期误差 %1：速度模型相对实测训练吞吐量的典型误差</translation>
+        <translation type="vanished">预期误差 %1：速度模型相对实测训练吞吐量的典型误差</translation>
     </message>
     <message>
         <source>%1 divided by %2</source>
@@ -1438,8 +1442,12 @@ support</source>
         <translation>推理</translation>
     </message>
     <message>
+        <source>Speeds relative to %1, each with the error band measured for its kind of card and precision; prices %2.</source>
+        <translation>速度相对于 %1，各附其显卡类型与精度下实测的误差带；价格%2。</translation>
+    </message>
+    <message>
         <source>Speeds relative to %1 (typically within %3 of measured training throughput); prices %2.</source>
-        <translation>速度相对于 %1（与实测训练吞吐量的差距通常在 %3 以内）；价格%2。</translation>
+        <translation type="vanished">速度相对于 %1（与实测训练吞吐量的差距通常在 %3 以内）；价格%2。</translation>
     </message>
     <message>
         <source>Speeds relative to %1; prices %2.</source>
@@ -3959,8 +3967,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>净成本 %1</translation>
     </message>
     <message>
+        <source>speed-up %1× %2</source>
+        <translation>加速 %1× %2</translation>
+    </message>
+    <message>
         <source>speed-up %1× ±%2 %</source>
-        <translation>加速 %1× ±%2 %</translation>
+        <translation type="vanished">加速 %1× ±%2 %</translation>
     </message>
     <message>
         <source>speed-up %1×</source>
@@ -5079,7 +5091,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{speedup:.1f}× your {card} (±{band} %)</source>
-        <translation>是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
+        <translation type="vanished">是你的 {card} 的 {speedup:.1f} 倍（±{band} %）</translation>
     </message>
     <message>
         <source>{speed:,.0f} samples/s ±{band} %</source>
@@ -5148,6 +5160,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{name}: fits {label}</source>
         <translation>{name}：放得下{label}</translation>
+    </message>
+    <message>
+        <source>{speedup:.1f}× your {card} ({band})</source>
+        <translation>是你的 {card} 的 {speedup:.1f} 倍（{band}）</translation>
     </message>
     <message>
         <source>{speedup:.1f}× your {card}</source>
@@ -7126,6 +7142,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积使用 PyTorch 默认的 NCHW 布局：cuDNN 在其张量核心内核前后转置激活，占了这一步的很大一部分；channels_last（model.to(memory_format=torch.channels_last)）运行更快。假设项：memory_format</translation>
     </message>
     <message>
+        <source>no benchmark measured training throughput on this kind of card (its compute capability) in this precision: no error band</source>
+        <translation>没有基准测试在这类显卡（其计算能力）上以此精度测量过训练吞吐量：无误差带</translation>
+    </message>
+    <message>
         <source>this network has layers the speed calibration did not check: no error band</source>
         <translation>这个网络含有速度校准未检验过的层：没有误差范围</translation>
     </message>
@@ -7910,8 +7930,16 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{rate} 词元/秒</translation>
     </message>
     <message>
+        <source>{rate} tokens/s {band}</source>
+        <translation>{rate} 词元/秒 {band}</translation>
+    </message>
+    <message>
+        <source>{rate} samples/s {band}</source>
+        <translation>{rate} 样本/秒 {band}</translation>
+    </message>
+    <message>
         <source>{rate} tokens/s ±{band} %</source>
-        <translation>{rate} 词元/秒 ±{band} %</translation>
+        <translation type="vanished">{rate} 词元/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{rate} samples/s</source>
@@ -7919,7 +7947,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{rate} samples/s ±{band} %</source>
-        <translation>{rate} 样本/秒 ±{band} %</translation>
+        <translation type="vanished">{rate} 样本/秒 ±{band} %</translation>
     </message>
     <message>
         <source>{speed}, {seconds} s per step</source>

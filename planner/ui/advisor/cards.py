@@ -94,9 +94,9 @@ class RecommendationCard(QFrame):
             out.append(arg(self.tr("price %1"), _money(rec.price_usd) + dated))
         if rec.net_cost_usd is not None and rec.action != "sell":
             out.append(arg(self.tr("net cost %1"), _money(rec.net_cost_usd)))
-        if rec.speedup is not None and rec.speed_error is not None:
-            out.append(arg(self.tr("speed-up %1× ±%2 %"),
-                           f"{rec.speedup:.2f}", f"{rec.speed_error * 100:.0f}"))
+        if rec.speedup is not None and rec.speed_band is not None:
+            out.append(arg(self.tr("speed-up %1× %2"),
+                           f"{rec.speedup:.2f}", rec.speed_band.text()))
         elif rec.speedup is not None:
             out.append(arg(self.tr("speed-up %1×"), f"{rec.speedup:.2f}"))
         if rec.fits:

@@ -57,7 +57,7 @@ from planner.core.network import InvalidDraft
 from planner.core.plan import PlanResult
 from planner.core.rates import display_rate, rate_text, speed_msg
 from planner.core.transformer import tokens_per_step
-from planner.core.speed import ERROR_BAND, speed_notes
+from planner.core.speed import speed_notes
 from planner.units import format_bytes
 from planner.ui.i18n import arg, exc_text, tr_core, tr_msg, tr_problem
 from planner.ui.flow import FlowLayout, group
@@ -247,13 +247,14 @@ class FitTableModel(HeaderTableModel):
         # The speed as a sentence first ("0.42 samples/s ±20 %, 2.4 s per step"; tokens/s
         # for a text model), then what to know about it.
         tips.insert(0, tr_msg(speed_msg(
-            r.samples_per_s, tokens_per_sample=tokens,
-            band_pct=None if r.speed.error_band is None else r.speed.error_band * 100,
+            r.samples_per_s, tokens_per_sample=tokens, band=band or None,
             time_per_step_s=r.time_per_iter_s)))
         if band:
-            tips.append(arg(self.tr("Expected error %1: the speed model's typical error against "
-                                    "measured training throughput"),
-                            band))
+            b = r.speed.band
+            tips.append(arg(self.tr("Error band %1: how far measured training throughput was "
+                                    "from this model's figure on %2 benchmark rows of cards of "
+                                    "compute capability %3 in %4"),
+                            band, str(b.rows), b.compute_capability, b.precision))
         tips += [tr_core(n) for n in speed_notes(r.speed)]
         speed_tip = "\n".join(tips) or None
         t = r.time_per_iter_s
@@ -862,10 +863,10 @@ class FitView(QWidget):
                 setup.precision if setup else "?",
                 self.tr("training") if setup and setup.mode == "train"
                             else self.tr("inference")),
-            arg(self.tr("Speeds relative to %1 (typically within %3 of measured training "
-                        "throughput); prices %2."),
+            arg(self.tr("Speeds relative to %1, each with the error band measured for its "
+                        "kind of card and precision; prices %2."),
                 ref.name if ref else self.reference(), arg(self.tr("as of %1"), self.as_of())
-                     if self.as_of() else self.tr("latest known"), f"±{ERROR_BAND * 100:.0f} %"),
+                     if self.as_of() else self.tr("latest known")),
         ]
         par = self._plan.parallel if self._plan is not None else None
         if par is not None and par.world > 1:
@@ -891,8 +892,7 @@ class FitView(QWidget):
                 else self.tr("does not fit"))
             tokens = self.model.tokens_per_sample
             said = tr_msg(speed_msg(
-                r.samples_per_s, tokens_per_sample=tokens,
-                band_pct=None if r.speed.error_band is None else r.speed.error_band * 100,
+                r.samples_per_s, tokens_per_sample=tokens, band=r.speed.band_text() or None,
                 time_per_step_s=r.time_per_iter_s))
             speed.append((card.name, price.usd, display_rate(r.samples_per_s, tokens), r.fits,
                           r.owned, f"{head}\n{said} ({r.relative_speed:.2f}×)\n{common}"))
