@@ -17,7 +17,7 @@ from planner.core.importers.onnx.computed import broadcast_operand, larger_compu
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
-from planner.core.importers.onnx.strides import matmul_copies
+from planner.core.importers.onnx.strides import LAYOUT_KEEPING, matmul_copies
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -365,9 +365,6 @@ def _contiguous(imp, node, tensor: str, k: int) -> str:
     return _copy_of(imp, node, tensor, k)
 
 
-_LAYOUT_KEEPING = {"Add", "Sub", "Mul", "Div", "Neg", "Cast"}
-
-
 def _permuted_result(imp, tensor: str) -> bool:
     """``tensor`` is computed element-wise (with constants or parameters: a bias added, a
     scale divided) from heads permuted out of the token order (x.view(B, T, H, d).permute(0,
@@ -382,7 +379,7 @@ def _permuted_result(imp, tensor: str) -> bool:
             return False
         n = imp.nodes[p]
         acts = [i for i in n.input if i in imp.acts]
-        if n.op_type in _LAYOUT_KEEPING and len(acts) == 1:
+        if n.op_type in LAYOUT_KEEPING and len(acts) == 1:
             passed = True
             tensor = acts[0]
             continue

@@ -20,6 +20,7 @@ from planner.core.importers.onnx.common import (
 from planner.core.importers.onnx.branches import inline_known_ifs
 from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
 from planner.core.importers.onnx.graph import GraphError
+from planner.core.importers.onnx.strides import contiguous, view_strides
 from planner.core.layers import MAX_DIM, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
@@ -587,31 +588,6 @@ def _broadcasts(shapes) -> bool:
 _BROADCAST_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Where", "Pow"})
 
 
-def view_strides(sizes, strides, new) -> list[int] | None:
-    """The strides of ``view(new)`` of a tensor of ``sizes`` and ``strides``, or None where
-    PyTorch cannot make the view and ``reshape`` copies (ATen's computeStride)."""
-    sizes, new = list(sizes), list(new)
-    if not sizes:
-        return [1] * len(new)
-    out = [0] * len(new)
-    view_d = len(new) - 1
-    base = strides[-1]
-    tensor_numel = view_numel = 1
-    for d in range(len(sizes) - 1, -1, -1):
-        tensor_numel *= sizes[d]
-        if d == 0 or (sizes[d - 1] != 1 and strides[d - 1] != tensor_numel * base):
-            while view_d >= 0 and (view_numel < tensor_numel or new[view_d] == 1):
-                out[view_d] = view_numel * base
-                view_numel *= new[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if d > 0:
-                base = strides[d - 1]
-                tensor_numel = view_numel = 1
-    return out if view_d == -1 else None
-
-
 def chain_copies(imp, root: str, tensor: str) -> bool:
     """Whether the chain of reshapes and transposes from ``root`` to ``tensor`` makes a copy
     in PyTorch: a reshape of a transposed tensor that no strides can express (a pixel
@@ -635,10 +611,7 @@ def chain_copies(imp, root: str, tensor: str) -> bool:
     sizes = imp.full_shape(root)
     if sizes is None or not chain:
         return False
-    strides, acc = [], 1
-    for d in reversed(sizes):
-        strides.insert(0, acc)
-        acc *= d
+    strides = contiguous(sizes)
     sizes = list(sizes)
     for n in reversed(chain):
         new = imp.full_shape(n.output[0])

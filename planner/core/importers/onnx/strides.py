@@ -21,7 +21,7 @@ _MAX_CHAIN = 16
 # element-wise operators whose result keeps its one activation input's memory order (PyTorch's
 # TensorIterator lays the output out in the input's stride order: DeBERTa's permuted q + q_bias,
 # scaled, is still head-major over token-major memory)
-_LAYOUT_KEEPING = {"Add", "Sub", "Mul", "Div", "Neg", "Cast"}
+LAYOUT_KEEPING = frozenset({"Add", "Sub", "Mul", "Div", "Neg", "Cast"})
 
 
 def contiguous(shape) -> tuple[int, ...]:
@@ -35,6 +35,8 @@ def contiguous(shape) -> tuple[int, ...]:
 def view_strides(old, strides, new) -> tuple[int, ...] | None:
     """The strides of ``old`` (with ``strides``) viewed as ``new``, or None where PyTorch's
     reshape must copy (at::detail::computeStride)."""
+    if not old:  # a 0-d tensor views as any shape of one element
+        return (1,) * len(new) if numel(new) == 1 else None
     if numel(old) != numel(new):
         return None
     if numel(old) == 0:
@@ -83,7 +85,7 @@ def layout(imp, tensor: str) -> tuple[tuple[int, ...], tuple[int, ...], bool] | 
         if p is None:
             break
         n = imp.nodes[p]
-        if n.op_type in _LAYOUT_KEEPING:
+        if n.op_type in LAYOUT_KEEPING:
             acts = [i for i in n.input if i in imp.acts]
             if len(acts) != 1 or _shape(imp, acts[0]) != _shape(imp, t):
                 break
@@ -105,7 +107,7 @@ def layout(imp, tensor: str) -> tuple[tuple[int, ...], tuple[int, ...], bool] | 
         if new is None:
             return None
         op = n.op_type
-        if op in _LAYOUT_KEEPING:  # a new tensor, dense, in its input's axis order
+        if op in LAYOUT_KEEPING:  # a new tensor, dense, in its input's axis order
             strides = _dense_like(shape, strides)
         elif op == "Transpose":
             perm = list(imp.attr(n, "perm", []) or range(len(shape) - 1, -1, -1))
