@@ -260,6 +260,12 @@ class Assumptions:
     narrow_tile_efficiency: float = 0.75
     # Memory-bound kernels also spend SM instruction cycles on every element they move.
     memory_sm_cycles_per_element: float = 0.24
+    # Share of its datasheet bandwidth a streaming kernel reaches, per compute capability
+    # (te42kyfo/gpu-benches gpu-stream, "scale" kernel): memory_efficiency was fitted on the
+    # V100 (7.0), so a chip's bandwidth is scaled by its share over the V100's; 1 where none is
+    # listed.
+    streaming_bandwidth_fraction: tuple[tuple[str, float], ...] = (
+        ("7.0", 0.893), ("8.0", 0.888), ("8.6", 0.945), ("8.9", 0.944))
     # The clock a card sustains under its board power against its chip's full-power variant.
     power_clock_exponent: float = 0.333
     # PyTorch's default activation layout; "channels_last" after
@@ -269,6 +275,15 @@ class Assumptions:
     # float16 recipes, cuDNN's fused ops; PyTorch eager runs three kernels.
     fused_bn_activation: bool = False
 
+    def streaming_factor(self, compute_capability: str | None) -> float:
+        """A card's achievable streaming bandwidth against the V100's (the card the memory
+        efficiency was fitted on), as shares of each one's datasheet bandwidth; 1 where
+        ``streaming_bandwidth_fraction`` lists the card's compute capability or the V100's
+        not."""
+        shares = dict(self.streaming_bandwidth_fraction)
+        own, ref = shares.get(compute_capability or ""), shares.get(STREAMING_REFERENCE)
+        return float(own) / float(ref) if own and ref else 1.0
+
     def tensor_arch_factor(self, architecture: str | None) -> float:
         for name, factor in self.tensor_architecture_efficiency:
             if name == architecture:
@@ -276,6 +291,11 @@ class Assumptions:
         return 1.0
 
     def _check_speed(self) -> None:
+        for pair in self.streaming_bandwidth_fraction:
+            if (not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
+                    or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 1):
+                raise ValueError(f"streaming_bandwidth_fraction entry {pair!r} is not "
+                                 "(compute capability, 0–1)")
         for pair in self.tensor_architecture_efficiency:
             if (not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
                     or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 2):
@@ -360,6 +380,13 @@ class Assumptions:
                 "(MXNet's DeepLearningExamples float16 recipes: --fuse-bn-relu, "
                 "--fuse-bn-add-relu): the ReLU's and the add's memory passes disappear. Off: "
                 "PyTorch eager runs batch norm, add and ReLU as separate kernels"),
+            "streaming_bandwidth_fraction": QT_TRANSLATE_NOOP("core",
+                "share of its datasheet bandwidth a streaming kernel (one read, one write per "
+                "element) reaches, per compute capability, from te42kyfo/gpu-benches "
+                "gpu-stream: V100 804 of 900 GB/s, A100 40GB 1,381 of 1,555, A40 (GA102) 658 of "
+                "696, L40 (AD102) 816 of 864. The memory efficiency was fitted on the V100, so "
+                "each card's bandwidth is scaled by its share over the V100's (GA102 and AD102: "
+                "1.06); 1 where its compute capability is not listed"),
             "input_pipeline_gbs": QT_TRANSLATE_NOOP("core",
                 "how fast the host prepares training inputs (decode, augment, copy to the GPU), "
                 "in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the "
@@ -368,7 +395,10 @@ class Assumptions:
 
 
 # Tuple-of-pairs fields, saved as {name: factor} objects.
-_PAIR_FIELDS = ("architecture_efficiency", "tensor_architecture_efficiency")
+_PAIR_FIELDS = ("architecture_efficiency", "tensor_architecture_efficiency",
+                "streaming_bandwidth_fraction")
+# The compute capability memory_efficiency was fitted on (streaming_bandwidth_fraction).
+STREAMING_REFERENCE = "7.0"
 
 # The speed model's defaults before its calibration (issue 14). Saved assumptions that still
 # hold them were never edited by the user: they take the calibrated defaults instead.

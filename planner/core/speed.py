@@ -22,7 +22,9 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
-  **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
+  **memory-bound**: bytes moved ÷ achievable bandwidth (the datasheet figure × the fitted
+  memory efficiency × the chip's streaming share over the V100's: ``Assumptions.
+  streaming_factor``), in the precision's element size. The
   bytes are counted per kind of layer as the kernels move them (``_TRAFFIC``: a residual add
   moves nothing backward, a concat copies both ways, batch norm reads its input twice each
   way), plus
@@ -273,7 +275,9 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
         clock = (card.boost_clock_mhz or 1500) * 1e6
         cores = fp32 / (2 * clock)
     # Older architectures reach less of their bandwidth too (the article; Kepler Teslas run ECC).
-    bw = card.bandwidth_gbs * 1e9 * a.memory_efficiency * a.arch_factor(card.architecture)
+    # And each chip reaches its own share of its datasheet bandwidth (streaming_factor).
+    bw = (card.bandwidth_gbs * 1e9 * a.memory_efficiency * a.arch_factor(card.architecture)
+          * a.streaming_factor(getattr(card, "compute_capability", None)))
     return Rates(conv, gemm, bw, float(cores), note, cuda.flops_per_s,
                  sm_cycles_per_s(card) * clock)
 

@@ -479,6 +479,10 @@
         <translation>功耗限制时钟指数</translation>
     </message>
     <message>
+        <source>Streaming bandwidth share</source>
+        <translation>流式带宽占比</translation>
+    </message>
+    <message>
         <source>Convolution memory format</source>
         <translation>卷积内存布局</translation>
     </message>
@@ -6490,6 +6494,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其 16 位张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16 和 bf16 下多出内存流量；TF32 卷积使用 cuDNN 的 NCHW 内核，NVIDIA 发现其在 Ampere 上同样快：TensorFlow 对 TF32 保留 NCHW，见拉取请求 56744）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
     <message>
+        <source>share of its datasheet bandwidth a streaming kernel (one read, one write per element) reaches, per compute capability, from te42kyfo/gpu-benches gpu-stream: V100 804 of 900 GB/s, A100 40GB 1,381 of 1,555, A40 (GA102) 658 of 696, L40 (AD102) 816 of 864. The memory efficiency was fitted on the V100, so each card&apos;s bandwidth is scaled by its share over the V100&apos;s (GA102 and AD102: 1.06); 1 where its compute capability is not listed</source>
+        <translation>流式内核（每个元素读一次、写一次）达到的规格带宽占比，按计算能力列出，来自 te42kyfo/gpu-benches 的 gpu-stream：V100 900 GB/s 中的 804，A100 40GB 1,555 中的 1,381，A40（GA102）696 中的 658，L40（AD102）864 中的 816。内存效率是在 V100 上拟合的，因此每张卡的带宽按其占比与 V100 占比之比缩放（GA102 和 AD102：1.06）；未列出其计算能力时为 1</translation>
+    </message>
+    <message>
         <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>
         <translation>主机准备训练输入（解码、增强、复制到 GPU）的速度，以 fp32 输入张量的 GB/s 计；1.9 约为每秒 3,100 张 ResNet-50 图像，即在 H200 和 B200 上都测得的平台值；0 = 不限（合成数据）</translation>
     </message>
@@ -7956,6 +7964,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
         <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
+    </message>
+    <message>
+        <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate='tanh')）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练时会多保留 3 个同样大小的张量：fp32 下每个样本比规划多 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
+        <translation>{n} 个由 onnxruntime（com.microsoft）融合的注意力算子按其投影和融合的缩放点积注意力规划（保留 q、k、v、输出和一个 logsumexp）。</translation>
+    </message>
+    <message>
+        <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
+        <translation>该文件对激活做了量化（{n} 个量化/反量化步骤）：这类文件保存的激活实测比浮点网络训练时保留的多出最多 67 %。要得到训练数据，请规划未量化的导出。</translation>
+    </message>
+    <message>
+        <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
+        <translation>该文件以量化形式存储 {n} 个权重张量（{values} 个值，为带缩放因子的 8 位或 4 位整数）：它们按所代表的浮点参数计数，规划按您选择的精度训练它们（文件自身的存储是推理格式；QLoRA 式训练请选择 --finetune qlora）。</translation>
     </message>
 </context>
 </TS>

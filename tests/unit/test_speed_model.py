@@ -249,7 +249,9 @@ def test_the_optimizer_step_costs_bandwidth(catalog):
     sgd = speed(catalog, "vgg16", "RTX 3060", "fp32", 32, "sgd").time_per_iter_s
     adam = speed(catalog, "vgg16", "RTX 3060", "fp32", 32, "adam").time_per_iter_s
     card = catalog.by_name("RTX 3060")
-    extra = 138_357_544 * 4 * 4 / (card.bandwidth_gbs * 1e9 * Assumptions().memory_efficiency)
+    a = Assumptions()
+    extra = 138_357_544 * 4 * 4 / (card.bandwidth_gbs * 1e9 * a.memory_efficiency
+                                   * a.streaming_factor(card.compute_capability))
     assert adam - sgd == pytest.approx(extra, rel=0.05)
 
 
@@ -471,10 +473,10 @@ def test_fit_rows_carry_the_band_and_unchecked_networks_none(catalog):
                if r.card.name == "GeForce RTX 3060")
     # The RTX 3060 is a GA106 (compute capability 8.6): the band measured on the GA102 cards
     # (RTX 3080, 3090, A6000, A10) in the planner's fp32 (TF32 convolutions), one-sided: they
-    # measured 17-30 % above the figure.
+    # measured 13-26 % above the figure (17-30 % before each chip's streaming share, round 9).
     assert row.card.compute_capability == "8.6" and s.precision == "fp32"
     band = row.speed.band
-    assert band.compute_capability == "8.6" and band.high_pct >= 30 > -band.low_pct
+    assert band.compute_capability == "8.6" and band.high_pct >= 26 > -band.low_pct
     assert row.speed.band_text() == f"−{-band.low_pct} / +{band.high_pct} %"
     assert row.to_json()["samples_per_s_error"] == band.high_pct / 100
     assert row.to_json()["samples_per_s_band"]["high"] == band.high_pct / 100
@@ -656,3 +658,34 @@ def test_the_power_reference_is_derived_not_saved_and_custom_cards_do_not_set_it
     cat = Catalog(tuple(catalog.cards) + (hot,))
     assert cat.by_name("My hot GA102").power_reference == card.power_reference
     assert cat.by_name("RTX A6000").power_reference == card.power_reference
+
+
+# ---- achievable bandwidth per chip (round 9) ---------------------------------------------
+
+
+def test_each_chip_reaches_its_own_share_of_its_datasheet_bandwidth(catalog):
+    """GA102 and AD102 reach 94-95 % of their datasheet bandwidth in a streaming kernel where
+    the V100, on which the memory efficiency was fitted, reaches 89 % (gpu-stream): their
+    memory-bound work runs 1.06x faster than the V100's rule gives; a chip without a measured
+    share (Turing) keeps the V100's rule, and a user can turn it off."""
+    a = Assumptions()
+    off = replace(a, streaming_bandwidth_fraction=())
+    for name in ("GeForce RTX 3090", "RTX A6000", "GeForce RTX 4090", "RTX 6000 Ada Generation"):
+        card = catalog.by_name(name)
+        ratio = rates(card, "mixed", a).bytes_per_s / rates(card, "mixed", off).bytes_per_s
+        assert ratio == pytest.approx(1.058, abs=0.002), name
+    for name in ("Tesla V100 SXM2 16GB", "Quadro RTX 8000", "GeForce RTX 2080 Ti"):
+        card = catalog.by_name(name)
+        assert rates(card, "mixed", a).bytes_per_s == rates(card, "mixed", off).bytes_per_s
+    # A memory-bound 16-bit ResNet-50 step on the RTX 4090 is faster for it, not the V100's.
+    fast = speed(catalog, "resnet50", "GeForce RTX 4090", "mixed", batch=256)
+    slow = speed(catalog, "resnet50", "GeForce RTX 4090", "mixed", batch=256, a=off)
+    assert fast.samples_per_s > 1.04 * slow.samples_per_s
+    v100 = speed(catalog, "resnet50", "Tesla V100 SXM2 16GB", "mixed", batch=256)
+    assert v100.samples_per_s == speed(catalog, "resnet50", "Tesla V100 SXM2 16GB", "mixed",
+                                       batch=256, a=off).samples_per_s
+    # Saved and loaded like the other per-architecture factors; a bad share names the field.
+    edited = replace(a, streaming_bandwidth_fraction=(("7.0", 0.9), ("8.6", 0.95)))
+    assert Assumptions.from_json(json.loads(json.dumps(edited.to_json()))) == edited
+    with pytest.raises(ValueError, match="streaming_bandwidth_fraction"):
+        Assumptions(streaming_bandwidth_fraction=(("8.6", 1.5),))

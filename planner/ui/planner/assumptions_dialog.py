@@ -88,6 +88,8 @@ _LABELS = {
     "memory_sm_cycles_per_element": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                       "SM cycles per element (memory-bound)"),
     "power_clock_exponent": QT_TRANSLATE_NOOP("AssumptionsDialog", "Power-limited clock exponent"),
+    "streaming_bandwidth_fraction": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                      "Streaming bandwidth share"),
     "memory_format": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution memory format"),
     "fused_bn_activation": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                              "Batch norm fuses ReLU and add"),
