@@ -30,8 +30,9 @@ How a row becomes a planner prediction:
   default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
   residual add after them (``fused_bn_activation``: MXNet in float16).
 
-``load_holdout_rows`` reads ``data/speed-holdout-lambda.csv`` the same way: Lambda Labs' PyTorch
-ResNet-50 rows on cards the calibration set lacks, never fitted.
+``load_holdout_rows`` reads every ``data/speed-holdout-*.csv`` (one held-out source each, sources
+and caveats in its ``.md``) the same way: measured rows on cards the calibration set lacks, never
+fitted. Each row names its catalog card and the planner precision of what ran.
 """
 
 from __future__ import annotations
@@ -54,8 +55,13 @@ from planner.core.presets import load_preset  # noqa: E402
 from planner.core.speed import SIXTEEN_BIT, iteration_time, workload  # noqa: E402
 
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
-# Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
-HOLDOUT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-lambda.csv"
+# Measured throughput on other cards, never fitted (``load_holdout_rows``): every
+# ``speed-holdout-<source>.csv`` here is one held-out source (sources and caveats in its .md).
+DATA = Path(__file__).resolve().parent / "data"
+HOLDOUT_CSV = DATA / "speed-holdout-lambda.csv"
+HOLDOUT_GLOB = "speed-holdout-*.csv"
+# The repository a held-out file's rows come from, where the file has no ``repository`` column.
+DEFAULT_REPOSITORY = "lambdal/deeplearning-benchmark"
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -99,6 +105,7 @@ class Row:
     num_gpus: int
     source: str
     notes: str
+    holdout: str = ""  # the held-out source (``speed-holdout-<holdout>.csv``); "" for calibration
 
     @property
     def fit(self) -> bool:
@@ -126,16 +133,39 @@ def load_rows(path: Path = CSV) -> tuple[list[Row], dict[str, int]]:
     return rows, skipped
 
 
-def load_holdout_rows(path: Path = HOLDOUT_CSV) -> list[Row]:
-    """Lambda Labs' single-GPU ResNet-50 rows (``speed-holdout-lambda.csv``): a check on cards
-    the calibration set does not have, used by no fit. Each row names its catalog card and the
-    planner precision of what ran (``planner_precision``: TF32 where the container ran it)."""
-    with open(path, newline="", encoding="utf-8") as f:
-        return [Row(r["card"], r["catalog_card"], r["model"], NETWORKS[r["model"]],
-                    r["planner_precision"], int(r["batch"]), r["batch_stated"] == "yes",
-                    r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
-                    f"github lambdal/deeplearning-benchmark {r['file']} @{r['commit']}",
-                    r["notes"]) for r in csv.DictReader(f)]
+def holdout_files(directory: Path = DATA) -> list[Path]:
+    """Every held-out source: ``speed-holdout-<source>.csv`` in ``directory``, by name."""
+    return sorted(directory.glob(HOLDOUT_GLOB))
+
+
+def holdout_name(path: Path) -> str:
+    """``speed-holdout-lambda-logs.csv`` → ``lambda-logs``."""
+    return path.stem.removeprefix("speed-holdout-")
+
+
+def load_holdout_rows(path: Path | None = None) -> list[Row]:
+    """The held-out rows: a check on cards the calibration set does not have, used by no fit.
+    ``path``: one source's file; by default every ``speed-holdout-*.csv`` (``holdout_files``).
+    Each row names its catalog card and the planner precision of what ran
+    (``planner_precision``: TF32 where the container ran it). A model with no preset in
+    ``NETWORKS`` is an error, not a silently smaller check."""
+    paths = [path] if path is not None else holdout_files()
+    out = []
+    for p in paths:
+        name = holdout_name(p)
+        with open(p, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                preset = NETWORKS.get(r["model"])
+                if preset is None:
+                    raise ValueError(f"{p.name}: no preset for model {r['model']!r} "
+                                     "(add it to calibration.NETWORKS)")
+                repo = (r.get("repository") or "").strip() or DEFAULT_REPOSITORY
+                out.append(Row(r["card"], r["catalog_card"], r["model"], preset,
+                               r["planner_precision"], int(r["batch"]),
+                               r["batch_stated"] == "yes", r["framework"],
+                               float(r["images_per_s"]), int(r["num_gpus"]),
+                               f"github {repo} {r['file']} @{r['commit']}", r["notes"], name))
+    return out
 
 
 @lru_cache(maxsize=None)
