@@ -39,6 +39,7 @@ from calibration import (
     load_holdout_rows,
     load_rows,
     log_error,
+    memory_format,
     multi_gpu_pairs,
     predict,
     predicted_speedup,
@@ -204,12 +205,13 @@ def holdout_report(rows) -> dict:
     worst = sorted(zip(rows, preds), key=lambda rp: -log_error(rp[1], rp[0].images_per_s))
     return {
         "all": group(lambda r: "all held-out rows"),
-        "source": group(lambda r: f"{r.holdout} · {r.preset} · {r.precision}"),
+        "source": group(lambda r: f"{r.holdout} · {r.preset} · {r.precision}"
+                                  + (f" · {r.layout}" if r.layout else "")),
         "class": group(lambda r: f"{CLASS.get(card(r).segment, card(r).segment)} · "
                                  f"{r.precision}"),
         "generation": group(lambda r: f"{card(r).architecture} "
                                       f"({card(r).compute_capability}) · {r.precision}"),
-        "card": group(lambda r: (r.precision, r.catalog_card)),
+        "card": group(lambda r: (r.precision, r.catalog_card, r.preset)),
         "worst": worst,
     }
 
@@ -233,17 +235,18 @@ def holdout() -> None:
     print_summaries("class · precision", rep["class"])
     print_summaries("generation (compute capability) · precision", rep["generation"])
     print()
-    print("| precision | card | rows | batch | predicted | measured | ratio | sources |")
-    print("|---|---|---|---|---|---|---|---|")
-    for (precision, card), (members, preds) in sorted(
-            rep["card"].items(), key=lambda kv: (kv[0][0], statistics.median(
-                r.images_per_s for r in kv[1][0]))):
+    print("| precision | card | network | rows | batch | predicted | measured | ratio | sources |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (precision, card, preset), (members, preds) in sorted(
+            rep["card"].items(), key=lambda kv: (kv[0][0], kv[0][2] != "resnet50", kv[0][2],
+                                                 statistics.median(
+                                                     r.images_per_s for r in kv[1][0]))):
         pred = statistics.median(preds)
         meas = statistics.median(r.images_per_s for r in members)
         batches = "/".join(sorted({str(r.batch) for r in members}, key=int))
         srcs = ", ".join(sorted({r.holdout for r in members}))
-        print(f"| {precision} | {card} | {len(members)} | {batches} | {pred:.0f} | {meas:.0f} | "
-              f"{pred / meas:.2f} | {srcs} |")
+        print(f"| {precision} | {card} | {preset} | {len(members)} | {batches} | {pred:.0f} | "
+              f"{meas:.0f} | {pred / meas:.2f} | {srcs} |")
     print("\nRows furthest off (predicted / measured):")
     for r, p in rep["worst"][:10]:
         print(f"- {p / r.images_per_s:.2f}: {r.catalog_card} {r.preset} {r.precision} batch "
@@ -274,7 +277,7 @@ def bands() -> dict:
                 continue
             predicted = predict(r)
             item = {"set": name, "card": r.catalog_card, "network": r.preset,
-                    "framework": r.framework, "batch": r.batch,
+                    "framework": r.framework, "layout": memory_format(r), "batch": r.batch,
                     "measured": r.images_per_s, "predicted": round(predicted, 1)}
             if "SUSPICIOUS" in r.notes:
                 excluded.append(item)
@@ -295,6 +298,7 @@ def bands() -> dict:
                     "rows": len(items), "cards": len({i["card"] for i in items}),
                     "measured_low_pct": outward(min(ratios) - 1, down=True),
                     "measured_high_pct": outward(max(ratios) - 1, down=False),
+                    "card_spread_pct": card_spread(items),
                     "source_rows": items})
     return {"about": "Error bands of the speed model per kind of card (compute capability), "
                      "precision and hardware path: measured / predicted training throughput "
@@ -304,6 +308,24 @@ def bands() -> dict:
             "sources": sources,
             "floor_pct": floor, "floor_rows": len(errors), "bands": out,
             "excluded": excluded}
+
+
+def card_spread(items: list[dict]) -> int | None:
+    """How far apart two cards of one kind measured on one workload: over the rows of one
+    network, layout and framework (the same precision: one band), each card's median measured ÷
+    predicted; the largest ratio of one card's to another's, less one, as a whole percent
+    rounded up. None where no workload was measured on two cards. What a speed-up of one card
+    over another of its kind can be off by (``Band.over``)."""
+    workloads = defaultdict(lambda: defaultdict(list))
+    for i in items:
+        workloads[(i["network"], i["layout"], i["framework"])][i["card"]].append(
+            i["measured"] / i["predicted"])
+    spreads = []
+    for cards in workloads.values():
+        if len(cards) >= 2:
+            medians = [statistics.median(v) for v in cards.values()]
+            spreads.append(max(medians) / min(medians) - 1)
+    return outward(max(spreads), down=False) if spreads else None
 
 
 def print_bands(derived: dict) -> None:

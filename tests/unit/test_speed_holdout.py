@@ -112,3 +112,36 @@ def test_the_holdout_report_breaks_the_error_down_by_source_class_and_generation
     rows = [r for r in calibration.load_holdout_rows() if r.num_gpus == 1]
     worst = max(rows, key=lambda r: abs(math.log(calibration.predict(r) / r.images_per_s)))
     assert worst.catalog_card in lines[0] and f"measured {worst.images_per_s:g}" in lines[0]
+
+
+def test_a_speed_up_over_a_card_of_the_same_kind_is_off_by_what_its_cards_measure_apart(bench):
+    # A kind of card measured on several networks and layouts (GA10x in AMP: Lambda's ResNet-50
+    # at 1.03-1.33x its figure, timm's MobileNetV2 channels-last at 1.49x) has a wide band, but
+    # two of its cards on one workload share the network's and the software's bias: an RTX 3080
+    # over an RTX 3060 is off by what two such cards measured apart on one workload.
+    from planner.core.speed_bands import Band  # noqa: PLC0415
+
+    _, speed_accuracy = bench
+    wide = Band(-14, 50, "8.6", "mixed", 25, 7, -2, 50, 14, card_spread_pct=12)
+    assert wide.over(wide).text() == "±14 %"  # 12 % apart, floored at 14 %
+    apart = Band(-14, 50, "8.6", "mixed", 25, 7, -2, 50, 14, card_spread_pct=30)
+    assert apart.over(apart).text() == "−24 / +30 %"  # 1 / 1.3 − 1 = −23.1 %, rounded out
+    # Without a workload measured on two cards, the rows' extremes, as before.
+    alone = Band(-14, 50, "8.6", "mixed", 25, 7, -2, 50, 14)
+    assert alone.over(alone).text() == "−35 / +54 %"
+
+    def item(card, network, ratio, layout="nchw", fw="f"):
+        return {"card": card, "network": network, "layout": layout, "framework": fw,
+                "measured": 100 * ratio, "predicted": 100.0}
+
+    items = [item("A", "resnet50", 1.0), item("B", "resnet50", 1.2),
+             item("A", "mobilenet_v2", 1.5), item("C", "vgg16", 0.9)]
+    assert speed_accuracy.card_spread(items) == 20
+    assert speed_accuracy.card_spread([item("A", "resnet50", 1.0),
+                                       item("B", "resnet50", 1.4, layout="channels_last")]) is None
+    # The shipped bands carry it where two cards of a kind share a workload.
+    shipped = json.loads(speed_accuracy.BANDS_PATH.read_text(encoding="utf-8"))
+    ga10x = next(b for b in shipped["bands"]
+                 if (b["compute_capability"], b["precision"]) == ("8.6", "mixed"))
+    assert ga10x["card_spread_pct"] is not None
+    assert ga10x["card_spread_pct"] < ga10x["measured_high_pct"] - ga10x["measured_low_pct"]
