@@ -30,8 +30,11 @@ How a row becomes a planner prediction:
   default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
   residual add after them (``fused_bn_activation``: MXNet in float16).
 
-``load_holdout_rows`` reads ``data/speed-holdout-lambda.csv`` the same way: Lambda Labs' PyTorch
-ResNet-50 rows on cards the calibration set lacks, never fitted.
+``load_holdout_rows`` reads every ``data/speed-holdout-*.csv`` (one held-out source each, sources
+and caveats in its ``.md``; optional columns ``repository``, the GitHub repository the rows come
+from, Lambda's where absent, and ``memory_format``, the layout the row ran in) the same way:
+measured rows on cards the calibration set lacks, never fitted. Each row names its catalog card
+and the planner precision of what ran.
 """
 
 from __future__ import annotations
@@ -54,8 +57,16 @@ from planner.core.presets import load_preset  # noqa: E402
 from planner.core.speed import SIXTEEN_BIT, iteration_time, workload  # noqa: E402
 
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
-# Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
-HOLDOUT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-lambda.csv"
+# Measured throughput on other cards, never fitted (``load_holdout_rows``): every
+# ``speed-holdout-<source>.csv`` here is one held-out source (sources and caveats in its .md).
+DATA = Path(__file__).resolve().parent / "data"
+HOLDOUT_CSV = DATA / "speed-holdout-lambda.csv"
+HOLDOUT_GLOB = "speed-holdout-*.csv"
+# The repository a held-out file's rows come from, where the file has no ``repository`` column.
+DEFAULT_REPOSITORY = "lambdal/deeplearning-benchmark"
+# A held-out file may state each row's activation layout (an optional ``memory_format``
+# column); rows without one take ``memory_format``'s rule.
+LAYOUTS = ("nchw", "channels_last")
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -77,6 +88,9 @@ NETWORKS = {
     "SE-ResNeXt101-32x4d": "se_resnext101_32x4d",
     "EfficientNet-B0": "efficientnet_b0",
     "EfficientNet-B4": "efficientnet_b4",
+    "ResNet-18": "resnet18",
+    "MobileNetV2": "mobilenet_v2",
+    "ResNeXt101-32x8d": "resnext101_32x8d",
 }
 PRECISIONS = {"fp32": "fp32", "tf32": "tf32", "amp": "mixed", "fp16": "fp16"}
 DEFAULT_BATCH = {"fp32": 128, "tf32": 256, "mixed": 256, "fp16": 256}
@@ -99,6 +113,8 @@ class Row:
     num_gpus: int
     source: str
     notes: str
+    holdout: str = ""  # the held-out source (``speed-holdout-<holdout>.csv``); "" for calibration
+    layout: str = ""  # the activation layout the source states ("nchw", "channels_last"), if any
 
     @property
     def fit(self) -> bool:
@@ -126,16 +142,44 @@ def load_rows(path: Path = CSV) -> tuple[list[Row], dict[str, int]]:
     return rows, skipped
 
 
-def load_holdout_rows(path: Path = HOLDOUT_CSV) -> list[Row]:
-    """Lambda Labs' single-GPU ResNet-50 rows (``speed-holdout-lambda.csv``): a check on cards
-    the calibration set does not have, used by no fit. Each row names its catalog card and the
-    planner precision of what ran (``planner_precision``: TF32 where the container ran it)."""
-    with open(path, newline="", encoding="utf-8") as f:
-        return [Row(r["card"], r["catalog_card"], r["model"], NETWORKS[r["model"]],
-                    r["planner_precision"], int(r["batch"]), r["batch_stated"] == "yes",
-                    r["framework"], float(r["images_per_s"]), int(r["num_gpus"]),
-                    f"github lambdal/deeplearning-benchmark {r['file']} @{r['commit']}",
-                    r["notes"]) for r in csv.DictReader(f)]
+def holdout_files(directory: Path = DATA) -> list[Path]:
+    """Every held-out source: ``speed-holdout-<source>.csv`` in ``directory``, by name."""
+    return sorted(directory.glob(HOLDOUT_GLOB))
+
+
+def holdout_name(path: Path) -> str:
+    """``speed-holdout-lambda-logs.csv`` → ``lambda-logs``."""
+    return path.stem.removeprefix("speed-holdout-")
+
+
+def load_holdout_rows(path: Path | None = None) -> list[Row]:
+    """The held-out rows: a check on cards the calibration set does not have, used by no fit.
+    ``path``: one source's file; by default every ``speed-holdout-*.csv`` (``holdout_files``).
+    Each row names its catalog card and the planner precision of what ran
+    (``planner_precision``: TF32 where the container ran it). A model with no preset in
+    ``NETWORKS`` is an error, not a silently smaller check."""
+    paths = [path] if path is not None else holdout_files()
+    out = []
+    for p in paths:
+        name = holdout_name(p)
+        with open(p, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                preset = NETWORKS.get(r["model"])
+                if preset is None:
+                    raise ValueError(f"{p.name}: no preset for model {r['model']!r} "
+                                     "(add it to calibration.NETWORKS)")
+                repo = (r.get("repository") or "").strip() or DEFAULT_REPOSITORY
+                layout = (r.get("memory_format") or "").strip()
+                if layout not in ("", *LAYOUTS):
+                    raise ValueError(f"{p.name}: memory_format {layout!r} is not one of "
+                                     f"{LAYOUTS}")
+                out.append(Row(r["card"], r["catalog_card"], r["model"], preset,
+                               r["planner_precision"], int(r["batch"]),
+                               r["batch_stated"] == "yes", r["framework"],
+                               float(r["images_per_s"]), int(r["num_gpus"]),
+                               f"github {repo} {r['file']} @{r['commit']}", r["notes"], name,
+                               layout))
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -178,7 +222,10 @@ def memory_format(row: Row) -> str:
     platform and network), and TensorFlow's, MXNet's and Paddle's tensor-core paths run NHWC.
     The 2019 and 2020-06 PyTorch AMP rows predate configs.yml and state no layout: they are
     predicted channels-last like the later ones (they measure 1.3-1.6x below them on the same
-    card, as NCHW would; not assumed)."""
+    card, as NCHW would; not assumed). A held-out row whose source states its layout (the
+    optional ``memory_format`` column) runs in that layout."""
+    if row.layout:
+        return row.layout
     pytorch = row.framework.startswith("PyTorch")
     if pytorch and ("Lambda" in row.framework or row.precision in ("fp32", "tf32")):
         return "nchw"

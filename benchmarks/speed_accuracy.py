@@ -35,9 +35,11 @@ from calibration import (
     FIT_NETWORKS,
     ROOT,
     catalog,
+    holdout_files,
     load_holdout_rows,
     load_rows,
     log_error,
+    memory_format,
     multi_gpu_pairs,
     predict,
     predicted_speedup,
@@ -154,30 +156,102 @@ def print_groups(table, overall: float) -> int:
     return missed
 
 
+CLASS = {"datacenter": "data centre", "workstation": "workstation", "consumer": "GeForce"}
+
+
+def summary(rows, preds) -> tuple:
+    """rows, cards, typical error, median ratio predicted / measured and Spearman over the
+    cards' medians (None under three cards) of ``rows`` with their predictions ``preds``."""
+    errors = [log_error(p, r.images_per_s) for p, r in zip(preds, rows)]
+    ratios = [p / r.images_per_s for p, r in zip(preds, rows)]
+    by_card = defaultdict(lambda: ([], []))
+    for p, r in zip(preds, rows):
+        by_card[r.catalog_card][0].append(p)
+        by_card[r.catalog_card][1].append(r.images_per_s)
+    rho = None
+    if len(by_card) >= 3:
+        rho = spearman([statistics.median(v[0]) for v in by_card.values()],
+                       [statistics.median(v[1]) for v in by_card.values()])
+    return (len(rows), len(by_card), typical_error(errors), statistics.median(ratios), rho)
+
+
+def print_summaries(title: str, groups: dict) -> None:
+    """One line per group: its rows, cards, typical error, median ratio and Spearman
+    (judged, against RHO_TARGET, from five cards; in brackets from three)."""
+    print(f"\n| {title} | rows | cards | typical error | median ratio | Spearman |")
+    print("|---|---|---|---|---|---|")
+    for key, (rows, preds) in groups.items():
+        n, cards, err, ratio, rho = summary(rows, preds)
+        rho_txt = ("–" if rho is None else f"{rho:.2f}" if cards >= 5 else f"({rho:.2f})")
+        print(f"| {key} | {n} | {cards} | {err * 100:.0f} % | {ratio:.2f} | {rho_txt} |")
+
+
+def holdout_report(rows) -> dict:
+    """The held-out figures ``holdout`` prints, as data: per source, per class of card (data
+    centre / workstation / GeForce, the catalog's ``segment``) and per generation (its
+    ``architecture``), each by precision; per card; and the rows furthest off."""
+    preds = [predict(r) for r in rows]
+
+    def group(key):
+        out = defaultdict(lambda: ([], []))
+        for r, p in sorted(zip(rows, preds), key=lambda rp: key(rp[0])):
+            out[key(r)][0].append(r)
+            out[key(r)][1].append(p)
+        return dict(out)
+
+    def card(r):
+        return catalog().by_name(r.catalog_card)
+
+    worst = sorted(zip(rows, preds), key=lambda rp: -log_error(rp[1], rp[0].images_per_s))
+    return {
+        "all": group(lambda r: "all held-out rows"),
+        "source": group(lambda r: f"{r.holdout} · {r.preset} · {r.precision}"
+                                  + (f" · {r.layout}" if r.layout else "")),
+        "class": group(lambda r: f"{CLASS.get(card(r).segment, card(r).segment)} · "
+                                 f"{r.precision}"),
+        "generation": group(lambda r: f"{card(r).architecture} "
+                                      f"({card(r).compute_capability}) · {r.precision}"),
+        "card": group(lambda r: (r.precision, r.catalog_card, r.preset)),
+        "worst": worst,
+    }
+
+
 def holdout() -> None:
-    """Lambda Labs' ResNet-50 rows on other cards (``speed-holdout-lambda.csv``): never
-    fitted. The group table, then every card: predicted, measured (the median of its rows)
-    and their ratio."""
-    rows = load_holdout_rows()
-    print(f"\nHeld out: Lambda Labs deeplearning-benchmark, ResNet-50 v1.5, {len(rows)} "
-          f"single-GPU rows on {len({r.catalog_card for r in rows})} catalog cards (never fitted)")
+    """Every held-out source (``speed-holdout-*.csv``): never fitted. Per source, per class of
+    card and per generation (each by precision): typical error, median ratio and Spearman; then
+    every card (predicted, measured: the medians of its rows, and their ratio) and the rows
+    furthest off."""
+    rows = [r for r in load_holdout_rows() if r.num_gpus == 1]
+    sources = sorted({r.holdout for r in rows})
+    print(f"\nHeld out (never fitted): {len(rows)} single-GPU rows on "
+          f"{len({r.catalog_card for r in rows})} catalog cards from {len(sources)} source(s): "
+          + ", ".join(f"speed-holdout-{s}.csv ({sum(r.holdout == s for r in rows)})"
+                      for s in sources))
     print()
     table, overall = single_gpu(rows, held_out=True)
     print_groups(table, overall)
+    rep = holdout_report(rows)
+    print_summaries("source · network · precision", rep["source"])
+    print_summaries("class · precision", rep["class"])
+    print_summaries("generation (compute capability) · precision", rep["generation"])
     print()
-    print("| precision | card | rows | batch | predicted | measured | ratio |")
-    print("|---|---|---|---|---|---|---|")
-    by_card = defaultdict(list)
-    for r in rows:
-        by_card[(r.precision, r.catalog_card)].append(r)
-    for (precision, card), members in sorted(
-            by_card.items(), key=lambda kv: (kv[0][0], statistics.median(
-                r.images_per_s for r in kv[1]))):
-        pred = statistics.median(predict(r) for r in members)
+    print("| precision | card | network | rows | batch | predicted | measured | ratio | sources |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (precision, card, preset), (members, preds) in sorted(
+            rep["card"].items(), key=lambda kv: (kv[0][0], kv[0][2] != "resnet50", kv[0][2],
+                                                 statistics.median(
+                                                     r.images_per_s for r in kv[1][0]))):
+        pred = statistics.median(preds)
         meas = statistics.median(r.images_per_s for r in members)
-        batches = "/".join(sorted({str(r.batch) for r in members}))
-        print(f"| {precision} | {card} | {len(members)} | {batches} | {pred:.0f} | {meas:.0f} | "
-              f"{pred / meas:.2f} |")
+        batches = "/".join(sorted({str(r.batch) for r in members}, key=int))
+        srcs = ", ".join(sorted({r.holdout for r in members}))
+        print(f"| {precision} | {card} | {preset} | {len(members)} | {batches} | {pred:.0f} | "
+              f"{meas:.0f} | {pred / meas:.2f} | {srcs} |")
+    print("\nRows furthest off (predicted / measured):")
+    for r, p in rep["worst"][:10]:
+        print(f"- {p / r.images_per_s:.2f}: {r.catalog_card} {r.preset} {r.precision} batch "
+              f"{r.batch}: predicted {p:.0f}, measured {r.images_per_s:g} ({r.holdout}; "
+              f"{r.framework})")
 
 
 BANDS_PATH = ROOT / "data" / FILENAME
@@ -193,6 +267,8 @@ def bands() -> dict:
     their figures."""
     calibration, _ = load_rows()
     sets = (("calibration", calibration), ("held out", load_holdout_rows()))
+    sources = ["benchmarks/data/speed-calibration.csv (single-GPU rows)"] + [
+        f"benchmarks/data/{p.name}" for p in holdout_files()]
     groups = defaultdict(list)
     excluded, errors = [], []
     for name, rows in sets:
@@ -201,7 +277,7 @@ def bands() -> dict:
                 continue
             predicted = predict(r)
             item = {"set": name, "card": r.catalog_card, "network": r.preset,
-                    "framework": r.framework, "batch": r.batch,
+                    "framework": r.framework, "layout": memory_format(r), "batch": r.batch,
                     "measured": r.images_per_s, "predicted": round(predicted, 1)}
             if "SUSPICIOUS" in r.notes:
                 excluded.append(item)
@@ -222,16 +298,34 @@ def bands() -> dict:
                     "rows": len(items), "cards": len({i["card"] for i in items}),
                     "measured_low_pct": outward(min(ratios) - 1, down=True),
                     "measured_high_pct": outward(max(ratios) - 1, down=False),
+                    "card_spread_pct": card_spread(items),
                     "source_rows": items})
     return {"about": "Error bands of the speed model per kind of card (compute capability), "
                      "precision and hardware path: measured / predicted training throughput "
                      "over the benchmark rows below, each side at least floor_pct. Made by "
                      "`python benchmarks/speed_accuracy.py --write-bands`; read by "
                      "planner/core/speed_bands.py.",
-            "sources": ["benchmarks/data/speed-calibration.csv (single-GPU rows)",
-                        "benchmarks/data/speed-holdout-lambda.csv"],
+            "sources": sources,
             "floor_pct": floor, "floor_rows": len(errors), "bands": out,
             "excluded": excluded}
+
+
+def card_spread(items: list[dict]) -> int | None:
+    """How far apart two cards of one kind measured on one workload: over the rows of one
+    network, layout and framework (the same precision: one band), each card's median measured ÷
+    predicted; the largest ratio of one card's to another's, less one, as a whole percent
+    rounded up. None where no workload was measured on two cards. What a speed-up of one card
+    over another of its kind can be off by (``Band.over``)."""
+    workloads = defaultdict(lambda: defaultdict(list))
+    for i in items:
+        workloads[(i["network"], i["layout"], i["framework"])][i["card"]].append(
+            i["measured"] / i["predicted"])
+    spreads = []
+    for cards in workloads.values():
+        if len(cards) >= 2:
+            medians = [statistics.median(v) for v in cards.values()]
+            spreads.append(max(medians) / min(medians) - 1)
+    return outward(max(spreads), down=False) if spreads else None
 
 
 def print_bands(derived: dict) -> None:

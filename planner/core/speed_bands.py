@@ -64,6 +64,10 @@ class Band:
     measured_low_pct: int = 0
     measured_high_pct: int = 0
     floor_pct: int = 0
+    # How far apart two cards of this kind measured on one workload (network, precision,
+    # layout, framework): the most one card's measured ÷ predicted exceeded another's, as a
+    # percent; None where no workload was measured on two cards of the kind.
+    card_spread_pct: int | None = None
 
     def text(self) -> str:
         """'±14 %' where both sides agree, else '−14 / +45 %'."""
@@ -84,10 +88,17 @@ class Band:
         """The band of the ratio of two speeds (this card's ÷ ``other``'s: "3.1× your RTX
         3060"). Cards of two kinds: each anywhere within its band, the ratio's measured value
         can lie between (1 + low) ÷ (1 + other's high) and (1 + high) ÷ (1 + other's low). Two
-        cards of one kind (the same band) share its bias: their ratio is off by at most what
-        the measured rows' extremes are to each other, (1 + measured low) ÷ (1 + measured
-        high) to its inverse, each side at least the floor."""
-        if self == other:
+        cards of one kind (the same band) share its bias on one workload: their ratio is off by
+        at most what two cards of the kind measured apart on one workload (``card_spread_pct``:
+        the same network, precision, layout and framework, so the bias of the network or the
+        software cancels too), each side at least the floor; where no workload was measured on
+        two of its cards, by what the measured rows' extremes are to each other, (1 + measured
+        low) ÷ (1 + measured high) to its inverse."""
+        if self == other and self.card_spread_pct is not None:
+            hi = self.card_spread_pct / 100
+            lo = 1 / (1 + hi) - 1
+            lo, hi = min(lo, -self.floor_pct / 100), max(hi, self.floor_pct / 100)
+        elif self == other:
             lo = (1 + self.measured_low_pct / 100) / (1 + self.measured_high_pct / 100) - 1
             hi = (1 + self.measured_high_pct / 100) / (1 + self.measured_low_pct / 100) - 1
             lo, hi = min(lo, -self.floor_pct / 100), max(hi, self.floor_pct / 100)
@@ -118,7 +129,8 @@ def table() -> dict[tuple[str, str, str], Band]:
         out[(e["compute_capability"], e["precision"], path_kind(e["path"]))] = Band(
             int(e["low_pct"]), int(e["high_pct"]), e["compute_capability"], e["precision"],
             int(e["rows"]), int(e["cards"]), int(e["measured_low_pct"]),
-            int(e["measured_high_pct"]), floor)
+            int(e["measured_high_pct"]), floor,
+            None if e.get("card_spread_pct") is None else int(e["card_spread_pct"]))
     return out
 
 

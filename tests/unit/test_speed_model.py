@@ -578,7 +578,10 @@ def test_cards_outside_the_calibration_meet_the_targets(monkeypatch):
     from calibration import load_holdout_rows  # noqa: PLC0415
     from speed_accuracy import RHO_TARGET, TARGET, single_gpu  # noqa: PLC0415
 
-    rows = load_holdout_rows()
+    # Every held-out ResNet-50 row, of every source (speed-holdout-*.csv); the other networks'
+    # held-out rows (timm's on one RTX 3090) are printed by `speed_accuracy.py --holdout`.
+    rows = [r for r in load_holdout_rows() if r.preset == "resnet50"]
+    assert len({r.holdout for r in rows}) >= 2
     table, _ = single_gpu(rows, held_out=True)
     assert {precision for _, precision, *_ in table} == {"fp32", "tf32", "fp16", "mixed"}
     for preset, precision, _rows, cards, err, _ratio, rho, fitted in table:
