@@ -25,13 +25,15 @@ How a row becomes a planner prediction:
 * **batch**: the row's per-GPU batch; where the source states none, DLE's usual one (256 in
   16-bit and TF32, 128 in FP32; ``DEFAULT_BATCH``).
 * **optimizer**: SGD with momentum (what these ResNet recipes use; EfficientNet's RMSprop keeps
-  one state too).
+  one state too); Adam for BERT (``optimizer``), stepped per tensor in a loop where the recipe
+  does (``optimizer_for_loop``: BertAdam in FP32).
 * **layout and fusion** (``row_assumptions``): the memory format the recipe ran (NCHW, PyTorch's
   default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
   residual add after them (``fused_bn_activation``: MXNet in float16).
 
 ``load_holdout_rows`` reads ``data/speed-holdout-lambda.csv`` the same way: Lambda Labs' PyTorch
-ResNet-50 rows on cards the calibration set lacks, never fitted.
+ResNet-50 rows on cards the calibration set lacks, never fitted; ``load_holdout_rows(BERT_CSV)``
+Lambda's BERT-base and BERT-large SQuAD fine-tuning rows (sequences/s, in ``images_per_s``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ from planner.core.speed import SIXTEEN_BIT, iteration_time, workload  # noqa: E4
 CSV = Path(__file__).resolve().parent / "data" / "speed-calibration.csv"
 # Measured throughput on other cards, never fitted (``load_holdout_rows``; sources in its .md).
 HOLDOUT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-lambda.csv"
+# Lambda's BERT SQuAD fine-tuning rows (sources in its .md), never fitted.
+BERT_CSV = Path(__file__).resolve().parent / "data" / "speed-holdout-bert.csv"
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -77,6 +81,9 @@ NETWORKS = {
     "SE-ResNeXt101-32x4d": "se_resnext101_32x4d",
     "EfficientNet-B0": "efficientnet_b0",
     "EfficientNet-B4": "efficientnet_b4",
+    # Transformers: built from their hyper-parameters, not shipped presets (``_analysis``).
+    "BERT-base SQuAD": "bert_base_squad384",
+    "BERT-large SQuAD": "bert_large_squad384",
 }
 PRECISIONS = {"fp32": "fp32", "tf32": "tf32", "amp": "mixed", "fp16": "fp16"}
 DEFAULT_BATCH = {"fp32": 128, "tf32": 256, "mixed": 256, "fp16": 256}
@@ -138,15 +145,48 @@ def load_holdout_rows(path: Path = HOLDOUT_CSV) -> list[Row]:
                     r["notes"]) for r in csv.DictReader(f)]
 
 
+def bert_squad_draft(large: bool, seq_len: int = 384):
+    """BERT fine-tuned on SQuAD as DeepLearningExamples' ``run_squad.py`` builds it
+    (``modeling.BertForQuestionAnswering``): the BERT builder's encoder (post-norm, GELU MLP,
+    hidden and attention dropout 0.1, eager attention: DLE's ``BertSelfAttention`` multiplies
+    q·kᵀ, scales, adds the mask, softmax, dropout, multiplies by v), the vocabulary padded to a
+    multiple of 8 (30,522 → 30,528, ``run_squad.py``), and the question-answering head (one
+    linear layer to 2 logits) instead of the masked-LM head; ``max_seq_length=384``
+    (``scripts/run_squad.sh``). BERT-base: 12 layers, hidden 768, 12 heads, MLP 3072;
+    BERT-large: 24, 1024, 16, 4096 (Devlin et al. 2019, Table/section 3)."""
+    from planner.core.layers import LayerSpec  # noqa: PLC0415
+    from planner.core.network import NetworkDraft  # noqa: PLC0415
+    from planner.core.transformer import TransformerConfig, build_draft  # noqa: PLC0415
+
+    layers, hidden, heads, mlp = (24, 1024, 16, 4096) if large else (12, 768, 12, 3072)
+    c = TransformerConfig(family="bert", layers=layers, hidden=hidden, heads=heads,
+                          intermediate=mlp, vocab=30528, max_positions=512, seq_len=seq_len,
+                          mlp="gelu", norm="layernorm", positions="learned", tied=True,
+                          token_types=2, attention="eager", attention_dropout=0.1,
+                          dropout=0.1)
+    draft = build_draft(c, "bert_large_squad" if large else "bert_base_squad")
+    body = [spec for spec in draft.layers if not spec.name.startswith("cls.")]
+    body.append(LayerSpec("fc", "qa_outputs", {"units": 2, "bias": True}))
+    return NetworkDraft(draft.name, tuple(body), draft.description, draft.repeats)
+
+
 @lru_cache(maxsize=None)
 def _analysis(preset: str):
+    if preset.startswith("bert_") and preset.endswith("_squad384"):
+        return analyze(bert_squad_draft(preset.startswith("bert_large")))
     draft, _ = load_preset(preset)
     return analyze(draft)
 
 
+def optimizer(preset: str) -> str:
+    """The optimizer a row's recipe steps: Adam for BERT on SQuAD (``run_squad.py``: BertAdam,
+    or apex FusedAdam with --fp16), SGD with momentum for the CNN recipes."""
+    return "adam" if preset.startswith("bert_") else "momentum"
+
+
 @lru_cache(maxsize=None)
 def _workload(preset: str, batch: int, precision: str):
-    return workload(_analysis(preset), Setup(batch, precision, "momentum"))
+    return workload(_analysis(preset), Setup(batch, precision, optimizer(preset)))
 
 
 @lru_cache(maxsize=None)
@@ -167,7 +207,17 @@ def row_assumptions(row: Row, a: Assumptions | None = None) -> Assumptions:
     """``a`` (the defaults) with what the row's recipe ran: its memory format and whether its
     batch norms fuse the ReLU after them."""
     return replace(a or Assumptions(), memory_format=memory_format(row),
-                   fused_bn_activation=fused_bn_activation(row))
+                   fused_bn_activation=fused_bn_activation(row),
+                   optimizer_for_loop=optimizer_for_loop(row))
+
+
+def optimizer_for_loop(row: Row) -> bool:
+    """Whether the row's optimizer steps each parameter tensor in a Python loop: DLE's BERT
+    ``run_squad.py`` without --fp16 uses ``BertAdam`` (``optimization.py``: clipping, moments
+    and update per tensor, one kernel per operation); with --fp16 apex's ``FusedAdam``
+    (multi-tensor). The CNN recipes' SGD is PyTorch's (foreach by default since 1.13; the
+    step is a small share of a CNN's iteration)."""
+    return row.preset.startswith("bert_") and row.precision in ("fp32", "tf32")
 
 
 def memory_format(row: Row) -> str:
