@@ -6490,6 +6490,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积的激活布局：nchw 为 PyTorch 的默认布局，cuDNN 在其 16 位张量核心内核前后把每个卷积的激活转置为 NHWC 再转回（fp16 和 bf16 下多出内存流量；TF32 卷积使用 cuDNN 的 NCHW 内核，NVIDIA 发现其在 Ampere 上同样快：TensorFlow 对 TF32 保留 NCHW，见拉取请求 56744）；channels_last 用于 model.to(memory_format=torch.channels_last) 之后，或 TensorFlow 与 MXNet：不转置</translation>
     </message>
     <message>
+        <source>passes over the attention scores (batch × heads × queries × keys elements, in the precision&apos;s element size) of eager attention per training step, counted from DeepLearningExamples&apos; and Hugging Face&apos;s BERT: forward the q·kᵀ product written (1), the scale and the mask add read and written (2 + 2), softmax (2), dropout (2, plus a one-byte mask), read by the product with v (1); backward the probabilities&apos; gradient written and the probabilities read for v&apos;s (2), dropout (2), softmax (3: gradient and output read), the scale (2), the gradient read for q&apos;s and k&apos;s (2): 21. Flash and memory-efficient attention keep the scores on chip: none</source>
+        <translation>eager 注意力每个训练步对注意力分数（批量 × 头数 × 查询数 × 键数个元素，按该精度的元素大小）的读写遍数，按 DeepLearningExamples 与 Hugging Face 的 BERT 计数：前向写出 q·kᵀ 乘积（1），缩放与加掩码各读写一次（2 + 2），softmax（2），dropout（2，另加每元素一字节的掩码），再由与 v 的乘积读取（1）；反向写出概率的梯度并为 v 的梯度读取概率（2），dropout（2），softmax（3：读梯度与输出），缩放（2），为 q 与 k 的梯度读取梯度（2）：共 21。Flash 与 memory-efficient 注意力把分数留在片上：为 0</translation>
+    </message>
+    <message>
+        <source>the optimizer step is a Python loop over the parameters, one kernel per operation and tensor (DeepLearningExamples&apos; BertAdam, torch.optim with foreach=False): Adam 15 kernels and 32 tensor passes per parameter tensor (BertAdam.step: per-tensor gradient clipping, the two moments, the update, weight decay, the learning rate), momentum SGD 3 and 8, SGD 1 and 3; each kernel also costs the host a dispatch. Off: fused multi-tensor kernels (apex FusedAdam, PyTorch&apos;s foreach and fused optimizers)</source>
+        <translation>优化器步骤是对参数的 Python 循环，每个运算、每个张量一个 kernel（DeepLearningExamples 的 BertAdam，torch.optim 设 foreach=False）：Adam 每个参数张量 15 个 kernel、32 遍张量读写（BertAdam.step：逐张量梯度裁剪、两个矩、更新、权重衰减、学习率），动量 SGD 3 与 8，SGD 1 与 3；每个 kernel 还要主机分派一次。关闭：融合的多张量 kernel（apex FusedAdam、PyTorch 的 foreach 与 fused 优化器）</translation>
+    </message>
+    <message>
         <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>
         <translation>主机准备训练输入（解码、增强、复制到 GPU）的速度，以 fp32 输入张量的 GB/s 计；1.9 约为每秒 3,100 张 ResNet-50 图像，即在 H200 和 B200 上都测得的平台值；0 = 不限（合成数据）</translation>
     </message>
@@ -7956,6 +7964,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
         <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
+    </message>
+    <message>
+        <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
