@@ -487,6 +487,14 @@
         <translation>批归一化融合 ReLU 与加法</translation>
     </message>
     <message>
+        <source>Eager attention: passes over the scores</source>
+        <translation>非融合注意力：对分数的读写遍数</translation>
+    </message>
+    <message>
+        <source>Optimizer step as a per-tensor loop</source>
+        <translation>优化器步骤为逐张量循环</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -7967,19 +7975,19 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate='tanh')）。若网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保留 3 个同样大小的张量：fp32 下每个样本比规划多 {mib} MiB。</translation>
     </message>
     <message>
         <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个由 onnxruntime（com.microsoft）融合的注意力算子按其投影与融合的缩放点积注意力规划（保留 q、k、v、输出与一个 logsumexp）。</translation>
     </message>
     <message>
         <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
-        <translation type="unfinished"></translation>
+        <translation>该文件对激活做了量化（{n} 个量化/反量化步骤）：此类文件保存的激活实测比浮点网络训练时保留的多达 67 %。训练数字请规划未量化的导出文件。</translation>
     </message>
     <message>
         <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
-        <translation type="unfinished"></translation>
+        <translation>该文件以量化形式存储 {n} 个权重张量（{values} 个值为带缩放因子的 8 位或 4 位整数）：它们按所代表的浮点参数计数，规划按你选择的精度训练它们（文件自身的存储是推理格式；QLoRA 式训练请选择 --finetune qlora）。</translation>
     </message>
 </context>
 </TS>
