@@ -21,6 +21,12 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
 * where the framework fuses the ReLU (and the residual add) into batch norm
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
+* **eager attention** (q·kᵀ, scale, mask, softmax, dropout, ·v as separate kernels) also
+  moves its batch × heads × queries × keys scores ``Assumptions.eager_attention_passes`` times
+  a step, and copies q, k, v and the context between the sequence and head layouts: memory-bound
+  kernels after its products (``_eager_attention``); flash and memory-efficient attention keep
+  the scores on chip. In TF32, matrix products (cuBLAS) run at ``tensor_efficiency`` of the TF32
+  rate, convolutions (cuDNN) at ``tf32_efficiency``;
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
   **memory-bound**: bytes moved ÷ achievable bandwidth, in the precision's element size. The
   bytes are counted per kind of layer as the kernels move them (``_TRAFFIC``: a residual add
@@ -45,7 +51,8 @@ For each layer and pass::
   (``sustained_clock_factor``): below its boost clock where it has less power per SM than its
   chip's full variant (RTX A6000, A10, A100 PCIe, L4, T4).
 
-Then the optimizer step (weights, gradients and states read and written once, at bandwidth) and
+Then the optimizer step (weights, gradients and states read and written once, at bandwidth; or,
+with ``Assumptions.optimizer_for_loop``, one kernel per operation and tensor, as BertAdam runs) and
 the host: the CPU issues every kernel (framework dispatch, autograd), so an iteration is never
 shorter than kernels × CPU time per kernel: that, and the memory-bound work, is what limits the
 fastest cards on mid-sized CNNs.
