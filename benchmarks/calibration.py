@@ -25,7 +25,8 @@ How a row becomes a planner prediction:
 * **batch**: the row's per-GPU batch; where the source states none, DLE's usual one (256 in
   16-bit and TF32, 128 in FP32; ``DEFAULT_BATCH``).
 * **optimizer**: SGD with momentum (what these ResNet recipes use; EfficientNet's RMSprop keeps
-  one state too).
+  one state too); Adam for BERT (``optimizer``), stepped per tensor in a loop where the recipe
+  does (``optimizer_for_loop``: BertAdam in FP32).
 * **layout and fusion** (``row_assumptions``): the memory format the recipe ran (NCHW, PyTorch's
   default, or channels-last: ``memory_format``) and whether its batch norms fuse the ReLU and
   residual add after them (``fused_bn_activation``: MXNet in float16).
@@ -35,6 +36,8 @@ and caveats in its ``.md``; optional columns ``repository``, the GitHub reposito
 from, Lambda's where absent, and ``memory_format``, the layout the row ran in) the same way:
 measured rows on cards the calibration set lacks, never fitted. Each row names its catalog card
 and the planner precision of what ran.
+``load_holdout_rows(BERT_CSV)`` alone: Lambda's BERT-base and BERT-large SQuAD
+fine-tuning rows (sequences/s, in ``images_per_s``).
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ DEFAULT_REPOSITORY = "lambdal/deeplearning-benchmark"
 # A held-out file may state each row's activation layout (an optional ``memory_format``
 # column); rows without one take ``memory_format``'s rule.
 LAYOUTS = ("nchw", "channels_last")
+# Lambda's BERT SQuAD fine-tuning rows (sources in its .md), never fitted; one of the
+# held-out sources (its rows are banded as transformers).
+BERT_CSV = DATA / "speed-holdout-bert.csv"
 
 CARDS = {
     "A100 40GB SXM4": "A100 SXM4 40GB",
@@ -91,6 +97,9 @@ NETWORKS = {
     "ResNet-18": "resnet18",
     "MobileNetV2": "mobilenet_v2",
     "ResNeXt101-32x8d": "resnext101_32x8d",
+    # Transformers: built from their hyper-parameters, not shipped presets (``_analysis``).
+    "BERT-base SQuAD": "bert_base_squad384",
+    "BERT-large SQuAD": "bert_large_squad384",
 }
 PRECISIONS = {"fp32": "fp32", "tf32": "tf32", "amp": "mixed", "fp16": "fp16"}
 DEFAULT_BATCH = {"fp32": 128, "tf32": 256, "mixed": 256, "fp16": 256}
@@ -182,15 +191,48 @@ def load_holdout_rows(path: Path | None = None) -> list[Row]:
     return out
 
 
+def bert_squad_draft(large: bool, seq_len: int = 384):
+    """BERT fine-tuned on SQuAD as DeepLearningExamples' ``run_squad.py`` builds it
+    (``modeling.BertForQuestionAnswering``): the BERT builder's encoder (post-norm, GELU MLP,
+    hidden and attention dropout 0.1, eager attention: DLE's ``BertSelfAttention`` multiplies
+    q·kᵀ, scales, adds the mask, softmax, dropout, multiplies by v), the vocabulary padded to a
+    multiple of 8 (30,522 → 30,528, ``run_squad.py``), and the question-answering head (one
+    linear layer to 2 logits) instead of the masked-LM head; ``max_seq_length=384``
+    (``scripts/run_squad.sh``). BERT-base: 12 layers, hidden 768, 12 heads, MLP 3072;
+    BERT-large: 24, 1024, 16, 4096 (Devlin et al. 2019, Table/section 3)."""
+    from planner.core.layers import LayerSpec  # noqa: PLC0415
+    from planner.core.network import NetworkDraft  # noqa: PLC0415
+    from planner.core.transformer import TransformerConfig, build_draft  # noqa: PLC0415
+
+    layers, hidden, heads, mlp = (24, 1024, 16, 4096) if large else (12, 768, 12, 3072)
+    c = TransformerConfig(family="bert", layers=layers, hidden=hidden, heads=heads,
+                          intermediate=mlp, vocab=30528, max_positions=512, seq_len=seq_len,
+                          mlp="gelu", norm="layernorm", positions="learned", tied=True,
+                          token_types=2, attention="eager", attention_dropout=0.1,
+                          dropout=0.1)
+    draft = build_draft(c, "bert_large_squad" if large else "bert_base_squad")
+    body = [spec for spec in draft.layers if not spec.name.startswith("cls.")]
+    body.append(LayerSpec("fc", "qa_outputs", {"units": 2, "bias": True}))
+    return NetworkDraft(draft.name, tuple(body), draft.description, draft.repeats)
+
+
 @lru_cache(maxsize=None)
 def _analysis(preset: str):
+    if preset.startswith("bert_") and preset.endswith("_squad384"):
+        return analyze(bert_squad_draft(preset.startswith("bert_large")))
     draft, _ = load_preset(preset)
     return analyze(draft)
 
 
+def optimizer(preset: str) -> str:
+    """The optimizer a row's recipe steps: Adam for BERT on SQuAD (``run_squad.py``: BertAdam,
+    or apex FusedAdam with --fp16), SGD with momentum for the CNN recipes."""
+    return "adam" if preset.startswith("bert_") else "momentum"
+
+
 @lru_cache(maxsize=None)
 def _workload(preset: str, batch: int, precision: str):
-    return workload(_analysis(preset), Setup(batch, precision, "momentum"))
+    return workload(_analysis(preset), Setup(batch, precision, optimizer(preset)))
 
 
 @lru_cache(maxsize=None)
@@ -211,7 +253,17 @@ def row_assumptions(row: Row, a: Assumptions | None = None) -> Assumptions:
     """``a`` (the defaults) with what the row's recipe ran: its memory format and whether its
     batch norms fuse the ReLU after them."""
     return replace(a or Assumptions(), memory_format=memory_format(row),
-                   fused_bn_activation=fused_bn_activation(row))
+                   fused_bn_activation=fused_bn_activation(row),
+                   optimizer_for_loop=optimizer_for_loop(row))
+
+
+def optimizer_for_loop(row: Row) -> bool:
+    """Whether the row's optimizer steps each parameter tensor in a Python loop: DLE's BERT
+    ``run_squad.py`` without --fp16 uses ``BertAdam`` (``optimization.py``: clipping, moments
+    and update per tensor, one kernel per operation); with --fp16 apex's ``FusedAdam``
+    (multi-tensor). The CNN recipes' SGD is PyTorch's (foreach by default since 1.13; the
+    step is a small share of a CNN's iteration)."""
+    return row.preset.startswith("bert_") and row.precision in ("fp32", "tf32")
 
 
 def memory_format(row: Row) -> str:

@@ -22,7 +22,9 @@ kept in the figures.
 Then the multi-GPU rows (one node, 2–16 GPUs): each against the single-GPU row of the same
 source, framework, card, network, precision and batch, measured speed-up against the planner's
 ``scaling`` (framework "optimised": these are NVIDIA's and TensorFlow's tuned data-parallel
-scripts). Run: ``python benchmarks/speed_accuracy.py`` (about 10 s).
+scripts). Then the held-out rows: Lambda Labs' ResNet-50 (``--holdout``) and BERT SQuAD
+(``--transformers``; both with ``--holdout``) on cards the calibration set lacks, per group
+and per card. Run: ``python benchmarks/speed_accuracy.py`` (about 10 s).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from calibration import (
     log_error,
     memory_format,
     multi_gpu_pairs,
+    _workload,
     predict,
     predicted_speedup,
     row_assumptions,
@@ -49,7 +52,7 @@ from calibration import (
 )
 
 from planner.core.parallel import ParallelAssumptions
-from planner.core.speed import rates
+from planner.core.speed import TRANSFORMER, rates
 from planner.core.speed_bands import FILENAME, outward, path_kind
 
 TARGET = {"resnet50": 0.20}
@@ -221,12 +224,28 @@ def holdout() -> None:
     card and per generation (each by precision): typical error, median ratio and Spearman; then
     every card (predicted, measured: the medians of its rows, and their ratio) and the rows
     furthest off."""
-    rows = [r for r in load_holdout_rows() if r.num_gpus == 1]
+    rows = [r for r in load_holdout_rows() if r.num_gpus == 1
+            and network_class(r) == "cnn"]
     sources = sorted({r.holdout for r in rows})
     print(f"\nHeld out (never fitted): {len(rows)} single-GPU rows on "
           f"{len({r.catalog_card for r in rows})} catalog cards from {len(sources)} source(s): "
           + ", ".join(f"speed-holdout-{s}.csv ({sum(r.holdout == s for r in rows)})"
                       for s in sources))
+    print_held_out(rows)
+
+
+def transformers() -> None:
+    """Lambda Labs' BERT-base and BERT-large SQuAD fine-tuning rows (``speed-holdout-bert.csv``,
+    sequences/s at 384 tokens): never fitted. The same tables as ``holdout``."""
+    rows = [r for r in load_holdout_rows() if r.num_gpus == 1
+            and network_class(r) == "transformer"]
+    print(f"\nHeld out: Lambda Labs deeplearning-benchmark, BERT-base and BERT-large SQuAD "
+          f"(DLE run_squad.py, 384 tokens; sequences/s), {len(rows)} single-GPU rows on "
+          f"{len({r.catalog_card for r in rows})} catalog cards (never fitted)")
+    print_held_out(rows, unit="sequences/s")
+
+
+def print_held_out(rows, unit: str = "images/s") -> None:
     print()
     table, overall = single_gpu(rows, held_out=True)
     print_groups(table, overall)
@@ -235,7 +254,8 @@ def holdout() -> None:
     print_summaries("class · precision", rep["class"])
     print_summaries("generation (compute capability) · precision", rep["generation"])
     print()
-    print("| precision | card | network | rows | batch | predicted | measured | ratio | sources |")
+    print(f"| precision | card | network | rows | batch | predicted {unit} | measured | ratio "
+          "| sources |")
     print("|---|---|---|---|---|---|---|---|---|")
     for (precision, card, preset), (members, preds) in sorted(
             rep["card"].items(), key=lambda kv: (kv[0][0], kv[0][2] != "resnet50", kv[0][2],
@@ -271,6 +291,9 @@ def bands() -> dict:
         f"benchmarks/data/{p.name}" for p in holdout_files()]
     groups = defaultdict(list)
     excluded, errors = [], []
+    # measured / predicted of each kept row from the unrounded prediction (the band must cover
+    # what the planner shows, not the stored one-decimal figure)
+    exact = {}
     for name, rows in sets:
         for r in rows:
             if r.num_gpus != 1:
@@ -283,16 +306,21 @@ def bands() -> dict:
                 excluded.append(item)
                 continue
             card = catalog().by_name(r.catalog_card)
-            path = path_kind(rates(card, r.precision, row_assumptions(r)).conv.label)
-            groups[(card.compute_capability, r.precision, path)].append(item)
+            cls = network_class(r)
+            rr = rates(card, r.precision, row_assumptions(r))
+            path = path_kind(rr.gemm.label if cls == TRANSFORMER else rr.conv.label)
+            groups[(card.compute_capability, r.precision, path, cls)].append(item)
+            exact[id(item)] = r.images_per_s / predicted
             errors.append(log_error(predicted, r.images_per_s))
     floor = outward(typical_error(errors), down=False)
     out = []
-    for (cc, precision, path), items in sorted(
-            groups.items(), key=lambda kv: (tuple(int(x) for x in kv[0][0].split(".")),
+    for (cc, precision, path, cls), items in sorted(
+            groups.items(), key=lambda kv: (kv[0][3] != "cnn",
+                                            tuple(int(x) for x in kv[0][0].split(".")),
                                             kv[0][1], kv[0][2])):
-        ratios = [i["measured"] / i["predicted"] for i in items]
+        ratios = [exact[id(i)] for i in items]
         out.append({"compute_capability": cc, "precision": precision, "path": path,
+                    "network_class": cls,
                     "low_pct": min(outward(min(ratios) - 1, down=True), -floor),
                     "high_pct": max(outward(max(ratios) - 1, down=False), floor),
                     "rows": len(items), "cards": len({i["card"] for i in items}),
@@ -301,7 +329,8 @@ def bands() -> dict:
                     "card_spread_pct": card_spread(items),
                     "source_rows": items})
     return {"about": "Error bands of the speed model per kind of card (compute capability), "
-                     "precision and hardware path: measured / predicted training throughput "
+                     "precision, hardware path and network class (cnn, transformer): measured "
+                     "/ predicted training throughput "
                      "over the benchmark rows below, each side at least floor_pct. Made by "
                      "`python benchmarks/speed_accuracy.py --write-bands`; read by "
                      "planner/core/speed_bands.py.",
@@ -328,18 +357,24 @@ def card_spread(items: list[dict]) -> int | None:
     return outward(max(spreads), down=False) if spreads else None
 
 
+def network_class(row) -> str:
+    """The band class of a row's network (``planner.core.speed._network_class``)."""
+    return _workload(row.preset, row.batch, row.precision).network_class
+
+
 def print_bands(derived: dict) -> None:
     print(f"\nError bands shown with each speed (data/{FILENAME}): measured ÷ predicted per "
           f"kind of card and precision, each side at least the typical error of all "
           f"{derived['floor_rows']} rows ({derived['floor_pct']} %)\n")
-    print("| compute capability | precision | path | rows | cards | measured | band | "
+    print("| class | compute capability | precision | path | rows | cards | measured | band | "
           "networks | sets |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for b in derived["bands"]:
         items = b["source_rows"]
         band = (f"±{b['high_pct']} %" if -b["low_pct"] == b["high_pct"]
                 else f"−{-b['low_pct']} / +{b['high_pct']} %")
-        print(f"| {b['compute_capability']} | {b['precision']} | {b['path']} | {b['rows']} | "
+        print(f"| {b['network_class']} | {b['compute_capability']} | {b['precision']} | "
+              f"{b['path']} | {b['rows']} | "
               f"{b['cards']} | {b['measured_low_pct']:+d} … {b['measured_high_pct']:+d} % | "
               f"{band} | {', '.join(sorted({i['network'] for i in items}))} | "
               f"{', '.join(sorted({i['set'] for i in items}))} |")
@@ -387,8 +422,11 @@ def main() -> None:
 if __name__ == "__main__":
     import sys
 
-    if "--holdout" in sys.argv:  # only the held-out check (about 3 s)
+    if "--holdout" in sys.argv:  # only the held-out checks (about 5 s)
         holdout()
+        transformers()
+    elif "--transformers" in sys.argv:  # only the BERT rows
+        transformers()
     elif "--bands" in sys.argv or "--write-bands" in sys.argv:
         derived = bands()
         print_bands(derived)
@@ -397,4 +435,5 @@ if __name__ == "__main__":
     else:
         main()
         holdout()
+        transformers()
         print_bands(bands())

@@ -120,7 +120,7 @@ class Assumptions:
             if (f.name in ("conv_algorithm", "architecture_efficiency", "memory_format")
                     or isinstance(v, tuple)):
                 continue
-            if f.name in ("allocator_model", "fused_bn_activation"):
+            if f.name in ("allocator_model", "fused_bn_activation", "optimizer_for_loop"):
                 if not isinstance(v, bool):
                     raise ValueError(f"{f.name} must be true or false, not {v!r}")
                 continue
@@ -274,6 +274,12 @@ class Assumptions:
     # Batch norm kernels apply the ReLU after them (and a residual add between): MXNet's DLE
     # float16 recipes, cuDNN's fused ops; PyTorch eager runs three kernels.
     fused_bn_activation: bool = False
+    # Eager attention (q·kᵀ, scale, mask, softmax, dropout, ·v as separate kernels): passes
+    # over the batch × heads × queries × keys scores tensor per training step.
+    eager_attention_passes: int = 21
+    # The optimizer step runs one kernel per elementwise operation and parameter tensor
+    # (a Python loop: BertAdam, torch.optim with foreach=False), not fused multi-tensor ones.
+    optimizer_for_loop: bool = False
 
     def streaming_factor(self, compute_capability: str | None) -> float:
         """A card's achievable streaming bandwidth against the V100's (the card the memory
@@ -301,6 +307,8 @@ class Assumptions:
                     or not isinstance(pair[1], (int, float)) or not 0 < pair[1] <= 2):
                 raise ValueError(f"tensor_architecture_efficiency entry {pair!r} is not "
                                  "(name, 0–2)")
+        if not 0 <= self.eager_attention_passes <= 100:
+            raise ValueError("eager_attention_passes must be between 0 and 100")
         for name in ("tf32_efficiency", "grouped_conv_efficiency",
                      "depthwise_bandwidth_efficiency", "narrow_tile_efficiency",
                      "pseudo_half_efficiency", "dual_issue_fp32_efficiency"):
@@ -387,6 +395,24 @@ class Assumptions:
                 "696, L40 (AD102) 816 of 864. The memory efficiency was fitted on the V100, so "
                 "each card's bandwidth is scaled by its share over the V100's (GA102 and AD102: "
                 "1.06); 1 where its compute capability is not listed"),
+            "eager_attention_passes": QT_TRANSLATE_NOOP("core",
+                "passes over the attention scores (batch × heads × queries × keys elements, in "
+                "the precision's element size) of eager attention per training step, counted "
+                "from DeepLearningExamples' and Hugging Face's BERT: forward the q·kᵀ product "
+                "written (1), the scale and the mask add read and written (2 + 2), softmax (2), "
+                "dropout (2, plus a one-byte mask), read by the product with v (1); backward the "
+                "probabilities' gradient written and the probabilities read for v's (2), "
+                "dropout (2), softmax (3: gradient and output read), the scale (2), the "
+                "gradient read for q's and k's (2): 21. Flash and memory-efficient attention "
+                "keep the scores on chip: none"),
+            "optimizer_for_loop": QT_TRANSLATE_NOOP("core",
+                "the optimizer step is a Python loop over the parameters, one kernel per "
+                "operation and tensor (DeepLearningExamples' BertAdam, torch.optim with "
+                "foreach=False): Adam 15 kernels and 32 tensor passes per parameter tensor "
+                "(BertAdam.step: per-tensor gradient clipping, the two moments, the update, "
+                "weight decay, the learning rate), momentum SGD 3 and 8, SGD 1 and 3; each "
+                "kernel also costs the host a dispatch. Off: fused multi-tensor kernels "
+                "(apex FusedAdam, PyTorch's foreach and fused optimizers)"),
             "input_pipeline_gbs": QT_TRANSLATE_NOOP("core",
                 "how fast the host prepares training inputs (decode, augment, copy to the GPU), "
                 "in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the "

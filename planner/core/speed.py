@@ -21,6 +21,12 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
 * where the framework fuses the ReLU (and the residual add) into batch norm
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
+* **eager attention** (q·kᵀ, scale, mask, softmax, dropout, ·v as separate kernels) also
+  moves its batch × heads × queries × keys scores ``Assumptions.eager_attention_passes`` times
+  a step, and copies q, k, v and the context between the sequence and head layouts: memory-bound
+  kernels after its products (``_eager_attention``); flash and memory-efficient attention keep
+  the scores on chip. In TF32, matrix products (cuBLAS) run at ``tensor_efficiency`` of the TF32
+  rate, convolutions (cuDNN) at ``tf32_efficiency``;
 * everything else (normalisation, activations, pooling, residual adds, concat, dropout) is
   **memory-bound**: bytes moved ÷ achievable bandwidth (the datasheet figure × the fitted
   memory efficiency × the chip's streaming share over the V100's: ``Assumptions.
@@ -47,7 +53,8 @@ For each layer and pass::
   (``sustained_clock_factor``): below its boost clock where it has less power per SM than its
   chip's full variant (RTX A6000, A10, A100 PCIe, L4, T4).
 
-Then the optimizer step (weights, gradients and states read and written once, at bandwidth) and
+Then the optimizer step (weights, gradients and states read and written once, at bandwidth; or,
+with ``Assumptions.optimizer_for_loop``, one kernel per operation and tensor, as BertAdam runs) and
 the host: the CPU issues every kernel (framework dispatch, autograd), so an iteration is never
 shorter than kernels × CPU time per kernel: that, and the memory-bound work, is what limits the
 fastest cards on mid-sized CNNs.
@@ -114,6 +121,14 @@ _TRANSFORMER_CONV_KINDS = ("patch_embed",)
 CHECKED_KINDS = frozenset({"input", "conv2d", "maxpool", "avgpool", "adaptive_avgpool",
                            "global_avgpool", "batchnorm", "activation", "dropout", "flatten",
                            "fc", "add", "concat", "elementwise"})
+
+# Transformer layers the held-out BERT rows checked (benchmarks/data/speed-holdout-bert.csv:
+# Lambda's BERT-base and -large SQuAD fine-tuning, post-norm encoders with eager attention):
+# a network of these and the checked CNN kinds is banded from the transformer rows
+# (``network_class``). Attention counts only in its eager form: the fused kernels (flash,
+# memory-efficient) were not measured.
+TRANSFORMER_KINDS = frozenset({"embedding", "layernorm", "attention"})
+CNN, TRANSFORMER = "cnn", "transformer"
 
 # Every speed is shown with the band the benchmarks measured for its kind of card and
 # precision (``speed_bands``: data/speed-bands.json, derived by benchmarks/speed_accuracy.py
@@ -229,10 +244,13 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
     t_arch = a.tensor_arch_factor(card.architecture)
     note = ""
 
-    def tensor(math: str, label: str) -> Path | None:
+    def tensor(math: str, label: str, gemm: bool = False) -> Path | None:
         nonlocal note
         peak, derived = _tensor_peak(card, math)
-        eff = a.tf32_efficiency if math == "tf32" else a.tensor_efficiency
+        # tf32_efficiency is cuDNN's TF32 convolutions' (fitted on them); cuBLAS's TF32 GEMMs
+        # (fully connected layers, attention's products) run the same tensor-core kernels as
+        # its FP16 ones, at tensor_efficiency of their datasheet rate.
+        eff = a.tf32_efficiency if math == "tf32" and not gemm else a.tensor_efficiency
         if peak and derived and not note:
             note = QT_TRANSLATE_NOOP(
                 "core", "the catalog has no confirmed tensor-core rate with FP32 accumulate "
@@ -243,7 +261,8 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
     if precision == "fp32":  # PyTorch defaults: cuDNN allows TF32, matmuls stay FP32
         conv = tensor("tf32", "tensor cores (TF32)") or cuda
     elif precision == "tf32":
-        conv = gemm = tensor("tf32", "tensor cores (TF32)") or cuda
+        conv = tensor("tf32", "tensor cores (TF32)") or cuda
+        gemm = tensor("tf32", "tensor cores (TF32)", gemm=True) or cuda
     elif precision in SIXTEEN_BIT:
         bf = precision in ("bf16", "mixed_bf16")
         tc = tensor("bf16", "tensor cores (BF16)") if bf else tensor("fp16",
@@ -318,6 +337,19 @@ class Workload:
     # (``Assumptions.fused_bn_activation``). None: nothing to fuse.
     fusion_bytes: np.ndarray = None
     element_bytes: float = 4.0  # bytes per activation element (the precision's)
+    # Per layer, the elements of eager attention's scores tensor (batch × heads × queries ×
+    # keys) and of the head-layout copies around its products (q, k, v and the context made
+    # contiguous, forward and backward): memory-bound kernels of their own, after the layer's
+    # products (``_side_times``). None: no eager attention.
+    attention_scores: np.ndarray = None
+    attention_copies: np.ndarray = None
+    # The optimizer step as a per-tensor loop (``Assumptions.optimizer_for_loop``): bytes moved
+    # and kernels launched.
+    optimizer_loop_bytes: float = 0.0
+    optimizer_loop_launches: float = 0.0
+    # Which benchmark rows the band comes from: CNN or TRANSFORMER; "" (``checked`` False):
+    # layers no benchmark checked.
+    network_class: str = CNN
 
     @cached_property
     def _tiles(self) -> np.ndarray:
@@ -332,14 +364,16 @@ class Workload:
         zeros = np.zeros(len(self.flops))
         layout = self.layout_bytes if self.layout_bytes is not None else zeros
         fusion = self.fusion_bytes if self.fusion_bytes is not None else zeros
+        scores = self.attention_scores if self.attention_scores is not None else zeros
+        copies = self.attention_copies if self.attention_copies is not None else zeros
         table = np.vstack([np.stack([kind.astype(np.float64), self.flops, self.nbytes,
-                                     self.work, self.launches, layout, fusion]),
+                                     self.work, self.launches, layout, fusion, scores, copies]),
                            np.nan_to_num(self._tiles, nan=-1.0).T])
         uniq, counts = np.unique(table, axis=1, return_counts=True)
-        tiles = uniq[7:].T
+        tiles = uniq[9:].T
         tiles = np.where(tiles < 0, np.nan, tiles)
         return (uniq[0].astype(np.int64), uniq[1], uniq[2], uniq[3], uniq[4],
-                counts.astype(np.float64), tiles, uniq[5], uniq[6])
+                counts.astype(np.float64), tiles, uniq[5], uniq[6], uniq[7], uniq[8])
 
 
 def _ints(v) -> tuple:
@@ -521,18 +555,79 @@ def workload(analysis: Analysis, setup: Setup) -> Workload:
         opt_launches = float(sum(1 for t in trainable if t > 0))
         # Autograd runs one node per layer; a foreach optimizer (and the loss scaler) a few.
         host_ops += float(len(specs) - 1) + 10
+    scores, copies = _eager_attention(analysis, b, train, fwd_repeats)
+    loop_bytes = loop_launches = 0.0
+    if train:
+        passes, kernels = _FOR_LOOP_STEP.get(setup.optimizer, (3, 1))
+        # Each pass reads or writes a whole fp32 tensor (the master weights, their gradients,
+        # the states); the loss scaler's unscale (mixed) is its own pass over the gradients.
+        loop_bytes = params * (passes * 4 + (2 * abpe if prec == "mixed" else 0))
+        loop_launches = float(sum(1 for t in trainable if t > 0)) * kernels
     layout = _layout_bytes(kind, ins + outs, dgrads, train, fwd_repeats)
     fusion = _fusion_savings(analysis, outs, train, fwd_repeats, uses)
     fusion = np.minimum(fusion, nbytes)
     # The input layer does no work.
     flops[0] = nbytes[0] = launches[0] = layout[0] = fusion[0] = 0
-    checked = all(info.kind in CHECKED_KINDS for info in analysis.layers)
+    network_class = _network_class(analysis)
+    checked = bool(network_class)
     input_bytes = float(p.out_numel[0]) * 4 * b if train else 0.0
     if not train:
         tiles[:, 1::3] = tiles[:, 2::3] = np.nan
     return Workload(flops, nbytes, par * b, launches, b, train, kind, opt_bytes, opt_launches,
                     checked, host_ops, input_bytes, tiles, layout if layout.any() else None,
-                    fusion if fusion.any() else None, float(abpe))
+                    fusion if fusion.any() else None, float(abpe),
+                    scores if scores.any() else None, copies if copies.any() else None,
+                    loop_bytes, loop_launches, network_class)
+
+
+def _network_class(analysis: Analysis) -> str:
+    """CNN where every layer is of a kind the calibration checked, TRANSFORMER where the
+    others are transformer kinds the BERT rows checked (attention only eager), else ""."""
+    kinds = {info.kind for info in analysis.layers}
+    if kinds <= CHECKED_KINDS:
+        return CNN
+    eager = all(spec.params.get("implementation") == "eager"
+                for spec, info in zip(analysis.draft.layers, analysis.layers)
+                if info.kind == "attention")
+    if eager and kinds <= CHECKED_KINDS | TRANSFORMER_KINDS:
+        return TRANSFORMER
+    return ""
+
+
+# Eager attention's kernels besides its two products, per layer and step: scale, mask add,
+# softmax, dropout forward; dropout, softmax, scale backward; the head-layout copies.
+_EAGER_ATTENTION_KERNELS = 12
+# Inference: the product written, scale, mask add and softmax, read by the second product.
+_EAGER_FORWARD_PASSES = 8
+_MASK_BYTES = 1  # dropout's mask: one byte per element, written forward, read backward
+# The optimizer step as a loop over parameter tensors, per optimizer: (passes over an fp32
+# tensor of the parameter's size, kernels) per tensor, counted from the loop's operations
+# (DeepLearningExamples' BertAdam.step for Adam; ``Assumptions.optimizer_for_loop``).
+_FOR_LOOP_STEP = {"sgd": (3, 1), "momentum": (8, 3), "adam": (32, 15), "adamw": (32, 15)}
+
+
+def _eager_attention(analysis: Analysis, batch: int, train: bool,
+                     fwd_repeats: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per layer, the elements of eager attention's scores (batch × heads × queries × keys)
+    and of its head-layout copies: the q, k and v views multiplied per head are copied
+    contiguous (matmul's reshape), and the context back to sequence-major, each read and
+    written forward and again backward (their gradients). 0 for other layers and for the
+    fused kernels (flash, memory-efficient), which keep the scores on chip."""
+    n = len(analysis.layers)
+    scores, copies = np.zeros(n), np.zeros(n)
+    for i, (spec, info) in enumerate(zip(analysis.draft.layers, analysis.layers)):
+        if info.kind != "attention" or spec.params.get("implementation") != "eager":
+            continue
+        shapes = info.in_shapes
+        heads = int(spec.params.get("heads") or 0)
+        if heads <= 0 or len(shapes) < 3 or len(shapes[0]) != 2:
+            continue
+        t_q, t_k = int(shapes[0][0]), int(shapes[1][0])
+        scores[i] = batch * heads * t_q * t_k * fwd_repeats
+        moved = sum(math.prod(int(d) for d in s) for s in shapes[:3]) + \
+            math.prod(int(d) for d in info.out_shape)
+        copies[i] = batch * moved * 2 * (fwd_repeats + (1 if train else 0))
+    return scores, copies
 
 
 def _layout_bytes(kind: np.ndarray, activations: np.ndarray, dgrad: np.ndarray, train: bool,
@@ -697,7 +792,8 @@ def iteration_times(w: Workload, cards, precision: str,
     if not cards:
         return []
     rs = [rates(c, precision, a) for c in cards]
-    kind, flops, nbytes, work, launches, count, fill, layout, fusion = w.distinct
+    kind, flops, nbytes, work, launches, count, fill, layout, fusion, scores, copies = \
+        w.distinct
     if a.fused_bn_activation:
         nbytes = nbytes - fusion
     paths = [_per_kind(r, a) for r in rs]
@@ -720,7 +816,24 @@ def iteration_times(w: Workload, cards, precision: str,
             t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
         t_m = np.maximum((nbytes + extra_bytes) / memory_rate[rows],
                          (sm_bytes + extra_bytes) * cycles / sm_rate[rows])
-        return np.maximum(np.maximum(t_c, t_m), t_floor), t_c, t_m
+        t = np.maximum(np.maximum(t_c, t_m), t_floor)
+        if side is not None:  # eager attention's own memory-bound kernels, one after another
+            t = t + side[rows]
+            t_m = t_m + side[rows]
+        return t, t_c, t_m
+
+    # Eager attention: the scores' passes and the head-layout copies, at the memory-bound
+    # kernels' bandwidth and instruction rate (``Assumptions.eager_attention_passes``), each
+    # kernel at least the launch floor.
+    side = None
+    if scores.any() or copies.any():
+        passes, mask = ((a.eager_attention_passes, 2 * _MASK_BYTES) if w.train
+                        else (_EAGER_FORWARD_PASSES, 0))
+        side_bytes = scores * (passes * w.element_bytes + mask) + copies * w.element_bytes
+        side_rate = bw * _bandwidth_by_kind(a)[MEMORY] * np.sqrt(util)
+        side = np.maximum(np.maximum(side_bytes / side_rate, side_bytes * cycles / sm_rate),
+                          np.where(side_bytes > 0, _EAGER_ATTENTION_KERNELS * a.kernel_launch_s,
+                                   0.0))
 
     # A 16-bit tensor-core convolution on NCHW tensors pays cuDNN's layout conversions; a TF32
     # one runs cuDNN's NCHW kernels (``transposes_nchw``).
@@ -739,10 +852,16 @@ def iteration_times(w: Workload, cards, precision: str,
     if a.input_pipeline_gbs > 0:
         host = max(host, w.input_bytes / (a.input_pipeline_gbs * 1e9))
 
+    opt_bytes, opt_launches = w.optimizer_bytes, w.optimizer_launches
+    if a.optimizer_for_loop and w.optimizer_loop_launches:
+        opt_bytes, opt_launches = w.optimizer_loop_bytes, w.optimizer_loop_launches
+        # The host dispatches every one of the loop's kernels.
+        host = max(host, (w.host_ops + opt_launches) * a.cpu_launch_s)
+
     def step(t_layers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         gpu = (t_layers * count).sum(axis=1)
         if w.train:
-            gpu = gpu + w.optimizer_bytes / bw[:, 0] + w.optimizer_launches * a.kernel_launch_s
+            gpu = gpu + opt_bytes / bw[:, 0] + opt_launches * a.kernel_launch_s
         return gpu, np.maximum(gpu, host)
 
     layout_share = np.zeros(len(cards))
@@ -764,13 +883,20 @@ def iteration_times(w: Workload, cards, precision: str,
     for k, (card, r) in enumerate(zip(cards, rs)):
         tk = float(total[k])
         path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
-        band = (band_for(getattr(card, "compute_capability", "") or "", precision, r.conv.label)
+        band = (band_for(getattr(card, "compute_capability", "") or "", precision,
+                         _band_path(r, w.network_class), w.network_class)
                 if w.checked else None)
         why = "" if band is not None else UNCHECKED_NETWORK if not w.checked else UNMEASURED_CARD
         out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
                                  float(compute_share[k]), float(mean_util[k]), path, r.note,
                                  host > float(gpu[k]), band, float(layout_share[k]), why))
     return out
+
+
+def _band_path(r: Rates, network_class: str) -> str:
+    """The hardware path a band is keyed by: the convolutions' for a CNN, the GEMMs' for a
+    transformer (its work is matrix products)."""
+    return r.gemm.label if network_class == TRANSFORMER else r.conv.label
 
 
 def iteration_time(w: Workload, card: CardLike, precision: str,

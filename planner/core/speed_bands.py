@@ -5,7 +5,9 @@ A band is the range of measured ÷ predicted training throughput over the benchm
 RTX 3050 to the A10 and RTX A6000) **in one precision**, on the hardware path that precision
 takes there (the FP32 cores, TF32 or FP16 tensor cores, 16-bit storage on the FP32 cores), as
 ``benchmarks/speed_accuracy.py --write-bands`` derives it into ``data/speed-bands.json`` from
-the calibration set (``speed-calibration.csv``) and the held-out rows (``speed-holdout-*.csv``).
+the calibration set (``speed-calibration.csv``) and the held-out rows (``speed-holdout-*.csv``),
+separately for CNNs and transformers (``network_class``: the BERT rows'
+``speed-holdout-bert.csv`` err differently from the CNNs' on the same cards).
 Each side is the farthest measured row, never closer than the model's typical error over all
 rows (``floor_pct``: a class measured on one or two rows gets at least the spread the model
 shows everywhere), rounded outward to a whole percent. One-sided errors give asymmetric bands:
@@ -117,8 +119,9 @@ def outward(fraction: float, *, down: bool) -> int:
 
 
 @lru_cache(maxsize=1)
-def table() -> dict[tuple[str, str, str], Band]:
-    """(compute capability, precision, path kind) → Band, from ``data/speed-bands.json``."""
+def table() -> dict[tuple[str, str, str, str], Band]:
+    """(compute capability, precision, path kind, network class) → Band, from
+    ``data/speed-bands.json`` (an entry without ``network_class`` is a CNN band)."""
     try:
         raw = json.loads(paths.data_path(FILENAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -126,7 +129,8 @@ def table() -> dict[tuple[str, str, str], Band]:
     out = {}
     floor = int(raw.get("floor_pct", 0))
     for e in raw.get("bands", []):
-        out[(e["compute_capability"], e["precision"], path_kind(e["path"]))] = Band(
+        out[(e["compute_capability"], e["precision"], path_kind(e["path"]),
+             e.get("network_class", "cnn"))] = Band(
             int(e["low_pct"]), int(e["high_pct"]), e["compute_capability"], e["precision"],
             int(e["rows"]), int(e["cards"]), int(e["measured_low_pct"]),
             int(e["measured_high_pct"]), floor,
@@ -134,14 +138,16 @@ def table() -> dict[tuple[str, str, str], Band]:
     return out
 
 
-def band_for(compute_capability: str, precision: str, path_label: str) -> Band | None:
+def band_for(compute_capability: str, precision: str, path_label: str,
+             network_class: str = "cnn") -> Band | None:
     """The band of a card of ``compute_capability`` in ``precision`` on the path labelled
-    ``path_label`` (``speed.Rates.conv.label``); None where no benchmark measured that kind of
-    card on that path."""
+    ``path_label`` (``speed.Rates.conv.label``; a transformer's: its GEMMs'), from the rows
+    of ``network_class`` (CNN or transformer: their errors differ, so neither stands in for
+    the other); None where no benchmark measured that kind of card on that path."""
     bands = table()
     kind = path_kind(path_label)
     for p in (precision, *FALLBACK.get(precision, ())):
-        b = bands.get((compute_capability, p, kind))
+        b = bands.get((compute_capability, p, kind, network_class))
         if b is not None:
             return b
     return None

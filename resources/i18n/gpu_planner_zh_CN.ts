@@ -491,6 +491,14 @@
         <translation>批归一化融合 ReLU 与加法</translation>
     </message>
     <message>
+        <source>Eager attention: passes over the scores</source>
+        <translation>非融合注意力：对分数的读写遍数</translation>
+    </message>
+    <message>
+        <source>Optimizer step as a per-tensor loop</source>
+        <translation>优化器步骤为逐张量循环</translation>
+    </message>
+    <message>
         <source>Estimate assumptions</source>
         <translation>估算假设</translation>
     </message>
@@ -6496,6 +6504,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>share of its datasheet bandwidth a streaming kernel (one read, one write per element) reaches, per compute capability, from te42kyfo/gpu-benches gpu-stream: V100 804 of 900 GB/s, A100 40GB 1,381 of 1,555, A40 (GA102) 658 of 696, L40 (AD102) 816 of 864. The memory efficiency was fitted on the V100, so each card&apos;s bandwidth is scaled by its share over the V100&apos;s (GA102 and AD102: 1.06); 1 where its compute capability is not listed</source>
         <translation>流式内核（每个元素读一次、写一次）达到的规格带宽占比，按计算能力列出，来自 te42kyfo/gpu-benches 的 gpu-stream：V100 900 GB/s 中的 804，A100 40GB 1,555 中的 1,381，A40（GA102）696 中的 658，L40（AD102）864 中的 816。内存效率是在 V100 上拟合的，因此每张卡的带宽按其占比与 V100 占比之比缩放（GA102 和 AD102：1.06）；未列出其计算能力时为 1</translation>
+    </message>
+    <message>
+        <source>passes over the attention scores (batch × heads × queries × keys elements, in the precision&apos;s element size) of eager attention per training step, counted from DeepLearningExamples&apos; and Hugging Face&apos;s BERT: forward the q·kᵀ product written (1), the scale and the mask add read and written (2 + 2), softmax (2), dropout (2, plus a one-byte mask), read by the product with v (1); backward the probabilities&apos; gradient written and the probabilities read for v&apos;s (2), dropout (2), softmax (3: gradient and output read), the scale (2), the gradient read for q&apos;s and k&apos;s (2): 21. Flash and memory-efficient attention keep the scores on chip: none</source>
+        <translation>eager 注意力每个训练步对注意力分数（批量 × 头数 × 查询数 × 键数个元素，按该精度的元素大小）的读写遍数，按 DeepLearningExamples 与 Hugging Face 的 BERT 计数：前向写出 q·kᵀ 乘积（1），缩放与加掩码各读写一次（2 + 2），softmax（2），dropout（2，另加每元素一字节的掩码），再由与 v 的乘积读取（1）；反向写出概率的梯度并为 v 的梯度读取概率（2），dropout（2），softmax（3：读梯度与输出），缩放（2），为 q 与 k 的梯度读取梯度（2）：共 21。Flash 与 memory-efficient 注意力把分数留在片上：为 0</translation>
+    </message>
+    <message>
+        <source>the optimizer step is a Python loop over the parameters, one kernel per operation and tensor (DeepLearningExamples&apos; BertAdam, torch.optim with foreach=False): Adam 15 kernels and 32 tensor passes per parameter tensor (BertAdam.step: per-tensor gradient clipping, the two moments, the update, weight decay, the learning rate), momentum SGD 3 and 8, SGD 1 and 3; each kernel also costs the host a dispatch. Off: fused multi-tensor kernels (apex FusedAdam, PyTorch&apos;s foreach and fused optimizers)</source>
+        <translation>优化器步骤是对参数的 Python 循环，每个运算、每个张量一个 kernel（DeepLearningExamples 的 BertAdam，torch.optim 设 foreach=False）：Adam 每个参数张量 15 个 kernel、32 遍张量读写（BertAdam.step：逐张量梯度裁剪、两个矩、更新、权重衰减、学习率），动量 SGD 3 与 8，SGD 1 与 3；每个 kernel 还要主机分派一次。关闭：融合的多张量 kernel（apex FusedAdam、PyTorch 的 foreach 与 fused 优化器）</translation>
     </message>
     <message>
         <source>how fast the host prepares training inputs (decode, augment, copy to the GPU), in GB/s of fp32 input tensors; 1.9 is about 3,100 ResNet-50 images/s, the plateau measured on H200 and B200 alike; 0 = no limit (synthetic data)</source>

@@ -93,6 +93,10 @@ _LABELS = {
     "memory_format": QT_TRANSLATE_NOOP("AssumptionsDialog", "Convolution memory format"),
     "fused_bn_activation": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                              "Batch norm fuses ReLU and add"),
+    "eager_attention_passes": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                "Eager attention: passes over the scores"),
+    "optimizer_for_loop": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                            "Optimizer step as a per-tensor loop"),
 }
 
 
