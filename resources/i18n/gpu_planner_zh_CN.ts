@@ -6043,7 +6043,19 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Einstein summation of activations; keeps every operand.</source>
-        <translation>激活的爱因斯坦求和；保留所有操作数。</translation>
+        <translation type="vanished">激活的爱因斯坦求和；保留所有操作数。</translation>
+    </message>
+    <message>
+        <source>Elements of a learned operand (a weight multiplied by Einsum).</source>
+        <translation>学习得到的操作数（由 Einsum 相乘的权重）的元素数。</translation>
+    </message>
+    <message>
+        <source>Size of the contracted indices (0 = derived from the shapes).</source>
+        <translation>被缩并下标的大小（0 = 由形状推出）。</translation>
+    </message>
+    <message>
+        <source>Einstein summation of activations (and at most one learned operand); keeps every activation operand.</source>
+        <translation>激活（以及至多一个学习得到的操作数）的爱因斯坦求和；保留每个激活操作数。</translation>
     </message>
     <message>
         <source>Where / mask</source>
@@ -7266,6 +7278,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划多 {mib} MiB，与批量无关。</translation>
     </message>
     <message>
+        <source>{n} Einsum product(s) multiply by a weight that torch.einsum must copy to reorder it (its contracted indices are taken in alphabetical order, as in &apos;ibnd,hnd-&gt;ibh&apos;); autograd keeps each copy once for backward, which the plan leaves out: {mib} MiB more than planned in fp32, at any batch.</source>
+        <translation>{n} 个 Einsum 乘积乘以一个 torch.einsum 必须复制以重排的权重（其缩并下标按字母顺序处理，如 'ibnd,hnd-&gt;ibh'）；autograd 为反向传播将每个副本保留一次，计划未计入：fp32 下比计划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
         <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at any batch (the exporter folded the indices into constants, perhaps expanded over the heads, where autograd keeps the tensor before the expansion).</source>
         <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划最多多 {mib} MiB，与批量无关（导出器把索引折叠成了常量，可能已按注意力头展开，而 autograd 保留的是展开前的张量）。</translation>
     </message>
@@ -7956,6 +7972,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
         <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
+    </message>
+    <message>
+        <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate='tanh')）。若网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保留 3 个同样大小的张量：fp32 下每个样本比计划多 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
+        <translation>{n} 个由 onnxruntime（com.microsoft）融合的注意力算子按其投影和融合的缩放点积注意力规划（保留 q、k、v、输出和一个 logsumexp）。</translation>
+    </message>
+    <message>
+        <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
+        <translation>该文件对其激活进行了量化（{n} 个量化/反量化步骤）：实测此类文件的保存激活比浮点网络训练时保留的多达 67 %。请用未量化的导出文件规划训练数字。</translation>
+    </message>
+    <message>
+        <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
+        <translation>该文件以量化形式存储 {n} 个权重张量（{values} 个值，为带缩放的 8 位或 4 位整数）：它们按所代表的浮点参数计数，计划以你选择的精度训练它们（文件自身的存储是推理格式；QLoRA 式训练请选择 --finetune qlora）。</translation>
     </message>
 </context>
 </TS>
