@@ -143,3 +143,42 @@ def test_where_widened_by_a_constant_condition_takes_the_files_shape(tmp_path):
     where = next(info for info in a.layers if info.kind == "where")
     assert where.out_shape == (2, 5, 5)
     assert a.layers[-1].out_shape == (2, 5, 5)
+
+
+def _loop_over_activation():
+    """The default exporter's nn.EmbeddingBag(mode='mean'), reduced: rows gathered by the ids,
+    then a Loop over the bags whose body reads the gathered rows by name from the outer
+    graph (no Loop input is an activation), its per-bag means concatenated, then a Gemm. The
+    file records every shape (value_info), so shape inference has nothing missing."""
+    import numpy as np  # noqa: PLC0415
+    from onnx_fixtures import const  # noqa: PLC0415
+
+    body = h.make_graph(
+        [h.make_node("ReduceMean", ["rows", "ax"], ["m"], keepdims=1),
+         h.make_node("Identity", ["c_in"], ["c_out"])],
+        "loop_body",
+        [tensor("i", [], onnx.TensorProto.INT64), tensor("c_in", [], onnx.TensorProto.BOOL)],
+        [tensor("c_out", [], onnx.TensorProto.BOOL), tensor("m", [1, 8])],
+        initializer=[const("ax", [0], np.int64)])
+    nodes = [
+        h.make_node("Gather", ["table", "ids"], ["rows"], name="/bag/Gather"),
+        h.make_node("Loop", ["trips", "cond"], ["bags"], name="/bag/Loop", body=body),
+        h.make_node("Reshape", ["bags", "shape"], ["flat"], name="/bag/Reshape"),
+        h.make_node("Gemm", ["flat", "fc.w", "fc.b"], ["y"], name="/fc/Gemm", transB=1),
+    ]
+    inits = [weight("table", (50, 8)), weight("fc.w", (4, 8)), weight("fc.b", (4,)),
+             const("trips", 1, np.int64), const("cond", True, np.bool_),
+             const("shape", [1, 8], np.int64)]
+    vi = [tensor("rows", [6, 8]), tensor("bags", [1, 1, 8]), tensor("flat", [1, 8])]
+    return build(nodes, [tensor("ids", [6], onnx.TensorProto.INT64)], [tensor("y", [1, 4])],
+                 inits, opset=18, value_info=vi)
+
+
+def test_a_loop_whose_body_reads_activations_is_refused_as_control_flow(tmp_path):
+    """Before: the Loop had no activation input, so it and all after it were constants (the
+    plan: one layer for the lookup, the Loop and the Gemm's weights not mentioned). Now the
+    same refusal as the legacy exporter's file of that network gets, naming the Loop."""
+    from planner.core.importers.onnx import OnnxImportError  # noqa: PLC0415
+
+    with pytest.raises(OnnxImportError, match="control flow.*Loop node '/bag/Loop'"):
+        import_saved(tmp_path, _loop_over_activation(), batch=1)
