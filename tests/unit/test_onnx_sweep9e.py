@@ -182,3 +182,35 @@ def test_a_loop_whose_body_reads_activations_is_refused_as_control_flow(tmp_path
 
     with pytest.raises(OnnxImportError, match="control flow.*Loop node '/bag/Loop'"):
         import_saved(tmp_path, _loop_over_activation(), batch=1)
+
+
+def _qkv_with_joined_bias(c: int = 8):
+    """BEiT's (and Data2Vec-vision's) qkv projection: F.linear(x, W, cat(q_bias, k_bias,
+    v_bias)) with k_bias a zero buffer, as the legacy exporter writes it without constant
+    folding (training mode): MatMul with W, then Add of a Concat of two learned vectors and a
+    constant."""
+    zero = "/attn/Constant_output_0"
+    nodes = [
+        h.make_node("Constant", [], [zero], name="/attn/Constant",
+                    value=h.make_tensor("z", onnx.TensorProto.FLOAT, [c], [0.0] * c)),
+        h.make_node("MatMul", ["x", "qkv.w"], ["mm"], name="/attn/MatMul"),
+        h.make_node("Concat", ["attn.q_bias", zero, "attn.v_bias"], ["b"],
+                    name="/attn/Concat", axis=0),
+        h.make_node("Add", ["b", "mm"], ["y"], name="/attn/Add"),
+    ]
+    inits = [weight("qkv.w", (c, 3 * c)), weight("attn.q_bias", (c,)),
+             weight("attn.v_bias", (c,), 0.02)]
+    return build(nodes, [tensor("x", ["N", 5, c])], [tensor("y", None)], inits)
+
+
+def test_a_bias_joined_from_learned_parts_and_zeros_counts_the_learned_parts(tmp_path):
+    """Before: the joined bias was counted whole as the layer's bias (3·C) and v_bias as a
+    weight of no layer: the plan had C more parameters than the network (BEiT-base:
+    +9,216). The product keeps its input; the bias' add keeps nothing."""
+    c = 8
+    r = import_saved(tmp_path, _qkv_with_joined_bias(c), batch=2)
+    a = analyze(r.draft)
+    assert a.ok
+    assert a.parameters == c * 3 * c + 2 * c
+    assert not any("belong to no layer" in w for w in r.warnings), r.warnings
+    assert saved_per_sample(r) == 5 * c

@@ -329,6 +329,22 @@ def _map_matmul(imp, node, main, acts, facts):
         restored = not bias and restore_bias(imp, node, int(w[1]))
         if _last_axis_moved(imp, main):
             main = _copy_of(imp, node, main, 0)
+        parts = _learned_bias_parts(imp, bias) if bias else None
+        if parts is not None:
+            # a bias joined from learned vectors and constants (BEiT's q_bias | zeros |
+            # v_bias): the product, then the add of the learned parts, which are all the
+            # parameters it has
+            product = f"\0unbiased:{node.output[0]}"
+            name = imp.emit("fc", node, {"units": int(w[1]), "bias": False}, main, out=[],
+                            weights=(b,))
+            imp.tensor_layer[product] = name
+            imp.layer_out[name] = imp.per_sample(node.output[0])
+            imp.acts.add(product)
+            imp.set_per_sample(product, imp.per_sample(node.output[0]))
+            imp.emit("elementwise", node, {"op": "add", "keeps": "nothing",
+                                           "parameters": sum(_learned(imp, t) for t in parts)},
+                     product, name=imp.layer_name(node, "bias"), weights=tuple(parts))
+            return
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
@@ -342,6 +358,32 @@ def _map_matmul(imp, node, main, acts, facts):
                  weights=(b,))
         return
     return imp.placeholder(node, main)
+
+
+def _learned_bias_parts(imp, bias: str) -> tuple[str, ...] | None:
+    """The learned vectors a bias is joined from by a Concat with constants (a frozen zero
+    part: BEiT's and Data2Vec's q_bias | k_bias zeros | v_bias), or None where the bias is
+    one learned tensor (or all of it is learned)."""
+    t = bias
+    for _ in range(4):
+        p = imp.producer.get(t)
+        if p is None:
+            return None
+        n = imp.nodes[p]
+        if n.op_type == "Concat":
+            break
+        if n.op_type not in ("Identity", "Cast") or not n.input:
+            return None
+        t = n.input[0]
+    else:
+        return None
+    ins = [i for i in n.input if i]
+    learned = tuple(i for i in ins if imp.is_learned(i) and imp.origin(i) in imp.init_dims)
+    total = numel(imp.dims_of(bias) or ())
+    if not learned or len(learned) == len(ins) or \
+            sum(_learned(imp, i) for i in learned) >= total:
+        return None
+    return learned
 
 
 def _sliced(imp, tensor: str) -> bool:
