@@ -1245,6 +1245,8 @@ def _map_einsum_pair(imp, node, ins: list[str], out) -> bool:
     operand (x · W written as an Einsum: XLNet's projections ``ibh,hnd->ibnd``) is a layer's
     parameters; its copy, where made, is kept once, not per sample (counted for a note). An
     operand computed from constants is the plan's constant: only the activation is kept."""
+    if any(t in imp.acts and t not in imp.tensor_layer for t in ins):
+        return False
     eq = imp.attr(node, "equation")
     eq = eq.decode() if isinstance(eq, bytes) else str(eq or "")
     lay = [_einsum_layout(imp, t) for t in ins]
