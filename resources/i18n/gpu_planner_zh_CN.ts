@@ -6055,7 +6055,19 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>Einstein summation of activations; keeps every operand.</source>
-        <translation>激活的爱因斯坦求和；保留所有操作数。</translation>
+        <translation type="vanished">激活的爱因斯坦求和；保留所有操作数。</translation>
+    </message>
+    <message>
+        <source>Elements of a learned operand (a weight multiplied by Einsum).</source>
+        <translation>学习得到的操作数（由 Einsum 相乘的权重）的元素数。</translation>
+    </message>
+    <message>
+        <source>Size of the contracted indices (0 = derived from the shapes).</source>
+        <translation>被缩并下标的大小（0 = 由形状推出）。</translation>
+    </message>
+    <message>
+        <source>Einstein summation of activations (and at most one learned operand); keeps every activation operand.</source>
+        <translation>激活（以及至多一个学习得到的操作数）的爱因斯坦求和；保留每个激活操作数。</translation>
     </message>
     <message>
         <source>Where / mask</source>
@@ -7290,6 +7302,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划多 {mib} MiB，与批量无关。</translation>
     </message>
     <message>
+        <source>{n} Einsum product(s) multiply by a weight that torch.einsum must copy to reorder it (its contracted indices are taken in alphabetical order, as in &apos;ibnd,hnd-&gt;ibh&apos;); autograd keeps each copy once for backward, which the plan leaves out: {mib} MiB more than planned in fp32, at any batch.</source>
+        <translation>{n} 个 Einsum 乘积乘以一个 torch.einsum 必须复制以重排的权重（其缩并下标按字母顺序处理，如 'ibnd,hnd-&gt;ibh'）；autograd 为反向传播将每个副本保留一次，计划未计入：fp32 下比计划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
         <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at any batch (the exporter folded the indices into constants, perhaps expanded over the heads, where autograd keeps the tensor before the expansion).</source>
         <translation>已规划按常量索引收集的激活（对相对位置的 torch.gather，如 DeBERTa 的内容到位置分数），但 autograd 还会为反向传播保留每个 int64 索引一次，规划未包含这部分：比规划最多多 {mib} MiB，与批量无关（导出器把索引折叠成了常量，可能已按注意力头展开，而 autograd 保留的是展开前的张量）。</translation>
     </message>
@@ -7983,7 +7999,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
-        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate='tanh')）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练时会多保留 3 个同样大小的张量：fp32 下每个样本比规划多 {mib} MiB。</translation>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate=&apos;tanh&apos;)）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练时会多保留 3 个同样大小的张量：fp32 下每个样本比规划多 {mib} MiB。</translation>
     </message>
     <message>
         <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>

@@ -181,15 +181,20 @@ def _matmul(params, ins):
 
 def _einsum(params, ins):
     out = tuple(int(v) for v in params["shape"]) if params.get("shape") else ins[0]
-    # One contracted index set: the product of the operands' sizes over the output's is its
-    # size squared (exact for matmul-like equations).
-    total = 1
-    for s in ins:
-        total *= numel(s)
-    inner = max(1, math.isqrt(max(1, total // max(1, numel(out)))) if len(ins) > 1 else 1)
+    inner = int(params.get("inner", 0) or 0)
+    if inner <= 0:
+        # One contracted index set: the product of the operands' sizes over the output's is
+        # its size squared (exact for matmul-like equations).
+        total = 1
+        for s in ins:
+            total *= numel(s)
+        inner = max(1, math.isqrt(max(1, total // max(1, numel(out)))) if len(ins) > 1 else 1)
     fwd = 2 * numel(out) * inner
-    return LayerResult(out_shape=out, flops_fwd=fwd, flops_bwd=2 * fwd,
-                       saved=_kept("inputs", ins, out))
+    learned = int(params.get("parameters", 0) or 0)
+    # (a learned operand, x · W written as an Einsum: its gradient needs every activation
+    # operand, kept; the weight itself is a parameter, not an activation)
+    return LayerResult(out_shape=out, parameters=learned, flops_fwd=fwd, flops_bwd=2 * fwd,
+                       saved=_kept("inputs", ins, out), weight_elements=learned)
 
 
 def _broadcast_all(ins: list[Shape]) -> Shape:
@@ -229,6 +234,13 @@ def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
 
 def _where(params, ins):
     out = _broadcast_all(ins)
+    if params.get("shape"):  # broadcast to the mask's shape, which is no activation
+        wide = tuple(int(v) for v in params["shape"])
+        if _broadcast(out, wide) != wide:
+            raise LayerError(Msg(QT_TRANSLATE_NOOP(
+                "core", "cannot broadcast {shape} with {shape2}"),
+                shape=shape_str(out), shape2=shape_str(wide)))
+        out = wide
     n = numel(out)
     return LayerResult(out_shape=out, flops_fwd=n, flops_bwd=n,
                        saved=(SavedTensor("own", n, MASK),))
@@ -391,14 +403,21 @@ LAYER_RULES: tuple[LayerRule, ...] = (
     LayerRule(
         "einsum",
         QT_TRANSLATE_NOOP("core", "Einsum"),
-        (_OUT_SHAPE, _FROM_REFS),
+        (_OUT_SHAPE, _FROM_REFS,
+         _p("parameters", "int", 0, QT_TRANSLATE_NOOP(
+             "core", "Elements of a learned operand (a weight multiplied by Einsum)."),
+            minimum=0),
+         _p("inner", "int", 0, QT_TRANSLATE_NOOP(
+             "core", "Size of the contracted indices (0 = derived from the shapes)."),
+            minimum=0)),
         _einsum,
-        QT_TRANSLATE_NOOP("core", "Einstein summation of activations; keeps every operand."),
+        QT_TRANSLATE_NOOP("core", "Einstein summation of activations (and at most one learned "
+                          "operand); keeps every activation operand."),
     ),
     LayerRule(
         "where",
         QT_TRANSLATE_NOOP("core", "Where / mask"),
-        (_FROM_REFS,),
+        (_FROM_REFS, _OUT_SHAPE),
         _where,
         QT_TRANSLATE_NOOP("core", "Selects by a mask (masked_fill, where); keeps a 1-byte mask."),
     ),

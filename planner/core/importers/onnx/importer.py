@@ -207,6 +207,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
         self.gather_indices = 0  # int64 elements of constant indices torch.gather keeps once
+        self.einsum_constant_copies = 0  # elements of weight copies torch.einsum keeps once
+        self.einsum_constant_count = 0  # the Einsum nodes making them
         self.gather_indices_folded = 0  # those folded into constants: perhaps expanded
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept

@@ -17,7 +17,14 @@ from planner.core.importers.onnx.computed import broadcast_operand, larger_compu
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
-from planner.core.importers.onnx.strides import LAYOUT_KEEPING, matmul_copies
+from planner.core.importers.onnx.strides import (
+    LAYOUT_KEEPING,
+    contiguous,
+    einsum_pair,
+    einsum_terms,
+    layout,
+    matmul_copies,
+)
 from planner.core.layers import RULES, LayerSpec, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -322,6 +329,22 @@ def _map_matmul(imp, node, main, acts, facts):
         restored = not bias and restore_bias(imp, node, int(w[1]))
         if _last_axis_moved(imp, main):
             main = _copy_of(imp, node, main, 0)
+        parts = _learned_bias_parts(imp, bias) if bias else None
+        if parts is not None:
+            # a bias joined from learned vectors and constants (BEiT's q_bias | zeros |
+            # v_bias): the product, then the add of the learned parts, which are all the
+            # parameters it has
+            product = f"\0unbiased:{node.output[0]}"
+            name = imp.emit("fc", node, {"units": int(w[1]), "bias": False}, main, out=[],
+                            weights=(b,))
+            imp.tensor_layer[product] = name
+            imp.layer_out[name] = imp.per_sample(node.output[0])
+            imp.acts.add(product)
+            imp.set_per_sample(product, imp.per_sample(node.output[0]))
+            imp.emit("elementwise", node, {"op": "add", "keeps": "nothing",
+                                           "parameters": sum(_learned(imp, t) for t in parts)},
+                     product, name=imp.layer_name(node, "bias"), weights=tuple(parts))
+            return
         imp.emit("fc", node, {"units": int(w[1]), "bias": bool(bias) or restored}, main,
                  weights=(b,) + ((bias,) if bias else ()))
         return
@@ -335,6 +358,32 @@ def _map_matmul(imp, node, main, acts, facts):
                  weights=(b,))
         return
     return imp.placeholder(node, main)
+
+
+def _learned_bias_parts(imp, bias: str) -> tuple[str, ...] | None:
+    """The learned vectors a bias is joined from by a Concat with constants (a frozen zero
+    part: BEiT's and Data2Vec's q_bias | k_bias zeros | v_bias), or None where the bias is
+    one learned tensor (or all of it is learned)."""
+    t = bias
+    for _ in range(4):
+        p = imp.producer.get(t)
+        if p is None:
+            return None
+        n = imp.nodes[p]
+        if n.op_type == "Concat":
+            break
+        if n.op_type not in ("Identity", "Cast") or not n.input:
+            return None
+        t = n.input[0]
+    else:
+        return None
+    ins = [i for i in n.input if i]
+    learned = tuple(i for i in ins if imp.is_learned(i) and imp.origin(i) in imp.init_dims)
+    total = numel(imp.dims_of(bias) or ())
+    if not learned or len(learned) == len(ins) or \
+            sum(_learned(imp, i) for i in learned) >= total:
+        return None
+    return learned
 
 
 def _sliced(imp, tensor: str) -> bool:
@@ -1140,18 +1189,96 @@ def _map_where(imp, node, main, acts, facts):
     first = data[0]
     others = tuple(imp.tensor_layer[i] for i in data[1:])
     params: dict[str, Any] = {"from": others} if others else {}
+    out = imp.per_sample(node.output[0])
+    planned = _broadcast_of(imp.layer_out.get(imp.tensor_layer[i]) or imp.per_sample(i)
+                            for i in data)
+    if out is not None and len(node.input) > 2 and node.input[0] not in imp.acts and \
+            planned is not None and out != planned:
+        # the condition (not an activation: Funnel's token-type matrix, B × T × T) widens
+        # the selected values (its per-head biases, B × n × T × 1, expanded by views the
+        # plan leaves small) to the scores' shape
+        params["shape"] = out
     imp.emit("where", node, params, first)
+
+
+def _broadcast_of(shapes) -> tuple[int, ...] | None:
+    out: tuple[int, ...] = ()
+    for s in shapes:
+        if s is None:
+            return None
+        n = max(len(out), len(s))
+        a, b = (1,) * (n - len(out)) + tuple(out), (1,) * (n - len(s)) + tuple(s)
+        if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+            return None
+        out = tuple(max(x, y) for x, y in zip(a, b))
+    return out
 
 
 def _map_einsum(imp, node, main, acts, facts):
     ins = [i for i in node.input if i]
-    if any(i not in imp.acts for i in ins) or any(i not in imp.tensor_layer for i in ins):
-        return imp.placeholder(node, main)
     out = imp.per_sample(node.output[0])
     if out is None:
         return imp.placeholder(node, main)
+    if len(ins) == 2 and _map_einsum_pair(imp, node, ins, out):
+        return None
+    if any(i not in imp.acts for i in ins) or any(i not in imp.tensor_layer for i in ins):
+        return imp.placeholder(node, main)
     imp.emit("einsum", node, {"shape": out, "from": tuple(imp.tensor_layer[i] for i in ins[1:])},
              ins[0])
+    return None
+
+
+def _einsum_layout(imp, tensor: str):
+    """(full shape, strides) of an Einsum operand: an activation's from its views, a weight
+    (or a constant) dense as stored."""
+    if tensor in imp.acts:
+        got = layout(imp, tensor)
+        return None if got is None else got[:2]
+    dims = imp.dims_of(tensor)
+    return None if dims is None or None in dims else (tuple(dims), contiguous(tuple(dims)))
+
+
+def _map_einsum_pair(imp, node, ins: list[str], out) -> bool:
+    """torch.einsum of two operands, any equation of batch, contracted and free indices (no
+    ellipsis, no diagonal): ATen's bmm of the operands permuted and reshaped to 3-D keeps
+    both; an operand the reshape cannot view is copied, and the copy is kept. A learned
+    operand (x · W written as an Einsum: XLNet's projections ``ibh,hnd->ibnd``) is a layer's
+    parameters; its copy, where made, is kept once, not per sample (counted for a note). An
+    operand computed from constants is the plan's constant: only the activation is kept."""
+    if any(t in imp.acts and t not in imp.tensor_layer for t in ins):
+        return False
+    eq = imp.attr(node, "equation")
+    eq = eq.decode() if isinstance(eq, bytes) else str(eq or "")
+    lay = [_einsum_layout(imp, t) for t in ins]
+    if any(v is None for v in lay):
+        return False
+    terms = einsum_terms(eq, tuple(len(v[0]) for v in lay))
+    if terms is None:
+        return False
+    pair = einsum_pair(terms[0], terms[1], [v[0] for v in lay], [v[1] for v in lay])
+    if pair is None:
+        return False
+    (copied, inner) = pair
+    is_act = [t in imp.acts and t in imp.tensor_layer for t in ins]
+    if not any(is_act):
+        return False
+    weight = next((t for t, a in zip(ins, is_act) if not a and imp.is_weight(t)
+                   and imp.is_learned(t)), None)
+    kept = [(_copy_of(imp, node, t, k) if c else t)
+            for k, (t, a, c) in enumerate(zip(ins, is_act, copied)) if a]
+    for t, a, c, v in zip(ins, is_act, copied, lay):
+        if not a and c and t == weight:
+            imp.einsum_constant_copies += numel(v[0])
+            imp.einsum_constant_count += 1
+    params: dict[str, Any] = {"shape": out, "inner": int(inner)}
+    if len(kept) > 1:
+        params["from"] = tuple(imp.tensor_layer[t] for t in kept[1:])
+    weights: tuple[str, ...] = ()
+    if weight is not None:
+        params["parameters"] = _learned(imp, weight)
+        weights = (weight,)
+    imp.emit("einsum", node, params, kept[0], weights=weights)
+    return True
 
 
 def _map_mask(imp, node, main, acts, facts):

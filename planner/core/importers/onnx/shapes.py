@@ -249,7 +249,9 @@ class ShapeTracking:
             for node in self.nodes:
                 if node.op_type in ("Shape", "Size"):
                     continue
-                if any(i in self.acts for i in node.input):
+                if any(i in self.acts for i in node.input) or \
+                        node.op_type in CONTROL_FLOW and any(
+                            i in self.acts for i in outer_reads(node)):
                     # (a dynamic quantization's scale and zero point are numbers of the whole
                     # tensor, not activations: the float network has neither)
                     outs = node.output[:1] if node.op_type == "DynamicQuantizeLinear" else \
@@ -257,6 +259,20 @@ class ShapeTracking:
                     for o in outs:
                         if o:
                             self.acts.add(o)
+            flow = next((n for n in self.nodes if n.op_type in CONTROL_FLOW and
+                         any(o in self.acts for o in n.output)), None)
+            if flow is not None:
+                # A loop or branch over activations, read as its inputs or, in its body, by
+                # name from the graph around it (the default exporter's nn.EmbeddingBag: a
+                # Loop over the bags): its shapes may be recorded, but what it computes is in
+                # a body the planner does not plan.
+                self.fail(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The graph has control flow that depends on the data ({op} node "
+                    "'{node}'): which branch runs, or how often, is known only when the network "
+                    "runs (a detector's post-processing: box decoding, non-maximum suppression). "
+                    "The planner plans a graph without it: export the network up to its raw "
+                    "outputs (backbone and heads, without the post-processing)."),
+                    op=flow.op_type, node=flow.name or flow.output[0]))
             if _pass == 0:
                 self.batch_tables = self._batch_tables()
                 if not self.batch_tables:
@@ -628,3 +644,27 @@ def chain_copies(imp, root: str, tensor: str) -> bool:
             return True
         sizes, strides = list(new), s
     return False
+
+
+def outer_reads(node, limit: int = 100_000) -> set[str]:
+    """Names a control-flow node's bodies (``If``'s branches, ``Loop``'s and ``Scan``'s body,
+    nested ones included) read from the graph around them: ONNX lets a body use any name of
+    its outer scope without listing it as an input. At most ``limit`` nodes are read."""
+    reads: set[str] = set()
+    stack = [(a.g, set()) for a in node.attribute if a.type == a.GRAPH] + \
+        [(g, set()) for a in node.attribute if a.type == a.GRAPHS for g in a.graphs]
+    seen = 0
+    while stack and seen < limit:
+        g, outer_defined = stack.pop()
+        defined = set(outer_defined) | {i.name for i in g.input} | \
+            {i.name for i in g.initializer}
+        for n in g.node:
+            seen += 1
+            reads.update(i for i in n.input if i and i not in defined)
+            for a in n.attribute:
+                if a.type == a.GRAPH:
+                    stack.append((a.g, defined | set(n.output)))
+                elif a.type == a.GRAPHS:
+                    stack.extend((sub, defined | set(n.output)) for sub in a.graphs)
+            defined.update(n.output)
+    return reads

@@ -11,6 +11,8 @@ at 2 where the file's shapes carry it at 1 (a batch of 1 hides a merge that cann
 
 from __future__ import annotations
 
+import math
+
 from planner.core.importers.onnx.common import flat
 from planner.core.layers import numel
 
@@ -195,3 +197,70 @@ def _broadcast(a, b) -> tuple[int, ...] | None:
             return None
         out.append(max(x, y))
     return tuple(out)
+
+
+def einsum_terms(equation: str, ranks: tuple[int, ...]) -> tuple[list[str], str] | None:
+    """The operands' index letters and the output's of an Einsum ``equation`` (the implicit
+    form: the letters seen once, in alphabetical order); None for an ellipsis, a repeated
+    index within one operand (a diagonal) or terms that do not match the operands' ranks."""
+    eq = equation.replace(" ", "")
+    if "." in eq:
+        return None
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if not arrow:
+        letters = "".join(terms)
+        rhs = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    if len(terms) != len(ranks) or any(len(t) != r for t, r in zip(terms, ranks)) or \
+            any(len(set(t)) != len(t) for t in terms + [rhs]) or \
+            not set(rhs) <= set("".join(terms)) or \
+            not all(c.isalpha() for c in "".join(terms)):
+        return None
+    return terms, rhs
+
+
+def einsum_pair(terms: list[str], rhs: str, shapes,
+                strides) -> tuple[tuple[bool, bool], int] | None:
+    """torch.einsum of two operands as ATen computes it (``sumproduct_pair``): each operand
+    permuted to (batch, free, contracted) or (batch, contracted, free) indices and reshaped to
+    bmm's 3-D operand, which bmm keeps for backward. Returns whether each reshape copies (no
+    strides can express it: the copy is what is kept), and the contracted size. The indices
+    are ordered as ATen orders them: the output's, then the contracted ones alphabetically
+    (so ``ibnd,hnd->ibh`` contracts (d, n) and copies both operands). None where ATen first
+    sums an index out of one operand alone (a new, smaller tensor)."""
+    order = list(rhs) + sorted(set("".join(terms)) - set(rhs))
+    sized = []
+    for term, shape, st in zip(terms, shapes, strides):
+        size = {c: int(shape[k]) for k, c in enumerate(term)}
+        stride = {c: int(st[k]) for k, c in enumerate(term)}
+        sized.append(([size.get(c, 1) for c in order], [stride.get(c, 0) for c in order]))
+    (sa, ta), (sb, tb) = sized
+    lro, lo, ro, summed = [], [], [], []
+    for d, c in enumerate(order):
+        left, right = sa[d] != 1, sb[d] != 1
+        if c not in rhs:
+            if left and right:
+                summed.append(d)
+            elif left or right:
+                return None
+            else:
+                summed.append(d)
+        elif left and right:
+            lro.append(d)
+        elif left:
+            lo.append(d)
+        else:
+            ro.append(d)
+    k = math.prod(sa[d] for d in summed) if summed else 1
+    if not any(sa[d] != 1 for d in summed):  # nothing contracted: a broadcast multiply
+        return (False, False), 1
+
+    def copies(size, stride, perm, groups) -> bool:
+        shape = tuple(size[d] for d in perm)
+        st = tuple(stride[d] for d in perm)
+        new = tuple(math.prod(size[d] for d in g) for g in groups)
+        return view_strides(shape, st, new) is None
+
+    a = copies(sa, ta, lro + lo + summed + ro, (lro, lo, summed))
+    b = copies(sb, tb, lro + summed + ro + lo, (lro, summed, ro))
+    return (a, b), k
