@@ -1214,7 +1214,19 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
         # input for backward, which the gather's source is a view of)
         params["keeps"] = "input" if _in_adaptive_pool(node) else "nothing"
     elif per_sample_index:
-        params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
+        src = imp.tensor_layer[index]
+        at = imp.layer_index(src)
+        for _ in range(4):  # through views of the index (an unsqueeze before the expand)
+            if at is None or imp.layers[at].kind != "view" or at == 0:
+                break
+            up = imp.layers[at].params.get("input") or imp.layers[at - 1].name
+            at = imp.layer_index(up)
+        if at is not None and imp.layers[at].params.get("keeps") == "indices":
+            # a view of the int64 indices the layer making them keeps already (topk's,
+            # expanded: idx[..., None].expand(-1, -1, C)): one storage, kept once
+            params["keeps"] = "input"
+        else:  # the source and the int64 index (8 bytes an element)
+            params.update(keeps="input_index", **{"from": (src,)})
     else:
         params["keeps"] = "input"
         imp.gather_indices += _constant_index_elements(imp, index)
