@@ -7442,6 +7442,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>张量“{name}”没有形状（缺少形状）</translation>
     </message>
     <message>
+        <source>The file fixes input &apos;{name}&apos; at {shape} and does not say which axis is the batch; its attention mixes the elements along axis {first}, so that axis is not the batch: planned with the batch on axis {axis} (a sequence-first network, as torch.nn.Transformer by default).</source>
+        <translation>文件将输入“{name}”固定为 {shape}，未说明哪一轴是批次；其注意力沿第 {first} 轴混合元素，因此该轴不是批次：按批次在第 {axis} 轴规划（序列在前的网络，如 torch.nn.Transformer 的默认设置）。</translation>
+    </message>
+    <message>
         <source>tensor &apos;{name}&apos; has a dimension of {v}: absurd dimensions</source>
         <translation>张量“{name}”有一个大小为 {v} 的维度：维度不合理</translation>
     </message>
@@ -7956,6 +7960,22 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
         <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
+    </message>
+    <message>
+        <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 规划，保留其输入（F.gelu(approximate='tanh')）。若网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保留 3 个同样大小的张量：fp32 下每个样本比规划多 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
+        <translation>{n} 个由 onnxruntime（com.microsoft）融合的注意力算子按其投影和融合的缩放点积注意力规划（保留 q、k、v、输出和 logsumexp）。</translation>
+    </message>
+    <message>
+        <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
+        <translation>文件对激活做了量化（{n} 个量化/反量化步骤）：此类文件的保存激活实测比浮点网络训练时保留的多达 67 %。请用未量化的导出文件获得训练数字。</translation>
+    </message>
+    <message>
+        <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
+        <translation>文件以量化形式存储 {n} 个权重张量（{values} 个值，为带缩放的 8 位或 4 位整数）：按其代表的浮点参数计数，规划按你选择的精度训练它们（文件自身的存储是推理格式；QLoRA 式训练请选择 --finetune qlora）。</translation>
     </message>
 </context>
 </TS>
