@@ -437,8 +437,11 @@ _FX_ARGS = re.compile(r"args = \((.*?)\), kwargs")
 
 
 # Of those, the ones whose result is a fresh contiguous tensor whatever the layout of their
-# input (torch.cat, .contiguous()); clone and _to_copy keep their input's strides.
-_CONTIGUOUS_FX = re.compile(r"(?:cat|contiguous)(?:_\d+)?")
+# input: torch.cat, and .contiguous(), which torch.export records as aten.clone(memory_format=
+# torch.contiguous_format) (Whisper's q; a plain clone of a transposed q would keep its
+# strides, but nothing clones q before attention but to make it contiguous); _to_copy (a
+# cast) keeps its input's strides.
+_CONTIGUOUS_FX = re.compile(r"(?:cat|contiguous|clone)(?:_\d+)?")
 
 
 def _sdpa_args(imp, members) -> list[str] | None:
@@ -480,7 +483,8 @@ def elided_contiguous_query(imp, members) -> bool:
     """The query that scaled_dot_product_attention read was made afresh, contiguous in its
     heads-first order, by an op the optimiser removed from the file: Phi-3's
     torch.cat([q_rotated, q_pass]) with an empty q_pass (full rotary), which the default
-    exporter drops as a no-op (the legacy exporter keeps the Concat)."""
+    exporter drops as a no-op (the legacy exporter keeps the Concat); Whisper's, BART-style
+    ``q.view(…).transpose(1, 2).contiguous()``."""
     args = _sdpa_args(imp, members)
     return args is not None and _elided(imp, args[0], _CONTIGUOUS_FX)
 

@@ -283,7 +283,7 @@ class ShapeTracking:
         or contracts (a product of two activations), it is not the batch. Then the other
         axes are tried (the file's size-1 axes first: the example batch), and the first that
         mixes nothing is the batch (said in a note)."""
-        if len(self.data_inputs) != 1 or self.fixed_batch is None or \
+        if len(self.data_inputs) != 1 or self.side_inputs or self.fixed_batch is None or \
                 self.input_shape_arg is not None or not self._mixes_batch():
             return
         name = self.data_inputs[0]
