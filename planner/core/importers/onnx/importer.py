@@ -842,7 +842,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.status[k] = "dropped"
                 continue
             if self.random_derived and all(i in self.random_derived for i in acts) and \
-                    not any(self.is_weight(i) for i in node.input if i and i not in acts):
+                    not any(self.is_learned(i) and not _exporter_constant(self.origin(i) or i)
+                            for i in node.input if i and i not in acts):
                 self.random_derived.update(o for o in node.output if o)
                 if node.op_type not in _RANDOM_VIEWS and len(planned) == len(acts):
                     self._from_random(k, node, planned[0])
@@ -907,6 +908,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         if shape is None:
             self.status[k] = "dropped"
             return
+        for i in node.input:  # a table it reads (the mask ViTMAE gathers back): data
+            o = self.origin(i) if i and i not in self.acts else None
+            if o is not None and o in self.init_dims:
+                self.buffers.add(o)
         self.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
                   main, out=[o for o in outs if self.per_sample(o) == shape])
         self.status[k] = "mapped"
@@ -1090,6 +1095,12 @@ _FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "Flatten", "Reshape", "Redu
 _DERIVED = re.compile(r"(unsqueeze|view|permute|clone|squeeze|transpose|reshape|slice|"
                       r"select|index|index_select|mul|add|cat|t|repeat|_to_copy|detach|"
                       r"contiguous|lift_fresh_copy|alias|flatten|stack|getitem)(_\d+)?")
+def _exporter_constant(name: str) -> bool:
+    """An initializer named as the exporters name their own constants ('onnx::Op_N', 'val_N',
+    '/scope/Constant_output_0'), not as a module's parameter."""
+    return name.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", name) is not None
+
+
 # Views (and view-like copies) of random values, mapped as views of any activation.
 _RANDOM_VIEWS = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
                            "Identity", "Slice", "Split", "Gather", "Expand", "Tile"})
