@@ -7303,7 +7303,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} Einsum product(s) multiply by a weight that torch.einsum must copy to reorder it (its contracted indices are taken in alphabetical order, as in &apos;ibnd,hnd-&gt;ibh&apos;); autograd keeps each copy once for backward, which the plan leaves out: {mib} MiB more than planned in fp32, at any batch.</source>
-        <translation>{n} 个 Einsum 乘积乘以一个 torch.einsum 必须复制以重排的权重（其缩并下标按字母顺序处理，如 'ibnd,hnd-&gt;ibh'）；autograd 为反向传播将每个副本保留一次，计划未计入：fp32 下比计划多 {mib} MiB，与批大小无关。</translation>
+        <translation>{n} 个 Einsum 乘积乘以一个 torch.einsum 必须复制以重排的权重（其缩并下标按字母顺序处理，如 &apos;ibnd,hnd-&gt;ibh&apos;）；autograd 为反向传播将每个副本保留一次，计划未计入：fp32 下比计划多 {mib} MiB，与批大小无关。</translation>
     </message>
     <message>
         <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: up to {mib} MiB more than planned, at any batch (the exporter folded the indices into constants, perhaps expanded over the heads, where autograd keeps the tensor before the expansion).</source>
@@ -7480,6 +7480,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>tensor &apos;{name}&apos; has no shape (missing shapes)</source>
         <translation>张量“{name}”没有形状（缺少形状）</translation>
+    </message>
+    <message>
+        <source>The file fixes input &apos;{name}&apos; at {shape} and does not say which axis is the batch; its attention mixes the elements along axis {first}, so that axis is not the batch: planned with the batch on axis {axis} (a sequence-first network, as torch.nn.Transformer by default).</source>
+        <translation>文件将输入“{name}”固定为 {shape}，未说明哪一轴是批次；其注意力沿第 {first} 轴混合元素，因此该轴不是批次：按批次在第 {axis} 轴规划（序列在前的网络，如 torch.nn.Transformer 的默认设置）。</translation>
     </message>
     <message>
         <source>tensor &apos;{name}&apos; has a dimension of {v}: absurd dimensions</source>

@@ -61,8 +61,9 @@ def test_gather_elements_keeps_an_index_computed_per_sample(tmp_path):
                   [weight("w1.weight", (C, S)), weight("w2.weight", (1, C))], opset=17)
     r = import_saved(tmp_path, model, batch=2)
     assert r.report.complete and analyze(r.draft).ok, r.warnings
-    # x, a (the source), the index (one per row), g (the second projection's input)
-    assert saved_per_sample(r) == T * C + T * S + T + T
+    # x, a (the source), the int64 index (one per row: two fp32 elements' bytes each), g
+    # (the second projection's input)
+    assert saved_per_sample(r) == T * C + T * S + 2 * T + T
 
 
 def test_gather_nd_of_an_activation_keeps_only_its_index(tmp_path):

@@ -114,7 +114,7 @@ def _generic(params, ins):
 
 
 ELEMENTWISE_OPS = ("add", "sub", "mul", "div", "pow", "other")
-KEEPS = ("nothing", "input", "inputs", "output", "input_output", "indices")
+KEEPS = ("nothing", "input", "inputs", "output", "input_output", "indices", "input_index")
 
 
 def _view(params, ins):
@@ -215,8 +215,10 @@ def _broadcast_all(ins: list[Shape]) -> Shape:
 
 def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
     """What 'keeps' names: nothing, input 0, every input, the output, input 0 and the output
-    (``amax`` / ``amin``: a max or min reduction without indices), or int64 indices of the
-    output's shape (max / min over a dimension, ``torch.max(x, dim)``)."""
+    (``amax`` / ``amin``: a max or min reduction without indices), int64 indices of the
+    output's shape (max / min over a dimension, ``torch.max(x, dim)``), or input 0 and an
+    int64 copy of input 1 (``torch.gather`` by a computed index: the index, an integer
+    tensor, is 8 bytes an element whatever the activations' precision)."""
     if keeps == "input":
         return (SavedTensor("input", numel(ins[0])),)
     if keeps == "input_output":
@@ -229,6 +231,9 @@ def _kept(keeps: str, ins: list[Shape], out: Shape) -> tuple[SavedTensor, ...]:
         return (SavedTensor("output", numel(out)),)
     if keeps == "indices":
         return (SavedTensor("own", numel(out), I64),)
+    if keeps == "input_index":  # torch.gather: its source, and its int64 index (input 1)
+        return (SavedTensor("input", numel(ins[0])),
+                SavedTensor("own", numel(ins[1] if len(ins) > 1 else out), I64))
     return ()
 
 

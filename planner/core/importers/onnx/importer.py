@@ -214,6 +214,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
         self.written_erf_gelu: dict[str, int] = {}  # Erf GELUs Python wrote out (no record)
         self._no_grad: set[str] | None = None  # activations without a gradient (no_gradient)
+        self.random_derived: set[str] = set()  # computed from random values alone (_map_all)
         self._init_by_fx: dict[str, str] | None = None  # 'a_b_weight' -> 'a.b.weight'
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
         self.weight_constants: set[str] = set()  # constants folded from weights (1 + w)
@@ -327,6 +328,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 self.incomplete = True
         self._find_activations()
         self._batch_axes()
+        self._settle_batch_axis()
         from planner.core.importers.onnx import mappers, patterns, twins  # noqa: PLC0415
 
         self.mappers = mappers
@@ -824,6 +826,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 if node.output and node.output[0] in self.batch_tables:
                     self._batch_table(k, node)
                     continue
+                if node.output and node.output[0] in self.random_sources:
+                    self._random_source(k, node)
+                    continue
                 self.status[k] = "constant"
                 continue
             planned = [i for i in acts if i in self.tensor_layer]
@@ -838,6 +843,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if not planned:
                 self.status[k] = "dropped"
                 continue
+            if self.random_derived and all(i in self.random_derived for i in acts) and \
+                    not any(self.is_learned(i) and not _exporter_constant(self.origin(i) or i)
+                            for i in node.input if i and i not in acts):
+                self.random_derived.update(o for o in node.output if o)
+                if node.op_type not in _RANDOM_VIEWS and len(planned) == len(acts):
+                    self._from_random(k, node, planned[0])
+                    continue
             facts = self.fused.get(k, {})
             if facts.get("alias"):
                 self.alias(node, node.input[0] if node.input[0] in self.tensor_layer
@@ -879,6 +891,32 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                                         "shape": self.per_sample(t)}, self.input_name,
                   out=[t], index=k)
         self.expanded_tables += 1
+
+    def _random_source(self, k: int, node) -> None:
+        """Random values drawn per sample (shapes._random_sources): a tensor of every sample,
+        made from nothing, keeping nothing (no gradient flows from it)."""
+        t = node.output[0]
+        self.random_derived.add(t)
+        self.emit("elementwise", node, {"op": "other", "keeps": "nothing",
+                                        "shape": self.per_sample(t)}, self.input_name,
+                  out=[t], index=k)
+
+    def _from_random(self, k: int, node, main: str) -> None:
+        """An operator on random values alone (the argsort of ViTMAE's noise, the patches it
+        keeps): autograd records nothing for it (nothing it reads requires a gradient), so it
+        keeps nothing; a new tensor of its output's shape."""
+        outs = [o for o in node.output if o and o in self.acts]
+        shape = self.per_sample(outs[0]) if outs else None
+        if shape is None:
+            self.status[k] = "dropped"
+            return
+        for i in node.input:  # a table it reads (the mask ViTMAE gathers back): data
+            o = self.origin(i) if i and i not in self.acts else None
+            if o is not None and o in self.init_dims:
+                self.buffers.add(o)
+        self.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
+                  main, out=[o for o in outs if self.per_sample(o) == shape])
+        self.status[k] = "mapped"
 
     def _computed_operands(self) -> None:
         """Batched products of an activation with a tensor the graph computes from parameters
@@ -1059,6 +1097,15 @@ _FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "Flatten", "Reshape", "Redu
 _DERIVED = re.compile(r"(unsqueeze|view|permute|clone|squeeze|transpose|reshape|slice|"
                       r"select|index|index_select|mul|add|cat|t|repeat|_to_copy|detach|"
                       r"contiguous|lift_fresh_copy|alias|flatten|stack|getitem)(_\d+)?")
+def _exporter_constant(name: str) -> bool:
+    """An initializer named as the exporters name their own constants ('onnx::Op_N', 'val_N',
+    '/scope/Constant_output_0'), not as a module's parameter."""
+    return name.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", name) is not None
+
+
+# Views (and view-like copies) of random values, mapped as views of any activation.
+_RANDOM_VIEWS = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
+                           "Identity", "Slice", "Split", "Gather", "Expand", "Tile"})
 _INPLACE_FUNCTIONS = {"relu", "relu6", "leaky_relu", "hardswish", "hardsigmoid"}
 _NORM_KINDS = {"batchnorm", "layernorm", "groupnorm", "rmsnorm"}
 

@@ -16,7 +16,12 @@ from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
 from planner.core.importers.onnx.computed import broadcast_operand, larger_computed_factor
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
-from planner.core.importers.onnx.patterns import elided_copies, only_consumer, restore_bias
+from planner.core.importers.onnx.patterns import (
+    elided_contiguous_query,
+    elided_copies,
+    only_consumer,
+    restore_bias,
+)
 from planner.core.importers.onnx.strides import (
     LAYOUT_KEEPING,
     contiguous,
@@ -828,20 +833,24 @@ def _head_major_output(imp, node, q: str, attn: str) -> None:
     order (torch.cat of the rotated and the passed-through halves: Phi's and GPT-NeoX's
     partial rotary) gives a head-major output, so the transpose back to tokens that follows
     (transpose(1, 2).contiguous()) is a copy, which the next layer keeps besides the output
-    attention keeps. A q that is a view of the projection (heads transposed) needs none."""
-    t = q
-    for _ in range(3):
+    attention keeps. A q that is a view of the projection (heads transposed) needs none. The
+    default exporter drops a torch.cat of q with an empty tensor (Phi-3's full rotary): its
+    record of the attention call still names the query 'cat_…'."""
+    if not elided_contiguous_query(imp, (imp.current,)):
+        t = q
+        for _ in range(3):
+            p = imp.producer.get(t)
+            if p is None or imp.nodes[p].op_type not in ("Mul", "Cast", "Identity"):
+                break
+            acts = [i for i in imp.nodes[p].input if i in imp.acts]
+            if len(acts) != 1:
+                return
+            t = acts[0]
         p = imp.producer.get(t)
-        if p is None or imp.nodes[p].op_type not in ("Mul", "Cast", "Identity"):
-            break
-        acts = [i for i in imp.nodes[p].input if i in imp.acts]
-        if len(acts) != 1:
+        if p is None or imp.nodes[p].op_type != "Concat" or \
+                sum(1 for i in imp.nodes[p].input if i) < 2:
             return
-        t = acts[0]
-    p = imp.producer.get(t)
-    if p is None or imp.nodes[p].op_type != "Concat" or \
-            sum(1 for i in imp.nodes[p].input if i) < 2:
-        return
+
     def next_op(tensor):  # its one reader, shape lookups aside (an unfolded export's)
         users = [k for k in imp.consumers.get(tensor, [])
                  if imp.nodes[k].op_type not in ("Shape", "Size")]
@@ -1332,7 +1341,19 @@ def _map_gather_of_activation(imp, node, main, acts, facts):
         # input for backward, which the gather's source is a view of)
         params["keeps"] = "input" if _in_adaptive_pool(node) else "nothing"
     elif per_sample_index:
-        params.update(keeps="inputs", **{"from": (imp.tensor_layer[index],)})
+        src = imp.tensor_layer[index]
+        at = imp.layer_index(src)
+        for _ in range(4):  # through views of the index (an unsqueeze before the expand)
+            if at is None or imp.layers[at].kind != "view" or at == 0:
+                break
+            up = imp.layers[at].params.get("input") or imp.layers[at - 1].name
+            at = imp.layer_index(up)
+        if at is not None and imp.layers[at].params.get("keeps") == "indices":
+            # a view of the int64 indices the layer making them keeps already (topk's,
+            # expanded: idx[..., None].expand(-1, -1, C)): one storage, kept once
+            params["keeps"] = "input"
+        else:  # the source and the int64 index (8 bytes an element)
+            params.update(keeps="input_index", **{"from": (src,)})
     else:
         params["keeps"] = "input"
         imp.gather_indices += _constant_index_elements(imp, index)

@@ -436,11 +436,18 @@ _COPY_FX = re.compile(r"(?:cat|clone|contiguous|_to_copy|copy)(?:_\d+)?")
 _FX_ARGS = re.compile(r"args = \((.*?)\), kwargs")
 
 
-def elided_copies(imp, members) -> tuple[bool, bool]:
-    """(key copied, value copied) for a decomposed scaled_dot_product_attention: the default
-    exporter records each node's FX node ('%sdpa = …scaled_dot_product_attention(args =
-    (%q, %cat, %cat_1, …))'); an argument named for a copying op with no tensor of that name
-    in the file is a copy the optimiser removed, and attention keeps the copy."""
+# Of those, the ones whose result is a fresh contiguous tensor whatever the layout of their
+# input: torch.cat, and .contiguous(), which torch.export records as aten.clone(memory_format=
+# torch.contiguous_format) (Whisper's q; a plain clone of a transposed q would keep its
+# strides, but nothing clones q before attention but to make it contiguous); _to_copy (a
+# cast) keeps its input's strides.
+_CONTIGUOUS_FX = re.compile(r"(?:cat|contiguous|clone)(?:_\d+)?")
+
+
+def _sdpa_args(imp, members) -> list[str] | None:
+    """The FX arguments of the scaled_dot_product_attention call that the default exporter
+    recorded on one of ``members`` ('%sdpa = …scaled_dot_product_attention(args = (%q, %cat,
+    %cat_1, …))'), or None."""
     for j in members:
         for p in imp.nodes[j].metadata_props:
             if p.key != "pkg.torch.onnx.fx_node" or \
@@ -448,18 +455,38 @@ def elided_copies(imp, members) -> tuple[bool, bool]:
                 continue
             m = _FX_ARGS.search(p.value[:2000])
             if m is None:
-                return False, False
+                return None
             args = [a.strip() for a in m.group(1).split(",")]
-            if len(args) < 3:
-                return False, False
+            return args if len(args) >= 3 else None
+    return None
 
-            def elided(arg: str) -> bool:
-                name = arg[1:] if arg.startswith("%") else ""
-                return bool(name) and _COPY_FX.fullmatch(name) is not None and \
-                    name not in imp.producer and name not in imp.init_dims and \
-                    name != imp.input_name
-            return elided(args[1]), elided(args[2])
-    return False, False
+
+def _elided(imp, arg: str, pattern=_COPY_FX) -> bool:
+    """``arg`` names a copying op's result that has no tensor of that name in the file: a
+    copy the optimiser removed."""
+    name = arg[1:] if arg.startswith("%") else ""
+    return bool(name) and pattern.fullmatch(name) is not None and \
+        name not in imp.producer and name not in imp.init_dims and name != imp.input_name
+
+
+def elided_copies(imp, members) -> tuple[bool, bool]:
+    """(key copied, value copied) for a decomposed scaled_dot_product_attention: the default
+    exporter records each node's FX node; an argument named for a copying op with no tensor
+    of that name in the file is a copy the optimiser removed, and attention keeps the copy."""
+    args = _sdpa_args(imp, members)
+    if args is None:
+        return False, False
+    return _elided(imp, args[1]), _elided(imp, args[2])
+
+
+def elided_contiguous_query(imp, members) -> bool:
+    """The query that scaled_dot_product_attention read was made afresh, contiguous in its
+    heads-first order, by an op the optimiser removed from the file: Phi-3's
+    torch.cat([q_rotated, q_pass]) with an empty q_pass (full rotary), which the default
+    exporter drops as a no-op (the legacy exporter keeps the Concat); Whisper's, BART-style
+    ``q.view(…).transpose(1, 2).contiguous()``."""
+    args = _sdpa_args(imp, members)
+    return args is not None and _elided(imp, args[0], _CONTIGUOUS_FX)
 
 
 def _batched_view(imp, tensor: str) -> str:

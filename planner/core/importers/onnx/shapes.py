@@ -25,6 +25,9 @@ from planner.core.layers import MAX_DIM, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 CONTROL_FLOW = frozenset({"If", "Loop", "Scan"})
+# Operators that draw random values (no gradient flows from them).
+RANDOM_OPS = frozenset({"RandomUniform", "RandomNormal", "RandomUniformLike",
+                        "RandomNormalLike", "Bernoulli", "Multinomial"})
 # Operators whose output size depends on the values of their input.
 DATA_DEPENDENT = frozenset({"NonZero", "NonMaxSuppression", "Compress", "Unique", "TopK"})
 
@@ -245,6 +248,8 @@ class ShapeTracking:
     def _find_activations(self) -> None:
         self.acts: set[str] = set(self.data_inputs)
         self.batch_tables: dict[str, int] = {}
+        self.random_sources = self._random_sources()
+        self.acts.update(self.random_sources)
         for _pass in range(2):
             for node in self.nodes:
                 if node.op_type in ("Shape", "Size"):
@@ -285,6 +290,87 @@ class ShapeTracking:
                     "core", "input '{name}' needs 1 to 4 dimensions besides the batch, got "
                     "{shape}"), name=name, shape=shape_str(shape)))
 
+    def _settle_batch_axis(self) -> None:
+        """A file with a fixed input shape does not say which axis is the batch: axis 0 is
+        taken, as nearly every network has it. A sequence-first network
+        (torch.nn.TransformerEncoder with batch_first=False, nn.MultiheadAttention's default:
+        (T, B, C)) has it at axis 1, and planned on axis 0 its sequence would be the batch.
+        Samples never mix: where the axis taken is one that attention normalises (Softmax)
+        or contracts (a product of two activations), it is not the batch. Then the other
+        axes are tried (the file's size-1 axes first: the example batch), and the first that
+        mixes nothing is the batch (said in a note)."""
+        if len(self.data_inputs) != 1 or self.side_inputs or self.fixed_batch is None or \
+                self.input_shape_arg is not None or not self._mixes_batch():
+            return
+        name = self.data_inputs[0]
+        full = self.full_shape(name)
+        first = self.input_axes[name]
+        if full is None:
+            return
+        order = sorted((k for k in range(len(full)) if k != first),
+                       key=lambda k: (full[k] != 1, k))
+        for axis in order:
+            self._use_batch_axis(name, axis)
+            if not self._mixes_batch():
+                self.notes.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "The file fixes input '{name}' at {shape} and does not say which "
+                    "axis is the batch; its attention mixes the elements along axis {first}, "
+                    "so that axis is not the batch: planned with the batch on axis {axis} (a "
+                    "sequence-first network, as torch.nn.Transformer by default)."),
+                    name=name, shape=shape_str(full), first=first, axis=axis))
+                return
+        self._use_batch_axis(name, first)
+
+    def _use_batch_axis(self, name: str, axis: int) -> None:
+        full = self.full_shape(name)
+        self.input_axes[name] = axis
+        self.input_axis = axis
+        self.fixed_batch = int(full[axis])
+        self.batch_infer = self.fixed_batch
+        self.input_shapes[name] = tuple(d for k, d in enumerate(full) if k != axis) or (1,)
+        self._per_sample = {}
+        self._no_grad = None
+        self._find_activations()
+        self._batch_axes()
+
+    def _mixes_batch(self) -> bool:
+        """Some operator mixes elements of different samples along the batch axis found:
+        a Softmax over it, or a product of two activations contracting it."""
+        bax = self.bax
+        for node in self.nodes:
+            op = node.op_type
+            if op in ("Softmax", "LogSoftmax") and node.input and node.input[0] in self.acts:
+                b, s = bax.get(node.input[0]), self.full_shape(node.input[0])
+                if b is not None and s and s[b] > 1 and \
+                        int(self.attr(node, "axis", -1)) % len(s) == b:
+                    return True
+            elif op == "MatMul" and len(node.input) == 2 and \
+                    all(i in self.acts for i in node.input):
+                for i, contracted in ((node.input[0], -1), (node.input[1], -2)):
+                    b, s = bax.get(i), self.full_shape(i)
+                    if b is not None and s and len(s) >= 2 and s[b] > 1 and \
+                            b == len(s) + contracted:
+                        return True
+        return False
+
+    def _random_sources(self) -> dict[str, int]:
+        """Random tensors drawn per sample from nothing the input computes (ViTMAE's
+        ``torch.rand(B, L)`` noise, whose argsort picks the patches each sample keeps; a drop
+        path's ``(B, 1, 1, 1)`` mask): tensor -> the node. Their first axis is the batch (the
+        file's, 1 when exported at batch 1, whatever the exporter wrote for the shape: a
+        constant, or one computed from the input's Shape, which is no activation). Planned
+        as activations without a gradient, so what is computed from them is per sample (an
+        index torch.gather keeps for every sample, not once)."""
+        out: dict[str, int] = {}
+        for k, node in enumerate(self.nodes):
+            if node.op_type not in RANDOM_OPS or not node.output or not node.output[0] or \
+                    any(i in self.acts for i in node.input):
+                continue
+            s = self.full_shape(node.output[0])
+            if s is not None and len(s) >= 1 and s[0] == self.batch_infer:
+                out[node.output[0]] = k
+        return out
+
     def _batch_tables(self) -> dict[str, int]:
         """Constant tables the network expands over the batch for a learned layer to read
         (ConViT's ``rel_indices.expand(B, -1, -1, -1)`` before its position projection):
@@ -324,10 +410,53 @@ class ShapeTracking:
         return False
 
     def _batch_axes(self) -> None:
-        """Which axis of each activation is the batch (None: merged with another, or gone)."""
+        """Which axis of each activation is the batch (None: merged with another, or gone).
+
+        At a file's batch of 1, a batch merged into an axis before it (a sequence-first
+        network's ``x.view(T * B, C)`` … ``.view(T, B, C)``) cannot be told by its size: the
+        reshape back has it lost. Where such a tensor meets one whose batch axis is known in
+        an element-wise op, of the same rank and with a size-1 axis there, that axis is its
+        batch (a second pass follows it on)."""
+        self._batch_axes_pass({})
+        if self.batch_infer != 1:
+            return
+        found: dict[str, int] = {}
+        for node in self.nodes:
+            if node.op_type not in _BROADCAST_OPS:
+                continue
+            ins = [i for i in node.input if i and i in self.acts]
+            known = [(self.bax.get(i), self.full_shape(i)) for i in ins
+                     if self.bax.get(i) is not None]
+            for i in ins:
+                s = self.full_shape(i)
+                if self.bax.get(i) is not None or s is None:
+                    continue
+                chain, t = [i], i  # back through ops that keep the shape (a dropout)
+                p = self.producer.get(t)
+                while p is not None and self.nodes[p].op_type in _SHAPE_KEEPING and \
+                        len(chain) < 8:
+                    t = self.nodes[p].input[0]
+                    if t not in self.acts or self.bax.get(t) is not None or \
+                            self.full_shape(t) != s:
+                        break
+                    chain.append(t)
+                    p = self.producer.get(t)
+                if p is None or self.nodes[p].op_type not in ("Reshape", "Unsqueeze"):
+                    continue
+                for b, ks in known:
+                    if ks is not None and len(ks) == len(s) and s[b] == 1 and \
+                            tuple(d for k, d in enumerate(s) if k != b) == \
+                            tuple(d for k, d in enumerate(ks) if k != b):
+                        found.update((c, b) for c in chain)
+                        break
+        if found:
+            self._batch_axes_pass(found)
+
+    def _batch_axes_pass(self, fixed: dict[str, int]) -> None:
         b0 = self.batch_infer
         bax: dict[str, int | None] = dict(self.input_axes)
         bax.update((t, 0) for t in self.batch_tables)
+        bax.update((t, 0) for t in self.random_sources)
         self.bax = bax
         self.merged_lead.clear()
         for node in self.nodes:
@@ -348,7 +477,7 @@ class ShapeTracking:
                     b = _search_axis(ys, b0)
                 if b is None and b0 == 1:
                     b = self._merged_lead(node, act_in, o, ys)
-                bax[o] = b
+                bax[o] = fixed.get(o, b)
 
     def _merged_lead(self, node, act_in: list[str], o: str, ys) -> int | None:
         """At an inference batch of 1, a batch merged with the axes after it (``x.view(-1,
@@ -602,6 +731,9 @@ def _broadcasts(shapes) -> bool:
 
 
 _BROADCAST_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Where", "Pow"})
+# one-input operators whose output has their input's shape and batch axis
+_SHAPE_KEEPING = frozenset({"Dropout", "Identity", "Cast", "Relu", "Gelu", "Sigmoid", "Tanh",
+                            "Erf", "Neg"})
 
 
 def chain_copies(imp, root: str, tensor: str) -> bool:
