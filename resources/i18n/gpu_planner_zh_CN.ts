@@ -5834,6 +5834,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>输出每一步（T×H）或只输出最后一步（H）。</translation>
     </message>
     <message>
+        <source>Projection size (PyTorch&apos;s proj_size; 0 = none): each step&apos;s hidden state is projected to this width, which the output and the next step read.</source>
+        <translation>投影大小（PyTorch 的 proj_size；0 = 无）：每一步的隐藏状态被投影到此宽度，输出和下一步读取的都是它。</translation>
+    </message>
+    <message>
         <source>LSTM over a T×F sequence (T = sequence length, set on the input).</source>
         <translation>在 T×F 序列上的 LSTM（T = 序列长度，在输入层设置）。</translation>
     </message>
@@ -7294,8 +7298,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中有 {n} 个层归一化以多个算子写出，即 Python 代码的写法（从 opset 17 起两种导出器都把 torch.nn.LayerNorm 写成一个 LayerNormalization）：按 PyTorch 逐步执行时保留的内容规划，即两份 x - mean（如 DeBERTa 和 ConvNeXt 的 LayerNorm 那样计算两次；导出器把两者合并了）、标准差和归一化后的张量。若代码只计算一次 x - mean，在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>
     <message>
+        <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets or biases, as WavLM&apos;s T×T or TinyViT&apos;s attention biases) reaches activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
+        <translation>网络按常量索引从一个可学习的表中取出的张量（相对位置分桶或偏置，如 WavLM 的 T×T 或 TinyViT 的注意力偏置）作用于激活：已计入规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
+    </message>
+    <message>
         <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets, as WavLM&apos;s T×T) scales activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
-        <translation>网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
+        <translation type="vanished">网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
     </message>
     <message>
         <source>Activations gathered by a constant index (torch.gather over relative positions, as DeBERTa&apos;s content-to-position scores) are planned, but autograd also keeps each int64 index once for backward, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
@@ -7538,12 +7546,24 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中的 {n} 个权重张量（{values} 个值）不属于计划中的任何层：{names}。</translation>
     </message>
     <message>
+        <source>{n} weight(s) are built by concatenating learned parameters with constants (Swin-V2&apos;s bias: q_bias, a zero k_bias buffer, v_bias): the plan counts the constant part as parameters, {values} more than the network has.</source>
+        <translation>{n} 个权重由可学习参数与常量拼接而成（Swin-V2 的偏置：q_bias、全零的 k_bias 缓冲区、v_bias）：规划把常量部分也算作参数，比网络实际多 {values} 个。</translation>
+    </message>
+    <message>
         <source>The plan counts {plan} parameters but its layers read {read} weight values of the file: {diff} more.</source>
         <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：多 {diff} 个。</translation>
     </message>
     <message>
         <source>The plan counts {plan} parameters but its layers read {read} weight values of the file: {diff} fewer.</source>
         <translation>计划计入 {plan} 个参数，但其各层读取文件中的 {read} 个权重值：少 {diff} 个。</translation>
+    </message>
+    <message>
+        <source>{n} weight tensor(s) of the file ({values} values, {pct} % of the {read} the plan reads) are read by no node of the plan: {names}. If they are the network&apos;s parameters (of nodes left out, or of a module the traced call never ran), the plan lacks them.</source>
+        <translation>文件中有 {n} 个权重张量（{values} 个值，相当于规划所读取的 {read} 个值的 {pct} %）没有被规划中的任何节点读取：{names}。如果它们是网络的参数（属于被略去的节点，或属于追踪调用从未运行的模块），规划中就缺少它们。</translation>
+    </message>
+    <message>
+        <source>Learned layers compute a tensor from constants alone (a position-bias MLP over a table of relative coordinates, as in Swin-V2): their parameters are counted, but what they keep for backward is not planned: {values} values and {masks} one-byte dropout mask elements ({mib} MiB in fp32), the same at every batch.</source>
+        <translation>可学习层仅由常量计算出一个张量（基于相对坐标表的位置偏置 MLP，如 Swin-V2）：其参数已计入，但它们为反向传播保留的内容未计入规划：{values} 个值和 {masks} 个单字节 dropout 掩码元素（fp32 下 {mib} MiB），与批大小无关。</translation>
     </message>
     <message>
         <source>{n} weight tensor(s) of the file are each read by layers of different modules and are equal tensors the exporter stored once (a constant fill, such as an untrained norm&apos;s 1s and 0s, or a copied module&apos;s values where the file&apos;s signature lists each copy&apos;s own parameter): counted once per layer, {values} parameters more than the file stores.</source>
@@ -7636,6 +7656,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{op} &apos;{node}&apos; has no bias; the plan counts the biases PyTorch has.</source>
         <translation>{op}“{node}”没有偏置；计划按 PyTorch 拥有的偏置计算。</translation>
+    </message>
+    <message>
+        <source>LSTM &apos;{node}&apos; reads a cell state {h} wide but says hidden_size={p}: PyTorch&apos;s LSTM(hidden_size={h}, proj_size={p}), which the exporter writes without its projection and with its weights cut to {p}-wide gates, so the file computes another network. The plan is PyTorch&apos;s LSTM: {n} parameters the file does not hold ({file} there). Check the exported file before using it.</source>
+        <translation>LSTM '{node}' 读取宽度为 {h} 的细胞状态，却声明 hidden_size={p}：这是 PyTorch 的 LSTM(hidden_size={h}, proj_size={p})，导出器写出时丢掉了投影，并把权重截成 {p} 宽的门，因此文件计算的是另一个网络。规划按 PyTorch 的 LSTM：文件中缺少 {n} 个参数（文件中有 {file} 个）。使用该导出文件前请先检查。</translation>
     </message>
     <message>
         <source>the graph has more than {n} entries</source>

@@ -117,20 +117,27 @@ def _recurrent(params, ins, gates: int, reserve_per_unit: int, pointwise: int) -
         )
     steps, fin = x
     h, layers = int(params["hidden"]), int(params["layers"])
+    # PyTorch's LSTM(proj_size=p): the hidden state is projected to p (weight_hr, p × h) at
+    # every step; the output, the recurrent input and the next layer's input are p wide. The
+    # projection keeps its h-wide input per step for its weight's gradient.
+    proj = int(params.get("proj", 0) or 0)
+    width = proj or h  # what each step outputs
     dirs = 2 if params["bidirectional"] else 1
     total, macs, in_l = 0, 0, fin
     for _ in range(layers):
-        total += (gates * h * (in_l + h) + 2 * gates * h) * dirs
-        macs += dirs * steps * gates * h * (in_l + h)
-        in_l = h * dirs
-    out = (steps, h * dirs) if params["return_sequences"] else (h * dirs,)
-    reserve = layers * steps * dirs * reserve_per_unit * h + (layers - 1) * steps * h * dirs
+        total += (gates * h * (in_l + width) + 2 * gates * h + proj * h) * dirs
+        macs += dirs * steps * (gates * h * (in_l + width) + proj * h)
+        in_l = width * dirs
+    out = (steps, width * dirs) if params["return_sequences"] else (width * dirs,)
+    reserve = layers * steps * dirs * reserve_per_unit * h + (layers - 1) * steps * width * dirs
+    if proj:
+        reserve += layers * steps * dirs * h
     fwd = 2 * macs + pointwise * layers * steps * dirs * h
     # The whole output sequence is kept too; returning the last step only is a view of it.
     sequence = (
-        SavedTensor("output", steps * h * dirs)
+        SavedTensor("output", steps * width * dirs)
         if params["return_sequences"]
-        else SavedTensor("own", steps * h * dirs)
+        else SavedTensor("own", steps * width * dirs)
     )
     return LayerResult(
         out_shape=out,
@@ -155,6 +162,14 @@ _RNN_PARAMS = (
     _p("bidirectional", "bool", False, QT_TRANSLATE_NOOP("core", "Run both directions.")),
     _p("return_sequences", "bool", True,
        QT_TRANSLATE_NOOP("core", "Output every step (T×H) or only the last (H).")),
+)
+
+
+_LSTM_PARAMS = _RNN_PARAMS + (
+    _p("proj", "int", 0, QT_TRANSLATE_NOOP(
+        "core", "Projection size (PyTorch's proj_size; 0 = none): each step's hidden state is "
+                "projected to this width, which the output and the next step read."),
+       minimum=0),
 )
 
 
@@ -196,7 +211,7 @@ LAYER_RULES: tuple[LayerRule, ...] = (
     LayerRule(
         "lstm",
         QT_TRANSLATE_NOOP("core", "LSTM"),
-        _RNN_PARAMS,
+        _LSTM_PARAMS,
         _lstm,
         QT_TRANSLATE_NOOP(
             "core", "LSTM over a T×F sequence (T = sequence length, set on the input)."

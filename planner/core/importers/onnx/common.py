@@ -88,3 +88,28 @@ def fx_call(node) -> tuple[str, list[str]] | None:
                 args.append(cur.strip())
             return m.group(1), args
     return None
+
+
+PERCENT_CAP = 10_000  # a share above this many percent is said as "> 10,000"
+
+
+def percent(part: float, whole: float, digits: int | None = None) -> str:
+    """``part`` as a percentage of ``whole``, the number only (the message writes the "%"),
+    readable whatever the figures: two significant digits, never an exponent, "< 0.1" for a
+    small positive share and "> 10,000" above the cap or where ``whole`` is not positive (a
+    share of nearly nothing says nothing a user can weigh). ``digits``: that many decimals
+    between the bounds instead."""
+    if part <= 0:
+        return "0"
+    if whole <= 0:
+        return f"> {PERCENT_CAP:,}"
+    r = 100.0 * part / whole
+    if r > PERCENT_CAP:
+        return f"> {PERCENT_CAP:,}"
+    if r < 0.1:
+        return "< 0.1"
+    if digits is not None:
+        return f"{r:,.{digits}f}"
+    if r < 10:
+        return f"{r:.1f}".rstrip("0").rstrip(".")
+    return f"{r:,.0f}"

@@ -92,10 +92,11 @@ def broadcast_operand(imp, node, a: str, b: str, dims) -> bool:
     return True
 
 
-def _gather_indices(imp, tensor: str) -> None:
+def gather_indices(imp, tensor: str, into: str = "lookup_indices") -> None:
     """Constant index tensors of lookups in a learned table behind ``tensor`` (WavLM's T×T
     relative-position buckets into its embedding): autograd keeps each int64 index once for
-    the table's gradient, which the plan has no layer for: counted for the warning."""
+    the table's gradient, which the plan has no layer for: counted for the warning (in
+    ``imp.<into>``)."""
     stack, seen = [tensor], set()
     while stack and len(seen) < MAX_CONSTANT_WALK:
         t = stack.pop()
@@ -112,7 +113,7 @@ def _gather_indices(imp, tensor: str) -> None:
             if dims is not None and p not in counted and (
                     imp.is_integer(node.input[1]) or imp.init_type.get(node.input[1]) in (6, 7)):
                 counted.add(p)  # (one index, however many factors it is behind)
-                imp.lookup_indices += numel(dims)
+                setattr(imp, into, getattr(imp, into) + numel(dims))
             continue
         stack.extend(i for i in node.input if i)
 
@@ -133,7 +134,7 @@ def larger_computed_factor(imp, node, op, other, main, x, out) -> str | None:
         return None
     copies = imp.__dict__.setdefault("factor_copies", {})
     if other not in copies:
-        _gather_indices(imp, other)
+        gather_indices(imp, other)
         name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing",
                                               "shape": (per,)}, main, out=[],
                         name=imp.layer_name(node, "factor"))

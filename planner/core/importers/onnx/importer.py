@@ -177,6 +177,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.merged_lead: dict[str, int] = {}
         self.restored_bn = 0
         self.restored_bn_params = 0  # parameters the plan has that the file lacks
+        # constant parts of weights concatenated with learned ones (Swin-V2's zero k_bias
+        # buffer between q_bias and v_bias), which the plan counts as parameters: elements
+        self.constant_parts: dict[str, int] = {}
         self.restored_bn_channels = 0  # their convolutions' filters (a bias each, if any)
         self.restored_bias = 0
         self.elided_copies = 0  # copies the exporter's optimiser removed, put back
@@ -206,6 +209,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.expanded_tables = 0  # constant tables expanded over the batch (shapes._batch_tables)
         self.expanded_operands: set[int] = set()  # those planned with a per-sample copy
         self.lookup_indices = 0  # int64 indices of constant lookups behind such factors
+        # int64 elements of constant indices a learned bias table is gathered by (TinyViT's
+        # attention_bias_idxs), said where they reach 0.05 MiB
+        self.bias_lookup_indices = 0
         self.gather_indices = 0  # int64 elements of constant indices torch.gather keeps once
         self.einsum_constant_copies = 0  # elements of weight copies torch.einsum keeps once
         self.einsum_constant_count = 0  # the Einsum nodes making them
@@ -703,7 +709,13 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         if targets:
             self.layer_out[name] = self.layer_shape.get(targets[0]) or \
                 self.per_sample(targets[0])
-        for o, read in zip(origins, reads):
+        extra = []  # the other learned parts of a weight concatenated from several
+        for w, o in zip(weights, origins):
+            if o is not None:
+                for part in self.concat_parts(w, o):
+                    extra.append(part)
+                    reads.append(reads[origins.index(o)])
+        for o, read in zip(list(origins) + extra, reads):
             if o is not None:
                 self.claims.append((name, o))
                 self.claims_of[name].append(o)

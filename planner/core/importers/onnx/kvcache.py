@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from planner.core.importers.onnx.common import percent
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 CACHE_COPIES = QT_TRANSLATE_NOOP(
@@ -232,4 +233,4 @@ def cache_copy_warning(imp, draft, setup) -> Msg | None:
     if base <= 0 or more <= base // 1000:
         return None
     return Msg(CACHE_COPIES, n=len(attention), bytes=format_bytes(more),
-               batch=setup.batch_size, pct=f"{100 * more / base:.1f}")
+               batch=setup.batch_size, pct=percent(more, base, 1))

@@ -13,7 +13,11 @@ from typing import Any
 
 from planner.core.importers.onnx import contrib
 from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
-from planner.core.importers.onnx.computed import broadcast_operand, larger_computed_factor
+from planner.core.importers.onnx.computed import (
+    broadcast_operand,
+    gather_indices,
+    larger_computed_factor,
+)
 from planner.core.importers.onnx.convolution import (
     map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import (
@@ -272,14 +276,19 @@ def _map_softmax(imp, node, main, acts, facts):
     imp.emit("softmax", node, {}, main)
 
 
-def _map_dropout(imp, node, main, acts, facts):
+def dropout_ratio(imp, node) -> float:
+    """A Dropout node's probability (its attribute, or its constant ratio input; 0.5, ONNX's
+    default, where neither says)."""
     ratio = imp.attr(node, "ratio")
     if ratio is None and len(node.input) > 1 and node.input[1]:
         v = imp.const(node.input[1])
         ratio = float(flat(v)[0]) if v is not None and len(flat(v)) else None
     p = 0.5 if ratio is None else round(float(ratio), 6)
-    if not 0.0 <= p < 1.0:
-        p = 0.5
+    return p if 0.0 <= p < 1.0 else 0.5
+
+
+def _map_dropout(imp, node, main, acts, facts):
+    p = dropout_ratio(imp, node)
     if p == 0.0:  # PyTorch returns the input itself: no mask, no new tensor
         imp.alias(node, main)
         return
@@ -583,6 +592,9 @@ def _map_binary(imp, node, main, acts, facts):
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()
+    if learned and other not in imp.init_dims:
+        # (a learned table read through a constant index)
+        gather_indices(imp, other, "bias_lookup_indices")
     counted = False
     if other and not learned:
         # A tensor computed from parameters in the graph (Swin-V2's position-bias MLP and
@@ -644,6 +656,7 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
     this_walk: list[int] = []
     found: list[str] = []
     kept: dict[str, int] = {}  # what autograd keeps in that subgraph: tensor -> elements
+    masks: dict[str, int] = {}  # dropout masks kept there (one byte each): tensor -> elements
     data: set[str] = set()  # tensors a product reads as its data, not as its weight
     stack, seen = [tensor], set()
     while stack and len(seen) < MAX_CONSTANT_WALK:
@@ -660,6 +673,17 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
         this_walk.append(p)
         node = imp.nodes[p]
         passes = t in data and node.op_type in _PASS_THROUGH
+        if node.op_type == "Gather" and len(node.input) > 1 and node.input[1] and \
+                node.input[0] in imp.init_dims and imp.is_learned(node.input[0]):
+            # a learned table gathered by a constant index (TinyViT's and LeViT's
+            # attention_biases[:, attention_bias_idxs]): autograd keeps the int64 index once
+            # for the table's gradient, which no layer plans (said with LOOKUP_INDICES)
+            dims = imp.dims_of(node.input[1])
+            counted = imp.__dict__.setdefault("counted_lookups", set())
+            if dims is not None and p not in counted and (
+                    imp.is_integer(node.input[1]) or imp.init_type.get(node.input[1]) in (6, 7)):
+                counted.add(p)
+                imp.bias_lookup_indices += numel(dims)
         for k, i in enumerate(node.input):
             if not i or i in imp.acts:
                 continue
@@ -683,10 +707,16 @@ def _parameters_behind(imp, tensor: str) -> tuple[str, ...]:
             kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
         elif node.op_type in _KEEPS_OUTPUT and node.output and node.output[0]:
             kept[node.output[0]] = numel(imp.full_shape(node.output[0]) or ())
+        elif node.op_type == "Dropout" and node.output and node.output[0] and \
+                dropout_ratio(imp, node) > 0:
+            # (a dropout between the MLP's layers, SwinV2-CR's meta_mlp.drop1: a new tensor,
+            # which the next layer keeps, and a one-byte mask)
+            masks[node.output[0]] = numel(imp.full_shape(node.output[0]) or ())
         elif node.op_type in _KEEPS_INPUT and node.input and node.input[0]:
             kept[_before_views(imp, node.input[0])] = numel(imp.full_shape(node.input[0]) or ())
-    if found and kept:
+    if found and (kept or masks):
         imp.__dict__.setdefault("constant_kept", {}).update(kept)
+        imp.__dict__.setdefault("constant_masks", {}).update(masks)
     if found:
         from_learned.update(this_walk)
     return tuple(found)
@@ -700,7 +730,8 @@ def _before_views(imp, tensor: str) -> str:
     """The tensor a chain of views (or a dropout of 0) was made from: one storage with it."""
     for _hop in range(8):
         q = imp.producer.get(tensor)
-        if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input:
+        if q is None or imp.nodes[q].op_type not in _VIEWS or not imp.nodes[q].input or \
+                imp.nodes[q].op_type == "Dropout" and dropout_ratio(imp, imp.nodes[q]) > 0:
             break
         tensor = imp.nodes[q].input[0]
     return tensor
@@ -1036,6 +1067,9 @@ def _map_rnn(kind: str):
                 op=node.op_type, node=imp.node_label(node)))
         targets = [o for o in outs if o]
         dirs = 2 if params["bidirectional"] else 1
+        weights = _rnn_weights(imp, [i for i in node.input[1:4] if i])
+        if kind == "lstm":
+            _projected_lstm(imp, node, params, x, dirs, weights)
         if returns_seq and y:
             imp.layer_shape[y] = (x[0], int(hidden) * dirs)
         for h in outs[1:3]:
@@ -1044,10 +1078,39 @@ def _map_rnn(kind: str):
         if not returns_seq and targets:
             targets = [t for t in targets if t != y] + ([y] if y in targets else [])
         imp.emit(kind, node, params, main, out=targets, name=imp.layer_name(node),
-                 weights=_rnn_weights(imp, [i for i in node.input[1:4] if i]))
+                 weights=weights)
         if not returns_seq and y:
             imp.tensor_layer.pop(y, None)
     return mapper
+
+
+def _projected_lstm(imp, node, params, x, dirs: int, weights: tuple[str, ...]) -> None:
+    """PyTorch's LSTM(proj_size=p) as the default exporter writes it: an ONNX LSTM has no
+    projection, so the file's node says hidden_size=p, its weights are cut to p-wide gates
+    and the projection (weight_hr) is left out, while the initial cell state it reads keeps
+    the true hidden width h. The file then computes another network: the plan is PyTorch's
+    (hidden h, projection p; its parameters the file lacks counted and said)."""
+    c0 = node.input[6] if len(node.input) > 6 and node.input[6] else None
+    dims = imp.dims_of(c0) if c0 else None
+    p = int(params["hidden"])
+    if not dims or len(dims) != 3 or int(dims[-1]) <= p:
+        return
+    h = int(dims[-1])
+    params.update(hidden=h, proj=p)
+    fin = int(x[-1])
+    network = (4 * h * (fin + p) + 8 * h + p * h) * dirs
+    # (what the layer will claim: each weight's initializer, through computed copies)
+    claims = [imp.origin(w) or w for w in weights]
+    in_file = sum(numel(imp.init_dims[w]) for w in claims if w in imp.init_dims)
+    imp.restored_bn_params += network - in_file  # (parameters the plan has, the file lacks)
+    imp.incomplete = True  # the file's own figures are not the network's
+    imp.warnings.append(Msg(QT_TRANSLATE_NOOP(
+        "core", "LSTM '{node}' reads a cell state {h} wide but says hidden_size={p}: PyTorch's "
+        "LSTM(hidden_size={h}, proj_size={p}), which the exporter writes without its "
+        "projection and with its weights cut to {p}-wide gates, so the file computes another "
+        "network. The plan is PyTorch's LSTM: {n} parameters the file does not hold "
+        "({file} there). Check the exported file before using it."),
+        node=imp.node_label(node), h=h, p=p, n=f"{network - in_file:,}", file=f"{in_file:,}"))
 
 
 def _rnn_weights(imp, names: list[str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from planner.core.importers.onnx.common import FLOAT_TYPES, recalled
+from planner.core.importers.onnx.common import FLOAT_TYPES, percent, recalled
 from planner.core.layers import numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -51,8 +51,16 @@ class WeightAccounting:
                 "core", "{n} weight tensor(s) of the file ({values} values) belong to no layer "
                 "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
                 names=names + (", ..." if len(unclaimed) > 4 else "")))
+        self._unread_weights(seen, claimed, file_weights)
         plan = analysis.parameters
-        expected = claimed_total + self.restored_bn_params
+        constant_parts = sum(self.constant_parts.values())
+        expected = claimed_total + self.restored_bn_params + constant_parts
+        if constant_parts:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} weight(s) are built by concatenating learned parameters with "
+                "constants (Swin-V2's bias: q_bias, a zero k_bias buffer, v_bias): the plan "
+                "counts the constant part as parameters, {values} more than the network has."),
+                n=len(self.constant_parts), values=f"{constant_parts:,}"))
         if analysis.ok and plan != expected:
             self.incomplete = True
             template = QT_TRANSLATE_NOOP(
@@ -64,6 +72,29 @@ class WeightAccounting:
                                      diff=f"{abs(plan - expected):,}"))
         self._sharing_warnings(analysis, claimed, parts, shared, plan, reused,
                                reused_weights)
+
+    def _unread_weights(self, seen: set[str], claimed, read: int) -> None:
+        """The general guard: learned float initializers of the file that no planned node
+        reads, directly or through constant arithmetic (weights of nodes left out of the
+        plan, or of no node at all), said with their size against the weights the plan
+        reads; beyond 0.5 % of those, the estimate is marked incomplete."""
+        unread = {t: numel(d) for t, d in self.init_dims.items()
+                  if t not in seen and t not in claimed and numel(d) > 1
+                  and self.init_type.get(t) in FLOAT_TYPES and t not in self.buffers
+                  and t not in self.quant_meta and self.is_learned(t)}
+        if not unread:
+            return
+        n = sum(unread.values())
+        if n > 0.005 * max(1, read):
+            self.incomplete = True
+        names = sorted(unread, key=lambda t: -unread[t])
+        self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} weight tensor(s) of the file ({values} values, {pct} % of the {read} "
+            "the plan reads) are read by no node of the plan: {names}. If they are the "
+            "network's parameters (of nodes left out, or of a module the traced call never "
+            "ran), the plan lacks them."), n=len(unread), values=f"{n:,}",
+            pct=percent(n, read), read=f"{read:,}",
+            names=", ".join(f"'{t}'" for t in names[:4]) + (", ..." if len(names) > 4 else "")))
 
     def _node_warnings(self) -> None:
         """Nodes by status; operators not understood and nodes not planned, said."""
@@ -151,7 +182,17 @@ class WeightAccounting:
                 values=f"{n:,}", names=", ".join(f"'{t}'" for t in derived[:3])
                 + (", ..." if len(derived) > 3 else "")))
         kept = sum(self.__dict__.get("constant_kept", {}).values())
-        if kept:
+        masks = sum(self.__dict__.get("constant_masks", {}).values())
+        self.constant_kept_bytes = kept * 4 + masks  # (fp32; weighed in import_onnx)
+        if masks:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "Learned layers compute a tensor from constants alone (a position-bias "
+                "MLP over a table of relative coordinates, as in Swin-V2): their parameters are "
+                "counted, but what they keep for backward is not planned: {values} values and "
+                "{masks} one-byte dropout mask elements ({mib} MiB in fp32), the same at every "
+                "batch."), values=f"{kept:,}", masks=f"{masks:,}",
+                mib=f"{(kept * 4 + masks) / 2**20:.1f}"))
+        elif kept:
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "Learned layers compute a tensor from constants alone (a position-bias "
                 "MLP over a table of relative coordinates, as in Swin-V2): their parameters are "
@@ -220,7 +261,7 @@ class WeightAccounting:
                 "models): the plan counts them apart. If they are tied, it counts {n} "
                 "parameters too many ({pct} of its parameters). Export with "
                 "do_constant_folding=False, or with the default exporter, to tell."),
-                n=f"{n:,}", pct=f"{100.0 * n / max(1, plan):.2g} %"))
+                n=f"{n:,}", pct=f"{percent(n, plan)} %"))
         if reused_weights:
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} weight values that the network shares between layers (one module "
@@ -228,13 +269,13 @@ class WeightAccounting:
                 "counted once per use: the plan counts {n} parameters more than the network "
                 "has ({pct} of them), and their gradients once per use."),
                 n=f"{reused_weights:,}",
-                pct=f"{100.0 * reused_weights / max(1, plan - reused_weights - reused):.2g} %"))
+                pct=f"{percent(reused_weights, plan - reused_weights - reused)} %"))
         if reused:
             self.warnings.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "{n} values of vectors (biases, norm scales) that the network shares "
                 "between layers (one module called several times) are counted once per use: "
                 "the plan counts {n} parameters more than the network has ({pct} of them)."),
-                n=f"{reused:,}", pct=f"{100.0 * reused / max(1, plan - reused):.2g} %"))
+                n=f"{reused:,}", pct=f"{percent(reused, plan - reused_weights - reused)} %"))
 
     def _twin_warnings(self, analysis) -> None:
         """Norms the exporter's optimiser merged with an identical twin (``twins``): planned
@@ -439,6 +480,34 @@ class WeightAccounting:
             by_fx = self._init_by_fx = {o.replace(".", "_").lower(): o for o in self.init_dims}
         return any(self.init_dims.get(by_fx.get(x, "")) == (dims[1], dims[0]) and any(
             k == "embedding" for k, _s in self.claimants.get(by_fx[x], ())) for x in fx)
+
+    def concat_parts(self, weight: str, origin: str) -> list[str]:
+        """Where ``weight`` is a Concat (through renames and views) of learned initializers
+        and constants (timm's Swin-V2: ``torch.cat((q_bias, k_bias, v_bias))`` with k_bias a
+        zero buffer), the learned parts besides ``origin`` (claimed too: each is a
+        parameter); the constant parts' elements go to ``constant_parts`` (the layer counts
+        them as parameters). Empty otherwise."""
+        p = self.producer.get(weight)
+        for _ in range(4):
+            if p is None or self.nodes[p].op_type not in (
+                    "Identity", "Cast", "Reshape", "Unsqueeze", "Squeeze", "Flatten"):
+                break
+            p = self.producer.get(self.nodes[p].input[0])
+        if p is None or self.nodes[p].op_type != "Concat":
+            return []
+        out, constant = [], 0
+        for i in self.nodes[p].input:
+            if not i or i in self.acts:
+                return []
+            o = self.origin(i)
+            if o is not None and self.is_learned(i):
+                if o != origin and o not in out:
+                    out.append(o)
+            else:
+                constant += numel(self.dims_of(i) or ())
+        if constant and out:
+            self.constant_parts[self.nodes[p].output[0]] = constant
+        return out
 
     def _part_of(self, weight: str, origin: str | None) -> int:
         """The elements of ``weight`` where it is a strict part of initializer ``origin``
