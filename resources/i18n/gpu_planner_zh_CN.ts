@@ -7957,5 +7957,41 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <source>{n} attention block(s) of this decoder (it builds a causal mask) read keys and values straight from their projections, and the file no longer has the exporter&apos;s record that says whether the model copied them into a key/value cache (the record is missing from legacy exports and from files an optimiser or a re-save stripped of their metadata). If the model runs with a key/value cache (Hugging Face decoders do by default, also in training), attention keeps those copies: {bytes} more at batch {batch} ({pct} % of the plan&apos;s saved bytes), not in the plan. Training with use_cache=False avoids them; a file from torch.onnx.export with its metadata kept is planned exactly.</source>
         <translation>此解码器（它构建了因果掩码）的 {n} 个注意力块直接从投影读取键和值，而文件中已没有导出器的记录来说明模型是否把它们复制进了键/值缓存（旧版导出器的文件没有该记录；经优化器处理或重新保存而去掉元数据的文件也没有）。如果模型运行时使用键/值缓存（Hugging Face 的解码器默认如此，训练时也是），注意力会保留这些副本：批量 {batch} 时多 {bytes}（占方案保存字节的 {pct} %），未计入方案。训练时设置 use_cache=False 可避免；由 torch.onnx.export 导出并保留元数据的文件会被精确规划。</translation>
     </message>
+    <message>
+        <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 计划，保存其输入（F.gelu(approximate='tanh')）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保存 3 个同样大小的张量：在 fp32 下每个样本比计划多 {mib} MiB。</translation>
+    </message>
+    <message>
+        <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
+        <translation>{n} 个由 onnxruntime（com.microsoft）融合的注意力算子按其投影和融合的缩放点积注意力计划（保存 q、k、v、输出和 logsumexp）。</translation>
+    </message>
+    <message>
+        <source>The file quantizes its activations ({n} quantize/dequantize steps): the saved activations of such files were measured up to 67 % above what the float network keeps in training. Plan the unquantized export for training figures.</source>
+        <translation>此文件对激活进行量化（{n} 个量化/反量化步骤）：实测此类文件保存的激活比浮点网络在训练中保存的多达 67 %。如需训练数据，请对未量化的导出文件进行计划。</translation>
+    </message>
+    <message>
+        <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
+        <translation>此文件以量化形式存储 {n} 个权重张量（{values} 个值，8 位或 4 位整数加缩放因子）：它们按所代表的浮点参数计数，计划以你选择的精度训练它们（文件自身的存储是推理格式；如需 QLoRA 式训练，请选择 --finetune qlora）。</translation>
+    </message>
+    <message>
+        <source>This file was converted from TensorFlow&apos;s inference graph: {n} batch norm(s) were folded into the convolutions before them or written as a per-channel product, so their parameters and what they keep for backward are not in the file as norms. Training has them: the plan puts them back as batch norms with a learned scale and shift ({params} parameters; the moving mean and variance, {buffers} values that Keras&apos;s count_params() also counts, are buffers, not parameters). A norm without a learned scale or shift (Keras&apos;s scale=False or center=False) has {channels} fewer per part it lacks. Dropout layers the conversion removed are not planned.</source>
+        <translation>此文件由 TensorFlow 的推理图转换而来：{n} 个批归一化被折叠进其前面的卷积，或写成逐通道乘法，因此文件中没有作为归一化层的参数及其为反向传播保存的张量。训练时它们存在：计划将其恢复为带可学习缩放和偏移的批归一化（{params} 个参数；滑动均值和方差共 {buffers} 个值，Keras 的 count_params() 也会计入，但它们是缓冲区而非参数）。没有可学习缩放或偏移的归一化（Keras 的 scale=False 或 center=False）每缺少一项就少 {channels} 个参数。转换时移除的 dropout 层未计入计划。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s optimiser removes all-zero tensors before the conversion, and this file shows it did ({what}: an untrained network), so it cannot tell whether its {n} convolution or dense layer(s) without a bias had one (Keras&apos;s use_bias=True, the default): the plan assumes not; if they had, it counts up to {units} parameters too few.</source>
+        <translation>TensorFlow 的优化器在转换前会移除全零张量，而此文件显示确实如此（{what}：未训练的网络），因此无法判断其中 {n} 个没有偏置的卷积层或全连接层原本是否有偏置（Keras 默认 use_bias=True）：计划假定没有；如果有，则最多少计 {units} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} convolution or dense layer(s) have no bias in the file and are planned without one (TensorFlow&apos;s optimiser removes a bias only where it is all zeros, as in an untrained network; if they had one, {units} parameters more).</source>
+        <translation>{n} 个卷积层或全连接层在文件中没有偏置，计划按无偏置处理（TensorFlow 的优化器只会移除全零的偏置，如未训练的网络；如果原本有偏置，则多 {units} 个参数）。</translation>
+    </message>
+    <message>
+        <source>batch norms without a shift</source>
+        <translation>没有偏移的批归一化</translation>
+    </message>
+    <message>
+        <source>no layer with a bias</source>
+        <translation>没有任何带偏置的层</translation>
+    </message>
 </context>
 </TS>
