@@ -7959,7 +7959,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>{n} FastGelu operator(s) (onnxruntime&apos;s fused tanh GELU) are planned as one GELU each, keeping its input (F.gelu(approximate=&apos;tanh&apos;)). If the network writes the GELU in Python (GPT-2&apos;s gelu_new), training keeps 3 more tensors of its size: {mib} MiB more per sample in fp32 than planned.</source>
-        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 计划，保存其输入（F.gelu(approximate='tanh')）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保存 3 个同样大小的张量：在 fp32 下每个样本比计划多 {mib} MiB。</translation>
+        <translation>{n} 个 FastGelu 算子（onnxruntime 融合的 tanh GELU）各按一个 GELU 计划，保存其输入（F.gelu(approximate=&apos;tanh&apos;)）。如果网络用 Python 写出 GELU（GPT-2 的 gelu_new），训练会多保存 3 个同样大小的张量：在 fp32 下每个样本比计划多 {mib} MiB。</translation>
     </message>
     <message>
         <source>{n} attention operator(s) fused by onnxruntime (com.microsoft) are planned as their projections and fused scaled-dot-product attention (q, k, v, the output and a logsumexp kept).</source>
@@ -7984,6 +7984,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} convolution or dense layer(s) have no bias in the file and are planned without one (TensorFlow&apos;s optimiser removes a bias only where it is all zeros, as in an untrained network; if they had one, {units} parameters more).</source>
         <translation>{n} 个卷积层或全连接层在文件中没有偏置，计划按无偏置处理（TensorFlow 的优化器只会移除全零的偏置，如未训练的网络；如果原本有偏置，则多 {units} 个参数）。</translation>
+    </message>
+    <message>
+        <source>tf2onnx folded {n} batch norm(s) into the convolutions before them together with any bias of their own, so the file cannot tell whether those convolutions had one (Keras&apos;s use_bias=True, the default): the plan assumes not; if they had, it counts up to {units} parameters too few.</source>
+        <translation>tf2onnx 将 {n} 个批归一化连同卷积自身可能有的偏置一起折叠进其前面的卷积，因此文件无法判断这些卷积原本是否有偏置（Keras 默认 use_bias=True）：计划假定没有；如果有，则最多少计 {units} 个参数。</translation>
     </message>
     <message>
         <source>batch norms without a shift</source>

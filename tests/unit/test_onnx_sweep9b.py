@@ -283,3 +283,30 @@ def test_keras_layer_norm_and_exact_gelu_plan_as_one_layer_each(tmp_path):
     assert analyze(result.draft).parameters == 32 + 16 * 32 + 32
     # layer norm: x (128) + mean and rstd (8 + 8); fc: its input (128); GELU: its input (256)
     assert saved_per_sample(result) == 128 + 16 + 128 + 256
+
+
+def test_keras2_batch_norm_fused_by_tf2onnx_is_put_back(tmp_path):
+    """Keras 2 (tf_keras) writes FusedBatchNormV3, which tf2onnx itself folds into the
+    convolution before it: the weight and bias are '…_weights_fused_bn' / '…_bias_fused_bn'
+    and the convolution writes the norm's output. Before: 26 parameters short, no warning (a
+    silent -16 with trained weights: the convolution's own bias went into the fused one)."""
+    nodes = [
+        h.make_node("Transpose", ["x"], ["t:0"], name="model/conv2d/Conv2D__6",
+                    perm=[0, 3, 1, 2]),
+        h.make_node("Conv", ["t:0", "model/conv2d/Conv2D_weights_fused_bn",
+                             "model/conv2d/Conv2D_bias_fused_bn"],
+                    ["model/batch_normalization/FusedBatchNormV3:0"], name="model/conv2d/Conv2D",
+                    kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        h.make_node("Relu", ["model/batch_normalization/FusedBatchNormV3:0"], ["y"],
+                    name="model/re_lu/Relu"),
+    ]
+    inits = [weight("model/conv2d/Conv2D_weights_fused_bn", (16, 3, 3, 3)),
+             weight("model/conv2d/Conv2D_bias_fused_bn", (16,), 0.1)]
+    model = _tf(build(nodes, [tensor("x", ["unk__1", 8, 8, 3])],
+                      [tensor("y", ["unk__2", 16, 8, 8])], inits))
+    result = import_saved(tmp_path, model, batch=2)
+    assert [layer.kind for layer in result.draft.layers] == \
+        ["input", "view", "conv2d", "batchnorm", "activation"]
+    assert analyze(result.draft).parameters == 432 + 32
+    text = " ".join(result.warnings)
+    assert "1 batch norm(s)" in text and "up to 16 parameters too few" in text

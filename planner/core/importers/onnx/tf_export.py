@@ -46,16 +46,21 @@ def folded_bn(imp, node) -> str | None:
     """The batch norm TensorFlow folded into this convolution (its layer name), or None: the
     node keeps the norm's product name, or its bias is the norm's shift, or its weight is
     grappler's merged product (a norm's scale: Keras writes no other product after a
-    convolution)."""
+    convolution) or tf2onnx's fused one."""
     if not imp.tensorflow:
         return None
     scope = norm_scope(node.name)
     if scope is None and len(node.input) > 2:
         scope = norm_scope(node.input[2])
-    if scope is None and len(node.input) > 1 and \
-            re.search(r"/merged_input(:\d+)?$", node.input[1]):
-        conv = node.input[1].rsplit("/", 2)[0].replace("/", ".")
-        scope = f"{conv}.bn"
+    if scope is None and node.output:
+        # tf2onnx's own fold of a FusedBatchNormV3 (Keras 2): the convolution writes the
+        # norm's output, its weight and bias are '…_weights_fused_bn', '…_bias_fused_bn'
+        scope = norm_scope(node.output[0])
+    if scope is None and len(node.input) > 1 and (
+            re.search(r"/merged_input(:\d+)?$", node.input[1]) or
+            any(i.endswith("_fused_bn") for i in node.input[1:3])):
+        conv = node.name.rsplit("/", 1)[0] if "/" in node.name else node.name
+        scope = f"{conv.replace('/', '.')}.bn"
     return scope
 
 
@@ -119,14 +124,14 @@ def map_norm(imp, node, main, acts, facts):
     return None
 
 
-def missing_biases(imp) -> tuple[int, int, int]:
+def missing_biases(imp, said=frozenset()) -> tuple[int, int, int]:
     """Convolutions and fully connected layers planned without a bias of their own: (layers,
     their output units, layers with one). TensorFlow's optimiser removes a bias of all zeros
     (an untrained network's; before a batch norm, too, which it then folds), so the file
     cannot tell a removed bias from none."""
     layers = units = biased = 0
     for k, node in enumerate(imp.nodes):
-        if imp.status.get(k) != "mapped" or len(node.input) < 2:
+        if imp.status.get(k) != "mapped" or len(node.input) < 2 or k in said:
             continue
         w = imp.dims_of(node.input[1])
         if not w or node.input[1] in imp.acts:
@@ -170,6 +175,11 @@ TF_BIASES_NOTE = QT_TRANSLATE_NOOP(
     "core", "{n} convolution or dense layer(s) have no bias in the file and are planned "
     "without one (TensorFlow's optimiser removes a bias only where it is all zeros, as in an "
     "untrained network; if they had one, {units} parameters more).")
+TF_FUSED_BIAS = QT_TRANSLATE_NOOP(
+    "core", "tf2onnx folded {n} batch norm(s) into the convolutions before them together with "
+    "any bias of their own, so the file cannot tell whether those convolutions had one "
+    "(Keras's use_bias=True, the default): the plan assumes not; if they had, it counts up to "
+    "{units} parameters too few.")
 _SHIFTLESS = QT_TRANSLATE_NOOP("core", "batch norms without a shift")
 _NO_BIAS = QT_TRANSLATE_NOOP("core", "no layer with a bias")
 
@@ -180,7 +190,13 @@ def warnings(imp, warnings: list, notes: list) -> None:
         units = imp.restored_bn_channels
         warnings.insert(0, Msg(TF_NORMS, n=imp.restored_bn, params=f"{2 * units:,}",
                                buffers=f"{2 * units:,}", channels=f"{units:,}"))
-    layers, units, biased = missing_biases(imp)
+    fused = [(k, node) for k, node in enumerate(imp.nodes)
+             if imp.fused.get(k, {}).get("restore_bn") and imp.status.get(k) == "mapped"
+             and any(i.endswith("_fused_bn") for i in node.input[1:3])]
+    if fused:
+        n = sum(int((imp.dims_of(node.input[1]) or (0,))[0]) for _k, node in fused)
+        warnings.append(Msg(TF_FUSED_BIAS, n=len(fused), units=f"{n:,}"))
+    layers, units, biased = missing_biases(imp, {k for k, _node in fused})
     if not layers:
         return
     shiftless = imp.shiftless_norms + sum(
