@@ -7659,7 +7659,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>LSTM &apos;{node}&apos; reads a cell state {h} wide but says hidden_size={p}: PyTorch&apos;s LSTM(hidden_size={h}, proj_size={p}), which the exporter writes without its projection and with its weights cut to {p}-wide gates, so the file computes another network. The plan is PyTorch&apos;s LSTM: {n} parameters the file does not hold ({file} there). Check the exported file before using it.</source>
-        <translation>LSTM '{node}' 读取宽度为 {h} 的细胞状态，却声明 hidden_size={p}：这是 PyTorch 的 LSTM(hidden_size={h}, proj_size={p})，导出器写出时丢掉了投影，并把权重截成 {p} 宽的门，因此文件计算的是另一个网络。规划按 PyTorch 的 LSTM：文件中缺少 {n} 个参数（文件中有 {file} 个）。使用该导出文件前请先检查。</translation>
+        <translation>LSTM &apos;{node}&apos; 读取宽度为 {h} 的细胞状态，却声明 hidden_size={p}：这是 PyTorch 的 LSTM(hidden_size={h}, proj_size={p})，导出器写出时丢掉了投影，并把权重截成 {p} 宽的门，因此文件计算的是另一个网络。规划按 PyTorch 的 LSTM：文件中缺少 {n} 个参数（文件中有 {file} 个）。使用该导出文件前请先检查。</translation>
     </message>
     <message>
         <source>the graph has more than {n} entries</source>
@@ -8040,6 +8040,30 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>The file stores {n} weight tensor(s) quantized ({values} values as 8- or 4-bit integers with scales): they are counted as the float parameters they stand for, and the plan trains them at the precision you choose (the file&apos;s own storage is an inference format; for QLoRA-style training choose --finetune qlora).</source>
         <translation>该文件以量化形式存储 {n} 个权重张量（{values} 个值，为带缩放因子的 8 位或 4 位整数）：它们按所代表的浮点参数计数，规划按您选择的精度训练它们（文件自身的存储是推理格式；QLoRA 式训练请选择 --finetune qlora）。</translation>
+    </message>
+    <message>
+        <source>This file was converted from TensorFlow&apos;s inference graph: {n} batch norm(s) were folded into the convolutions before them or written as a per-channel product, so their parameters and what they keep for backward are not in the file as norms. Training has them: the plan puts them back as batch norms with a learned scale and shift ({params} parameters; the moving mean and variance, {buffers} values that Keras&apos;s count_params() also counts, are buffers, not parameters). A norm without a learned scale or shift (Keras&apos;s scale=False or center=False) has {channels} fewer per part it lacks. Dropout layers the conversion removed are not planned.</source>
+        <translation>此文件由 TensorFlow 的推理图转换而来：{n} 个批归一化被折叠进其前面的卷积，或写成逐通道乘法，因此文件中没有作为归一化层的参数及其为反向传播保存的张量。训练时它们存在：计划将其恢复为带可学习缩放和偏移的批归一化（{params} 个参数；滑动均值和方差共 {buffers} 个值，Keras 的 count_params() 也会计入，但它们是缓冲区而非参数）。没有可学习缩放或偏移的归一化（Keras 的 scale=False 或 center=False）每缺少一项就少 {channels} 个参数。转换时移除的 dropout 层未计入计划。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s optimiser removes all-zero tensors before the conversion, and this file shows it did ({what}: an untrained network), so it cannot tell whether its {n} convolution or dense layer(s) without a bias had one (Keras&apos;s use_bias=True, the default): the plan assumes not; if they had, it counts up to {units} parameters too few.</source>
+        <translation>TensorFlow 的优化器在转换前会移除全零张量，而此文件显示确实如此（{what}：未训练的网络），因此无法判断其中 {n} 个没有偏置的卷积层或全连接层原本是否有偏置（Keras 默认 use_bias=True）：计划假定没有；如果有，则最多少计 {units} 个参数。</translation>
+    </message>
+    <message>
+        <source>{n} convolution or dense layer(s) have no bias in the file and are planned without one (TensorFlow&apos;s optimiser removes a bias only where it is all zeros, as in an untrained network; if they had one, {units} parameters more).</source>
+        <translation>{n} 个卷积层或全连接层在文件中没有偏置，计划按无偏置处理（TensorFlow 的优化器只会移除全零的偏置，如未训练的网络；如果原本有偏置，则多 {units} 个参数）。</translation>
+    </message>
+    <message>
+        <source>tf2onnx folded {n} batch norm(s) into the convolutions before them together with any bias of their own, so the file cannot tell whether those convolutions had one (Keras&apos;s use_bias=True, the default): the plan assumes not; if they had, it counts up to {units} parameters too few.</source>
+        <translation>tf2onnx 将 {n} 个批归一化连同卷积自身可能有的偏置一起折叠进其前面的卷积，因此文件无法判断这些卷积原本是否有偏置（Keras 默认 use_bias=True）：计划假定没有；如果有，则最多少计 {units} 个参数。</translation>
+    </message>
+    <message>
+        <source>batch norms without a shift</source>
+        <translation>没有偏移的批归一化</translation>
+    </message>
+    <message>
+        <source>no layer with a bias</source>
+        <translation>没有任何带偏置的层</translation>
     </message>
 </context>
 </TS>

@@ -348,7 +348,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     notes = list(dict.fromkeys(imp.notes))  # a re-run at the file's shapes says some twice
     eval_bn = imp.eval_bn
     eval_export = bool(imp.restored_bn or eval_bn)
-    if imp.restored_bn:
+    if imp.tensorflow:
+        from planner.core.importers.onnx import tf_export  # noqa: PLC0415
+
+        tf_export.warnings(imp, warnings, notes)
+    elif imp.restored_bn:
         folded = Msg(FOLDED_BN_SIGNED, n=imp.restored_bn, own=imp.own_bias) if \
             imp.signature else Msg(FOLDED_BN, n=imp.restored_bn,
                                    bias=f"{imp.restored_bn_channels:,}")

@@ -36,7 +36,7 @@ from planner.core.importers.onnx.common import (
     one_line,
     squeezed,
 )
-from planner.core.importers.onnx import contrib
+from planner.core.importers.onnx import contrib, tf_export
 from planner.core.importers.onnx.evaluate import MAX_VALUE_ELEMENTS
 from planner.core.importers.onnx.inputs import InputSelection
 from planner.core.importers.onnx.shapes import ShapeTracking, chain_copies
@@ -233,6 +233,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.twins_undecided: list[str] = []  # merged modules whose readers cannot be told
         self.fixed_filters = 0  # convolutions whose filter is a buffer (no parameters)
         self.own_bias = 0  # convolutions with a bias of their own before a folded norm
+        self.flat_pools: set[str] = set()  # global_avgpool layers (their output is C)
+        self.shiftless_norms = 0  # TensorFlow norms put back whose shift was removed
         # initializers read by layers of different modules, by what their values say:
         self.dedup_shared: set[str] = set()  # a constant fill: equal tensors stored once
         self.tied_shared: set[str] = set()  # other values: one weight the network ties
@@ -262,6 +264,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         head = graph.node[:200]
         self.dynamo_names = self.dynamo or (
             len(head) > 0 and sum(1 for n in head if n.name.startswith("node_")) >= 0.8 * len(head))
+        self.tensorflow = tf_export.is_tensorflow(model)  # tf2onnx: grappler's folds
         self.named_parameters = any(
             "." in t.name and not t.name.startswith(("onnx::", "/")) for t in graph.initializer)
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
@@ -779,6 +782,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             self.status[k] = "mapped"
             dict.__setitem__(self.tensor_layer, tensor, name)
             return name
+        if want is not None and src in self.flat_pools and len(want) > 1:
+            have = (numel(want),)  # the pool gives C, not the file's C×1×1
         if want is None or want == have or have is None:
             dict.__setitem__(self.tensor_layer, tensor, src)
             return src

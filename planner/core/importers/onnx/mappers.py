@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from planner.core.importers.onnx import contrib
+from planner.core.importers.onnx import contrib, tf_export
 from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
 from planner.core.importers.onnx.computed import (
     broadcast_operand,
@@ -103,7 +103,9 @@ def _map_global_avgpool(imp, node, main, acts, facts):
     if x is None or len(x) not in (2, 3, 4):
         return imp.placeholder(node, main)
     if _followed_by_flatten(imp, node.output[0]):
-        imp.emit("global_avgpool", node, {}, main)
+        # (the layer gives C, not the file's C×1×1: a later reshape back to C×1×1, Keras's
+        # squeeze-and-excite as tf2onnx writes it, is a view to plan: Importer.materialise)
+        imp.flat_pools.add(imp.emit("global_avgpool", node, {}, main))
         return
     # mean() keeping dims: keeps nothing, C×1×1.
     imp.emit("elementwise", node, {"op": "other", "keeps": "nothing",
@@ -127,7 +129,7 @@ def _map_reduce(imp, node, main, acts, facts):
             ps = [a - (1 if a > bax else 0) for a in norm if a != bax]
             if bax not in norm and ps == list(range(1, len(x))) and len(out) == 1 and \
                     _followed_by_flatten(imp, node.output[0]):
-                imp.emit("global_avgpool", node, {}, main)
+                imp.flat_pools.add(imp.emit("global_avgpool", node, {}, main))
                 return
     keeps = "nothing" if op in ("ReduceMean", "ReduceSum") else "inputs"
     if op in ("ReduceL2", "ReduceLogSumExp", "ReduceSumSquare"):
@@ -735,7 +737,7 @@ def _before_views(imp, tensor: str) -> str:
             break
         tensor = imp.nodes[q].input[0]
     return tensor
-_KEEPS_INPUT = {"Gelu", "Erf", "LeakyRelu", "Elu", "Softplus"}
+_KEEPS_INPUT = {"Gelu", "Erf", "Erfc", "LeakyRelu", "Elu", "Softplus"}
 
 
 def _map_region(imp, node, main, acts, facts):
@@ -1595,6 +1597,7 @@ MAPPERS = {
     "Sqrt": _map_unary("output"),
     "Exp": _map_unary("output"),
     "Erf": _map_unary("input"),
+    "Erfc": _map_unary("input"),  # (tf2onnx leaves TensorFlow's Erfc unconverted)
     "Sin": _map_unary("input"),  # a sinusoidal embedding (diffusion timesteps, positions)
     "Cos": _map_unary("input"),
     "Neg": _map_unary("nothing"),
@@ -1610,6 +1613,8 @@ def map_node(imp, node, main, acts, facts) -> None:
         return _map_region(imp, node, main, acts, facts)
     if "attention" in facts:
         return _map_attention_fused(imp, node, main, acts, facts)
+    if "tf_norm" in facts:
+        return tf_export.map_norm(imp, node, main, acts, facts)
     if contrib.is_contrib(node):
         # onnxruntime's operators (com.microsoft): never the ONNX operator of the same name
         return contrib.map_contrib(imp, node, main, acts, facts)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from planner.core.importers.onnx import tf_export
 from planner.core.importers.onnx.common import flat
 from planner.core.layers import numel
 
@@ -15,7 +16,7 @@ from planner.core.layers import numel
 # Patterns
 # --------------------------------------------------------------------------------------------
 
-_REGION_OPS = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Reciprocal", "Erf", "Tanh",
+_REGION_OPS = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Reciprocal", "Erf", "Erfc", "Tanh",
                "ReduceMean", "Cast", "Neg"}
 _REGION_LIMIT = 14
 
@@ -132,14 +133,23 @@ def prepass(imp) -> None:
                 bn = imp.module_scope(node)
                 bn = (bn.rsplit(".", 1)[0] + ".bn" if "." in bn else f"{bn}.bn") if bn \
                     else "bn"
+            if bn is None:
+                bn = tf_export.folded_bn(imp, node)
             if bn is not None:
                 imp.fused.setdefault(k, {})["restore_bn"] = bn
         elif op == "ConvTranspose":
-            bn = _folded_bn(imp, node)
+            bn = _folded_bn(imp, node) or tf_export.folded_bn(imp, node)
             if bn is not None:
                 imp.fused.setdefault(k, {})["restore_bn"] = bn
+        elif op == "Mul" and imp.tensorflow:
+            tf_export.prepass(imp, k, node)
     for k, node in enumerate(nodes):
-        if node.op_type in ("Erf", "Tanh", "ReduceMean") and k not in imp.skip:
+        if node.op_type in ("Erf", "Erfc", "Tanh", "ReduceMean") and k not in imp.skip:
+            _try_region(imp, k)
+        elif node.op_type == "GlobalAveragePool" and imp.tensorflow and k not in imp.skip \
+                and len(imp.full_shape(node.input[0]) or ()) == 3:
+            # tf2onnx writes a mean over the last axis of N×T×C as a GlobalAveragePool of
+            # the 3-D tensor (Keras's LayerNormalization: tf.nn.moments)
             _try_region(imp, k)
     for k, node in enumerate(nodes):
         if node.op_type == "Softmax" and k not in imp.skip:
@@ -157,7 +167,9 @@ def _region(imp, x: str):
         if k in members:
             continue
         node = imp.nodes[k]
-        if node.op_type not in _REGION_OPS or k in imp.skip or imp.fused.get(k):
+        if node.op_type not in _REGION_OPS and not (
+                node.op_type == "GlobalAveragePool" and imp.tensorflow) or k in imp.skip or \
+                imp.fused.get(k):
             continue
         if not all(not i or i in outs or i not in imp.acts for i in node.input):
             continue
@@ -210,7 +222,11 @@ def _try_region(imp, anchor: int) -> None:
         ops = [imp.nodes[k].op_type for k in members]
         kind = None
         targets = {_aten_target(imp.nodes[k]) for k in members} - {None}
-        if "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
+        if "Erfc" in ops and "Mul" in ops and imp.tensorflow:
+            # TensorFlow's exact GELU (tf.nn.gelu, Keras's 'gelu': 0.5 * x * erfc(-x / sqrt
+            # 2)), one activation as PyTorch's nn.GELU keeps it
+            kind = "gelu"
+        elif "Erf" in ops and "Mul" in ops or "Tanh" in ops and ops.count("Mul") >= 3:
             # One GELU where PyTorch ran one (aten.gelu, which the default exporter records);
             # a GELU written out in Python (GPT-2's gelu_new, ESM's x * 0.5 * (1 + erf(x /
             # sqrt 2))) keeps every step, so it stays op by op. Without the record, the Erf
@@ -224,7 +240,8 @@ def _try_region(imp, anchor: int) -> None:
                     _written_tanh_gelu(imp, members, outs, x, exit_t, imp.written_erf_gelu)
             if kind is None and "Tanh" in ops:
                 _written_tanh_gelu(imp, members, outs, x, exit_t)
-        elif "ReduceMean" in ops and _reduces_last_axis(imp, members, x):
+        elif ("ReduceMean" in ops or "GlobalAveragePool" in ops) and \
+                _reduces_last_axis(imp, members, x):
             centred = any(imp.nodes[k].op_type == "Sub" and x in imp.nodes[k].input
                           for k in members)
             kind = "layernorm" if centred else "rmsnorm"
@@ -241,7 +258,9 @@ def _try_region(imp, anchor: int) -> None:
                                 # torch.nn.RMSNorm's kernel, or the norm written out in Python
                                 # (Hugging Face's Llama, T5...), which keeps x·rsqrt too
                                 "written_out": kind == "rmsnorm" and targets != {"rms_norm"}
-                                or kind == "layernorm" and _python_layernorm(imp, targets)}
+                                # (Keras's LayerNormalization is the framework's norm)
+                                or kind == "layernorm" and not imp.tensorflow
+                                and _python_layernorm(imp, targets)}
         return
 
 
@@ -309,6 +328,10 @@ def _reduces_last_axis(imp, members, x) -> bool:
     rank = len(imp.full_shape(x) or ())
     for k in members:
         node = imp.nodes[k]
+        if node.op_type == "GlobalAveragePool":  # of N×T×C: over the last axis only
+            if len(imp.full_shape(node.input[0]) or ()) != 3:
+                return False
+            continue
         if node.op_type != "ReduceMean":
             continue
         axes = imp.attr(node, "axes")

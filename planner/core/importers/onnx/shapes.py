@@ -24,6 +24,11 @@ from planner.core.importers.onnx.strides import contiguous, view_strides
 from planner.core.layers import MAX_DIM, numel, shape_str
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
+# Element-wise TensorFlow ops that tf2onnx leaves unconverted under their TensorFlow name (it
+# writes no ONNX form for them): their result has their input's shape, as planned.
+# (Erfc: Keras's exact GELU, 0.5 * x * erfc(-x / sqrt 2))
+UNCONVERTED_ELEMENTWISE = frozenset({"Erfc"})
+
 CONTROL_FLOW = frozenset({"If", "Loop", "Scan"})
 # Operators that draw random values (no gradient flows from them).
 RANDOM_OPS = frozenset({"RandomUniform", "RandomNormal", "RandomUniformLike",
@@ -113,10 +118,11 @@ class ShapeTracking:
             if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
                 break
             previous = len(self.shapes)
-            self.unknown_ops[node.op_type]
-            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "Shape inference does not know '{op}' (node '{node}'): assumed to keep "
-                "its input's shape."), op=node.op_type, node=node.name or out_names[0]))
+            if node.op_type not in UNCONVERTED_ELEMENTWISE or node.domain not in ("", "ai.onnx"):
+                self.unknown_ops[node.op_type]
+                self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                    "core", "Shape inference does not know '{op}' (node '{node}'): assumed to "
+                    "keep its input's shape."), op=node.op_type, node=node.name or out_names[0]))
             src_vi = self._vi_by_name(inferred.graph, src)
             for o in out_names:
                 assumed.add(o)
