@@ -113,3 +113,21 @@ def percent(part: float, whole: float, digits: int | None = None) -> str:
     if r < 10:
         return f"{r:.1f}".rstrip("0").rstrip(".")
     return f"{r:,.0f}"
+
+
+def release_freed_memory() -> None:
+    """Give the C heap's freed pages back to the system (glibc's ``malloc_trim``). ONNX shape
+    inference allocates its copy of the graph in C++ (about 300 MiB for 100,000 nodes) and
+    frees it, but the heap keeps the pages, and the mapping that follows allocates its own:
+    without this the 100,000-node residual net's import peaked at 1,074 MiB, with it 902 MiB.
+    Elsewhere (another C library, another system) nothing is done."""
+    import sys  # noqa: PLC0415
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # noqa: PLC0415
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        pass

@@ -34,6 +34,7 @@ from planner.core.importers.onnx.common import (
     STEM,
     ImportFailure,
     one_line,
+    release_freed_memory,
     squeezed,
 )
 from planner.core.importers.onnx import contrib, tf_export
@@ -322,6 +323,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             work = self._prepare(model)
             self._infer(work)
         del work  # the inference copy: its shapes are read (no reference is kept)
+        release_freed_memory()  # (inference's C++ copy of the graph, freed)
         for name, want in (asked or {}).items():
             if name not in self.input_axes:
                 continue
@@ -374,19 +376,21 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.square_consts: dict[str, Any] = {}
         self.value_source: dict[str, dict[str, str] | None] = {}  # name -> external_data
         self.embedded_where: dict[str, tuple[int, int, int]] | None = None
+        init_dims, init_type = self.init_dims, self.init_type
         for t in graph.initializer:
-            dims = tuple(int(d) for d in t.dims)
-            if dims and (min(dims) < 0 or max(dims) > MAX_ELEMENTS or
-                         numel(dims) > MAX_ELEMENTS):
+            dims = tuple(t.dims)  # (int64 fields: Python ints already)
+            name = t.name
+            size = numel(dims)
+            if dims and (min(dims) < 0 or max(dims) > MAX_ELEMENTS or size > MAX_ELEMENTS):
                 self.fail(Msg(QT_TRANSLATE_NOOP(
                     "core", "initializer '{name}' has absurd dimensions {dims}"),
-                    name=t.name, dims=str(list(dims))))
-            self.init_dims[t.name] = dims
-            self.init_type[t.name] = int(t.data_type)
+                    name=name, dims=str(list(dims))))
+            init_dims[name] = dims
+            init_type[name] = t.data_type
             if len(dims) >= 2 and dims[-1] == dims[-2] >= 2 and \
                     len(self.square_consts) < MAX_MASKS and square_constant(t):
-                self.square_consts[t.name] = t  # a possible attention mask (kvcache)
-            if numel(dims) <= SMALL_ELEMENTS and t.data_location != 1:
+                self.square_consts[name] = t  # a possible attention mask (kvcache)
+            if size <= SMALL_ELEMENTS and t.data_location != 1:
                 self.values.add_lazy(t, dims)  # decoded where a step reads it
             elif t.data_type == 1 and not t.float_data:
                 # where the values lie (read only when needed: twins.stored_values): the
@@ -456,7 +460,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.input_is_tokens = primary.name in self.token_inputs
         self.input_axis = self.input_axes[primary.name]
         self.batch_infer = self.fixed_batch or 1
-        work = _inference_copy(onnx, model)
+        work = _inference_copy(onnx, model, records=any(
+            n.metadata_props or n.proto.doc_string for n in self.nodes))
         wg = work.graph
         known: dict[str, int] = {}  # a symbolic dimension's name -> its value
         for vi in followed:
@@ -1023,7 +1028,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 src = layer.source() or layers[i - 1].name
                 inplace = readers[src] == 1 and src != layers[0].name and \
                     src not in inputs and _inplace_after(layer, kinds.get(src))
-                layer = layer.replace(inplace=inplace)
+                if layer.params.get("inplace", not inplace) is not inplace:
+                    layer = layer.replace(inplace=inplace)  # (equal already: kept as it is)
             out.append(layer)
         draft = NetworkDraft(self.path.stem or "imported", tuple(out),
                              f"Imported from {self.path.name} (ONNX opset {self.opset}).")
@@ -1069,23 +1075,25 @@ _WEIGHT_READERS = frozenset({
 _GRAPH_ATTRIBUTES = (5, 10)  # AttributeProto.GRAPH, GRAPHS: a node holding subgraphs
 
 
-def _inference_copy(onnx, model):
+def _inference_copy(onnx, model, records: bool = True):
     """A copy of ``model`` for shape inference, without what inference does not read: the
     initializers and the file's intermediate shapes (``value_info``) are left out (``_prepare``
     adds back the initializers it keeps), and so are the nodes' records (``metadata_props``,
     ``doc_string``: the default exporter's are most of its graph's bytes). A copy of the whole
     model was 0.9 s and 270 MiB of a 100,000-node import, and the weights and records went
-    through inference and back."""
+    through inference and back. ``records``: False where no node has a record or a
+    doc_string (nothing to clear)."""
     work = onnx.ModelProto()
     _copy_fields(model, work, leave=("graph",))
     wg = work.graph
     _copy_fields(model.graph, wg, leave=("initializer", "value_info", "node"))
     wg.node.extend(model.graph.node)
-    for node in wg.node:
-        if node.metadata_props:
-            node.ClearField("metadata_props")
-        if node.doc_string:
-            node.ClearField("doc_string")
+    if records:  # (a pass over every node's proto: only where some node has a record)
+        for node in wg.node:
+            if node.metadata_props:
+                node.ClearField("metadata_props")
+            if node.doc_string:
+                node.ClearField("doc_string")
     return work
 
 
