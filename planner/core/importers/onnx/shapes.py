@@ -108,13 +108,7 @@ class ShapeTracking:
                 return
             node, out_names, src = missing
             if node.op_type in CONTROL_FLOW:
-                self.fail(Msg(QT_TRANSLATE_NOOP(
-                    "core", "The graph has control flow that depends on the data ({op} node "
-                    "'{node}'): which branch runs, or how often, is known only when the network "
-                    "runs (a detector's post-processing: box decoding, non-maximum suppression). "
-                    "The planner plans a graph without it: export the network up to its raw "
-                    "outputs (backbone and heads, without the post-processing)."),
-                    op=node.op_type, node=node.name or out_names[0]))
+                self.fail(_control_flow(node.op_type, node.name or out_names[0]))
             if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
                 break
             previous = len(self.shapes)
@@ -281,13 +275,7 @@ class ShapeTracking:
                 # name from the graph around it (the default exporter's nn.EmbeddingBag: a
                 # Loop over the bags): its shapes may be recorded, but what it computes is in
                 # a body the planner does not plan.
-                self.fail(Msg(QT_TRANSLATE_NOOP(
-                    "core", "The graph has control flow that depends on the data ({op} node "
-                    "'{node}'): which branch runs, or how often, is known only when the network "
-                    "runs (a detector's post-processing: box decoding, non-maximum suppression). "
-                    "The planner plans a graph without it: export the network up to its raw "
-                    "outputs (backbone and heads, without the post-processing)."),
-                    op=flow.op_type, node=flow.name or flow.output[0]))
+                self.fail(_control_flow(flow.op_type, flow.name or flow.output[0]))
             if _pass == 0:
                 self.batch_tables = self._batch_tables()
                 if not self.batch_tables:
@@ -810,3 +798,14 @@ def outer_reads(node, limit: int = 100_000) -> set[str]:
                     stack.extend((sub, defined | set(n.output)) for sub in a.graphs)
             defined.update(n.output)
     return reads
+
+
+def _control_flow(op: str, node: str) -> Msg:
+    """The refusal of a graph whose control flow depends on the data (a Loop, If or Scan
+    whose iterations or branch are known only at run time, or whose body reads activations)."""
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "The graph has control flow that depends on the data ({op} node "
+        "'{node}'): which branch runs, or how often, is known only when the network "
+        "runs (a detector's post-processing: box decoding, non-maximum suppression). "
+        "The planner plans a graph without it: export the network up to its raw "
+        "outputs (backbone and heads, without the post-processing)."), op=op, node=node)
