@@ -52,7 +52,7 @@ from calibration import (
 )
 
 from planner.core.parallel import ParallelAssumptions
-from planner.core.speed import TRANSFORMER, rates
+from planner.core.speed import band_path, rates
 from planner.core.speed_bands import FILENAME, outward, path_kind
 
 TARGET = {"resnet50": 0.20}
@@ -308,7 +308,7 @@ def bands() -> dict:
             card = catalog().by_name(r.catalog_card)
             cls = network_class(r)
             rr = rates(card, r.precision, row_assumptions(r))
-            path = path_kind(rr.gemm.label if cls == TRANSFORMER else rr.conv.label)
+            path = path_kind(band_path(rr, cls))
             groups[(card.compute_capability, r.precision, path, cls)].append(item)
             exact[id(item)] = r.images_per_s / predicted
             errors.append(log_error(predicted, r.images_per_s))

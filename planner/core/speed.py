@@ -884,7 +884,7 @@ def iteration_times(w: Workload, cards, precision: str,
         tk = float(total[k])
         path = r.conv.label if r.conv == r.gemm else f"{r.conv.label}; fc: {r.gemm.label}"
         band = (band_for(getattr(card, "compute_capability", "") or "", precision,
-                         _band_path(r, w.network_class), w.network_class)
+                         band_path(r, w.network_class), w.network_class)
                 if w.checked else None)
         why = "" if band is not None else UNCHECKED_NETWORK if not w.checked else UNMEASURED_CARD
         out.append(SpeedEstimate(card.name, tk, w.batch / tk if tk else 0.0,
@@ -893,7 +893,7 @@ def iteration_times(w: Workload, cards, precision: str,
     return out
 
 
-def _band_path(r: Rates, network_class: str) -> str:
+def band_path(r: Rates, network_class: str) -> str:
     """The hardware path a band is keyed by: the convolutions' for a CNN, the GEMMs' for a
     transformer (its work is matrix products)."""
     return r.gemm.label if network_class == TRANSFORMER else r.conv.label
