@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QFrame,
     QLineEdit,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -143,14 +145,23 @@ class AssumptionsDialog(QDialog):
                                "it means; changes apply to every plan."), self)
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        memory = QGroupBox(self.tr("Memory"), self)
-        speed = QGroupBox(self.tr("Speed model"), self)
+        # Side by side (the two groups stacked are taller than a 700-pixel screen), in a
+        # scroll area: the speed model's rows alone outgrow a 700-pixel screen, and the
+        # buttons below must stay on it.
+        content = QWidget(self)
+        memory = QGroupBox(self.tr("Memory"), content)
+        speed = QGroupBox(self.tr("Speed model"), content)
         forms = {True: QFormLayout(memory), False: QFormLayout(speed)}
-        # Side by side: the two groups stacked are taller than a 700-pixel screen.
-        groups = QHBoxLayout()
+        groups = QHBoxLayout(content)
+        groups.setContentsMargins(0, 0, 0, 0)
         groups.addWidget(memory, 0, Qt.AlignmentFlag.AlignTop)
         groups.addWidget(speed, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addLayout(groups)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(content)
+        layout.addWidget(scroll, 1)
         self._editors: dict[str, QWidget] = {}
         describe = Assumptions.describe()
         for f in fields(Assumptions):
@@ -175,6 +186,12 @@ class AssumptionsDialog(QDialog):
             self._on_restore_defaults)
         layout.addWidget(buttons)
         self._result = assumptions
+        # Open showing every row where the screen has room, else as tall as it allows.
+        screen = self.screen()
+        room = screen.availableGeometry().height() - 80 if screen is not None else 700
+        self.resize(self.sizeHint().width(),
+                    min(self.sizeHint().height() + content.sizeHint().height()
+                        - scroll.sizeHint().height(), max(room, 400)))
 
     def _make_editor(self, name: str, value) -> QWidget:
         if name in ("conv_algorithm", "memory_format"):
