@@ -290,9 +290,8 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
                 note = QT_TRANSLATE_NOOP(
                     "core", "no tensor cores: 16-bit training runs no faster than fp32 here")
     cores = card.cuda_cores
-    if not cores:
-        clock = (card.boost_clock_mhz or 1500) * 1e6
-        cores = fp32 / (2 * clock)
+    if not cores:  # lanes from the FP32 rate at the boost clock (``clock`` is a factor of it)
+        cores = fp32 / (2 * (card.boost_clock_mhz or 1500) * 1e6)
     # Older architectures reach less of their bandwidth too (the article; Kepler Teslas run ECC).
     # And each chip reaches its own share of its datasheet bandwidth (streaming_factor).
     bw = (card.bandwidth_gbs * 1e9 * a.memory_efficiency * a.arch_factor(card.architecture)
