@@ -76,7 +76,11 @@ NETWORKS = (
 # '_eager' variants use transformers' explicit softmax attention instead.
 TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager", "llama_tiny",
                  "albert_tiny", "distilbert_tiny", "phi_tiny", "gpt_neox_tiny",
-                 "mobilebert_tiny", "bloom_tiny", "opt_tiny", "gptj_tiny")
+                 "mobilebert_tiny", "bloom_tiny", "opt_tiny", "gptj_tiny",
+                 # round 12: more of the libraries' text families
+                 "roberta_tiny", "electra_tiny", "deberta_tiny", "mpnet_tiny", "gpt_neo_tiny",
+                 "mistral_tiny", "qwen2_tiny", "gemma_tiny", "falcon_tiny", "t5enc_tiny",
+                 "bart_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -240,6 +244,48 @@ def _text(name: str):
         return _Ids(tf.GPTJModel(tf.GPTJConfig(
             n_embd=256, n_layer=2, n_head=4, rotary_dim=32, n_positions=256, bos_token_id=0,
             eos_token_id=0, **small)))
+    if name.startswith("roberta"):  # position ids from a cumulative sum over the padding mask
+        return _Ids(tf.RobertaModel(tf.RobertaConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+            **small), add_pooling_layer=False))
+    if name.startswith("electra"):  # embeddings narrower than the hidden size, projected
+        return _Ids(tf.ElectraModel(tf.ElectraConfig(
+            embedding_size=64, hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
+            intermediate_size=512, **small)))
+    if name.startswith("deberta"):  # disentangled relative-position attention
+        return _Ids(tf.DebertaV2Model(tf.DebertaV2Config(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+            vocab_size=1000)))
+    if name.startswith("mpnet"):  # relative-position bias buckets
+        return _Ids(tf.MPNetModel(tf.MPNetConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+            vocab_size=1000), add_pooling_layer=False))
+    if name.startswith("gpt_neo_"):  # local and global attention layers, no attention scaling
+        return _Ids(tf.GPTNeoModel(tf.GPTNeoConfig(
+            hidden_size=128, num_layers=2, num_heads=4, attention_types=[[["global", "local"], 1]],
+            window_size=64, max_position_embeddings=256, vocab_size=1000,
+            attn_implementation="eager")))
+    if name.startswith(("mistral", "qwen2", "gemma")):  # RMSNorm, rotary, GQA, gated MLP
+        cls = {"mistral": (tf.MistralModel, tf.MistralConfig),
+               "qwen2": (tf.Qwen2Model, tf.Qwen2Config),
+               "gemma": (tf.GemmaModel, tf.GemmaConfig)}[name.split("_")[0]]
+        extra = {"head_dim": 32} if name.startswith("gemma") else {}
+        return _Ids(cls[0](cls[1](
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            intermediate_size=344, bos_token_id=0, eos_token_id=0, pad_token_id=0, **extra,
+            **small)))
+    if name.startswith("falcon"):  # multi-query attention, parallel attention and MLP
+        return _Ids(tf.FalconModel(tf.FalconConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, bos_token_id=0,
+            eos_token_id=0, **small)))
+    if name.startswith("t5enc"):  # T5's encoder: RMS-style norm, relative-position buckets
+        return _Ids(tf.T5EncoderModel(tf.T5Config(
+            d_model=128, d_kv=32, d_ff=512, num_layers=2, num_heads=4, vocab_size=1000)))
+    if name.startswith("bart"):  # encoder and decoder (decoder ids: the shifted inputs)
+        return _Ids(tf.BartModel(tf.BartConfig(
+            d_model=128, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+            decoder_attention_heads=4, encoder_ffn_dim=512, decoder_ffn_dim=512,
+            max_position_embeddings=256, vocab_size=1000, pad_token_id=1)))
     if name.startswith("bert"):
         m = tf.BertModel(tf.BertConfig(hidden_size=128, num_hidden_layers=2,
                                        num_attention_heads=4, intermediate_size=512, **small),

@@ -399,13 +399,18 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
                 "(enable_gqa, what transformers does without a padding mask) and keeps them "
                 "once, as planned. With a padding mask the repeated copies are kept too."),
                 n=imp.grouped_attention))
-        if "dropout" not in kinds and not eval_export:
-            warnings.append(Msg(QT_TRANSLATE_NOOP(
-                "core", "No dropout in the file: if the network uses dropout in training, this "
-                "is an inference export and the plan leaves out what dropout keeps (measured "
-                "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export "
-                "with model.train() for "
-                "training figures.")))
+    # Attention in any form, fused or eager (q·kᵀ, softmax, ·v as matrix products of
+    # activations: DeBERTa, MPNet): transformers train with dropout, so a file without any is
+    # most likely an inference export (model.eval(), the default exporter).
+    eager_attention = "softmax" in kinds and "matmul" in kinds
+    if ("attention" in kinds or imp.math_attention or eager_attention) and \
+            "dropout" not in kinds and not eval_export:
+        warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "No dropout in the file: if the network uses dropout in training, this "
+            "is an inference export and the plan leaves out what dropout keeps (measured "
+            "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export "
+            "with model.train() for "
+            "training figures.")))
     if imp.computed_operands:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
