@@ -5495,7 +5495,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>needs channels and at least one more dimension, got {shape}</source>
-        <translation>需要通道维和至少一个其他维度，实际是 {shape}</translation>
+        <translation type="vanished">需要通道维和至少一个其他维度，实际是 {shape}</translation>
     </message>
     <message>
         <source>unknown activation &apos;{fn}&apos; (one of {choices})</source>
@@ -5612,6 +5612,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>Averages each channel to one number (output: C).</source>
         <translation>把每个通道平均成一个数（输出：C）。</translation>
+    </message>
+    <message>
+        <source>needs a channel dimension, got {shape}</source>
+        <translation>需要通道维，实际是 {shape}</translation>
     </message>
     <message>
         <source>Batch norm</source>

@@ -690,3 +690,22 @@ def test_a_nan_or_infinity_cast_to_int_in_shape_arithmetic_says_nothing_raw():
                         [x, np.zeros(1, np.int32)], lambda: (3,), None)
     assert out[0].dtype == np.int64 and out[0][2] == 2
     assert like[0].dtype == np.int32 and like[0][2] == 2
+
+
+def test_a_batch_norm_of_flat_features_is_batchnorm1d(tmp_path):
+    """BatchNorm1d on (N, C) (an MLP head, LeViT's classifier): statistics over the batch per
+    feature, its scale and shift learned. It was "not understood" (a guess, the import
+    incomplete) because a batch norm wanted a channel axis and one more."""
+    n = [helper.make_node("Gemm", ["x", "w", "b"], ["h"], name="fc", transB=1),
+         helper.make_node("BatchNormalization", ["h", "g", "beta", "mean", "var"],
+                          ["y", "running_mean", "running_var"], name="bn", training_mode=1)]
+    inits = [weight("w", (256, 64)), weight("b", (256,)), weight("g", (256,), 1.0),
+             weight("beta", (256,), 0.0), weight("mean", (256,), 0.0),
+             weight("var", (256,), 1.0)]
+    r = imp(tmp_path, build(n, [tensor("x", ("N", 64))], [tensor("y", ("N", 256))],
+                            inits), batch=8)
+    assert [layer.kind for layer in r.draft.layers[1:]] == ["fc", "batchnorm"]
+    assert r.report.complete
+    a = analyze(r.draft)
+    assert a.ok and a.output_shape == (256,)
+    assert a.parameters == 256 * 64 + 256 + 2 * 256  # the running statistics are buffers

@@ -514,3 +514,47 @@ def test_an_eager_attention_file_without_dropout_says_it_may_be_an_inference_exp
     assert not any("No dropout in the file" in w for w in with_drop.warnings)
     # The plan without dropout keeps less than the one with it: what the warning is about.
     assert saved_elements(no_drop) < saved_elements(with_drop)
+
+
+def _with_boolean_mask(model, scope: str = "/attn/scaled_dot_product_attention",
+                       shared: bool = False):
+    """``attention_net(False)`` with a causal boolean mask expanded to the batch (made from
+    the input's shape, as transformers' Falcon builds it) given to scaled_dot_product_
+    attention, which the legacy exporter writes as Where(mask, 0, -inf) inside the call.
+    ``shared``: the Where in the model's top scope instead (a float mask made once)."""
+    h = helper
+    where = f"{scope}/Where" if not shared else "/Where_mask"
+    made = [h.make_node("Shape", ["x"], ["xs"], name="/Shape"),
+            h.make_node("Gather", ["xs", "zero_i"], ["n"], name="/Gather", axis=0),
+            h.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="/Unsqueeze"),
+            h.make_node("Concat", ["n1", "rest"], ["dims"], name="/Concat", axis=0),
+            h.make_node("Expand", ["causal", "dims"], ["maskb"], name="/Expand"),
+            h.make_node("Where", ["maskb", "zero_f", "ninf"], ["maskf"], name=where)]
+    for node in model.graph.node:
+        if node.op_type == "Add" and "onnx::Add_9" in node.input:
+            node.input[1] = "maskf"
+    nodes = made + list(model.graph.node)
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    model.graph.initializer.extend([
+        const("zero_i", 0, np.int64), const("axes0", [0], np.int64),
+        const("rest", [1, T, T], np.int64), const("zero_f", 0.0), const("ninf", -1e9),
+        const("causal", np.tril(np.ones((1, 1, T, T))).astype(bool), dtype=np.bool_)])
+    return model
+
+
+def test_a_boolean_mask_sdpa_converts_at_every_call_is_kept_by_the_fused_kernel(tmp_path):
+    """scaled_dot_product_attention turns a boolean mask into a float one at each call, and
+    the memory-efficient kernel CUDA runs for a masked attention keeps it: Falcon (a B×1×T×T
+    causal mask per layer) planned 7.96 % under autograd's saved bytes, silently; -0.91 %
+    with it."""
+    plain = imp(tmp_path, attention_net(dynamo=False), "plain.onnx", batch=2)
+    masked = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False)), "masked.onnx",
+                 batch=2)
+    assert "attention" in kinds(masked) and masked.report.complete
+    assert saved_elements(masked) == saved_elements(plain) + T * T
+    # Made once outside the call (a float mask passed to every layer): kept by reference,
+    # nothing new per call.
+    shared = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), shared=True),
+                 "shared.onnx", batch=2)
+    assert saved_elements(shared) == saved_elements(plain)

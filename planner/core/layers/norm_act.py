@@ -38,13 +38,12 @@ _INPLACE_KEEPS_OUTPUT = _KEEPS_OUTPUT | {"leaky_relu"}
 
 
 def _batchnorm(params, ins):
+    # (C,) per sample is BatchNorm1d on (N, C) (MLP heads, LeViT): statistics over the batch
     x = ins[0]
-    if len(x) < 2:
+    if len(x) < 1:
         raise LayerError(
             Msg(
-                QT_TRANSLATE_NOOP(
-                    "core", "needs channels and at least one more dimension, got {shape}"
-                ),
+                QT_TRANSLATE_NOOP("core", "needs a channel dimension, got {shape}"),
                 shape=shape_str(x),
             )
         )

@@ -184,7 +184,7 @@ def _max_over_dim(imp, node) -> bool:
 
 def _map_batchnorm(imp, node, main, acts, facts):
     x = imp.per_sample(main)
-    if x is None or len(x) < 2:
+    if x is None or len(x) < 1:
         return imp.placeholder(node, main)
     mode = imp.attr(node, "training_mode", None)
     if mode == 0 or (mode is None and len([o for o in node.output if o]) == 1 and
@@ -798,6 +798,12 @@ def _map_attention_fused(imp, node, main, acts, facts):
                                                          for w in table)},
                  q, out=[], weights=table,
             name=imp.layer_name(node, "score_bias"))
+    mask = facts.get("mask")
+    if mask:
+        # the float mask scaled_dot_product_attention made from a boolean one for this call,
+        # which the memory-efficient kernel keeps (``patterns._converted_mask``)
+        imp.emit("elementwise", node, {"op": "other", "keeps": "output", "shape": mask}, q,
+                 out=[], name=imp.layer_name(node, "attention_mask"))
     qs, ks, vs = imp.per_sample(q), imp.per_sample(kt), imp.per_sample(v)
     k_layer = imp.tensor_layer[kt]
     if qs is not None and ks is not None and vs is not None and len(qs) >= 2 and \

@@ -420,12 +420,14 @@ def _try_attention(imp, k_soft: int) -> None:
     for j in skipped + [qk]:
         imp.skip.add(j)
     bias = _score_bias(imp, qk, skipped)
+    mask = _converted_mask(imp, qk, skipped) if bias is None else None
     if pq is not None and pk is not None:
         imp.skip.update((pq, pk))
         q, kt = q0, k0
     imp.fused[u] = {"attention": (_batched_view(imp, q), _batched_view(imp, kt),
                                   _batched_view(imp, pv.input[1])),
-                    "copied": elided_copies(imp, (u, k_soft, qk)), "bias": bias}
+                    "copied": elided_copies(imp, (u, k_soft, qk)), "bias": bias,
+                    "mask": mask}
 
 
 def _score_bias(imp, qk: int, skipped: list[int]) -> str | None:
@@ -450,6 +452,45 @@ def _score_bias(imp, qk: int, skipped: list[int]) -> str | None:
                 imp.biased_scores += numel(per)
                 return b
     return None
+
+
+def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
+    """A boolean mask that scaled_dot_product_attention turns into a float one at every call
+    (``convert_boolean_attn_mask``; both exporters write it as Where(mask, 0, -inf) inside
+    the call): the memory-efficient kernel CUDA runs for a masked attention keeps that fresh
+    float tensor for backward, one per call (Falcon: B×1×T×T per layer; the default exporter's
+    optimiser may merge the calls' identical Where into one, PyTorch still makes one each).
+    Returns its per-sample shape where its first axis is the batch, else None (a mask shared
+    by the samples is small; a float mask passed in is kept by reference, nothing new)."""
+    nodes = imp.nodes
+    full = imp.full_shape(nodes[qk].output[0])
+    if full is None or len(full) < 3:
+        return None
+    for j in skipped:
+        if nodes[j].op_type != "Add":
+            continue
+        for b in nodes[j].input:
+            p = imp.producer.get(b)
+            if b in imp.acts or p is None or nodes[p].op_type != "Where" or \
+                    not _inside_sdpa(nodes[p], nodes[qk]):
+                continue
+            s = imp.full_shape(b)
+            if s is None or len(s) < 3 or tuple(s[-2:]) != tuple(full[-2:]) or s[-3] != 1:
+                continue
+            return tuple(s[1:]) if s[0] == imp.batch_infer else None
+    return None
+
+
+def _inside_sdpa(node, qk) -> bool:
+    """``node`` belongs to the scaled_dot_product_attention call of the score product ``qk``:
+    the default exporter's scope record names the call last; the legacy exporter names both
+    nodes under one module path ('/m/h.0/self_attention/Where', '…/MatMul')."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.name_scopes":
+            return p.value.rstrip("]").rstrip().endswith("'scaled_dot_product_attention'")
+    a, _, _ = (node.name or "").rpartition("/")
+    b, _, _ = (qk.name or "").rpartition("/")
+    return bool(a) and a == b
 
 
 # A copy PyTorch makes that the default exporter's optimiser may drop from the file (a one-input
