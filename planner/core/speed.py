@@ -10,8 +10,12 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
 * dense convolutions run as GEMMs in **tiles** (128 pixels × 128, 64 or 32 channels): channels
   that do not fill them waste the rest, or take a narrower, slower tile (``_tile_fill``;
   Inception's 48-192 channels, against ResNet's 64·2ⁿ);
-* **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
-  fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
+* **depthwise convolutions** run on the CUDA cores in any precision, bound by the bytes their
+  multiply-accumulates read (one input element each, no reuse across output channels) at a
+  fitted SM-cycle cost per byte (``depthwise_sm_cycles_per_byte``), or by their DRAM traffic at
+  a fitted fraction of the bandwidth, whichever is longer: 16-bit halves their time (as measured
+  on EfficientNet), a 3×3 kernel costs 9/25 of a 5×5 one per output (MobileNetV2 against
+  EfficientNet);
 * where TF32 is allowed, not forced (PyTorch's ``fp32``), cuDNN takes the faster of the TF32
   tensor cores and the FP32 CUDA cores for each convolution;
 * in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a 16-bit tensor-core
@@ -820,11 +824,16 @@ def iteration_times(w: Workload, cards, precision: str,
     sm_rate = np.array([r.sm_cycles_per_s for r in rs])[:, None] * np.sqrt(util)
     cycles = a.memory_sm_cycles_per_element / w.element_bytes  # per byte moved
     sm_bytes = np.where(kind == MEMORY, nbytes, 0.0)
+    # Depthwise convolutions (forward, data and weight gradient) read one input element per
+    # multiply-accumulate from the SM's caches, without the reuse across output channels that
+    # dense convolutions have: SM-cycle-bound on that traffic (``depthwise_sm_cycles_per_byte``).
+    dw_bytes = np.where(kind == DEPTHWISE, flops / 2 * w.element_bytes, 0.0)
 
     def layer_times(rates_by_kind: np.ndarray, extra_bytes: np.ndarray, rows=slice(None)):
         with np.errstate(divide="ignore", invalid="ignore"):
             t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
         t_m = np.maximum(nbytes / memory_rate[rows], sm_bytes * cycles / sm_rate[rows])
+        t_m = np.maximum(t_m, dw_bytes * a.depthwise_sm_cycles_per_byte / sm_rate[rows])
         t = np.maximum(np.maximum(t_c, t_m), t_floor)
         # cuDNN's NCHW↔NHWC transposes are kernels of their own, before and after the
         # convolution's: their time adds to it, it does not hide under its compute (on the

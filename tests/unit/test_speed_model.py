@@ -349,6 +349,10 @@ def test_saved_assumptions_from_before_the_calibration_take_the_new_defaults():
     # And rounds 6-7's TF32 efficiency, fitted while TF32 convolutions paid NCHW transposes.
     transposed = {**Assumptions().to_json(), "tf32_efficiency": 0.316}
     assert Assumptions.from_json(transposed) == Assumptions()
+    # And round 12's depthwise bandwidth efficiency, fitted while it alone timed them.
+    bandwidth_only = {**Assumptions().to_json(), "depthwise_bandwidth_efficiency": 0.196}
+    bandwidth_only.pop("depthwise_sm_cycles_per_byte")
+    assert Assumptions.from_json(bandwidth_only) == Assumptions()
     assert Assumptions().tf32_efficiency == 0.27
 
 
@@ -745,3 +749,29 @@ def test_half_rate_fp32_accumulate_tensor_cores_lose_less_to_operand_delivery(ca
         geforce.fp16_tensor_fp32acc_tflops * 1e12
     assert a6000.conv.flops_per_s <= 1.0001 * a.tensor_efficiency * \
         pro.fp16_tensor_fp32acc_tflops * 1e12
+
+
+def test_depthwise_convolutions_cost_by_the_input_their_multiply_accumulates_read(catalog):
+    # A depthwise kernel reads one input element per multiply-accumulate, with no reuse across
+    # output channels: a 5x5 one costs 25/9 of a 3x3 one on the same tensors. The DRAM bytes
+    # are the same for both, so a bandwidth-only rule timed them alike.
+    def draft(k):
+        return NetworkDraft("dw", (
+            LayerSpec("input", "in", {"shape": (256, 56, 56)}),
+            LayerSpec("conv2d", "dw", {"filters": 256, "kernel": k, "padding": k // 2,
+                                       "groups": 256})))
+    card = catalog.by_name("GeForce RTX 3090")
+    t = {k: iteration_time(workload(analyze(draft(k)), Setup(128, "mixed", "sgd")), card,
+                           "mixed").time_per_iter_s for k in (3, 5)}
+    assert t[5] / t[3] > 1.8
+
+
+def test_mobilenet_v2_on_an_rtx_3090_in_amp_is_within_its_band(catalog):
+    # timm's RTX 3090 AMP training tables (PyTorch 1.12): MobileNetV2 at batch 512, 1,832
+    # images/s in NCHW and 2,313 in channels-last (held out, never fitted). Its 3x3 depthwise
+    # convolutions timed by their DRAM bytes at EfficientNet's 5x5-weighted rate gave 0.75x and
+    # 0.71x of that (37 % typical error, the one held-out group past its 30 % target).
+    for a, measured in ((None, 1832.14), (Assumptions(memory_format="channels_last"), 2313.1)):
+        s = speed(catalog, "mobilenet_v2", "GeForce RTX 3090", "mixed", 512, a=a)
+        assert s.band is not None
+        assert 0.8 < s.samples_per_s / measured < 1.15
