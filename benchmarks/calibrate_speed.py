@@ -36,7 +36,8 @@ from planner.core.parallel import ParallelAssumptions
 
 PARAMS = ("compute_efficiency", "winograd_speedup", "tensor_efficiency", "tf32_efficiency",
           "memory_efficiency", "grouped_conv_efficiency", "depthwise_bandwidth_efficiency",
-          "narrow_tile_efficiency", "memory_sm_cycles_per_element")
+          "narrow_tile_efficiency", "memory_sm_cycles_per_element",
+          "depthwise_sm_cycles_per_byte")
 BOUNDS = {"compute_efficiency": (0.05, 1.0), "winograd_speedup": (1.0, 4.0),
           "tensor_efficiency": (0.05, 1.0), "tf32_efficiency": (0.05, 1.0),
           "memory_efficiency": (0.1, 1.0),
@@ -44,7 +45,8 @@ BOUNDS = {"compute_efficiency": (0.05, 1.0), "winograd_speedup": (1.0, 4.0),
           # A 64-channel tile reuses each loaded element 2/3 as often as a 128 one: 0.67 is
           # the bandwidth-bound floor, 1 no loss.
           "narrow_tile_efficiency": (0.67, 1.0),
-          "memory_sm_cycles_per_element": (0.001, 2.0)}
+          "memory_sm_cycles_per_element": (0.001, 2.0),
+          "depthwise_sm_cycles_per_byte": (0.001, 2.0)}
 
 
 def _assumptions(x: np.ndarray, base: Assumptions) -> Assumptions:

@@ -252,7 +252,10 @@ class Assumptions:
     tf32_efficiency: float = 0.27
     winograd_speedup: float = 2.11
     grouped_conv_efficiency: float = 0.243
-    depthwise_bandwidth_efficiency: float = 0.196
+    depthwise_bandwidth_efficiency: float = 0.31
+    # Depthwise convolutions also spend SM cycles on every input element each multiply-
+    # accumulate reads: SM cycles per byte so read (fitted on EfficientNet-B0).
+    depthwise_sm_cycles_per_byte: float = 0.121
     pseudo_half_efficiency: float = 1.0
     dual_issue_fp32_efficiency: float = 0.65
     cpu_launch_s: float = 1e-5
@@ -338,9 +341,17 @@ class Assumptions:
                 "grouped convolutions (ResNeXt) reach this fraction of a dense convolution's "
                 "rate (fitted on ResNeXt-101)"),
             "depthwise_bandwidth_efficiency": QT_TRANSLATE_NOOP("core",
-                "depthwise convolutions (MobileNet, EfficientNet) are memory-bound in any "
+                "depthwise convolutions (MobileNet, EfficientNet) run on the CUDA cores in any "
                 "precision (no reduction for tensor cores to do): they move their bytes at this "
-                "fraction of the achievable bandwidth (fitted on EfficientNet-B0)"),
+                "fraction of the achievable bandwidth, or take depthwise_sm_cycles_per_byte, "
+                "whichever is longer (fitted on EfficientNet-B0)"),
+            "depthwise_sm_cycles_per_byte": QT_TRANSLATE_NOOP("core",
+                "SM cycles a depthwise convolution spends per byte of input its multiply-"
+                "accumulates read (one element each, forward and both gradients, in the "
+                "precision's element size): its time is at least its multiply-accumulates × "
+                "element bytes × this ÷ (SMs × clock), so a 3×3 kernel costs 9/25 of a 5×5 one "
+                "per output and 16-bit halves it (fitted on EfficientNet-B0: "
+                "benchmarks/calibrate_speed.py)"),
             "pseudo_half_efficiency": QT_TRANSLATE_NOOP("core",
                 "16-bit data on a card without fast FP16 math: cuDNN and cuBLAS compute it in "
                 "FP32 (pseudo-half), at this fraction of the FP32 kernels' rate (1 = the same "
@@ -467,6 +478,12 @@ _SPEED_DEFAULTS_TF32_TRANSPOSED = {
     "tf32_efficiency": 0.316,
 }
 
+# Round 12 of issue 14: depthwise convolutions' bandwidth efficiency, fitted while it alone
+# timed them (before depthwise_sm_cycles_per_byte).
+_SPEED_DEFAULTS_DEPTHWISE_BANDWIDTH_ONLY = {
+    "depthwise_bandwidth_efficiency": 0.196,
+}
+
 # Round 12 of issue 14: the input pipeline's 1.9 GB/s ceiling was fitted on two held-out cards
 # (H200, B200) whose runs used synthetic data; the default is now no limit.
 _SPEED_DEFAULTS_INPUT_CEILING = {
@@ -481,6 +498,7 @@ def _migrate_speed(values: dict[str, Any]) -> None:
     olds += list(_SPEED_DEFAULTS_SECOND_CALIBRATION.items())
     olds += list(_SPEED_DEFAULTS_TF32_TRANSPOSED.items())
     olds += list(_SPEED_DEFAULTS_INPUT_CEILING.items())
+    olds += list(_SPEED_DEFAULTS_DEPTHWISE_BANDWIDTH_ONLY.items())
     for name, old in olds:
         if name in values:
             v = values[name]

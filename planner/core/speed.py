@@ -10,14 +10,23 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
 * dense convolutions run as GEMMs in **tiles** (128 pixels × 128, 64 or 32 channels): channels
   that do not fill them waste the rest, or take a narrower, slower tile (``_tile_fill``;
   Inception's 48-192 channels, against ResNet's 64·2ⁿ);
-* **depthwise convolutions** are memory-bound on the CUDA cores in any precision, at a fitted
-  fraction of the bandwidth (so 16-bit halves their time, as measured on EfficientNet);
+* **depthwise convolutions** run on the CUDA cores in any precision, bound by the bytes their
+  multiply-accumulates read (one input element each, no reuse across output channels) at a
+  fitted SM-cycle cost per byte (``depthwise_sm_cycles_per_byte``), or by their DRAM traffic at
+  a fitted fraction of the bandwidth, whichever is longer: 16-bit halves their time (as measured
+  on EfficientNet), a 3×3 kernel costs 9/25 of a 5×5 one per output (MobileNetV2 against
+  EfficientNet);
 * where TF32 is allowed, not forced (PyTorch's ``fp32``), cuDNN takes the faster of the TF32
   tensor cores and the FP32 CUDA cores for each convolution;
 * in PyTorch's default **NCHW** layout (``Assumptions.memory_format``) a 16-bit tensor-core
   convolution also pays cuDNN's transposes of its activations to NHWC and back
-  (``_layout_bytes``); channels-last does not, nor do TF32 convolutions (cuDNN's NCHW TF32
-  kernels: ``transposes_nchw``);
+  (``_layout_bytes``), kernels of their own whose time adds to the convolution's (memory-bound,
+  at the memory-bound kernels' bandwidth and instruction rate); channels-last does not, nor do
+  TF32 convolutions (cuDNN's NCHW TF32 kernels: ``transposes_nchw``);
+* GeForce cards run 16-bit tensor-core math with FP32 accumulate at half their FP16-accumulate
+  rate while their operands arrive as fast as at full rate: where ``tensor_efficiency`` (e) is
+  read as math time plus an operand-delivery time of (1/e − 1) × the full-rate math time, the
+  half-rate kernels reach 1 / (1 + (1/e − 1)/2) of their halved rate (0.82 for e = 0.7);
 * where the framework fuses the ReLU (and the residual add) into batch norm
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
@@ -255,6 +264,12 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
             note = QT_TRANSLATE_NOOP(
                 "core", "the catalog has no confirmed tensor-core rate with FP32 accumulate "
                         "for this card: estimated at half its FP16-accumulate rate")
+        if peak and math == "fp16" and card.fp16_tensor_tflops and not derived:
+            # Half-rate FP32 accumulate (GeForce): the math takes twice as long, the operands'
+            # delivery (which costs 1/eff - 1 of the full-rate math time) does not.
+            slow = card.fp16_tensor_tflops / peak
+            if slow > 1:
+                eff = 1 / (1 + (1 / eff - 1) / slow)
         return Path(peak * 1e12 * clock * eff * t_arch, label, True) if peak else None
 
     conv = gemm = cuda
@@ -809,13 +824,25 @@ def iteration_times(w: Workload, cards, precision: str,
     sm_rate = np.array([r.sm_cycles_per_s for r in rs])[:, None] * np.sqrt(util)
     cycles = a.memory_sm_cycles_per_element / w.element_bytes  # per byte moved
     sm_bytes = np.where(kind == MEMORY, nbytes, 0.0)
+    # Depthwise convolutions (forward, data and weight gradient) read one input element per
+    # multiply-accumulate from the SM's caches, without the reuse across output channels that
+    # dense convolutions have: SM-cycle-bound on that traffic (``depthwise_sm_cycles_per_byte``).
+    dw_bytes = np.where(kind == DEPTHWISE, flops / 2 * w.element_bytes, 0.0)
 
     def layer_times(rates_by_kind: np.ndarray, extra_bytes: np.ndarray, rows=slice(None)):
         with np.errstate(divide="ignore", invalid="ignore"):
             t_c = np.where(flops > 0, flops / (rates_by_kind[:, kind] * shape[rows]), 0.0)
-        t_m = np.maximum((nbytes + extra_bytes) / memory_rate[rows],
-                         (sm_bytes + extra_bytes) * cycles / sm_rate[rows])
+        t_m = np.maximum(nbytes / memory_rate[rows], sm_bytes * cycles / sm_rate[rows])
+        t_m = np.maximum(t_m, dw_bytes * a.depthwise_sm_cycles_per_byte / sm_rate[rows])
         t = np.maximum(np.maximum(t_c, t_m), t_floor)
+        # cuDNN's NCHW↔NHWC transposes are kernels of their own, before and after the
+        # convolution's: their time adds to it, it does not hide under its compute (on the
+        # RTX 3090, timm's NCHW rows minus its channels-last ones, 38-200 ms an iteration,
+        # match these bytes at bandwidth).
+        t_layout = np.maximum(extra_bytes / memory_rate[rows],
+                              extra_bytes * cycles / sm_rate[rows])
+        t = t + t_layout
+        t_m = t_m + t_layout
         if side is not None:  # eager attention's own memory-bound kernels, one after another
             t = t + side[rows]
             t_m = t_m + side[rows]

@@ -451,6 +451,10 @@
         <translation>深度卷积效率</translation>
     </message>
     <message>
+        <source>SM cycles per byte (depthwise)</source>
+        <translation>每字节 SM 周期（深度卷积）</translation>
+    </message>
+    <message>
         <source>16-bit without fast FP16</source>
         <translation>无快速 FP16 时的 16 位</translation>
     </message>
@@ -6454,6 +6458,14 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合，采用 cuDNN 的 NCHW TF32 内核：无布局转置）</translation>
     </message>
     <message>
+        <source>depthwise convolutions (MobileNet, EfficientNet) run on the CUDA cores in any precision (no reduction for tensor cores to do): they move their bytes at this fraction of the achievable bandwidth, or take depthwise_sm_cycles_per_byte, whichever is longer (fitted on EfficientNet-B0)</source>
+        <translation>深度卷积（MobileNet、EfficientNet）在任何精度下都在 CUDA 核心上运行（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运，或按 depthwise_sm_cycles_per_byte 计时，取两者中较长者（在 EfficientNet-B0 上拟合）</translation>
+    </message>
+    <message>
+        <source>SM cycles a depthwise convolution spends per byte of input its multiply-accumulates read (one element each, forward and both gradients, in the precision&apos;s element size): its time is at least its multiply-accumulates × element bytes × this ÷ (SMs × clock), so a 3×3 kernel costs 9/25 of a 5×5 one per output and 16-bit halves it (fitted on EfficientNet-B0: benchmarks/calibrate_speed.py)</source>
+        <translation>深度卷积的乘加运算每读取一个字节输入所花费的 SM 周期（每次乘加读取一个元素，前向和两个梯度都计入，元素大小按所选精度）：其时间至少为乘加次数 × 元素字节数 × 此值 ÷（SM 数 × 时钟），因此每个输出上 3×3 卷积核的开销是 5×5 的 9/25，16 位精度使其减半（在 EfficientNet-B0 上拟合：benchmarks/calibrate_speed.py）</translation>
+    </message>
+    <message>
         <source>fraction of the datasheet TF32 tensor-core rate convolutions and GEMMs reach (fitted on A100 TF32 rows)</source>
         <translation type="vanished">卷积和 GEMM 达到的数据手册 TF32 张量核心峰值比例（按 A100 的 TF32 数据拟合）</translation>
     </message>
@@ -6467,7 +6479,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>depthwise convolutions (MobileNet, EfficientNet) are memory-bound in any precision (no reduction for tensor cores to do): they move their bytes at this fraction of the achievable bandwidth (fitted on EfficientNet-B0)</source>
-        <translation>深度卷积（MobileNet、EfficientNet）在任何精度下都受内存带宽限制（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运（在 EfficientNet-B0 上拟合）</translation>
+        <translation type="vanished">深度卷积（MobileNet、EfficientNet）在任何精度下都受内存带宽限制（没有可交给张量核心的归约）：其数据以可达带宽的这一比例搬运（在 EfficientNet-B0 上拟合）</translation>
     </message>
     <message>
         <source>convolutions run as GEMMs in tiles of 128 pixels × 128, 64 or 32 channels: a layer whose channels do not fill the tiles (Inception&apos;s 48, 80, 96, 192) wastes the rest, or takes a narrower tile that reaches this fraction of the next wider one&apos;s rate (fitted on measured training throughput)</source>

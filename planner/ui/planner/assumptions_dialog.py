@@ -80,6 +80,8 @@ _LABELS = {
                                                  "Grouped convolution efficiency"),
     "depthwise_bandwidth_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                         "Depthwise convolution efficiency"),
+    "depthwise_sm_cycles_per_byte": QT_TRANSLATE_NOOP("AssumptionsDialog",
+                                                      "SM cycles per byte (depthwise)"),
     "pseudo_half_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
                                                 "16-bit without fast FP16"),
     "dual_issue_fp32_efficiency": QT_TRANSLATE_NOOP("AssumptionsDialog",
