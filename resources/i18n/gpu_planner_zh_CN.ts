@@ -7322,6 +7322,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>网络按常量索引从一个可学习的表中取出的张量（相对位置分桶或偏置，如 WavLM 的 T×T 或 TinyViT 的注意力偏置）作用于激活：已计入规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
     </message>
     <message>
+        <source>{n} attention call(s) get a boolean mask that the file builds from the sequence length alone (a causal mask). Recent transformers models skip it in training and run the causal kernel, which keeps no mask: planned so. A model that passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at batch {batch}.</source>
+        <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
+    </message>
+    <message>
         <source>A tensor the network gathers from a learned table by a constant index (relative-position buckets, as WavLM&apos;s T×T) scales activations: planned, but autograd also keeps the int64 index once for the table&apos;s gradient, which the plan leaves out: {mib} MiB more than planned, at any batch.</source>
         <translation type="vanished">网络用常量索引从可学习的表中取出一个张量（相对位置桶，如 WavLM 的 T×T）来缩放激活：这一部分已规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
     </message>

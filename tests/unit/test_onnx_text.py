@@ -517,19 +517,25 @@ def test_an_eager_attention_file_without_dropout_says_it_may_be_an_inference_exp
 
 
 def _with_boolean_mask(model, scope: str = "/attn/scaled_dot_product_attention",
-                       shared: bool = False):
-    """``attention_net(False)`` with a causal boolean mask expanded to the batch (made from
-    the input's shape, as transformers' Falcon builds it) given to scaled_dot_product_
-    attention, which the legacy exporter writes as Where(mask, 0, -inf) inside the call.
+                       shared: bool = False, padding: bool = True):
+    """``attention_net(False)`` with a boolean mask expanded to B×1×T×T given to
+    scaled_dot_product_attention, which the legacy exporter writes as Where(mask, 0, -inf)
+    inside the call. ``padding``: made from a padding-mask input (its values); otherwise a
+    causal mask made from the input's shape alone (as transformers' Falcon builds it).
     ``shared``: the Where in the model's top scope instead (a float mask made once)."""
     h = helper
     where = f"{scope}/Where" if not shared else "/Where_mask"
-    made = [h.make_node("Shape", ["x"], ["xs"], name="/Shape"),
-            h.make_node("Gather", ["xs", "zero_i"], ["n"], name="/Gather", axis=0),
-            h.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="/Unsqueeze"),
-            h.make_node("Concat", ["n1", "rest"], ["dims"], name="/Concat", axis=0),
-            h.make_node("Expand", ["causal", "dims"], ["maskb"], name="/Expand"),
-            h.make_node("Where", ["maskb", "zero_f", "ninf"], ["maskf"], name=where)]
+    if padding:
+        made = [h.make_node("Unsqueeze", ["attention_mask", "axes12"], ["m4"],
+                            name="/Unsqueeze"),
+                h.make_node("Expand", ["m4", "tt"], ["maskb"], name="/Expand")]
+    else:
+        made = [h.make_node("Shape", ["x"], ["xs"], name="/Shape"),
+                h.make_node("Gather", ["xs", "zero_i"], ["n"], name="/Gather", axis=0),
+                h.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="/Unsqueeze"),
+                h.make_node("Concat", ["n1", "rest"], ["dims"], name="/Concat", axis=0),
+                h.make_node("Expand", ["causal", "dims"], ["maskb"], name="/Expand")]
+    made.append(h.make_node("Where", ["maskb", "zero_f", "ninf"], ["maskf"], name=where))
     for node in model.graph.node:
         if node.op_type == "Add" and "onnx::Add_9" in node.input:
             node.input[1] = "maskf"
@@ -538,16 +544,18 @@ def _with_boolean_mask(model, scope: str = "/attn/scaled_dot_product_attention",
     model.graph.node.extend(nodes)
     model.graph.initializer.extend([
         const("zero_i", 0, np.int64), const("axes0", [0], np.int64),
+        const("axes12", [1, 2], np.int64), const("tt", [1, 1, T, T], np.int64),
         const("rest", [1, T, T], np.int64), const("zero_f", 0.0), const("ninf", -1e9),
         const("causal", np.tril(np.ones((1, 1, T, T))).astype(bool), dtype=np.bool_)])
+    if padding:
+        model.graph.input.append(tensor("attention_mask", ["N", T], onnx.TensorProto.BOOL))
     return model
 
 
 def test_a_boolean_mask_sdpa_converts_at_every_call_is_kept_by_the_fused_kernel(tmp_path):
     """scaled_dot_product_attention turns a boolean mask into a float one at each call, and
-    the memory-efficient kernel CUDA runs for a masked attention keeps it: Falcon (a B×1×T×T
-    causal mask per layer) planned 7.96 % under autograd's saved bytes, silently; -0.91 %
-    with it."""
+    the memory-efficient kernel CUDA runs for a masked attention keeps it: a padding mask
+    keeps T×T more per sample and call."""
     plain = imp(tmp_path, attention_net(dynamo=False), "plain.onnx", batch=2)
     masked = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False)), "masked.onnx",
                  batch=2)
@@ -558,3 +566,17 @@ def test_a_boolean_mask_sdpa_converts_at_every_call_is_kept_by_the_fused_kernel(
     shared = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), shared=True),
                  "shared.onnx", batch=2)
     assert saved_elements(shared) == saved_elements(plain)
+
+
+def test_a_causal_mask_built_from_the_length_alone_is_said_with_its_size(tmp_path):
+    """A mask made from shapes only: recent transformers models (Llama, Qwen2, Mistral, Gemma)
+    skip it in training and run the causal kernel (planned so; counting it made them +4.2 %),
+    Falcon passes it (then -7.96 %): the file cannot tell, so the import says what it would
+    add (T×T floats per call at the batch asked)."""
+    plain = imp(tmp_path, attention_net(dynamo=False), "plain.onnx", batch=64)
+    causal = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), padding=False),
+                 "causal.onnx", batch=64)
+    assert saved_elements(causal, 64) == saved_elements(plain, 64)
+    said = [w for w in causal.warnings if "sequence length alone" in w]
+    assert said and "1.0 MiB more at batch 64" in said[0], said  # 64 × 64² floats
+    assert not any("sequence length alone" in w for w in plain.warnings)

@@ -411,6 +411,15 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
             "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export "
             "with model.train() for "
             "training figures.")))
+    if imp.shape_masks:
+        warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} attention call(s) get a boolean mask that the file builds from the "
+            "sequence length alone (a causal mask). Recent transformers models skip it in "
+            "training and run the causal kernel, which keeps no mask: planned so. A model that "
+            "passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at "
+            "batch {batch}."), n=imp.shape_masks,
+            mib=f"{imp.shape_mask_elements * setup.batch_size * 4 / 2**20:,.1f}",
+            batch=setup.batch_size))
     if imp.computed_operands:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",

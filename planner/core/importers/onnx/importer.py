@@ -195,6 +195,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.biased_scores = 0  # their scores' elements per sample
         self.uneven_pads: dict[tuple, str] = {}  # (source, pads, shape) -> its pad layer
         self.math_attention = 0  # SDPA blocks on >4-D tensors: the math kernel, op by op
+        # SDPA calls given a boolean mask built from shapes alone (causal), and its elements
+        # per sample summed over them (``patterns._converted_mask``): not planned, said
+        self.shape_masks = 0
+        self.shape_mask_elements = 0
         self.folded_counted = 0  # constants folded out of parameters, counted as them
         self.incomplete = False
         self.fused_patterns: dict[str, int] = {}

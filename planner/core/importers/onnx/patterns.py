@@ -477,8 +477,36 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
             s = imp.full_shape(b)
             if s is None or len(s) < 3 or tuple(s[-2:]) != tuple(full[-2:]) or s[-3] != 1:
                 continue
-            return tuple(s[1:]) if s[0] == imp.batch_infer else None
+            if s[0] != imp.batch_infer:
+                return None
+            if not _reads_input_values(imp, b):
+                # built from the sequence length alone (a causal mask): transformers' recent
+                # models skip it in training and run the causal kernel, which keeps no mask;
+                # others (Falcon) pass it. Not planned; said with its size.
+                imp.shape_masks += 1
+                imp.shape_mask_elements += numel(s[1:])
+                return None
+            return tuple(s[1:])
     return None
+
+
+def _reads_input_values(imp, tensor: str, limit: int = 400) -> bool:
+    """Whether ``tensor`` is computed from the values of a graph input (a padding mask, the
+    token ids), not only from shapes (Shape reads none of its input's values) and constants."""
+    inputs = set(getattr(imp, "data_inputs", ())) | set(getattr(imp, "side_inputs", ()))
+    seen, todo = set(), [tensor]
+    while todo and len(seen) < limit:
+        t = todo.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        if t in inputs:
+            return True
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type == "Shape":
+            continue
+        todo.extend(i for i in imp.nodes[p].input if i)
+    return False
 
 
 def _inside_sdpa(node, qk) -> bool:
