@@ -91,7 +91,12 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_nf_resnet26", "timm_cait_xxs24_224",
                  # round 5: convolution families with odd blocks, and CoAtNet
                  "timm_res2net50_26w_4s", "timm_regnety_002", "timm_ghostnet_100",
-                 "timm_mixnet_s", "timm_hrnet_w18_small", "timm_coatnet_nano_rw_224")
+                 "timm_mixnet_s", "timm_hrnet_w18_small", "timm_coatnet_nano_rw_224",
+                 # round 12: mobile and hybrid families
+                 "timm_tinynet_e", "timm_lcnet_050", "timm_mobilenetv3_small_100",
+                 "timm_repvgg_a0", "timm_edgenext_xx_small", "timm_fastvit_t8",
+                 "timm_convnextv2_atto", "timm_levit_128s", "timm_efficientvit_b0",
+                 "timm_rexnet_100", "timm_mobilevitv2_050", "timm_ghostnetv2_100")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
