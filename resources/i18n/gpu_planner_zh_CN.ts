@@ -7534,6 +7534,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{op}“{node}”无法映射（{why}）；按保留其输入计算。</translation>
     </message>
     <message>
+        <source>The file has PEFT LoRA adapters ({n} parameters): the base network is planned frozen, as PEFT trains it (no gradients or optimizer state for {layers} layers, and what their backward no longer needs is not kept). Export the base model alone to plan full fine-tuning.</source>
+        <translation>该文件含有 PEFT LoRA 适配器（{n} 个参数）：按 PEFT 的训练方式，基础网络按冻结规划（{layers} 个层没有梯度和优化器状态，其反向传播不再需要的张量也不保留）。若要规划全量微调，请只导出基础模型。</translation>
+    </message>
+    <message>
         <source>no operator of the graph reads the input: nothing to plan</source>
         <translation>计算图中没有算子读取输入：没有可计划的内容</translation>
     </message>

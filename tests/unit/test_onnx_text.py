@@ -580,3 +580,51 @@ def test_a_causal_mask_built_from_the_length_alone_is_said_with_its_size(tmp_pat
     said = [w for w in causal.warnings if "sequence length alone" in w]
     assert said and "1.0 MiB more at batch 64" in said[0], said  # 64 × 64² floats
     assert not any("sequence length alone" in w for w in plain.warnings)
+
+
+def _lora_net(adapters: bool):
+    """x → RMSNorm-style scale → q projection, with PEFT's LoRA path beside it when
+    ``adapters`` (x → lora_A (r=4) → lora_B, scaled, added), as the legacy exporter names
+    PEFT's parameters."""
+    h = helper
+    base = "m.base_model.model.q_proj.base_layer.weight" if adapters else "m.q_proj.weight"
+    n = [h.make_node("Mul", ["x", "m.norm.weight"], ["xn"], name="/norm/Mul"),
+         h.make_node("MatMul", ["xn", base], ["q"], name="/q_proj/base_layer/MatMul")]
+    inits = [weight("m.norm.weight", (C,), 1.0), weight(base, (C, C))]
+    out = "q"
+    if adapters:
+        a = "m.base_model.model.q_proj.lora_A.default.weight"
+        b = "m.base_model.model.q_proj.lora_B.default.weight"
+        n += [h.make_node("MatMul", ["xn", a], ["la"], name="/q_proj/lora_A/MatMul"),
+              h.make_node("MatMul", ["la", b], ["lb"], name="/q_proj/lora_B/MatMul"),
+              h.make_node("Mul", ["lb", "scaling"], ["ls"], name="/q_proj/Mul"),
+              h.make_node("Add", ["q", "ls"], ["y"], name="/q_proj/Add")]
+        inits += [weight(a, (C, 4)), weight(b, (4, C)), const("scaling", 2.0)]
+        out = "y"
+    return build(n, [tensor("x", ("N", T, C))], [tensor(out, ("N", T, C))], inits)
+
+
+def test_a_peft_lora_file_plans_the_base_network_frozen(tmp_path):
+    """PEFT trains the adapters alone: a file with lora_A / lora_B parameters was planned as
+    full fine-tuning (gradients and Adam states for every weight) with nothing said. Now the
+    base layers are frozen, and what their backward no longer needs is not kept (the norm's
+    x·w keeps x only for w's gradient), as autograd does (a LoRA Llama: +11.3 % → -0.75 % of
+    autograd's saved bytes)."""
+    from planner.core.memory import estimate  # noqa: PLC0415
+    from planner.core.network import Setup  # noqa: PLC0415
+
+    full = imp(tmp_path, _lora_net(adapters=False), "full.onnx", batch=2)
+    lora = imp(tmp_path, _lora_net(adapters=True), "lora.onnx", batch=2)
+    assert not any("PEFT" in n for n in full.notes)
+    assert any("PEFT LoRA adapters (256 parameters)" in n for n in lora.notes), lora.notes
+    trainable = [layer.name for layer in lora.draft.layers[1:] if layer.kind == "fc"
+                 and not layer.params.get("frozen")]
+    assert len(trainable) == 2 and all("lora" in name for name in trainable), trainable
+    setup = Setup(batch_size=2, precision="fp32", optimizer="adam")
+    est = estimate(analyze(lora.draft), setup)
+    assert est.optimizer == 2 * 4 * (C * 4 + 4 * C)  # Adam: two fp32 states per adapter value
+    assert estimate(analyze(full.draft), setup).optimizer == 2 * 4 * (C * C + C)
+    # Full: x for the norm weight's gradient and xn for the projection's. LoRA: the frozen
+    # norm keeps nothing, the frozen projection nothing; lora_A keeps xn, lora_B its r=4 input.
+    assert saved_elements(full) == 2 * T * C
+    assert saved_elements(lora) == T * C + T * 4

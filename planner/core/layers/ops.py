@@ -258,12 +258,18 @@ def _elementwise(params, ins):
         out = _broadcast_all(ins)
     learned = int(params["parameters"])
     n = numel(out)
+    saved = _kept(params["keeps"], ins, out)
+    if learned and params.get("frozen") and params["op"] in ("mul", "div") and \
+            params["keeps"] == "input" and len(ins) == 1:
+        # x·w (a norm's scale) keeps x only for w's gradient: frozen (LoRA's base), its
+        # backward needs w alone, a parameter
+        saved = ()
     return LayerResult(
         out_shape=out,
         parameters=learned,
         flops_fwd=n,
         flops_bwd=n,
-        saved=_kept(params["keeps"], ins, out),
+        saved=saved,
         weight_elements=learned,
     )
 

@@ -46,8 +46,12 @@ from planner.core.importers.onnx.kvcache import MAX_MASKS, square_constant
 from planner.core.importers.onnx.graph import GraphError, Node, UniqueNames, topological
 from planner.core.importers.onnx.reading import ReadError, read_model
 from planner.core.layers import LayerSpec, numel, shape_str
+from planner.core.layers.rules import FREEZABLE_KINDS
 from planner.core.network import MAX_BATCH, NetworkDraft, Setup, analyze
 from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
+
+# PEFT's adapter parameters ('….q_proj.lora_A.default.weight', lora_B, lora_embedding_A/B)
+_LORA_NAME = re.compile(r"(?:^|\.)lora_(?:embedding_)?[AB](?:\.|$)")
 
 # Element types whose raw bytes numpy reads as they are (what numpy_helper.to_array does for
 # them, without its per-tensor dispatch: tens of thousands of small initializers).
@@ -1011,6 +1015,35 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         return layer
 
     # ---------------------------------------------------------------------- finishing touches
+    def _peft_frozen(self) -> set[str]:
+        """PEFT's LoRA adapters in the file (parameters named '….lora_A.….weight' and
+        '….lora_B.…'): PEFT trains them alone, its base network frozen. The names of the
+        layers to plan frozen (every layer with parameters, none of them an adapter's; kinds
+        that can be frozen), with a note; empty where there are no adapters."""
+        claims = self.claims_of
+
+        def adapter(layer) -> bool:  # by its parameters' names, or its module's (default
+            # exporter: the weights renamed, the scope kept)
+            return _LORA_NAME.search(layer.name) is not None or any(
+                _LORA_NAME.search(o) is not None for o in claims.get(layer.name) or ())
+        if not any(adapter(layer) for layer in self.layers if claims.get(layer.name)):
+            return set()
+        out, adapters = set(), 0
+        for layer in self.layers:
+            os_ = claims.get(layer.name) or ()
+            if not os_:
+                continue
+            if adapter(layer):
+                adapters += sum(numel(self.init_dims.get(o) or ()) for o in set(os_))
+            elif layer.kind in FREEZABLE_KINDS or layer.kind == "fc":
+                out.add(layer.name)
+        self.notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "The file has PEFT LoRA adapters ({n} parameters): the base network is "
+            "planned frozen, as PEFT trains it (no gradients or optimizer state for {layers} "
+            "layers, and what their backward no longer needs is not kept). Export the base "
+            "model alone to plan full fine-tuning."), n=f"{adapters:,}", layers=len(out)))
+        return out
+
     def _finish(self) -> NetworkDraft:
         layers = self.layers
         if len(layers) < 2:
@@ -1026,7 +1059,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         inputs = {layer.name for layer in layers if layer.kind == "data_input"}
         out = []
         kinds = {layer.name: layer.kind for layer in layers}
+        frozen = self._peft_frozen()
         for i, layer in enumerate(layers):
+            if layer.name in frozen:
+                layer = layer.replace(frozen=True)
             if layer.name in self.auto_inplace and layer.params.get("function") in \
                     _INPLACE_FUNCTIONS:
                 src = layer.source() or layers[i - 1].name
