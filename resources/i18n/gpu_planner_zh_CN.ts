@@ -7438,6 +7438,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>该网络有 {n} 个输入各自馈入可学习的层（{names}）：计划分别跟随每个输入，各用其单样本形状、共用同一批次；读取多个输入的层在图中汇合之处汇合（交叉注意力）。</translation>
     </message>
     <message>
+        <source>The file has PEFT LoRA adapters: the plan trains them alone ({trainable} parameters) and freezes the base network as PEFT does ({frozen} parameters in {layers} layers, without gradients or optimizer state; what their backward no longer needs is not kept). An ONNX file does not record which weights train: if the base trains too, export the network without the adapters.</source>
+        <translation>该文件含有 PEFT LoRA 适配器：规划只训练适配器（{trainable} 个参数），并像 PEFT 那样冻结基础网络（{layers} 个层中的 {frozen} 个参数，没有梯度和优化器状态；其反向传播不再需要的张量也不保留）。ONNX 文件不记录哪些权重参与训练：如果基础网络也要训练，请导出不含适配器的网络。</translation>
+    </message>
+    <message>
         <source>--input names &apos;{name}&apos;, which is not an input of the graph (its inputs: {names})</source>
         <translation>--input 指定了 &apos;{name}&apos;，但它不是该图的输入（图的输入：{names}）</translation>
     </message>
@@ -7535,7 +7539,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>The file has PEFT LoRA adapters ({n} parameters): the base network is planned frozen, as PEFT trains it (no gradients or optimizer state for {layers} layers, and what their backward no longer needs is not kept). Export the base model alone to plan full fine-tuning.</source>
-        <translation>该文件含有 PEFT LoRA 适配器（{n} 个参数）：按 PEFT 的训练方式，基础网络按冻结规划（{layers} 个层没有梯度和优化器状态，其反向传播不再需要的张量也不保留）。若要规划全量微调，请只导出基础模型。</translation>
+        <translation type="vanished">该文件含有 PEFT LoRA 适配器（{n} 个参数）：按 PEFT 的训练方式，基础网络按冻结规划（{layers} 个层没有梯度和优化器状态，其反向传播不再需要的张量也不保留）。若要规划全量微调，请只导出基础模型。</translation>
     </message>
     <message>
         <source>no operator of the graph reads the input: nothing to plan</source>

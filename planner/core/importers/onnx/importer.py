@@ -398,6 +398,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             if len(dims) >= 2 and dims[-1] == dims[-2] >= 2 and \
                     len(self.square_consts) < MAX_MASKS and square_constant(t):
                 self.square_consts[name] = t  # a possible attention mask (kvcache)
+            if size <= SMALL_ELEMENTS and t.data_location == 1:
+                # A small constant saved as external data (onnx.save(...,
+                # save_as_external_data=True, size_threshold=0): a Reshape's shape, a
+                # ReduceMean's axes): shape inference cannot read it there, so its bytes are
+                # read now (a few KiB at most), as onnx.load would.
+                self._read_small_external(t)
             if size <= SMALL_ELEMENTS and t.data_location != 1:
                 self.values.add_lazy(t, dims)  # decoded where a step reads it
             elif t.data_type == 1 and not t.float_data:
@@ -422,6 +428,26 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                                 list(a.floats if a.name == "value_floats" else a.ints))
                     except Exception:  # noqa: BLE001
                         pass
+
+    def _read_small_external(self, t) -> None:
+        """``t``'s bytes from its external data file into the tensor (onnx's own
+        ``load_external_data_for_tensor``), where the file lies beside the model; left as it
+        is where it cannot be read (the values then stay unknown, as before)."""
+        loc = next((e.value for e in t.external_data if e.key == "location"), "")
+        if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
+            return
+        try:
+            length = int(next((e.value for e in t.external_data if e.key == "length"), 0) or 0)
+        except ValueError:
+            return
+        if length > SMALL_ELEMENTS * 16:  # (complex128: 16 bytes an element)
+            return
+        try:
+            from onnx.external_data_helper import load_external_data_for_tensor  # noqa: PLC0415
+
+            load_external_data_for_tensor(t, str(Path(self.path).parent))
+        except Exception:  # noqa: BLE001 - a missing or short file: the value stays unknown
+            return
 
     def _prepare(self, model):
         """The copy of the model that shape inference works on: large initializers as typed
@@ -1028,20 +1054,24 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 _LORA_NAME.search(o) is not None for o in claims.get(layer.name) or ())
         if not any(adapter(layer) for layer in self.layers if claims.get(layer.name)):
             return set()
-        out, adapters = set(), 0
+        out, adapters, frozen = set(), 0, 0
         for layer in self.layers:
             os_ = claims.get(layer.name) or ()
             if not os_:
                 continue
+            n = sum(numel(self.init_dims.get(o) or ()) for o in set(os_))
             if adapter(layer):
-                adapters += sum(numel(self.init_dims.get(o) or ()) for o in set(os_))
+                adapters += n
             elif layer.kind in FREEZABLE_KINDS or layer.kind == "fc":
                 out.add(layer.name)
-        self.notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "The file has PEFT LoRA adapters ({n} parameters): the base network is "
-            "planned frozen, as PEFT trains it (no gradients or optimizer state for {layers} "
-            "layers, and what their backward no longer needs is not kept). Export the base "
-            "model alone to plan full fine-tuning."), n=f"{adapters:,}", layers=len(out)))
+                frozen += n
+        self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "The file has PEFT LoRA adapters: the plan trains them alone ({trainable} "
+            "parameters) and freezes the base network as PEFT does ({frozen} parameters in "
+            "{layers} layers, without gradients or optimizer state; what their backward no "
+            "longer needs is not kept). An ONNX file does not record which weights train: if "
+            "the base trains too, export the network without the adapters."),
+            trainable=f"{adapters:,}", frozen=f"{frozen:,}", layers=len(out)))
         return out
 
     def _finish(self) -> NetworkDraft:
