@@ -539,10 +539,11 @@ def _learned(imp, name: str) -> int:
 
 def _map_binary(imp, node, main, acts, facts):
     op = node.op_type
-    if facts.get("silu"):
-        name = imp.layer_name(node, "silu") if imp.module_scope(node) else None
-        imp.auto_inplace.add(imp.emit("activation", node, {"function": "silu"}, facts["silu"],
-                                      name=name))
+    if facts.get("silu"):  # x · sigmoid(x), or x · hardsigmoid(x) (``function``)
+        function = facts.get("function", "silu")
+        name = imp.layer_name(node, function) if imp.module_scope(node) else None
+        imp.auto_inplace.add(imp.emit("activation", node, {"function": function},
+                                      facts["silu"], name=name))
         return
     ins = [i for i in node.input if i]
     act_ins = [i for i in ins if i in imp.acts]

@@ -96,6 +96,17 @@ def prepass(imp) -> None:
                 if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
                     imp.skip.add(k)
                     imp.fused[u] = {"silu": node.input[0]}
+        elif op == "HardSigmoid" and node.output and \
+                abs(float(imp.attr(node, "alpha", 0.2)) - 1 / 6) < 1e-4 and \
+                abs(float(imp.attr(node, "beta", 0.5)) - 0.5) < 1e-6:
+            # x · hardsigmoid(x): hardswish as the legacy exporter writes it below opset 14
+            # (no HardSwish op): one hardswish keeping x, not a product keeping both
+            u = only_consumer(imp, node.output[0])
+            if u is not None:
+                mul = nodes[u]
+                if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
+                    imp.skip.add(k)
+                    imp.fused[u] = {"silu": node.input[0], "function": "hardswish"}
         elif op in ("MatMul", "Gemm") and len(node.input) >= 2 and imp.is_weight(node.input[1]) \
                 and len(imp.dims_of(node.input[1]) or ()) == 2 and node.output:
             w = imp.dims_of(node.input[1])
