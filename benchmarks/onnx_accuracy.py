@@ -80,7 +80,9 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  # round 12: more of the libraries' text families
                  "roberta_tiny", "electra_tiny", "deberta_tiny", "mpnet_tiny", "gpt_neo_tiny",
                  "mistral_tiny", "qwen2_tiny", "gemma_tiny", "falcon_tiny", "t5enc_tiny",
-                 "bart_tiny")
+                 "bart_tiny",
+                 # round 13: fused qkv projection sliced three ways
+                 "phi3_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -225,6 +227,10 @@ def _text(name: str):
     if name.startswith("distilbert"):
         return _Ids(tf.DistilBertModel(tf.DistilBertConfig(
             dim=256, n_layers=2, n_heads=4, hidden_dim=1024, **small)))
+    if name.startswith("phi3"):  # one qkv projection sliced into q, k and v; gate_up fused
+        return _Ids(tf.Phi3Model(tf.Phi3Config(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            intermediate_size=344, bos_token_id=0, eos_token_id=0, pad_token_id=0, **small)))
     if name.startswith("phi"):  # partial rotary: q and k rebuilt by torch.cat
         return _Ids(tf.PhiModel(tf.PhiConfig(
             hidden_size=256, num_hidden_layers=2, num_attention_heads=4, intermediate_size=688,

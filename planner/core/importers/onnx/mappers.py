@@ -23,6 +23,7 @@ from planner.core.importers.onnx.convolution import (
 from planner.core.importers.onnx.patterns import (
     elided_contiguous_query,
     elided_copies,
+    elided_input,
     only_consumer,
     restore_bias,
 )
@@ -924,9 +925,10 @@ def _copy_layer(imp, src: str) -> str:
     return name
 
 
-def _repeat_source(imp, tensor: str) -> tuple[str, int] | None:
-    """(the tensor before the repeat, the repeat) where ``tensor`` is k or v repeated to every
-    head: Unsqueeze → Expand of the new axis → Reshape merging it (Hugging Face's repeat_kv)."""
+def _repeat_source(imp, tensor: str) -> tuple[str, int, int] | None:
+    """(the tensor before the repeat, the repeat, the repeat's first node) where ``tensor`` is
+    k or v repeated to every head: Unsqueeze → Expand of the new axis → Reshape merging it
+    (Hugging Face's repeat_kv)."""
     t = tensor
     for _ in range(6):
         p = imp.producer.get(t)
@@ -941,10 +943,11 @@ def _repeat_source(imp, tensor: str) -> tuple[str, int] | None:
             grown = [(a, b) for a, b in zip(before, after) if a != b]
             if len(grown) != 1 or grown[0][0] != 1 or grown[0][1] < 2:
                 return None
+            first = p
             u = imp.producer.get(src)
             if u is not None and imp.nodes[u].op_type == "Unsqueeze":
-                src = imp.nodes[u].input[0]
-            return (src, grown[0][1]) if src in imp.tensor_layer else None
+                src, first = imp.nodes[u].input[0], u
+            return (src, grown[0][1], first) if src in imp.tensor_layer else None
         if n.op_type not in ("Reshape", "Transpose", "Identity", "Squeeze", "Unsqueeze"):
             return None
         t = n.input[0]
@@ -962,17 +965,27 @@ def _grouped_kv(imp, kt, v, qs, tk, d, dv) -> tuple[str, str] | None:
     if rk is None or rv is None or rk[1] != rv[1] or qs[-3] % rk[1]:
         return None
     lead = qs[:-3] + (qs[-3] // rk[1],)
-    for (src, _n), last in ((rk, d), (rv, dv)):
+    for (src, _n, _first), last in ((rk, d), (rv, dv)):
         ps = imp.per_sample(src)
         if ps is None or numel(ps) != numel(lead) * tk * last:
             return None
     imp.grouped_attention += 1
-    return _as_view(imp, rk[0], lead + (tk, d)), _as_view(imp, rv[0], lead + (tk, dv))
+    out = []
+    for (src, _n, first), last in ((rk, d), (rv, dv)):
+        layer = imp.tensor_layer[src]
+        # The repeat read a key/value-cache copy the default exporter's optimiser removed
+        # (Hugging Face's DynamicCache: torch.cat onto an empty cache, also in training): the
+        # copy is what attention keeps, not a view of a fused qkv projection (Phi-3).
+        if elided_input(imp, first):
+            layer = _copy_layer(imp, layer)
+        out.append(_as_view(imp, src, lead + (tk, last), layer))
+    return out[0], out[1]
 
 
-def _as_view(imp, tensor: str, shape: tuple[int, ...]) -> str:
-    """A view layer of ``tensor``'s layer with ``shape`` (or that layer when it has it)."""
-    src = imp.tensor_layer[tensor]
+def _as_view(imp, tensor: str, shape: tuple[int, ...], src: str | None = None) -> str:
+    """A view layer of ``tensor``'s layer (or of layer ``src``) with ``shape`` (or that layer
+    when it has it)."""
+    src = src or imp.tensor_layer[tensor]
     if imp.layer_out.get(src) == shape:
         return src
     name = imp.unique(f"{src}.view")

@@ -582,6 +582,18 @@ def elided_copies(imp, members) -> tuple[bool, bool]:
     return _elided(imp, args[1]), _elided(imp, args[2])
 
 
+def elided_input(imp, node: int) -> bool:
+    """The first argument of the FX node that the default exporter recorded on ``node`` is a
+    copy the optimiser removed (``torch.cat`` onto an empty key/value cache): the node read
+    the copy, not the tensor the file now gives it."""
+    for p in imp.nodes[node].metadata_props:
+        if p.key != "pkg.torch.onnx.fx_node":
+            continue
+        m = _FX_ARGS.search(p.value[:2000])
+        return m is not None and _elided(imp, m.group(1).split(",")[0].strip())
+    return False
+
+
 def elided_contiguous_query(imp, members) -> bool:
     """The query that scaled_dot_product_attention read was made afresh, contiguous in its
     heads-first order, by an op the optimiser removed from the file: Phi-3's
