@@ -52,6 +52,7 @@ from planner.i18n import QT_TRANSLATE_NOOP, Msg, message_of
 
 # PEFT's adapter parameters ('….q_proj.lora_A.default.weight', lora_B, lora_embedding_A/B)
 _LORA_NAME = re.compile(r"(?:^|\.)lora_(?:embedding_)?[AB](?:\.|$)")
+_LORA_LINE = re.compile(_LORA_NAME.pattern, re.MULTILINE)  # (one search over many names)
 
 # Element types whose raw bytes numpy reads as they are (what numpy_helper.to_array does for
 # them, without its per-tensor dispatch: tens of thousands of small initializers).
@@ -704,6 +705,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         params = dict(params)
         if self.layers and self.layers[-1].name != src:
             params["input"] = src
+        if not weights:  # (most layers: no parameter bookkeeping)
+            return self._append(kind, name, params, node, out, index)
         scope = ("", self.module_scope(node))
         origins = [self.origin(w) if w else None for w in weights]
         reads = self.parameter_reads(node, weights, origins, scope[1])
@@ -766,12 +769,29 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                     self.embedding_tables.add(self.init_dims.get(o))
                 uses.append((kind, scope))
                 self.reads_of[o].append(read)
+        self._expect(kind, name, node, targets, index)
+        return name
+
+    def _append(self, kind: str, name: str, params: dict[str, Any], node,
+                out: list[str] | None, index: int | None) -> str:
+        """``emit`` for a layer without weights."""
+        self.layers.append(LayerSpec(kind, name, params))
+        targets = out if out is not None else [o for o in node.output[:1] if o]
+        for o in targets:
+            self.tensor_layer[o] = name
+        if targets:
+            self.layer_out[name] = self.layer_shape.get(targets[0]) or \
+                self.per_sample(targets[0])
+        self._expect(kind, name, node, targets, index)
+        return name
+
+    def _expect(self, kind: str, name: str, node, targets: list[str],
+                index: int | None) -> None:
         if targets and kind not in ("lstm", "gru"):
             shape = self.per_sample(targets[0])
             if shape is not None:
                 self.expect.append((name, shape, node))
         self.status[self.current if index is None else index] = "mapped"
-        return name
 
     def _computed_once(self, w: str, node) -> bool:
         """``w`` (a weight operand: a tensor computed from a parameter) was claimed before by
@@ -1052,6 +1072,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             # exporter: the weights renamed, the scope kept)
             return _LORA_NAME.search(layer.name) is not None or any(
                 _LORA_NAME.search(o) is not None for o in claims.get(layer.name) or ())
+        if _LORA_LINE.search("\n".join(self.init_dims)) is None and \
+                _LORA_LINE.search("\n".join(layer.name for layer in self.layers)) is None:
+            return set()  # (no adapter's name anywhere: the usual file, at once)
         if not any(adapter(layer) for layer in self.layers if claims.get(layer.name)):
             return set()
         out, adapters, frozen = set(), 0, 0

@@ -148,8 +148,8 @@ class WeightAccounting:
     def _derived_warnings(self, seen: set[str], claimed) -> None:
         """Constants the exporter computed from initializers (possibly from learned
         parameters) and constant-only learned layers' kept tensors, said with their figures."""
-        derived = set(t for t in seen if t in self.init_dims and self.is_derived(t)
-                      and t not in claimed)
+        derived = set(t for t in seen if t not in claimed and t in self.init_dims
+                      and self.is_derived(t))
         self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
         if self.dynamo_names:
             # The optimiser's own name for what it computed from initializers ('val_3': a
