@@ -103,6 +103,9 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
 HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin")
+# round 13: an audio model of transformers (raw waveform in: a convolution feature encoder,
+# then a transformer), 16,000 samples (one second at 16 kHz)
+HF_AUDIO = ("hf_wav2vec2",)
 TORCH_NETS = ("conv1d_net", "norms_net", "unet_net", "mha_weights_net", "transformer_net",
               "r3d_18_net")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
@@ -130,6 +133,17 @@ class _Ids(torch.nn.Module):
         if self.mask:
             return self.m(input_ids=ids, attention_mask=torch.ones_like(ids)).last_hidden_state
         return self.m(input_ids=ids).last_hidden_state
+
+
+class _Audio(torch.nn.Module):
+    """waveform → last hidden state (a transformers audio model's ONNX file)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(input_values=x).last_hidden_state
 
 
 class _Pixels(torch.nn.Module):
@@ -322,6 +336,14 @@ def build(name: str):
     if name in TORCH_NETS:
         torch.manual_seed(0)
         return _torch_net(name)
+    if name in HF_AUDIO:
+        import transformers as tf  # noqa: PLC0415 - only this row needs it
+
+        torch.manual_seed(0)
+        return _Audio(tf.Wav2Vec2Model(tf.Wav2Vec2Config(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
+            intermediate_size=512, conv_dim=(64,) * 7, num_conv_pos_embeddings=32,
+            num_conv_pos_embedding_groups=4, layerdrop=0.0))), (16000,)
     if name.startswith("timm_"):
         import timm  # noqa: PLC0415 - optional, only these rows need it
 
@@ -489,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
     extra: tuple[str, ...] = TORCH_NETS
-    for module, rows in (("transformers", TEXT_NETWORKS + HF_VISION), ("timm", TIMM_NETWORKS)):
+    for module, rows in (("transformers", TEXT_NETWORKS + HF_VISION + HF_AUDIO), ("timm", TIMM_NETWORKS)):
         try:
             __import__(module)
             extra += rows

@@ -7322,6 +7322,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>网络按常量索引从一个可学习的表中取出的张量（相对位置分桶或偏置，如 WavLM 的 T×T 或 TinyViT 的注意力偏置）作用于激活：已计入规划，但 autograd 还会为该表的梯度保留一份 int64 索引，规划未包含：比规划多 {mib} MiB，与批大小无关。</translation>
     </message>
     <message>
+        <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder), and parameters the network uses only in training are not in the file (wav2vec2&apos;s masked_spec_embed for SpecAugment). Export with model.train() for training figures.</source>
+        <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %），而且网络只在训练时使用的参数也不在文件中（例如 wav2vec2 用于 SpecAugment 的 masked_spec_embed）。要得到训练时的数字，请用 model.train() 导出。</translation>
+    </message>
+    <message>
         <source>{n} attention call(s) get a boolean mask that the file builds from the sequence length alone (a causal mask). Recent transformers models skip it in training and run the causal kernel, which keeps no mask: planned so. A model that passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at batch {batch}.</source>
         <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
     </message>
@@ -7367,7 +7371,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>No dropout in the file: if the network uses dropout in training, this is an inference export and the plan leaves out what dropout keeps (measured 2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export with model.train() for training figures.</source>
-        <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
+        <translation type="vanished">文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
         <source>{n} max or min reduction(s) over one axis were planned as torch.max(x, dim), which keeps int64 indices of its result for backward. The file cannot tell it from amax / amin (dynamo=False writes both as the same ReduceMax), which keeps its input and its result instead: if the network uses amax, activation memory is {mib} MiB higher than planned at batch {batch}. The default exporter&apos;s file says which.</source>

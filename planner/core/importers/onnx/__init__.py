@@ -408,9 +408,10 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "No dropout in the file: if the network uses dropout in training, this "
             "is an inference export and the plan leaves out what dropout keeps (measured "
-            "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder). Export "
-            "with model.train() for "
-            "training figures.")))
+            "2-31 % of the saved bytes on BERT, GPT-2 and nn.TransformerEncoder), and "
+            "parameters the network uses only in training are not in the file (wav2vec2's "
+            "masked_spec_embed for SpecAugment). Export with model.train() for training "
+            "figures.")))
     if imp.shape_masks:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} attention call(s) get a boolean mask that the file builds from the "
