@@ -275,6 +275,11 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.dynamo_names = self.dynamo or (
             len(head) > 0 and sum(1 for n in head if n.name.startswith("node_")) >= 0.8 * len(head))
         self.tensorflow = tf_export.is_tensorflow(model)  # tf2onnx: grappler's folds
+        # Ultralytics' exporter (YOLO) fuses every Conv module's batch norm into its
+        # convolution before exporting (model.fuse()); its metadata says who wrote the file.
+        self.ultralytics = any(
+            p.key in ("author", "description") and "ultralytics" in p.value[:200].lower()
+            for p in model.metadata_props)
         self.named_parameters = any(
             "." in t.name and not t.name.startswith(("onnx::", "/")) for t in graph.initializer)
         self.opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),

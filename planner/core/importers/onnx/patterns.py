@@ -84,6 +84,21 @@ def _folded_bn(imp, node) -> str | None:
     return None
 
 
+def _ultralytics_bn(imp, node) -> str | None:
+    """The batch norm Ultralytics' exporter fused into this convolution: its Conv module is
+    ``conv`` (a convolution without bias) then ``bn``, and ``fuse()`` gives the convolution
+    the norm's shift as a bias ('model.2.cv1.conv.bias'; onnxslim, which Ultralytics runs
+    after exporting, merges equal biases, so the bias may carry another Conv module's name).
+    Plain convolutions (a detection head's last 1×1, the DFL's fixed one, without bias) are
+    not Conv modules' and keep other names."""
+    if not getattr(imp, "ultralytics", False) or len(node.input) < 3:
+        return None
+    w, b = node.input[1], node.input[2]
+    if not (w.endswith(".conv.weight") and b.endswith(".conv.bias")):
+        return None
+    return w[:-len(".conv.weight")] + ".bn"
+
+
 def prepass(imp) -> None:
     nodes = imp.nodes
     named = any("." in name and not name.startswith("onnx::") for name in imp.init_dims)
@@ -146,6 +161,8 @@ def prepass(imp) -> None:
                     else "bn"
             if bn is None:
                 bn = tf_export.folded_bn(imp, node)
+            if bn is None:
+                bn = _ultralytics_bn(imp, node)
             if bn is not None:
                 imp.fused.setdefault(k, {})["restore_bn"] = bn
         elif op == "ConvTranspose":

@@ -1,0 +1,80 @@
+"""Round 13 of the ONNX sweep: files as other model libraries' own exporters write them
+(onnx.helper graphs, no torch). Measured against autograd in benchmarks/onnx_accuracy.py and,
+for Ultralytics, with its own ``model.export(format="onnx")`` (see the issue #12 note)."""
+
+from __future__ import annotations
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import helper  # noqa: E402
+from onnx_fixtures import (  # noqa: E402
+    build, import_saved, layer_kinds, saved_per_sample, tensor, weight)
+
+from planner.core.network import analyze  # noqa: E402
+
+C_IN, C, HW = 3, 16, 32
+
+
+def yolo_like(author: str | None, *, merged_bias: bool = False) -> onnx.ModelProto:
+    """Two of Ultralytics' Conv modules (convolution + SiLU, the batch norm fused into the
+    convolution by ``model.fuse()``: a bias named '….conv.bias') and a detection head's plain
+    1×1 convolution with its own bias ('model.2.weight'). ``author``: the metadata Ultralytics
+    writes; ``merged_bias``: the second module reads the first one's bias (onnxslim merges
+    equal tensors: an untrained network's zero shifts)."""
+    h = helper
+    b1 = "model.1.conv.bias" if not merged_bias else "model.0.conv.bias"
+    nodes = [
+        h.make_node("Conv", ["images", "model.0.conv.weight", "model.0.conv.bias"], ["c0"],
+                    name="/model.0/conv/Conv", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        h.make_node("Sigmoid", ["c0"], ["s0"], name="/model.0/act/Sigmoid"),
+        h.make_node("Mul", ["c0", "s0"], ["a0"], name="/model.0/act/Mul"),
+        h.make_node("Conv", ["a0", "model.1.conv.weight", b1], ["c1"],
+                    name="/model.1/conv/Conv", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+        h.make_node("Sigmoid", ["c1"], ["s1"], name="/model.1/act/Sigmoid"),
+        h.make_node("Mul", ["c1", "s1"], ["a1"], name="/model.1/act/Mul"),
+        h.make_node("Conv", ["a1", "model.2.weight", "model.2.bias"], ["out"],
+                    name="/model.2/Conv", kernel_shape=[1, 1]),
+    ]
+    inits = [weight("model.0.conv.weight", (C, C_IN, 3, 3)), weight("model.0.conv.bias", (C,)),
+             weight("model.1.conv.weight", (C, C, 3, 3)), weight("model.2.weight", (4, C, 1, 1)),
+             weight("model.2.bias", (4,), 0.5)]
+    if not merged_bias:
+        inits.append(weight("model.1.conv.bias", (C,), 0.02))
+    model = build(nodes, [tensor("images", [1, C_IN, HW, HW])], [tensor("out", None)], inits)
+    if author:
+        for key, value in (("description", "Ultralytics YOLOv8n model"), ("author", author),
+                           ("task", "detect")):
+            p = model.metadata_props.add()
+            p.key, p.value = key, value
+    return model
+
+
+CONVS = C * C_IN * 9 + C * C * 9
+HEAD = 4 * C + 4
+
+
+@pytest.mark.parametrize("merged_bias", [False, True])
+def test_an_ultralytics_export_gets_its_fused_batch_norms_back(tmp_path, merged_bias):
+    """Ultralytics fuses each Conv module's batch norm into its convolution before exporting:
+    a YOLOv8n file planned 26 % under autograd's saved bytes, with nothing said. Its Conv
+    modules get their norms back (2 parameters a channel instead of the fused bias, and the
+    norm's input kept), the head's plain convolution keeps its bias, and the user is told
+    the file is an inference export."""
+    r = import_saved(tmp_path, yolo_like("Ultralytics", merged_bias=merged_bias), batch=2)
+    assert layer_kinds(r).count("batchnorm") == 2
+    a = analyze(r.draft)
+    assert a.ok
+    assert a.parameters == CONVS + 2 * (2 * C) + HEAD
+    assert any("exported for inference" in w and "2 batch norm" in w for w in r.warnings), \
+        r.warnings
+    plain = import_saved(tmp_path, yolo_like(None, merged_bias=merged_bias), "plain.onnx",
+                         batch=2)
+    # the same graph from anyone else: convolutions with biases of their own (a merged one
+    # is a constant fill, counted for each layer), no norms
+    assert "batchnorm" not in layer_kinds(plain)
+    assert analyze(plain.draft).parameters == CONVS + 2 * C + HEAD
+    # each restored norm keeps its input (the convolution's output), C×H×W a sample, and its
+    # batch mean and inverse deviation, C each, whatever the batch (two norms at batch 2)
+    assert saved_per_sample(r) == saved_per_sample(plain) + 2 * C * HW * HW + 2 * (2 * C) // 2
