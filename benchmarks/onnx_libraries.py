@@ -1,0 +1,159 @@
+"""ONNX files as other model libraries write them, against autograd (issue #12).
+
+Where a library has its own exporter, the file is made the way its users make it:
+
+* Ultralytics (YOLO): ``YOLO("yolov8n.yaml").export(format="onnx", imgsz=320)``, which fuses
+  every Conv module's batch norm before calling ``torch.onnx.export`` (and runs onnxslim when
+  it is installed). Autograd's side: the same network, unfused, in training mode.
+* diffusers: ``UNet2DModel`` (two inputs: the noisy sample and the timestep), exported with
+  ``torch.onnx.export`` both ways (default exporter in eval mode; legacy in training mode).
+
+Random weights, no downloads. Saved bytes are what the planner keeps for backward at batch 2
+(fp32, allocator rounding off) against what ``saved_tensors_hooks`` sees on the CPU (dropout
+and attention as CUDA keeps them: ``onnx_accuracy.cuda_kernels``).
+
+    OMP_NUM_THREADS=1 python benchmarks/onnx_libraries.py [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import torch  # noqa: E402
+
+import onnx_accuracy as oa  # noqa: E402
+from onnx_accuracy import planner_figures  # noqa: E402
+
+from planner.core.importers.onnx import import_onnx  # noqa: E402
+
+BATCH = 2
+YOLO = ("yolov8n", "yolo11n", "yolov8n-seg", "yolov8n-cls")
+IMG = 320
+
+
+def saved_by_autograd(model, inputs) -> tuple[int, int]:
+    """(parameters, bytes autograd keeps for backward over one forward pass)."""
+    seen: dict[int, int] = {}
+
+    def pack(t):
+        st = t.untyped_storage()
+        seen.setdefault(st.data_ptr(), st.nbytes())
+        return t
+
+    with oa.cuda_kernels():
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            model(*inputs)
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    return (sum(p.numel() for p in model.parameters()),
+            sum(n for k, n in seen.items() if k not in params))
+
+
+def yolo_rows(cache: Path):
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    try:
+        from ultralytics import YOLO as Yolo  # noqa: PLC0415
+    except ImportError:
+        print("(ultralytics is not installed: its rows are skipped)")
+        return
+    from ultralytics.utils import LOGGER  # noqa: PLC0415
+
+    LOGGER.setLevel("ERROR")  # (it logs every export to stdout)
+    for name in YOLO:
+        path = cache / f"{name}.onnx"
+        if not path.exists():
+            here = Path.cwd()
+            os.chdir(cache)  # (it writes the file beside the working directory)
+            try:
+                out = Yolo(f"{name}.yaml").export(format="onnx", imgsz=IMG, verbose=False)
+            finally:
+                os.chdir(here)
+            Path(cache, out).replace(path)
+        torch.manual_seed(0)
+        model = Yolo(f"{name}.yaml").model.train()
+        for p in model.parameters():
+            p.requires_grad_(True)
+        yield name, "ultralytics export", path, (3, IMG, IMG), model, \
+            (torch.randn(BATCH, 3, IMG, IMG),)
+
+
+class _Unet(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x, t):
+        return self.m(x, t).sample
+
+
+def unet_rows(cache: Path):
+    try:
+        import diffusers  # noqa: PLC0415
+    except ImportError:
+        print("(diffusers is not installed: its rows are skipped)")
+        return
+    torch.manual_seed(0)
+    model = _Unet(diffusers.UNet2DModel(
+        sample_size=32, in_channels=3, out_channels=3, layers_per_block=1,
+        block_out_channels=(32, 64), norm_num_groups=8,
+        down_block_types=("DownBlock2D", "AttnDownBlock2D"),
+        up_block_types=("AttnUpBlock2D", "UpBlock2D")))
+    x, t = torch.randn(1, 3, 32, 32), torch.tensor([10])
+    for mode in ("dynamo_eval", "legacy_train"):
+        path = cache / f"diffusers_unet2d.{mode}.onnx"
+        if not path.exists():
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("ignore")
+                if mode == "dynamo_eval":
+                    torch.onnx.export(model.eval(), (x, t), str(path))
+                else:
+                    torch.onnx.export(model.train(), (x, t), str(path), dynamo=False,
+                                      do_constant_folding=False,
+                                      training=torch.onnx.TrainingMode.TRAINING,
+                                      input_names=["sample", "timestep"],
+                                      dynamic_axes={"sample": {0: "b"}, "timestep": {0: "b"}})
+        yield "diffusers_unet2d", mode, path, None, model.train(), \
+            (torch.randn(BATCH, 3, 32, 32), torch.tensor([10] * BATCH))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", default="/work/cache-onnx-libraries")
+    args = ap.parse_args(argv)
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    print(f"torch {torch.__version__}; batch {BATCH}, fp32 train step")
+    print("| network | export | import ms | params plan | params torch | saved plan MiB | "
+          "saved torch MiB | error % | warnings |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    misses = []
+    for rows in (yolo_rows(cache), unet_rows(cache)):
+        for name, mode, path, shape, model, inputs in rows:
+            t0 = time.perf_counter()
+            r = import_onnx(path, batch=BATCH, input_shape=shape)
+            ms = (time.perf_counter() - t0) * 1e3
+            params, saved = planner_figures(r.draft, BATCH)
+            t_params, t_saved = saved_by_autograd(model, inputs)
+            err = (saved / t_saved - 1) * 100
+            said = "; ".join(w[:60] for w in r.warnings[:2]) or "-"
+            print(f"| {name} | {mode} | {ms:.0f} | {params:,} | {t_params:,} | "
+                  f"{saved / 2**20:.1f} | {t_saved / 2**20:.1f} | {err:+.2f} | {said} |")
+            if params != t_params or abs(err) > oa.TOLERANCE_PCT:
+                misses.append(f"{name}/{mode}")
+    print(f"MISSES: {len(misses)}: {', '.join(misses)}" if misses else "all rows pass")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
