@@ -5,8 +5,10 @@ Where a library has its own exporter, the file is made the way its users make it
 * Ultralytics (YOLO): ``YOLO("yolov8n.yaml").export(format="onnx", imgsz=320)``, which fuses
   every Conv module's batch norm before calling ``torch.onnx.export`` (and runs onnxslim when
   it is installed). Autograd's side: the same network, unfused, in training mode.
-* diffusers: ``UNet2DModel`` (two inputs: the noisy sample and the timestep), exported with
-  ``torch.onnx.export`` both ways (default exporter in eval mode; legacy in training mode).
+* diffusers (``UNet2DModel``: the noisy sample and the timestep in),
+  segmentation_models_pytorch (U-Net on ResNet-18, SegFormer) and open_clip (the ViT-B/32
+  image tower): ``torch.onnx.export`` both ways (the default exporter in eval mode; the legacy
+  one in training mode).
 
 Random weights, no downloads. Saved bytes are what the planner keeps for backward at batch 2
 (fp32, allocator rounding off) against what ``saved_tensors_hooks`` sees on the CPU (dropout
@@ -96,35 +98,71 @@ class _Unet(torch.nn.Module):
         return self.m(x, t).sample
 
 
-def unet_rows(cache: Path):
-    try:
-        import diffusers  # noqa: PLC0415
-    except ImportError:
-        print("(diffusers is not installed: its rows are skipped)")
-        return
-    torch.manual_seed(0)
-    model = _Unet(diffusers.UNet2DModel(
+def _diffusers_unet():
+    import diffusers  # noqa: PLC0415
+
+    return _Unet(diffusers.UNet2DModel(
         sample_size=32, in_channels=3, out_channels=3, layers_per_block=1,
         block_out_channels=(32, 64), norm_num_groups=8,
         down_block_types=("DownBlock2D", "AttnDownBlock2D"),
-        up_block_types=("AttnUpBlock2D", "UpBlock2D")))
-    x, t = torch.randn(1, 3, 32, 32), torch.tensor([10])
-    for mode in ("dynamo_eval", "legacy_train"):
-        path = cache / f"diffusers_unet2d.{mode}.onnx"
-        if not path.exists():
-            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                warnings.simplefilter("ignore")
-                if mode == "dynamo_eval":
-                    torch.onnx.export(model.eval(), (x, t), str(path))
-                else:
-                    torch.onnx.export(model.train(), (x, t), str(path), dynamo=False,
-                                      do_constant_folding=False,
-                                      training=torch.onnx.TrainingMode.TRAINING,
-                                      input_names=["sample", "timestep"],
-                                      dynamic_axes={"sample": {0: "b"}, "timestep": {0: "b"}})
-        yield "diffusers_unet2d", mode, path, None, model.train(), \
-            (torch.randn(BATCH, 3, 32, 32), torch.tensor([10] * BATCH))
+        up_block_types=("AttnUpBlock2D", "UpBlock2D"))), \
+        lambda b: (torch.randn(b, 3, 32, 32), torch.tensor([10] * b))
+
+
+def _smp(arch: str, encoder: str):
+    def make():
+        import segmentation_models_pytorch as smp  # noqa: PLC0415
+
+        return getattr(smp, arch)(encoder, encoder_weights=None, classes=3), \
+            lambda b: (torch.randn(b, 3, 128, 128),)
+    return make
+
+
+def _clip_visual():
+    import open_clip  # noqa: PLC0415
+
+    return open_clip.create_model("ViT-B-32", pretrained=None).visual, \
+        lambda b: (torch.randn(b, 3, 224, 224),)
+
+
+# (name, the library to import, builder: () -> (model, batch -> inputs)), exported with
+# torch.onnx.export both ways
+EXPORTED = (
+    ("diffusers_unet2d", "diffusers", _diffusers_unet),  # sample and timestep in
+    ("smp_unet_resnet18", "segmentation_models_pytorch", _smp("Unet", "resnet18")),
+    ("smp_segformer_mit_b0", "segmentation_models_pytorch", _smp("Segformer", "mit_b0")),
+    ("open_clip_vit_b32", "open_clip", _clip_visual),
+)
+
+
+def exported_rows(cache: Path):
+    for name, library, make in EXPORTED:
+        try:
+            __import__(library)
+        except ImportError:
+            print(f"({library} is not installed: {name} is skipped)")
+            continue
+        torch.manual_seed(0)
+        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")
+            model, inputs = make()
+        one = inputs(1)
+        names = [f"in{k}" for k in range(len(one))]
+        for mode in ("dynamo_eval", "legacy_train"):
+            path = cache / f"{name}.{mode}.onnx"
+            if not path.exists():
+                with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                        contextlib.redirect_stderr(io.StringIO()):
+                    warnings.simplefilter("ignore")
+                    if mode == "dynamo_eval":
+                        torch.onnx.export(model.eval(), one, str(path))
+                    else:
+                        torch.onnx.export(model.train(), one, str(path), dynamo=False,
+                                          do_constant_folding=False,
+                                          training=torch.onnx.TrainingMode.TRAINING,
+                                          input_names=names,
+                                          dynamic_axes={n: {0: "b"} for n in names})
+            yield name, mode, path, None, model.train(), inputs(BATCH)
 
 
 def main(argv=None) -> int:
@@ -138,7 +176,7 @@ def main(argv=None) -> int:
           "saved torch MiB | error % | warnings |")
     print("|---|---|---|---|---|---|---|---|---|")
     misses = []
-    for rows in (yolo_rows(cache), unet_rows(cache)):
+    for rows in (yolo_rows(cache), exported_rows(cache)):
         for name, mode, path, shape, model, inputs in rows:
             t0 = time.perf_counter()
             r = import_onnx(path, batch=BATCH, input_shape=shape)
