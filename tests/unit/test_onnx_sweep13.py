@@ -10,7 +10,7 @@ onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
 from onnx_fixtures import (  # noqa: E402
-    build, import_saved, layer_kinds, saved_per_sample, tensor, weight)
+    build, const, import_saved, layer_kinds, saved_per_sample, tensor, weight)
 
 from planner.core.network import analyze  # noqa: E402
 
@@ -78,3 +78,59 @@ def test_an_ultralytics_export_gets_its_fused_batch_norms_back(tmp_path, merged_
     # each restored norm keeps its input (the convolution's output), C×H×W a sample, and its
     # batch mean and inverse deviation, C each, whatever the batch (two norms at batch 2)
     assert saved_per_sample(r) == saved_per_sample(plain) + 2 * C * HW * HW + 2 * (2 * C) // 2
+
+
+def _tanh_gelu_mlp(scope: str, hierarchy: str | None = None) -> onnx.ModelProto:
+    """x → linear → x·0.5·(1 + tanh(0.79788456·x·(1 + 0.044715·x·x))) → linear, the GELU's
+    nodes named under ``scope`` (the legacy exporter's module path) and, with ``hierarchy``,
+    recorded as the default exporter records a module's class."""
+    h = helper
+    t, e = 64, 128
+    g = f"/{scope}"
+    nodes = [
+        h.make_node("MatMul", ["x", "w1"], ["u"], name="/mlp/dense_h_to_4h/MatMul"),
+        h.make_node("Mul", ["u", "half"], ["a"], name=f"{g}/Mul"),
+        h.make_node("Mul", ["u", "k0"], ["b"], name=f"{g}/Mul_1"),
+        h.make_node("Mul", ["u", "k1"], ["c"], name=f"{g}/Mul_2"),
+        h.make_node("Mul", ["c", "u"], ["d"], name=f"{g}/Mul_3"),
+        h.make_node("Add", ["d", "one"], ["ee"], name=f"{g}/Add"),
+        h.make_node("Mul", ["b", "ee"], ["f"], name=f"{g}/Mul_4"),
+        h.make_node("Tanh", ["f"], ["gg"], name=f"{g}/Tanh"),
+        h.make_node("Add", ["gg", "one"], ["hh"], name=f"{g}/Add_1"),
+        h.make_node("Mul", ["a", "hh"], ["gl"], name=f"{g}/Mul_5"),
+        h.make_node("MatMul", ["gl", "w2"], ["y"], name="/mlp/dense_4h_to_h/MatMul"),
+    ]
+    if hierarchy:
+        for node in nodes[1:-1]:
+            p = node.metadata_props.add()
+            p.key = "pkg.torch.onnx.class_hierarchy"
+            p.value = f"['__main__.Net', 'transformers.models.bloom.modeling_bloom.BloomMLP', " \
+                      f"'{hierarchy}', 'aten.mul.Tensor']"
+    inits = [weight("w1", (e, e)), weight("w2", (e, e)), const("half", 0.5),
+             const("k0", 0.79788456), const("k1", 0.044715), const("one", 1.0)]
+    return build(nodes, [tensor("x", ["N", t, e])], [tensor("y", None)], inits, opset=20), t, e
+
+
+@pytest.mark.parametrize("scope, hierarchy", [
+    ("h.0/mlp/gelu_impl", None),  # the legacy exporter's names
+    ("node", "transformers.models.bloom.modeling_bloom.BloomGelu"),  # the default's record
+])
+def test_bloom_s_gelu_trains_as_one_gelu_keeping_its_input(tmp_path, scope, hierarchy):
+    """transformers' BloomGelu runs a custom autograd function in training that keeps only its
+    input; every export shows its inference form, the tanh formula written out. It was
+    planned op by op (BLOOM +126 % of autograd's saved bytes, warned): now one GELU, said in a
+    note. The same formula elsewhere (GPT-J's gelu_new) stays op by op (test_onnx_sweep5)."""
+    model, t, e = _tanh_gelu_mlp(scope, hierarchy)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok and r.report.complete and a.parameters == 2 * e * e
+    functions = [layer.params.get("function") for layer in r.draft.layers]
+    assert "tanh" not in functions and functions.count("gelu") == 1, functions
+    # x (the first product's input), u (the GELU's input), the GELU's output (the second
+    # product's input)
+    assert saved_per_sample(r) == 3 * t * e
+    assert any("BLOOM" in n for n in r.notes), r.notes
+    assert not any("written out with Tanh" in w for w in r.warnings), r.warnings
+    other, _t, _e = _tanh_gelu_mlp("h.0/mlp/act")
+    assert "tanh" in [layer.params.get("function") for layer in
+                      import_saved(tmp_path, other, "other.onnx", batch=2).draft.layers]

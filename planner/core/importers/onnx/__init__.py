@@ -425,6 +425,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
                             batch=setup.batch_size))
+    if imp.custom_gelu:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} GELU(s) written out with Tanh belong to BLOOM's GELU module, which "
+            "trains with a custom autograd function keeping only its input (the file shows "
+            "its inference form): each is planned as one GELU."), n=imp.custom_gelu))
     if imp.written_gelu:
         warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
     if imp.written_erf_gelu:

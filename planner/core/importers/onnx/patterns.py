@@ -260,7 +260,10 @@ def _try_region(imp, anchor: int) -> None:
             # sqrt 2))) keeps every step, so it stays op by op. Without the record, the Erf
             # form is taken for nn.GELU where it is the exporters' decomposition of aten.gelu
             # (_exporter_erf_gelu), and the Tanh form, rarer as a module, op by op.
-            if targets:
+            if "Tanh" in ops and _custom_function_gelu(imp, members):
+                kind = "gelu"
+                imp.custom_gelu += 1
+            elif targets:
                 kind = "gelu" if targets == {"gelu"} else None
             elif "Erf" in ops:
                 kind = "gelu" if _exporter_erf_gelu(imp, members, outs, x) else None
@@ -290,6 +293,24 @@ def _try_region(imp, anchor: int) -> None:
                                 or kind == "layernorm" and not imp.tensorflow
                                 and _python_layernorm(imp, targets)}
         return
+
+
+# GELU modules whose training form is a custom autograd function that keeps only its input,
+# and whose inference form (what any export shows: exporters inline the function's forward)
+# is the tanh formula written out: transformers' BloomGelu (GeLUFunction in training,
+# bloom_gelu_forward otherwise). By class (the default exporter's record) or by the module's
+# attribute name (the legacy exporter's node names).
+_CUSTOM_FUNCTION_GELU = {"BloomGelu": "gelu_impl"}
+
+
+def _custom_function_gelu(imp, members) -> bool:
+    node = imp.nodes[min(members)]
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.class_hierarchy":
+            last = [c.rsplit(".", 1)[-1] for c in re.findall(r"'([\w.]+)'", p.value[:4000])]
+            return any(c in _CUSTOM_FUNCTION_GELU for c in last)
+    scope = imp.module_scope(node)
+    return bool(scope) and scope.rsplit(".", 1)[-1] in _CUSTOM_FUNCTION_GELU.values()
 
 
 def _written_tanh_gelu(imp, members, outs, x: str, exit_t: str, into=None) -> None:
