@@ -81,8 +81,9 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  "roberta_tiny", "electra_tiny", "deberta_tiny", "mpnet_tiny", "gpt_neo_tiny",
                  "mistral_tiny", "qwen2_tiny", "gemma_tiny", "falcon_tiny", "t5enc_tiny",
                  "bart_tiny",
-                 # round 13: fused qkv projection sliced three ways
-                 "phi3_tiny")
+                 # round 13: fused qkv projection sliced three ways; recent families
+                 "phi3_tiny", "modernbert_tiny", "qwen3_tiny", "gemma2_tiny", "smollm3_tiny",
+                 "granite_tiny", "olmo_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -102,7 +103,10 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
-HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin")
+HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin",
+             # round 13: self-supervised and contrastive image towers, hierarchical ones
+             "hf_dinov2", "hf_siglip", "hf_clip", "hf_beit", "hf_segformer", "hf_swinv2",
+             "hf_convnextv2", "hf_pvtv2")
 # round 13: an audio model of transformers (raw waveform in: a convolution feature encoder,
 # then a transformer), 16,000 samples (one second at 16 kHz)
 HF_AUDIO = ("hf_wav2vec2",)
@@ -166,6 +170,31 @@ def _hf_vision(name: str):
     if name == "hf_convnext":
         return _Pixels(tf.ConvNextModel(tf.ConvNextConfig(
             hidden_sizes=[48, 96, 192, 384], depths=[1, 1, 2, 1])))
+    small = {"hidden_size": 192, "num_hidden_layers": 2, "num_attention_heads": 3,
+             "intermediate_size": 768}
+    if name == "hf_dinov2":  # layer scale, SwiGLU off, interpolated positions
+        return _Pixels(tf.Dinov2Model(tf.Dinov2Config(**small, image_size=224, patch_size=16)))
+    if name == "hf_siglip":  # no class token (its attention-pooling head off: the file's
+        # output is last_hidden_state, which the head does not feed)
+        return _Pixels(tf.SiglipVisionModel(tf.SiglipVisionConfig(
+            **small, image_size=224, patch_size=16, vision_use_head=False)))
+    if name == "hf_clip":  # pre-norm, quick GELU
+        return _Pixels(tf.CLIPVisionModel(tf.CLIPVisionConfig(
+            **small, image_size=224, patch_size=32)))
+    if name == "hf_beit":  # relative-position bias per layer, layer scale
+        return _Pixels(tf.BeitModel(tf.BeitConfig(
+            **small, use_relative_position_bias=True), add_pooling_layer=False))
+    if name == "hf_segformer":  # overlapping patch embeddings, reduced-key attention, Mix-FFN
+        return _Pixels(tf.SegformerModel(tf.SegformerConfig(
+            depths=[1, 1, 1, 1], hidden_sizes=[32, 64, 160, 256])))
+    if name == "hf_swinv2":  # cosine attention, log-spaced continuous position bias MLP
+        return _Pixels(tf.Swinv2Model(tf.Swinv2Config(embed_dim=48, depths=[2, 2],
+                                                      num_heads=[3, 6], window_size=7)))
+    if name == "hf_convnextv2":  # global response normalisation
+        return _Pixels(tf.ConvNextV2Model(tf.ConvNextV2Config(
+            hidden_sizes=[48, 96, 192, 384], depths=[1, 1, 2, 1])))
+    if name == "hf_pvtv2":  # spatial-reduction attention, depthwise convolution in the MLP
+        return _Pixels(tf.PvtV2Model(tf.PvtV2Config(depths=[1, 1, 1, 1])))
     if name == "hf_swin":  # relative-position bias added to the scores (warned)
         return _Pixels(tf.SwinModel(tf.SwinConfig(embed_dim=48, depths=[2, 2],
                                                   num_heads=[3, 6], window_size=7)))
@@ -241,6 +270,26 @@ def _text(name: str):
     if name.startswith("distilbert"):
         return _Ids(tf.DistilBertModel(tf.DistilBertConfig(
             dim=256, n_layers=2, n_heads=4, hidden_dim=1024, **small)))
+    if name.startswith("modernbert"):  # alternating local/global attention, GeGLU, no biases
+        return _Ids(tf.ModernBertModel(tf.ModernBertConfig(
+            hidden_size=128, num_hidden_layers=3, num_attention_heads=4, intermediate_size=256,
+            global_attn_every_n_layers=3, local_attention=64, pad_token_id=0, bos_token_id=0,
+            eos_token_id=0, cls_token_id=0, sep_token_id=0, **small)))
+    if name.startswith(("qwen3", "gemma2", "smollm3", "granite", "olmo")):
+        # q/k norms (Qwen3), logit soft-capping and sandwich norms (Gemma-2), NoPE layers
+        # (SmolLM3), scaled residuals and logits (Granite), non-parametric norms (OLMo)
+        key = name.split("_")[0]
+        cls = {"qwen3": (tf.Qwen3Model, tf.Qwen3Config), "gemma2": (tf.Gemma2Model, tf.Gemma2Config),
+               "smollm3": (tf.SmolLM3Model, tf.SmolLM3Config),
+               "granite": (tf.GraniteModel, tf.GraniteConfig),
+               "olmo": (tf.OlmoModel, tf.OlmoConfig)}[key]
+        extra = {"head_dim": 32} if key in ("qwen3", "gemma2") else {}
+        # (Gemma-2's soft-capping has no SDPA path in transformers: eager attention)
+        impl = {**small, "attn_implementation": "eager"} if key == "gemma2" else small
+        return _Ids(cls[0](cls[1](
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            intermediate_size=344, bos_token_id=0, eos_token_id=0, pad_token_id=0, **extra,
+            **impl)))
     if name.startswith("phi3"):  # one qkv projection sliced into q, k and v; gate_up fused
         return _Ids(tf.Phi3Model(tf.Phi3Config(
             hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,

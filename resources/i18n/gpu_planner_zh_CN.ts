@@ -7330,6 +7330,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
     </message>
     <message>
+        <source>{n} attention call(s) get a band of positions as their mask (local or sliding-window attention, built from the sequence length): training passes it, and scaled_dot_product_attention keeps a float copy of it per call: planned.</source>
+        <translation>{n} 个注意力调用以一段位置带作为掩码（局部或滑动窗口注意力，由序列长度构造）：训练时会传入该掩码，scaled_dot_product_attention 每次调用都会保留它的一份浮点副本：已计入规划。</translation>
+    </message>
+    <message>
         <source>{n} GELU(s) written out with Tanh belong to BLOOM&apos;s GELU module, which trains with a custom autograd function keeping only its input (the file shows its inference form): each is planned as one GELU.</source>
         <translation>{n} 个以 Tanh 展开写出的 GELU 属于 BLOOM 的 GELU 模块：该模块训练时使用只保留其输入的自定义 autograd 函数（文件中是它的推理形式），因此每个都按一个 GELU 规划。</translation>
     </message>

@@ -557,15 +557,45 @@ def test_an_eager_attention_file_without_dropout_says_it_may_be_an_inference_exp
 
 
 def _with_boolean_mask(model, scope: str = "/attn/scaled_dot_product_attention",
-                       shared: bool = False, padding: bool = True):
+                       shared: bool = False, padding: bool = True, window: int = 0,
+                       sliding: bool = False):
     """``attention_net(False)`` with a boolean mask expanded to B×1×T×T given to
     scaled_dot_product_attention, which the legacy exporter writes as Where(mask, 0, -inf)
     inside the call. ``padding``: made from a padding-mask input (its values); otherwise a
     causal mask made from the input's shape alone (as transformers' Falcon builds it).
-    ``shared``: the Where in the model's top scope instead (a float mask made once)."""
+    ``shared``: the Where in the model's top scope instead (a float mask made once).
+    ``window``: a band of positions |i - j| <= window made from the length alone (ModernBERT's
+    local attention) instead of the causal constant; with ``sliding``, a causal sliding window
+    j <= i and j > i - window instead (Mistral's)."""
     h = helper
     where = f"{scope}/Where" if not shared else "/Where_mask"
-    if padding:
+    if window:
+        made = [h.make_node("Range", ["zero_i", "t_i", "one_i"], ["pos"], name="/Range"),
+                h.make_node("Unsqueeze", ["pos", "axes0"], ["row"], name="/Unsqueeze_r"),
+                h.make_node("Unsqueeze", ["pos", "axes1"], ["col"], name="/Unsqueeze_c")]
+        if sliding:
+            made += [
+                h.make_node("LessOrEqual", ["row", "col"], ["causal_b"], name="/LessOrEqual"),
+                h.make_node("Sub", ["col", "w_i"], ["lower"], name="/Sub"),
+                h.make_node("Greater", ["row", "lower"], ["inside"], name="/Greater"),
+                h.make_node("And", ["causal_b", "inside"], ["band"], name="/And")]
+        else:
+            made += [
+                h.make_node("Sub", ["col", "row"], ["dist"], name="/Sub"),
+                h.make_node("Abs", ["dist"], ["adist"], name="/Abs"),
+                h.make_node("LessOrEqual", ["adist", "w_i"], ["band"], name="/LessOrEqual")]
+        made += [
+                h.make_node("Unsqueeze", ["band", "axes01"], ["band4"], name="/Unsqueeze_b"),
+                h.make_node("Shape", ["x"], ["xs"], name="/Shape"),
+                h.make_node("Gather", ["xs", "zero_i"], ["n"], name="/Gather", axis=0),
+                h.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="/Unsqueeze"),
+                h.make_node("Concat", ["n1", "rest"], ["dims"], name="/Concat", axis=0),
+                h.make_node("Expand", ["band4", "dims"], ["maskb"], name="/Expand")]
+        model.graph.initializer.extend([
+            const("t_i", T, np.int64), const("one_i", 1, np.int64),
+            const("w_i", window, np.int64), const("axes1", [1], np.int64),
+            const("axes01", [0, 1], np.int64)])
+    elif padding:
         made = [h.make_node("Unsqueeze", ["attention_mask", "axes12"], ["m4"],
                             name="/Unsqueeze"),
                 h.make_node("Expand", ["m4", "tt"], ["maskb"], name="/Expand")]
@@ -587,7 +617,7 @@ def _with_boolean_mask(model, scope: str = "/attn/scaled_dot_product_attention",
         const("axes12", [1, 2], np.int64), const("tt", [1, 1, T, T], np.int64),
         const("rest", [1, T, T], np.int64), const("zero_f", 0.0), const("ninf", -1e9),
         const("causal", np.tril(np.ones((1, 1, T, T))).astype(bool), dtype=np.bool_)])
-    if padding:
+    if padding and not window:
         model.graph.input.append(tensor("attention_mask", ["N", T], onnx.TensorProto.BOOL))
     return model
 
@@ -620,6 +650,29 @@ def test_a_causal_mask_built_from_the_length_alone_is_said_with_its_size(tmp_pat
     said = [w for w in causal.warnings if "sequence length alone" in w]
     assert said and "1.0 MiB more at batch 64" in said[0], said  # 64 × 64² floats
     assert not any("sequence length alone" in w for w in plain.warnings)
+
+
+def test_a_local_window_mask_built_from_the_length_is_kept_at_every_call(tmp_path):
+    """ModernBERT's local attention: a band |i - j| <= w made from the sequence length alone.
+    No causal kernel computes it, so training passes it and SDPA converts it at each call:
+    kept like a padding mask (ModernBERT −4.34 % → −0.88 % of autograd's saved bytes), not
+    taken for a causal mask."""
+    plain = imp(tmp_path, attention_net(dynamo=False), "plain.onnx", batch=2)
+    band = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), padding=False,
+                                            window=16), "band.onnx", batch=2)
+    assert band.report.complete and "attention" in kinds(band)
+    assert saved_elements(band) == saved_elements(plain) + T * T
+    assert not any("sequence length alone" in w for w in band.warnings), band.warnings
+    assert any("band" in n for n in band.notes), band.notes
+    # a causal sliding window shorter than the sequence is passed too; one longer than the
+    # sequence is the causal mask, which transformers skips (said, not planned)
+    short = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), padding=False,
+                                             window=16, sliding=True), "short.onnx", batch=2)
+    assert saved_elements(short) == saved_elements(plain) + T * T
+    long_ = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), padding=False,
+                                             window=4096, sliding=True), "long.onnx", batch=2)
+    assert saved_elements(long_) == saved_elements(plain)
+    assert any("sequence length alone" in w for w in long_.warnings), long_.warnings
 
 
 def _lora_net(adapters: bool):

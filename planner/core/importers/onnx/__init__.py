@@ -425,6 +425,12 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
                             batch=setup.batch_size))
+    if imp.window_masks:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} attention call(s) get a band of positions as their mask (local or "
+            "sliding-window attention, built from the sequence length): training passes it, "
+            "and scaled_dot_product_attention keeps a float copy of it per call: planned."),
+            n=imp.window_masks))
     if imp.custom_gelu:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} GELU(s) written out with Tanh belong to BLOOM's GELU module, which "

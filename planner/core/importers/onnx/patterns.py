@@ -528,6 +528,12 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
                 continue
             if s[0] != imp.batch_infer:
                 return None
+            if not _reads_input_values(imp, b) and _window_mask(imp, b, int(s[-1])):
+                # built from the sequence length alone, but a band of positions (|i - j| <=
+                # w: ModernBERT's local attention, a sliding window): no causal kernel does
+                # it, so training passes the mask and SDPA converts it at every call.
+                imp.window_masks += 1
+                return tuple(s[1:])
             if not _reads_input_values(imp, b):
                 # built from the sequence length alone (a causal mask): transformers' recent
                 # models skip it in training and run the causal kernel, which keeps no mask;
@@ -537,6 +543,44 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
                 return None
             return tuple(s[1:])
     return None
+
+
+_COMPARISONS = {"Less", "LessOrEqual", "Greater", "GreaterOrEqual"}
+
+
+def _window_mask(imp, tensor: str, length: int, limit: int = 400) -> bool:
+    """``tensor`` (a mask made from shapes alone) is a band of positions that restricts a
+    ``length``-token sequence: a distance (Abs) compared with a bound (ModernBERT's local
+    attention), or a causal comparison plus a window shifted by a constant below the length
+    (a sliding window: Mistral's, where its window is shorter than the sequence; a longer
+    one is the causal mask, which transformers skips in training)."""
+    import numpy as np  # noqa: PLC0415
+
+    seen, todo, compared, shifts, distance = set(), [tensor], 0, [], False
+    while todo and len(seen) < limit:
+        t = todo.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type == "Shape":
+            continue
+        node = imp.nodes[p]
+        op = node.op_type
+        distance |= op == "Abs"
+        compared += op in _COMPARISONS
+        if op in ("Sub", "Add") or op in _COMPARISONS:
+            for i in node.input:
+                v = imp.const(i) if i not in imp.acts else None
+                try:
+                    if v is not None and np.asarray(v).size == 1:
+                        shifts.append(abs(int(np.asarray(v).reshape(-1)[0])))
+                except (TypeError, ValueError, OverflowError):
+                    pass
+        todo.extend(i for i in node.input if i)
+    if distance and compared:
+        return True
+    return compared >= 2 and any(0 < w < length for w in shifts)
 
 
 def _reads_input_values(imp, tensor: str, limit: int = 400) -> bool:
@@ -558,13 +602,17 @@ def _reads_input_values(imp, tensor: str, limit: int = 400) -> bool:
     return False
 
 
+_SDPA_SCOPE = re.compile(r"'scaled_dot_product_attention(?:_\d+)?'\s*\]?\s*$")
+
+
 def _inside_sdpa(node, qk) -> bool:
     """``node`` belongs to the scaled_dot_product_attention call of the score product ``qk``:
     the default exporter's scope record names the call last; the legacy exporter names both
     nodes under one module path ('/m/h.0/self_attention/Where', '…/MatMul')."""
     for p in node.metadata_props:
         if p.key == "pkg.torch.onnx.name_scopes":
-            return p.value.rstrip("]").rstrip().endswith("'scaled_dot_product_attention'")
+            # (a module's later calls are numbered: 'scaled_dot_product_attention_1')
+            return _SDPA_SCOPE.search(p.value[-200:]) is not None
     a, _, _ = (node.name or "").rpartition("/")
     b, _, _ = (qk.name or "").rpartition("/")
     return bool(a) and a == b
