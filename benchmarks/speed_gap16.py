@@ -149,7 +149,10 @@ def calibration_effect(fn) -> tuple[float, float]:
 
 
 def main() -> None:
-    rows = [r for r in load_holdout_rows() if r.precision in SIXTEEN]
+    # Lambda's ResNet-50 rows only: every held-out source (timm's RTX 3090 tables, the BERT
+    # rows) is in load_holdout_rows() now, and a BERT row of a card is not its ResNet-50 row.
+    rows = [r for r in load_holdout_rows() if r.precision in SIXTEEN and r.preset == "resnet50"
+            and r.holdout.startswith("lambda")]
     by_card: dict[tuple[str, str], list] = {}
     for r in rows:
         by_card.setdefault((r.precision, r.catalog_card), []).append(r)
