@@ -33,9 +33,18 @@ with what the change does to the calibration set (typical error, groups missing 
   Its H200 run (``h200.txt`` @fd7091fb: 3,165 of 4,800) still rises at the largest block
   size, so it is not taken as Hopper's share. The column shows the rows without it.
 
+* (g) **the memory-bound speed-up a row implies**: how many times faster than modelled the
+  memory-bound work (layers, NCHW transposes, the memory-bound part of convolutions) would have
+  to run, compute as modelled, for the row to come out at its measured throughput. GA10x/AD10x
+  in the 2022-24 AMP runs 1.2-1.5x, Volta and Turing 1.1x, A100/H100/H200 0.95-1.05x, B200 0.86x.
+
 Then the same cards in two software generations (Lambda's 2020-21 ``--fp16`` rows, NGC 20.01
 for Volta and Turing, 20.10 for Ampere, against the 2022-24 AMP rows, NGC 22.09 or later), both
 NCHW: the model predicts each card the same in both, so what moves is the software.
+Last, one memory efficiency for every card against each set: the calibration set (2019-22
+software, V100 and A100) asks for the fitted 0.679, the held-out CNN rows (mostly 2022-24
+AMP, NCHW) for about 0.8 (11.1 -> 7.7 %), and the BERT rows for less (13.0 -> 18.6 % at 0.8):
+a shared parameter cannot close the GA10x/AD10x gap without opening the others.
 Run: ``python benchmarks/speed_gap16.py`` (about 5 s).
 """
 
@@ -129,6 +138,47 @@ def without_streaming(row) -> float:
     return predict_with(row, a=replace(row_assumptions(row), streaming_bandwidth_fraction=()))
 
 
+def implied_memory_speedup(row) -> float:
+    """(g) How many times faster than modelled the memory-bound work (memory-bound layers and
+    kernels, NCHW transposes, attention's side kernels, the memory-bound part of convolutions)
+    would have to run, compute as modelled, for the row to be predicted at its measured
+    throughput: bandwidth × k and the SM cycles per element ÷ k, k by bisection."""
+    card = catalog().by_name(row.catalog_card)
+    base = row_assumptions(row)
+
+    def at(k: float) -> float:
+        a = replace(base, memory_sm_cycles_per_element=base.memory_sm_cycles_per_element / k)
+        return predict_with(row, card=replace(card, bandwidth_gbs=card.bandwidth_gbs * k), a=a)
+
+    lo, hi = 0.25, 4.0
+    if not at(lo) <= row.images_per_s <= at(hi):
+        return float("nan")
+    for _ in range(40):
+        mid = (lo * hi) ** 0.5
+        lo, hi = (mid, hi) if at(mid) < row.images_per_s else (lo, mid)
+    return (lo * hi) ** 0.5
+
+
+def memory_efficiency_sets(values=(0.679, 0.75, 0.8, 0.85)) -> list[tuple]:
+    """Typical error of the calibration set (and its rms log error, the fit's objective
+    without the group weights), of the held-out CNN rows and of the BERT rows at each
+    ``memory_efficiency``, every other assumption at its default: what each set asks of the
+    one parameter that scales every card's memory-bound work."""
+    cal = [r for r in load_rows()[0] if r.num_gpus == 1]
+    held = [r for r in load_holdout_rows() if r.num_gpus == 1]
+    cnn = [r for r in held if not r.preset.startswith("bert_")]
+    bert = [r for r in held if r.preset.startswith("bert_")]
+    out = []
+    for v in values:
+        a = replace(Assumptions(), memory_efficiency=v)
+        errs = {name: [log_error(predict(r, a), r.images_per_s) for r in rows]
+                for name, rows in (("cal", cal), ("cnn", cnn), ("bert", bert))}
+        rms = (sum(e * e for e in errs["cal"]) / len(errs["cal"])) ** 0.5
+        out.append((v, typical_error(errs["cal"]), rms, typical_error(errs["cnn"]),
+                    typical_error(errs["bert"])))
+    return out
+
+
 VARIANTS = {
     "(a) full-rate FP32 acc": lambda r: predict_with(r, card=full_rate(
         catalog().by_name(r.catalog_card))),
@@ -149,7 +199,10 @@ def calibration_effect(fn) -> tuple[float, float]:
 
 
 def main() -> None:
-    rows = [r for r in load_holdout_rows() if r.precision in SIXTEEN]
+    # Lambda's ResNet-50 rows only: every held-out source (timm's RTX 3090 tables, the BERT
+    # rows) is in load_holdout_rows() now, and a BERT row of a card is not its ResNet-50 row.
+    rows = [r for r in load_holdout_rows() if r.precision in SIXTEEN and r.preset == "resnet50"
+            and r.holdout.startswith("lambda")]
     by_card: dict[tuple[str, str], list] = {}
     for r in rows:
         by_card.setdefault((r.precision, r.catalog_card), []).append(r)
@@ -158,8 +211,8 @@ def main() -> None:
           "and with one change\n")
     print("| precision | card | compute capability | now | " + " | ".join(names)
           + " | (b) traffic in L2-sized layers | (d) host / launch floor of the step | "
-          "bandwidth per SM cycle |")
-    print("|---|---|---|---|" + "---|" * len(names) + "---|---|---|")
+          "bandwidth per SM cycle | (g) memory-bound speed-up the row implies |")
+    print("|---|---|---|---|" + "---|" * len(names) + "---|---|---|---|")
     for (precision, name), members in sorted(by_card.items(), key=lambda kv: (
             kv[0][0], catalog().by_name(kv[0][1]).compute_capability, kv[0][1])):
         card = catalog().by_name(name)
@@ -172,7 +225,8 @@ def main() -> None:
               + " | ".join(f"{c:.2f}" for c in cols)
               + f" | {'—' if l2 is None else f'{l2 * 100:.1f} %'} | "
                 f"{host * 100:.1f} % / {floor * 100:.1f} % | "
-                f"{bytes_per_sm_cycle(card):.1f} B |")
+                f"{bytes_per_sm_cycle(card):.1f} B | "
+                f"{statistics.median(implied_memory_speedup(r) for r in members):.2f}× |")
 
     print("\nThe calibration set under each change (typical error, all single-GPU rows; "
           "ResNet-50 mixed):")
@@ -191,14 +245,23 @@ def main() -> None:
     key = {"Tesla V100 SXM2 16GB": "Tesla V100 SXM2", "Tesla V100 SXM2 32GB": "Tesla V100 SXM2"}
     old = {key.get(r.catalog_card, r.catalog_card): r for r in rows if r.precision == "fp16"}
     new: dict[str, list] = {}
-    for r in rows:
-        if r.precision == "mixed":
+    for r in rows:  # speed-holdout-lambda.csv's AMP rows: NGC 22.09 or later (the logs' vary)
+        if r.precision == "mixed" and r.holdout == "lambda":
             new.setdefault(key.get(r.catalog_card, r.catalog_card), []).append(r)
     for name in sorted(set(old) & set(new)):
         o, n = old[name], new[name][0]
         print(f"| {name} | {o.images_per_s:.0f} | {predict(o) / o.images_per_s:.2f} | "
               f"{n.images_per_s:.0f} | {predict(n) / n.images_per_s:.2f} | "
               f"{(n.images_per_s / o.images_per_s - 1) * 100:+.0f} % |")
+
+    print("\nOne memory efficiency for every card: what each set asks of it (every other "
+          "assumption at its default)\n")
+    print("| memory_efficiency | calibration typical error | calibration rms log error | "
+          "held-out CNN | BERT |")
+    print("|---|---|---|---|---|")
+    for v, cal, rms, cnn, bert in memory_efficiency_sets():
+        print(f"| {v:g} | {cal * 100:.1f} % | {rms:.3f} | {cnn * 100:.1f} % | "
+              f"{bert * 100:.1f} % |")
 
 
 if __name__ == "__main__":

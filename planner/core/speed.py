@@ -23,10 +23,12 @@ Every layer is one kind of work, and each kind runs where PyTorch runs it:
   (``_layout_bytes``), kernels of their own whose time adds to the convolution's (memory-bound,
   at the memory-bound kernels' bandwidth and instruction rate); channels-last does not, nor do
   TF32 convolutions (cuDNN's NCHW TF32 kernels: ``transposes_nchw``);
-* GeForce cards run 16-bit tensor-core math with FP32 accumulate at half their FP16-accumulate
-  rate while their operands arrive as fast as at full rate: where ``tensor_efficiency`` (e) is
-  read as math time plus an operand-delivery time of (1/e − 1) × the full-rate math time, the
-  half-rate kernels reach 1 / (1 + (1/e − 1)/2) of their halved rate (0.82 for e = 0.7);
+* GeForce cards run 16-bit tensor-core math with FP32 accumulate (and BF16) at half their
+  FP16-accumulate rate while their operands arrive as fast as at full rate: where
+  ``tensor_efficiency`` (e) is read as math time plus an operand-delivery time of (1/e − 1) ×
+  the full-rate math time, the half-rate kernels reach 1 / (1 + (1/e − 1)/2) of their halved
+  rate (0.82 for e = 0.7); their TF32 matrix products (a quarter of the rate, operands twice as
+  wide: the same bytes a second) the same (``_slow_math``);
 * where the framework fuses the ReLU (and the residual add) into batch norm
   (``Assumptions.fused_bn_activation``; MXNet's DLE float16 recipes) their memory passes go
   (``_fusion_savings``); PyTorch eager does not;
@@ -202,6 +204,20 @@ def _tensor_peak(card: CardLike, math: str) -> tuple[float | None, bool]:
     return None, False
 
 
+# Bytes per operand element of each tensor-core math (TF32 is stored and loaded as FP32).
+_OPERAND_BYTES = {"fp16": 2, "bf16": 2, "tf32": 4}
+
+
+def _slow_math(card: CardLike, math: str, peak: float) -> float:
+    """How many times longer than at the card's full FP16-accumulate rate the tensor cores take
+    per operand byte in ``math``: FP16 with FP32 accumulate and BF16 on GeForce Ampere and Ada
+    run at half that rate (RTX 4090: 165.2 of 330.3 TFLOPS), TF32 at a quarter with 4-byte
+    operands (82.6: the same bytes per second as the half-rate 16-bit math), so both take twice
+    as long for the operands they are delivered (2); every math on the A100, H100, RTX A6000 and
+    RTX 6000 Ada runs at the rate its operands allow (TF32 at half the FP16 rate, 1)."""
+    return card.fp16_tensor_tflops / peak * 2 / _OPERAND_BYTES[math]
+
+
 # Compute capabilities whose SM counts a second FP32 datapath shared with INT32 in its FP32 peak
 # (GA10x, Orin, AD10x, GB20x); GA100, Hopper and B200 have dedicated FP32 units.
 _DUAL_ISSUE = ("8.6", "8.7", "8.9", "12.")
@@ -264,10 +280,14 @@ def rates(card: CardLike, precision: str, a: Assumptions) -> Rates:
             note = QT_TRANSLATE_NOOP(
                 "core", "the catalog has no confirmed tensor-core rate with FP32 accumulate "
                         "for this card: estimated at half its FP16-accumulate rate")
-        if peak and math == "fp16" and card.fp16_tensor_tflops and not derived:
-            # Half-rate FP32 accumulate (GeForce): the math takes twice as long, the operands'
-            # delivery (which costs 1/eff - 1 of the full-rate math time) does not.
-            slow = card.fp16_tensor_tflops / peak
+        if peak and card.fp16_tensor_tflops and not derived and (math != "tf32" or gemm):
+            # Slow tensor math (GeForce): FP16 with FP32 accumulate and BF16 at half the
+            # FP16-accumulate rate, TF32 at a quarter of it with operands twice as wide. The
+            # math takes ``slow`` times as long as at the full rate, the operands' delivery
+            # (which costs 1/eff - 1 of the full-rate math time, per byte) does not. TF32
+            # convolutions keep tf32_efficiency: fitted on cuDNN's NCHW TF32 kernels, whose
+            # losses are not the operands' delivery.
+            slow = _slow_math(card, math, peak)
             if slow > 1:
                 eff = 1 / (1 + (1 / eff - 1) / slow)
         return Path(peak * 1e12 * clock * eff * t_arch, label, True) if peak else None

@@ -24,6 +24,7 @@ from planner.core.speed import (
     iteration_time,
     rates,
     speed_notes,
+    sustained_clock_factor,
     workload,
 )
 
@@ -775,3 +776,27 @@ def test_mobilenet_v2_on_an_rtx_3090_in_amp_is_within_its_band(catalog):
         s = speed(catalog, "mobilenet_v2", "GeForce RTX 3090", "mixed", 512, a=a)
         assert s.band is not None
         assert 0.8 < s.samples_per_s / measured < 1.15
+
+
+def test_geforce_bf16_and_tf32_matrix_products_lose_less_to_operand_delivery(catalog):
+    # An RTX 4090 runs BF16 tensor math at its FP16-with-FP32-accumulate rate (165.2 of 330.3
+    # TFLOPS: Ada whitepaper) and TF32 at a quarter (82.6) with operands twice as wide: both
+    # at half the bytes a second of its full rate, so both lose as little to the operands'
+    # delivery as its half-rate FP16: bf16 autocast trains as fast as fp16 autocast there
+    # (cuBLASLt measures 175 TFLOPS in both), and its TF32 matmuls reach more than
+    # tensor_efficiency of their rate. An A100 (TF32 at half its FP16 rate, 2-byte BF16 at the
+    # full one) loses the full-rate share in each.
+    a = Assumptions()
+    geforce, a100 = catalog.by_name("GeForce RTX 4090"), catalog.by_name("A100 SXM4 80GB")
+    fp16, bf16, tf32 = (rates(geforce, p, a).gemm.flops_per_s
+                        for p in ("mixed", "mixed_bf16", "tf32"))
+    assert bf16 == pytest.approx(fp16)
+    assert tf32 > 1.1 * a.tensor_efficiency * geforce.tf32_tensor_tflops * 1e12
+    # bf16 has no loss scaler to run, so its step is no slower than fp16's.
+    bert = analyze(load_preset("bert_base")[0])
+    step = {p: iteration_time(workload(bert, Setup(8, p, "adamw")), geforce, p, a).samples_per_s
+            for p in ("mixed", "mixed_bf16")}
+    assert step["mixed_bf16"] >= step["mixed"]
+    for p, peak in (("tf32", a100.tf32_tensor_tflops), ("mixed_bf16", a100.bf16_tensor_tflops)):
+        assert rates(a100, p, a).gemm.flops_per_s == pytest.approx(
+            a.tensor_efficiency * peak * 1e12 * sustained_clock_factor(a100, a))
