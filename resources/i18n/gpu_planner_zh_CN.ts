@@ -7326,8 +7326,12 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中没有 dropout：如果该网络训练时使用 dropout，这就是推理导出，方案不含 dropout 保留的内容（在 BERT、GPT-2 和 nn.TransformerEncoder 上实测为保留字节的 2–31 %），而且网络只在训练时使用的参数也不在文件中（例如 wav2vec2 用于 SpecAugment 的 masked_spec_embed）。要得到训练时的数字，请用 model.train() 导出。</translation>
     </message>
     <message>
+        <source>{n} attention call(s) get a boolean mask that the file builds from the sequence length alone (a causal mask, or one that masks nothing, as BERT-style encoders build from an all-ones attention mask). Recent transformers models skip it in training and run the kernel without a mask (causal where it is), which keeps none: planned so. A model that passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at batch {batch}.</source>
+        <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码，或者什么也不遮挡的掩码，例如 BERT 类编码器由全 1 的 attention mask 构造的掩码）。较新的 transformers 模型在训练时跳过它，改用不带掩码的内核（需要时为因果内核），不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
+    </message>
+    <message>
         <source>{n} attention call(s) get a boolean mask that the file builds from the sequence length alone (a causal mask). Recent transformers models skip it in training and run the causal kernel, which keeps no mask: planned so. A model that passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at batch {batch}.</source>
-        <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
+        <translation type="vanished">{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
     </message>
     <message>
         <source>{n} attention call(s) get a band of positions as their mask (local or sliding-window attention, built from the sequence length): training passes it, and scaled_dot_product_attention keeps a float copy of it per call: planned.</source>

@@ -415,10 +415,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     if imp.shape_masks:
         warnings.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} attention call(s) get a boolean mask that the file builds from the "
-            "sequence length alone (a causal mask). Recent transformers models skip it in "
-            "training and run the causal kernel, which keeps no mask: planned so. A model that "
-            "passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at "
-            "batch {batch}."), n=imp.shape_masks,
+            "sequence length alone (a causal mask, or one that masks nothing, as BERT-style "
+            "encoders build from an all-ones attention mask). Recent transformers models skip "
+            "it in training and run the kernel without a mask (causal where it is), which keeps "
+            "none: planned so. A model that passes the mask (Falcon) keeps a float copy of it "
+            "per call: {mib} MiB more at batch {batch}."), n=imp.shape_masks,
             mib=f"{imp.shape_mask_elements * setup.batch_size * 4 / 2**20:,.1f}",
             batch=setup.batch_size))
     if imp.computed_operands:
