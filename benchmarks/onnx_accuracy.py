@@ -99,7 +99,12 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_tinynet_e", "timm_lcnet_050", "timm_mobilenetv3_small_100",
                  "timm_repvgg_a0", "timm_edgenext_xx_small", "timm_fastvit_t8",
                  "timm_convnextv2_atto", "timm_levit_128s", "timm_efficientvit_b0",
-                 "timm_rexnet_100", "timm_mobilevitv2_050", "timm_ghostnetv2_100")
+                 "timm_rexnet_100", "timm_mobilevitv2_050", "timm_ghostnetv2_100",
+                 # round 13: metaformers, MLPs, hierarchical and cross-scale attention, RNNs
+                 "timm_efficientformerv2_s0", "timm_mambaout_femto", "timm_starnet_s1",
+                 "timm_xcit_nano_12_p16_224", "timm_gcvit_xxtiny", "timm_pvt_v2_b0",
+                 "timm_hiera_tiny_224", "timm_resmlp_12_224", "timm_gmlp_ti16_224",
+                 "timm_crossvit_tiny_240", "timm_inception_next_tiny", "timm_sequencer2d_s")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
