@@ -7330,6 +7330,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码，或者什么也不遮挡的掩码，例如 BERT 类编码器由全 1 的 attention mask 构造的掩码）。较新的 transformers 模型在训练时跳过它，改用不带掩码的内核（需要时为因果内核），不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
     </message>
     <message>
+        <source>{n} attention call(s) get a causal mask from a model that always passes it (Falcon, as the exporter&apos;s record of its classes says): scaled_dot_product_attention keeps a float copy of it per call: planned.</source>
+        <translation>{n} 个注意力调用得到来自一个总是传入因果掩码的模型（Falcon，导出器记录的类名如此显示）的因果掩码：scaled_dot_product_attention 每次调用都会保留它的一份浮点副本：已计入规划。</translation>
+    </message>
+    <message>
         <source>{n} attention call(s) get a boolean mask that the file builds from the sequence length alone (a causal mask). Recent transformers models skip it in training and run the causal kernel, which keeps no mask: planned so. A model that passes the mask (Falcon) keeps a float copy of it per call: {mib} MiB more at batch {batch}.</source>
         <translation type="vanished">{n} 个注意力调用得到一个布尔掩码，文件仅由序列长度构造它（因果掩码）。较新的 transformers 模型在训练时跳过它，改用因果内核，不保留掩码：按此规划。若模型传入该掩码（Falcon），每次调用会保留它的一个浮点副本：批大小 {batch} 时多 {mib} MiB。</translation>
     </message>

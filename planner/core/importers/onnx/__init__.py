@@ -426,6 +426,11 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
                             batch=setup.batch_size))
+    if imp.materialised_masks:
+        notes.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} attention call(s) get a causal mask from a model that always passes it "
+            "(Falcon, as the exporter's record of its classes says): scaled_dot_product_attention "
+            "keeps a float copy of it per call: planned."), n=imp.materialised_masks))
     if imp.window_masks:
         notes.append(Msg(QT_TRANSLATE_NOOP(
             "core", "{n} attention call(s) get a band of positions as their mask (local or "

@@ -228,6 +228,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.gather_indices_folded = 0  # those folded into constants: perhaps expanded
         self.computed_elements = 0  # their elements per sample
         self.written_gelu: dict[str, int] = {}  # tanh GELUs written out: exit -> elements kept
+        self.materialised_masks = 0  # causal masks a model always passes (Falcon): kept
         self.window_masks = 0  # shape-only band masks SDPA converts at every call (kept)
         self.custom_gelu = 0  # tanh GELUs of a module that trains with a custom function
         self.written_erf_gelu: dict[str, int] = {}  # Erf GELUs Python wrote out (no record)

@@ -528,6 +528,12 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
                 continue
             if s[0] != imp.batch_infer:
                 return None
+            if not _reads_input_values(imp, b) and _materialised_mask(nodes[p]):
+                # a model that always passes its causal mask (transformers' Falcon: "always
+                # materialize the mask", allow_is_causal_skip=False), by the default
+                # exporter's record of its classes: converted at every call, kept
+                imp.materialised_masks += 1
+                return tuple(s[1:])
             if not _reads_input_values(imp, b) and _window_mask(imp, b, int(s[-1])):
                 # built from the sequence length alone, but a band of positions (|i - j| <=
                 # w: ModernBERT's local attention, a sliding window): no causal kernel does
@@ -546,6 +552,18 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
 
 
 _COMPARISONS = {"Less", "LessOrEqual", "Greater", "GreaterOrEqual"}
+
+# Models whose forward builds its causal mask with allow_is_causal_skip=False (transformers
+# 5.24: FalconModel, to add ALiBi onto it), so training passes it to every attention call.
+_MATERIALISED_MASK_MODELS = {"FalconModel"}
+
+
+def _materialised_mask(node) -> bool:
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.class_hierarchy":
+            return any(c.rsplit(".", 1)[-1] in _MATERIALISED_MASK_MODELS
+                       for c in re.findall(r"'([\w.]+)'", p.value[:4000]))
+    return False
 
 
 def _window_mask(imp, tensor: str, length: int, limit: int = 400) -> bool:
