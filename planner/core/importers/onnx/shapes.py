@@ -71,10 +71,12 @@ class ShapeTracking:
                 self.fail(message_of(exc))
             # Values that inference lacks: hand them back as constants.
             new_nodes: set[int] = set()
+            unshaped = False  # (a node with no output shape: where _first_missing looks)
             for node in self.nodes:
                 outs = [o for o in node.output if o]
                 if not outs or all(self.full_shape(o) is not None for o in outs):
                     continue
+                unshaped = True
                 for i in node.input:
                     p = self.producer.get(i)
                     if i and i not in injected and i in self.values and p is not None and \
@@ -93,7 +95,7 @@ class ShapeTracking:
                 work.graph.ClearField("node")
                 work.graph.node.extend(kept)
                 continue
-            missing = self._first_missing(assumed)
+            missing = self._first_missing(assumed) if unshaped else None
             if missing is None:
                 data_dependent = sorted(op for op in self.unknown_ops if op in DATA_DEPENDENT)
                 if data_dependent:
