@@ -105,6 +105,18 @@ EVAL_EXPORT = QT_TRANSLATE_NOOP(
     "model.train() and torch.onnx.export(model, (x,), 'm.onnx', dynamo=False, "
     "do_constant_folding=False, training=torch.onnx.TrainingMode.TRAINING) (the default "
     "exporter folds batch norms even in training mode).")
+MATERIALISED_MASKS = QT_TRANSLATE_NOOP(
+    "core", "{n} attention call(s) get a causal mask from a model that always passes it "
+    "(Falcon, as the exporter's record of its classes says): scaled_dot_product_attention "
+    "keeps a float copy of it per call: planned.")
+WINDOW_MASKS = QT_TRANSLATE_NOOP(
+    "core", "{n} attention call(s) get a band of positions as their mask (local or "
+    "sliding-window attention, built from the sequence length): training passes it, "
+    "and scaled_dot_product_attention keeps a float copy of it per call: planned.")
+CUSTOM_GELU = QT_TRANSLATE_NOOP(
+    "core", "{n} GELU(s) written out with Tanh belong to BLOOM's GELU module, which "
+    "trains with a custom autograd function keeping only its input (the file shows "
+    "its inference form): each is planned as one GELU.")
 FOLDED_BN = QT_TRANSLATE_NOOP(
     "core", ": {n} batch norm(s) were folded into the convolutions before them, so their "
     "parameters and saved tensors are not in the file (nor whether those convolutions had a "
@@ -426,22 +438,10 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
         warnings.append(Msg(COMPUTED_OPERANDS, n=imp.computed_operands,
                             mib=f"{imp.computed_elements * setup.batch_size * 4 / 2**20:,.1f}",
                             batch=setup.batch_size))
-    if imp.materialised_masks:
-        notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "{n} attention call(s) get a causal mask from a model that always passes it "
-            "(Falcon, as the exporter's record of its classes says): scaled_dot_product_attention "
-            "keeps a float copy of it per call: planned."), n=imp.materialised_masks))
-    if imp.window_masks:
-        notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "{n} attention call(s) get a band of positions as their mask (local or "
-            "sliding-window attention, built from the sequence length): training passes it, "
-            "and scaled_dot_product_attention keeps a float copy of it per call: planned."),
-            n=imp.window_masks))
-    if imp.custom_gelu:
-        notes.append(Msg(QT_TRANSLATE_NOOP(
-            "core", "{n} GELU(s) written out with Tanh belong to BLOOM's GELU module, which "
-            "trains with a custom autograd function keeping only its input (the file shows "
-            "its inference form): each is planned as one GELU."), n=imp.custom_gelu))
+    for count, text in ((imp.materialised_masks, MATERIALISED_MASKS),
+                        (imp.window_masks, WINDOW_MASKS), (imp.custom_gelu, CUSTOM_GELU)):
+        if count:
+            notes.append(Msg(text, n=count))
     if imp.written_gelu:
         warnings.append(_written_gelu_warning(imp, setup, imp.written_gelu))
     if imp.written_erf_gelu:

@@ -755,13 +755,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 into = self.shared_vectors if len(self.init_dims[o]) < 2 else \
                     self.shared_weights
                 into[o] = into.get(o, 0) + numel(self.init_dims[o])
-        self.layers.append(LayerSpec(kind, name, params))
-        targets = out if out is not None else [o for o in node.output[:1] if o]
-        for o in targets:
-            self.tensor_layer[o] = name
-        if targets:
-            self.layer_out[name] = self.layer_shape.get(targets[0]) or \
-                self.per_sample(targets[0])
+        targets = self._add_layer(kind, name, params, node, out)
         extra = []  # the other learned parts of a weight concatenated from several
         for w, o in zip(weights, origins):
             if o is not None:
@@ -783,6 +777,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
     def _append(self, kind: str, name: str, params: dict[str, Any], node,
                 out: list[str] | None, index: int | None) -> str:
         """``emit`` for a layer without weights."""
+        self._expect(kind, name, node, self._add_layer(kind, name, params, node, out), index)
+        return name
+
+    def _add_layer(self, kind: str, name: str, params: dict[str, Any], node,
+                   out: list[str] | None) -> list[str]:
+        """The layer appended; the tensors it stands for (``out``, else the node's first)."""
         self.layers.append(LayerSpec(kind, name, params))
         targets = out if out is not None else [o for o in node.output[:1] if o]
         for o in targets:
@@ -790,8 +790,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         if targets:
             self.layer_out[name] = self.layer_shape.get(targets[0]) or \
                 self.per_sample(targets[0])
-        self._expect(kind, name, node, targets, index)
-        return name
+        return targets
 
     def _expect(self, kind: str, name: str, node, targets: list[str],
                 index: int | None) -> None:
