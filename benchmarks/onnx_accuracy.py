@@ -83,7 +83,9 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  "bart_tiny",
                  # round 13: fused qkv projection sliced three ways; recent families
                  "phi3_tiny", "modernbert_tiny", "qwen3_tiny", "gemma2_tiny", "smollm3_tiny",
-                 "granite_tiny", "olmo_tiny")
+                 "granite_tiny", "olmo_tiny",
+                 # eager attention in the recent decoders (their softmax and products kept)
+                 "llama_tiny_eager", "qwen2_tiny_eager", "phi3_tiny_eager", "qwen3_tiny_eager")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
