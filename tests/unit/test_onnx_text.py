@@ -652,6 +652,37 @@ def test_a_causal_mask_built_from_the_length_alone_is_said_with_its_size(tmp_pat
     assert not any("sequence length alone" in w for w in plain.warnings)
 
 
+@pytest.mark.parametrize("external", [False, True])
+def test_a_constant_mask_that_masks_nothing_is_neither_planned_nor_warned(tmp_path, external):
+    """An encoder's bidirectional mask the default exporter traced and folded into an all-true
+    constant (DINOv2's, stored as external data): it masks nothing and transformers skips it
+    in training. It was warned about as a causal mask; a causal constant still is."""
+    from onnx import numpy_helper  # noqa: PLC0415
+
+    def all_true(model):
+        for k, t in enumerate(model.graph.initializer):
+            if t.name == "causal":
+                model.graph.initializer[k].CopyFrom(numpy_helper.from_array(
+                    np.ones((1, 1, T, T), dtype=np.bool_), "causal"))
+        return model
+    plain = imp(tmp_path, attention_net(dynamo=False), "plain.onnx", batch=2)
+    model = all_true(_with_boolean_mask(attention_net(dynamo=False), padding=False))
+    if external:
+        path = tmp_path / "ext.onnx"
+        onnx.save_model(model, str(path), save_as_external_data=True, size_threshold=0,
+                        all_tensors_to_one_file=True, location="ext.onnx.data")
+        from planner.core.importers.onnx import import_onnx  # noqa: PLC0415
+
+        none = import_onnx(path, batch=2)
+    else:
+        none = imp(tmp_path, model, "none.onnx", batch=2)
+    assert saved_elements(none) == saved_elements(plain)
+    assert not any("sequence length alone" in w for w in none.warnings), none.warnings
+    causal = imp(tmp_path, _with_boolean_mask(attention_net(dynamo=False), padding=False),
+                 "causal.onnx", batch=2)
+    assert any("sequence length alone" in w for w in causal.warnings), causal.warnings
+
+
 def test_falcon_s_causal_mask_is_kept_where_the_record_names_the_model(tmp_path):
     """transformers' FalconModel always materialises its causal mask (to add ALiBi onto it),
     so training passes it and SDPA converts it at every call (Falcon's default export was

@@ -7,6 +7,7 @@ into MatMul → Softmax → MatMul (one fused layer)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from planner.core.importers.onnx import tf_export
 from planner.core.importers.onnx.common import flat
@@ -540,6 +541,11 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
                 # it, so training passes the mask and SDPA converts it at every call.
                 imp.window_masks += 1
                 return tuple(s[1:])
+            if not _reads_input_values(imp, b) and _masks_nothing(imp, nodes[p].input[0]):
+                # a constant mask that is true everywhere (an encoder's bidirectional mask
+                # the exporter traced and folded: DINOv2's): transformers skips it in
+                # training, and it masks nothing either way: nothing to plan or say
+                return None
             if not _reads_input_values(imp, b):
                 # built from the sequence length alone (a causal mask): transformers' recent
                 # models skip it in training and run the causal kernel, which keeps no mask;
@@ -552,6 +558,57 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
 
 
 _COMPARISONS = {"Less", "LessOrEqual", "Greater", "GreaterOrEqual"}
+MAX_MASK_READ = 1 << 22  # elements of a constant mask read to see whether it masks anything
+
+
+def _external_bools(imp, init, n: int):
+    """A boolean initializer's ``n`` values from its external data file (beside the model, a
+    relative path inside its folder), or None."""
+    import numpy as np  # noqa: PLC0415
+
+    ext = {e.key: e.value for e in init.external_data}
+    loc = ext.get("location", "")
+    if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
+        return None
+    try:
+        offset = int(ext.get("offset", 0) or 0)
+        with open(Path(imp.path).parent / loc, "rb") as f:
+            f.seek(offset)
+            raw = f.read(n)
+    except (OSError, ValueError):
+        return None
+    return np.frombuffer(raw, np.bool_) if len(raw) == n else None
+
+
+def _masks_nothing(imp, cond: str) -> bool:
+    """``cond`` (a Where's condition, through views and casts) is a boolean constant of the
+    file that is true everywhere."""
+    t = cond
+    for _ in range(6):
+        p = imp.producer.get(t)
+        if p is None or imp.nodes[p].op_type not in ("Expand", "Identity", "Cast", "Reshape",
+                                                     "Unsqueeze", "Squeeze"):
+            break
+        t = imp.nodes[p].input[0]
+    import numpy as np  # noqa: PLC0415
+
+    value = imp.const(t)
+    if value is None:
+        init = imp.square_consts.get(t)
+        n = numel(tuple(int(d) for d in init.dims)) if init is not None else 0
+        if init is None or int(init.data_type) != 9 or not 0 < n <= MAX_MASK_READ:
+            return False
+        value = _external_bools(imp, init, n) if int(init.data_location) == 1 else None
+        if value is None and int(init.data_location) != 1 and init.raw_data:
+            try:
+                value = imp.onnx.numpy_helper.to_array(init)
+            except Exception:  # noqa: BLE001 - unreadable: not evidence
+                return False
+    try:
+        arr = np.asarray(value)
+        return arr.dtype == np.bool_ and arr.size > 0 and bool(arr.all())
+    except (TypeError, ValueError):
+        return False
 
 # Models whose forward builds its causal mask with allow_is_causal_skip=False (transformers
 # 5.24: FalconModel, to add ALiBi onto it), so training passes it to every attention call.
