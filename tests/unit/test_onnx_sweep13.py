@@ -134,3 +134,28 @@ def test_bloom_s_gelu_trains_as_one_gelu_keeping_its_input(tmp_path, scope, hier
     other, _t, _e = _tanh_gelu_mlp("h.0/mlp/act")
     assert "tanh" in [layer.params.get("function") for layer in
                       import_saved(tmp_path, other, "other.onnx", batch=2).draft.layers]
+
+
+def test_a_default_export_re_saved_by_onnxslim_says_what_it_folded(tmp_path):
+    """onnxslim folds BERT's position and token-type lookups at fixed positions into constants
+    ('embedding_1', (1, T, C)), drops the exporter's record and renames the products it fuses
+    ('val_38_pre_reshape'). Those constants were counted as parameters at their folded size
+    with nothing said (BERT: 32,768 counted for the 65,792 of the two tables); now they are
+    constants the exporter computed, named in that warning."""
+    import numpy as np  # noqa: PLC0415
+
+    h = helper
+    t, c = 16, 8
+    nodes = [h.make_node("Add", ["x", "embedding_1"], ["e"], name="node_add"),
+             h.make_node("Reshape", ["e", "flat"], ["e2"], name="val_3_pre_reshape"),
+             h.make_node("Gemm", ["e2", "val_3_weight", "m.encoder.dense.bias"], ["y2"],
+                         name="val_3", transB=1),
+             h.make_node("Reshape", ["y2", "back"], ["y"], name="val_3_post_reshape")]
+    inits = [weight("embedding_1", (1, t, c), 0.03), weight("val_3_weight", (c, c)),
+             weight("m.encoder.dense.bias", (c,), 0.02), const("flat", [t, c], np.int64),
+             const("back", [1, t, c], np.int64)]
+    model = build(nodes, [tensor("x", [1, t, c])], [tensor("y", None)], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    assert analyze(r.draft).parameters == c * c + c
+    said = [w for w in r.warnings if "computed when the file was exported" in w]
+    assert said and "'embedding_1'" in said[0], r.warnings

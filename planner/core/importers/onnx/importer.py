@@ -275,8 +275,11 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         # also where an optimiser or a re-save stripped its record (metadata_props) from the
         # file: which initializers are its own constants is told by their names.
         head = graph.node[:200]
+        # (onnxslim, re-saving a default export, renames the nodes it fuses after their
+        # outputs, 'val_38_pre_reshape'; the legacy exporter's names are scope paths, '/m/…')
         self.dynamo_names = self.dynamo or (
-            len(head) > 0 and sum(1 for n in head if n.name.startswith("node_")) >= 0.8 * len(head))
+            len(head) > 0 and sum(1 for n in head if n.name.startswith(("node_", "val_")))
+            >= 0.8 * len(head))
         self.tensorflow = tf_export.is_tensorflow(model)  # tf2onnx: grappler's folds
         # Ultralytics' exporter (YOLO) fuses every Conv module's batch norm into its
         # convolution before exporting (model.fuse()); its metadata says who wrote the file.
