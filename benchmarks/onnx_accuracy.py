@@ -146,26 +146,17 @@ class _Ids(torch.nn.Module):
         return self.m(input_ids=ids).last_hidden_state
 
 
-class _Audio(torch.nn.Module):
-    """waveform → last hidden state (a transformers audio model's ONNX file)."""
-
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
-
-    def forward(self, x):
-        return self.m(input_values=x).last_hidden_state
-
-
 class _Pixels(torch.nn.Module):
-    """pixel values → last hidden state (a transformers image model's ONNX file)."""
+    """pixel values (or another keyword input: an audio model's waveform, ``input_values``) →
+    last hidden state (a transformers image or audio model's ONNX file)."""
 
-    def __init__(self, m):
+    def __init__(self, m, key: str = "pixel_values"):
         super().__init__()
         self.m = m
+        self.key = key
 
     def forward(self, x):
-        return self.m(pixel_values=x).last_hidden_state
+        return self.m(**{self.key: x}).last_hidden_state
 
 
 def _hf_vision(name: str):
@@ -396,10 +387,10 @@ def build(name: str):
         import transformers as tf  # noqa: PLC0415 - only this row needs it
 
         torch.manual_seed(0)
-        return _Audio(tf.Wav2Vec2Model(tf.Wav2Vec2Config(
+        return _Pixels(tf.Wav2Vec2Model(tf.Wav2Vec2Config(
             hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
             intermediate_size=512, conv_dim=(64,) * 7, num_conv_pos_embeddings=32,
-            num_conv_pos_embedding_groups=4, layerdrop=0.0))), (16000,)
+            num_conv_pos_embedding_groups=4, layerdrop=0.0)), "input_values"), (16000,)
     if name.startswith("timm_"):
         import timm  # noqa: PLC0415 - optional, only these rows need it
 

@@ -45,7 +45,10 @@ IMG = 320
 
 
 def saved_by_autograd(model, inputs) -> tuple[int, int]:
-    """(parameters, bytes autograd keeps for backward over one forward pass)."""
+    """(parameters, bytes autograd keeps for backward over one forward pass). Not
+    ``accuracy.torch_side``: these models take several inputs (the UNet's sample and timestep)
+    and return lists and dicts (Ultralytics' training heads), which its recorder and its
+    autograd-graph cross-check do not; the same hooks and ``cuda_kernels`` otherwise."""
     seen: dict[int, int] = {}
 
     def pack(t):

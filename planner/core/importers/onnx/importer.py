@@ -441,10 +441,10 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                     except Exception:  # noqa: BLE001
                         pass
 
-    def _read_small_external(self, t) -> None:
-        """``t``'s bytes from its external data file into the tensor (onnx's own
-        ``load_external_data_for_tensor``), where the file lies beside the model; left as it
-        is where it cannot be read (the values then stay unknown, as before)."""
+    def _read_small_external(self, t, most: int = SMALL_ELEMENTS * 16) -> None:
+        """``t``'s bytes (at most ``most``) from its external data file into the tensor (onnx's
+        own ``load_external_data_for_tensor``), where the file lies beside the model; left as
+        it is where it cannot be read (the values then stay unknown, as before)."""
         loc = next((e.value for e in t.external_data if e.key == "location"), "")
         if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
             return
@@ -452,7 +452,7 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             length = int(next((e.value for e in t.external_data if e.key == "length"), 0) or 0)
         except ValueError:
             return
-        if length > SMALL_ELEMENTS * 16:  # (complex128: 16 bytes an element)
+        if length > most:  # (by default: complex128, 16 bytes an element)
             return
         try:
             from onnx.external_data_helper import load_external_data_for_tensor  # noqa: PLC0415
@@ -717,7 +717,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         if self.layers and self.layers[-1].name != src:
             params["input"] = src
         if not weights:  # (most layers: no parameter bookkeeping)
-            return self._append(kind, name, params, node, out, index)
+            self._expect(kind, name, node, self._add_layer(kind, name, params, node, out),
+                         index)
+            return name
         scope = ("", self.module_scope(node))
         origins = [self.origin(w) if w else None for w in weights]
         reads = self.parameter_reads(node, weights, origins, scope[1])
@@ -775,12 +777,6 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                 uses.append((kind, scope))
                 self.reads_of[o].append(read)
         self._expect(kind, name, node, targets, index)
-        return name
-
-    def _append(self, kind: str, name: str, params: dict[str, Any], node,
-                out: list[str] | None, index: int | None) -> str:
-        """``emit`` for a layer without weights."""
-        self._expect(kind, name, node, self._add_layer(kind, name, params, node, out), index)
         return name
 
     def _add_layer(self, kind: str, name: str, params: dict[str, Any], node,

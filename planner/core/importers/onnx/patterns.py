@@ -7,7 +7,6 @@ into MatMul → Softmax → MatMul (one fused layer)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from planner.core.importers.onnx import tf_export
 from planner.core.importers.onnx.common import flat
@@ -306,10 +305,9 @@ _CUSTOM_FUNCTION_GELU = {"BloomGelu": "gelu_impl"}
 
 def _custom_function_gelu(imp, members) -> bool:
     node = imp.nodes[min(members)]
-    for p in node.metadata_props:
-        if p.key == "pkg.torch.onnx.class_hierarchy":
-            last = [c.rsplit(".", 1)[-1] for c in re.findall(r"'([\w.]+)'", p.value[:4000])]
-            return any(c in _CUSTOM_FUNCTION_GELU for c in last)
+    classes = _record_classes(node)
+    if classes is not None:
+        return any(c in _CUSTOM_FUNCTION_GELU for c in classes)
     scope = imp.module_scope(node)
     return bool(scope) and scope.rsplit(".", 1)[-1] in _CUSTOM_FUNCTION_GELU.values()
 
@@ -529,24 +527,25 @@ def _converted_mask(imp, qk: int, skipped: list[int]) -> tuple[int, ...] | None:
                 continue
             if s[0] != imp.batch_infer:
                 return None
-            if not _reads_input_values(imp, b) and _materialised_mask(nodes[p]):
+            shape_only = not _reads_input_values(imp, b)
+            if shape_only and _materialised_mask(nodes[p]):
                 # a model that always passes its causal mask (transformers' Falcon: "always
                 # materialize the mask", allow_is_causal_skip=False), by the default
                 # exporter's record of its classes: converted at every call, kept
                 imp.materialised_masks += 1
                 return tuple(s[1:])
-            if not _reads_input_values(imp, b) and _window_mask(imp, b, int(s[-1])):
+            if shape_only and _window_mask(imp, b, int(s[-1])):
                 # built from the sequence length alone, but a band of positions (|i - j| <=
                 # w: ModernBERT's local attention, a sliding window): no causal kernel does
                 # it, so training passes the mask and SDPA converts it at every call.
                 imp.window_masks += 1
                 return tuple(s[1:])
-            if not _reads_input_values(imp, b) and _masks_nothing(imp, nodes[p].input[0]):
+            if shape_only and _masks_nothing(imp, nodes[p].input[0]):
                 # a constant mask that is true everywhere (an encoder's bidirectional mask
                 # the exporter traced and folded: DINOv2's): transformers skips it in
                 # training, and it masks nothing either way: nothing to plan or say
                 return None
-            if not _reads_input_values(imp, b):
+            if shape_only:
                 # built from the sequence length alone (a causal mask): transformers' recent
                 # models skip it in training and run the causal kernel, which keeps no mask;
                 # others (Falcon) pass it. Not planned; said with its size.
@@ -561,28 +560,11 @@ _COMPARISONS = {"Less", "LessOrEqual", "Greater", "GreaterOrEqual"}
 MAX_MASK_READ = 1 << 22  # elements of a constant mask read to see whether it masks anything
 
 
-def _external_bools(imp, init, n: int):
-    """A boolean initializer's ``n`` values from its external data file (beside the model, a
-    relative path inside its folder), or None."""
-    import numpy as np  # noqa: PLC0415
-
-    ext = {e.key: e.value for e in init.external_data}
-    loc = ext.get("location", "")
-    if not loc or Path(loc).is_absolute() or ".." in Path(loc).parts:
-        return None
-    try:
-        offset = int(ext.get("offset", 0) or 0)
-        with open(Path(imp.path).parent / loc, "rb") as f:
-            f.seek(offset)
-            raw = f.read(n)
-    except (OSError, ValueError):
-        return None
-    return np.frombuffer(raw, np.bool_) if len(raw) == n else None
-
-
 def _masks_nothing(imp, cond: str) -> bool:
     """``cond`` (a Where's condition, through views and casts) is a boolean constant of the
     file that is true everywhere."""
+    import numpy as np  # noqa: PLC0415
+
     t = cond
     for _ in range(6):
         p = imp.producer.get(t)
@@ -590,25 +572,42 @@ def _masks_nothing(imp, cond: str) -> bool:
                                                      "Unsqueeze", "Squeeze"):
             break
         t = imp.nodes[p].input[0]
-    import numpy as np  # noqa: PLC0415
-
     value = imp.const(t)
     if value is None:
         init = imp.square_consts.get(t)
-        n = numel(tuple(int(d) for d in init.dims)) if init is not None else 0
-        if init is None or int(init.data_type) != 9 or not 0 < n <= MAX_MASK_READ:
+        if init is None or int(init.data_type) != 9 or \
+                not 0 < numel(tuple(int(d) for d in init.dims)) <= MAX_MASK_READ:
             return False
-        value = _external_bools(imp, init, n) if int(init.data_location) == 1 else None
-        if value is None and int(init.data_location) != 1 and init.raw_data:
-            try:
-                value = imp.onnx.numpy_helper.to_array(init)
-            except Exception:  # noqa: BLE001 - unreadable: not evidence
-                return False
+        if int(init.data_location) == 1:  # (a copy: the skimmed model keeps no mask data)
+            init = _copied(init)
+            imp._read_small_external(init, most=MAX_MASK_READ)
+        if int(init.data_location) == 1 or not init.raw_data:
+            return False
+        try:
+            value = imp.onnx.numpy_helper.to_array(init)
+        except Exception:  # noqa: BLE001 - unreadable: not evidence
+            return False
     try:
         arr = np.asarray(value)
         return arr.dtype == np.bool_ and arr.size > 0 and bool(arr.all())
     except (TypeError, ValueError):
         return False
+
+
+def _copied(tensor):
+    out = type(tensor)()
+    out.CopyFrom(tensor)
+    return out
+
+
+def _record_classes(node) -> list[str] | None:
+    """The classes the default exporter's record names for ``node`` (last part of each, the
+    outermost first), or None where the file has no record."""
+    for p in node.metadata_props:
+        if p.key == "pkg.torch.onnx.class_hierarchy":
+            return [c.rsplit(".", 1)[-1] for c in re.findall(r"'([\w.]+)'", p.value[:4000])]
+    return None
+
 
 # Models whose forward builds its causal mask with allow_is_causal_skip=False (transformers
 # 5.24: FalconModel, to add ALiBi onto it), so training passes it to every attention call.
@@ -616,11 +615,7 @@ _MATERIALISED_MASK_MODELS = {"FalconModel"}
 
 
 def _materialised_mask(node) -> bool:
-    for p in node.metadata_props:
-        if p.key == "pkg.torch.onnx.class_hierarchy":
-            return any(c.rsplit(".", 1)[-1] in _MATERIALISED_MASK_MODELS
-                       for c in re.findall(r"'([\w.]+)'", p.value[:4000]))
-    return False
+    return any(c in _MATERIALISED_MASK_MODELS for c in _record_classes(node) or ())
 
 
 def _window_mask(imp, tensor: str, length: int, limit: int = 400) -> bool:
@@ -648,8 +643,9 @@ def _window_mask(imp, tensor: str, length: int, limit: int = 400) -> bool:
             for i in node.input:
                 v = imp.const(i) if i not in imp.acts else None
                 try:
-                    if v is not None and np.asarray(v).size == 1:
-                        shifts.append(abs(int(np.asarray(v).reshape(-1)[0])))
+                    v = None if v is None else np.asarray(v).reshape(-1)
+                    if v is not None and v.size == 1:
+                        shifts.append(abs(int(v[0])))
                 except (TypeError, ValueError, OverflowError):
                     pass
         todo.extend(i for i in node.input if i)
