@@ -221,3 +221,26 @@ def test_each_layer_names_the_storages_it_is_the_first_to_keep():
     assert kept["big"] == () and a.problems and a.problems[0].name == "big"
     assert a.layer_rows.saved_storages == tuple(kept.values())
     assert sorted(s for row in kept.values() for s in row) == sorted(a.saved)
+
+
+def test_layer_spec_is_one_value_however_its_parameters_are_written():
+    """A layer written with a list where another has a tuple, or with its defaults spelled out,
+    is the same layer (equal, one hash, one value id: the analysis computes it once); its
+    wiring does not change what it computes; a pickled spec (an import's child process) is the
+    same spec."""
+    import pickle
+
+    a = LayerSpec("concat", "cat", {"from": ["a", "b"]})
+    b = LayerSpec("concat", "cat", {"from": ("a", "b")})
+    assert a == b and hash(a) == hash(b) and a.value_id == b.value_id
+    assert a.refs() == ("a", "b")
+    conv = LayerSpec("conv2d", "c", {"filters": 64})
+    spelled = LayerSpec("conv2d", "c", dict(conv.params))
+    assert conv == spelled and conv.value_id == spelled.value_id
+    rewired = LayerSpec("conv2d", "c2", {"filters": 64, "input": "x"})
+    assert rewired != conv and rewired.value_id == conv.value_id and rewired.source() == "x"
+    assert LayerSpec("conv2d", "c", {"filters": 32}).value_id != conv.value_id
+    back = pickle.loads(pickle.dumps(a))
+    assert back == a and back.refs() == ("a", "b") and back.value_id == a.value_id
+    with pytest.raises(Exception):
+        conv.name = "other"  # noqa: B010 - frozen

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from planner.core.layers.rules import MULTI_INPUT_KINDS, OMIT_AT_DEFAULT, RULES, WIRING_PARAMS
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class LayerSpec:
     """One layer of a draft: kind, unique name, parameters (missing ones take defaults).
 
@@ -26,28 +26,39 @@ class LayerSpec:
     name: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self):
-        rule = RULES.get(self.kind)
+    def __init__(self, kind: str, name: str, params: Mapping[str, Any] | None = None):
+        # Written by hand, not the dataclass's: a frozen dataclass sets every field through
+        # object.__setattr__, and an import makes one spec per layer (100,000 of them for a
+        # 100,000-node graph, where the generated __init__ and its __post_init__ were 15 %
+        # of the mapping).
+        rule = RULES.get(kind)
         merged = rule.defaults() if rule else {}
-        merged.update(self.params)
-        object.__setattr__(self, "params", merged)
-        self._derive(_freeze(merged))
+        if params:
+            merged.update(params)
+        d = self.__dict__
+        d["kind"] = kind
+        d["name"] = name
+        d["params"] = merged
+        self._derive(_freeze_params(merged))
 
     def _derive(self, frozen: tuple) -> None:
-        key = (self.kind, self.name, frozen)
-        object.__setattr__(self, "_key", key)
-        object.__setattr__(self, "_hash", hash(key))
+        kind = self.kind
+        key = (kind, self.name, frozen)
         # What the layer computes depends on its kind and parameters, not on its name nor on
         # the names of the layers it reads (the rule sees their shapes): layers alike (a
         # network's repeated blocks, every residual add) share one computed result.
-        wiring = WIRING_PARAMS.get(self.kind)
-        value_key = (self.kind, tuple(p for p in key[2] if p[0] not in wiring) if wiring
-                     else key[2])
-        object.__setattr__(self, "value_key", value_key)
-        object.__setattr__(self, "value_id", _value_id(value_key))
+        wiring = WIRING_PARAMS.get(kind)
+        value_key = (kind, tuple(p for p in frozen if p[0] not in wiring) if wiring
+                     else frozen)
+        params = self.params
+        d = self.__dict__
+        d["_key"] = key
+        d["_hash"] = hash(key)
+        d["value_key"] = value_key
+        d["value_id"] = _value_id(value_key)
         # What it reads, worked out once (the analysis asks for every layer on every edit).
-        object.__setattr__(self, "source_name", self.params.get("input") or None)
-        object.__setattr__(self, "ref_names", self._compute_refs())
+        d["source_name"] = params.get("input") or None
+        d["ref_names"] = self._compute_refs()
 
     def __reduce__(self):
         # Pickled as what it is made of; its hash is worked out again where it is loaded (a
@@ -104,9 +115,7 @@ class LayerSpec:
 def _restore_spec(kind: str, name: str, params: dict, frozen: tuple) -> LayerSpec:
     """A pickled LayerSpec (its params already merged with the defaults and frozen)."""
     spec = object.__new__(LayerSpec)
-    object.__setattr__(spec, "kind", kind)
-    object.__setattr__(spec, "name", name)
-    object.__setattr__(spec, "params", params)
+    spec.__dict__.update(kind=kind, name=name, params=params)
     spec._derive(frozen)
     return spec
 
@@ -131,6 +140,17 @@ def _value_id(value_key: tuple) -> int:
 # Values that freeze to themselves: most parameters are, so the recursion is skipped for them
 # (a 100,000-layer import made half a million calls).
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _freeze_params(params: dict) -> tuple:
+    """``_freeze(params)``: the sorted items, as they are where every value is already
+    hashable (numbers, names, tuples of them: nearly every layer's), else frozen one by one."""
+    items = tuple(sorted(params.items()))
+    try:
+        hash(items)
+    except TypeError:
+        return _freeze(params)
+    return items
 
 
 def _freeze(v):

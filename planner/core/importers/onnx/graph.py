@@ -25,7 +25,7 @@ class Node:
     lists as a NodeProto's slices are; anything else is read from the proto."""
 
     __slots__ = ("op_type", "name", "domain", "input", "output", "attribute", "metadata_props",
-                 "proto")
+                 "proto", "attr_values")
 
     def __init__(self, proto):
         self.proto = proto
@@ -36,6 +36,7 @@ class Node:
         self.output = list(proto.output)
         self.attribute = list(proto.attribute)
         self.metadata_props = list(proto.metadata_props)
+        self.attr_values: dict = {}  # attribute values read so far (Importer.attr)
 
     def __getattr__(self, key):  # anything else a NodeProto has (HasField, doc_string)
         return getattr(self.proto, key)

@@ -73,6 +73,7 @@ def _small_array(nh, t, dims):
 
 # Products of activations copy a non-contiguous operand themselves (mappers._contiguous).
 _PRODUCTS = frozenset({"MatMul", "Gemm", "Einsum", "Attention", "MatMulInteger"})
+_NO_ATTR = object()  # (Importer.attr: no such attribute, or one that cannot be decoded)
 
 
 class _Values(dict):
@@ -572,13 +573,26 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
 
     # ------------------------------------------------------------------------- helpers
     def attr(self, node, name: str, default=None):
-        for a in node.attribute:
-            if a.name == name:
-                try:
-                    return self.onnx.helper.get_attribute_value(a)
-                except Exception:  # noqa: BLE001
-                    return default
-        return default
+        # A node's attribute is read by several passes (a convolution's kernel, strides and
+        # pads by the shape, batch-axis and mapping passes): its value is decoded once. A list
+        # is handed out as a copy, so a caller changing it changes nothing else.
+        cache = node.attr_values if type(node) is Node else None
+        if cache is not None and name in cache:
+            v = cache[name]
+        else:
+            v = _NO_ATTR
+            for a in node.attribute:
+                if a.name == name:
+                    try:
+                        v = self.onnx.helper.get_attribute_value(a)
+                    except Exception:  # noqa: BLE001
+                        v = _NO_ATTR
+                    break
+            if cache is not None:
+                cache[name] = v
+        if v is _NO_ATTR:
+            return default
+        return list(v) if type(v) is list else v
 
     def const(self, name: str):
         """The value of a small constant tensor (initializer, Constant, or computed), or None."""
@@ -1078,8 +1092,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
             # exporter: the weights renamed, the scope kept)
             return _LORA_NAME.search(layer.name) is not None or any(
                 _LORA_NAME.search(o) is not None for o in claims.get(layer.name) or ())
-        if _LORA_LINE.search("\n".join(self.init_dims)) is None and \
-                _LORA_LINE.search("\n".join(layer.name for layer in self.layers)) is None:
+        names = "\n".join(self.init_dims)
+        layer_names = "\n".join(layer.name for layer in self.layers)
+        # (a substring search first: the pattern tried at every character of 100,000 names
+        # took a quarter of a second, 'lora_' found in none of them a hundredth)
+        if ("lora_" not in names or _LORA_LINE.search(names) is None) and \
+                ("lora_" not in layer_names or _LORA_LINE.search(layer_names) is None):
             return set()  # (no adapter's name anywhere: the usual file, at once)
         if not any(adapter(layer) for layer in self.layers if claims.get(layer.name)):
             return set()

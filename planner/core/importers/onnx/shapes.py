@@ -209,9 +209,13 @@ class ShapeTracking:
                     elem_types[vi.name] = elem
                 if not tt.HasField("shape"):
                     continue
-                # (one generator per tensor: 300,000 tensors of a 100,000-node graph)
-                dims = tuple(d.dim_value if d.HasField("dim_value") else None
-                             for d in tt.shape.dim)
+                # (one generator per tensor: 300,000 tensors of a 100,000-node graph; an
+                # unset or symbolic dimension reads as 0, so only a shape with a 0 asks which)
+                sdims = tt.shape.dim
+                dims = tuple(d.dim_value for d in sdims)
+                if 0 in dims:
+                    dims = tuple(d.dim_value if d.HasField("dim_value") else None
+                                 for d in sdims)
                 name = vi.name
                 for v in dims:
                     if v is not None and v > MAX_DIM and name not in init_dims:
