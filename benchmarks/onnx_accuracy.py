@@ -85,7 +85,10 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  "phi3_tiny", "modernbert_tiny", "qwen3_tiny", "gemma2_tiny", "smollm3_tiny",
                  "granite_tiny", "olmo_tiny",
                  # eager attention in the recent decoders (their softmax and products kept)
-                 "llama_tiny_eager", "qwen2_tiny_eager", "phi3_tiny_eager", "qwen3_tiny_eager")
+                 "llama_tiny_eager", "qwen2_tiny_eager", "phi3_tiny_eager", "qwen3_tiny_eager",
+                 # round 14: mixture of experts, multi-query attention, partial rotary with
+                 # biased projections, sliding-window code models
+                 "mixtral_tiny", "gpt_bigcode_tiny", "stablelm_tiny", "starcoder2_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -288,6 +291,21 @@ def _text(name: str):
             hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
             intermediate_size=344, bos_token_id=0, eos_token_id=0, pad_token_id=0, **extra,
             **impl)))
+    if name.startswith("mixtral"):  # a router picks 2 of 4 experts for every token
+        return _Ids(tf.MixtralModel(tf.MixtralConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            intermediate_size=256, num_local_experts=4, num_experts_per_tok=2, bos_token_id=0,
+            eos_token_id=0, pad_token_id=0, **small)))
+    if name.startswith("gpt_bigcode"):  # one key/value head shared by all (multi-query)
+        return _Ids(tf.GPTBigCodeModel(tf.GPTBigCodeConfig(
+            n_embd=256, n_layer=2, n_head=4, n_positions=256, multi_query=True,
+            bos_token_id=0, eos_token_id=0, **small)))
+    if name.startswith(("stablelm", "starcoder2")):
+        cls = (tf.StableLmModel, tf.StableLmConfig) if name.startswith("stablelm") else \
+            (tf.Starcoder2Model, tf.Starcoder2Config)
+        return _Ids(cls[0](cls[1](
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+            intermediate_size=344, bos_token_id=0, eos_token_id=0, pad_token_id=0, **small)))
     if name.startswith("phi3"):  # one qkv projection sliced into q, k and v; gate_up fused
         return _Ids(tf.Phi3Model(tf.Phi3Config(
             hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,

@@ -739,3 +739,42 @@ def test_hardswish_written_for_opsets_below_14_is_one_hardswish(tmp_path):
     assert [layer.params.get("function") for layer in written.draft.layers[1:]] == \
         [layer.params.get("function") for layer in op.draft.layers[1:]]
     assert saved_per_sample(written) == saved_per_sample(op)
+
+
+@pytest.mark.parametrize("stride, pads, stacked", [(1, [2, 2, 2, 2], True),
+                                                    (2, [1, 1, 1, 1], True),
+                                                    (2, [0, 0, 1, 1], False)])
+def test_convolution_over_windows_merged_into_the_batch(tmp_path, stride, pads, stacked):
+    """(B, C, 14, 14) split into 4 windows of 7×7 merged into the batch, (B·4, C, 7, 7), then
+    a depthwise convolution (EfficientViT-M's local attention; MViTv2 pools heads alike):
+    planned as the windows' image, with the file's weight and the input it keeps, not as an
+    operator the planner does not understand. Uneven padding does not stack: then it says
+    so."""
+    h = helper
+    k = 5 if stride == 1 else 3
+    win = 7 if stride == 1 else 8  # (7 at stride 2 would give 4 a window, 14 of 28 stacked)
+    out = win if stride == 1 else win // 2
+    nodes = [
+        h.make_node("Reshape", ["x", "s6"], ["x6"], name="/win/Reshape"),
+        h.make_node("Transpose", ["x6"], ["xt"], name="/win/Transpose", perm=[0, 2, 4, 1, 3, 5]),
+        h.make_node("Reshape", ["xt", "s4"], ["w4"], name="/win/Reshape_1"),
+        h.make_node("Conv", ["w4", "dw.weight", "dw.bias"], ["c"], name="/dw/Conv",
+                    kernel_shape=[k, k], strides=[stride, stride], pads=pads, group=16),
+        h.make_node("Relu", ["c"], ["y"], name="/act/Relu"),
+    ]
+    inits = [const("s6", [-1, 16, 2, win, 2, win], np.int64),
+             const("s4", [-1, 16, win, win], np.int64),
+             weight("dw.weight", (16, 1, k, k)), weight("dw.bias", (16,))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 16, 2 * win, 2 * win])], [tensor("y", None)],
+                            inits), batch=2)
+    a = analyze(r.draft)
+    if not stacked:
+        assert not r.report.complete and r.report.not_understood == 1
+        return
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    assert a.ok and a.parameters == 16 * k * k + 16
+    assert "conv2d" in kinds(r) and a.output_shape == (4, 16, out, out)
+    conv = next(info for info in a.layers if info.kind == "conv2d")
+    assert conv.out_shape == (16, 4 * out, out)
+    # kept: the convolution's input (the 4 windows' values) and the ReLU's output
+    assert saved_elements(r, batch=2) == 16 * (2 * win) ** 2 + 4 * 16 * out * out

@@ -113,6 +113,15 @@ def map_conv(imp, node, main, acts, facts):
     if w is None or len(w) < 3 or node.input[1] in imp.acts:
         return imp.placeholder(node, main, " (its weight shape is unknown)")
     dims = len(w) - 2
+    stacked = _stacked(imp, node, x, w, dims, facts)
+    if stacked is not None:
+        # the input merges the batch with windows or heads: convolved as one image of the
+        # windows stacked along the height, between two views
+        up = imp.emit("view", node, {"shape": stacked[0]}, main, out=[],
+                      name=imp.layer_name(node, "stacked"))
+        imp.tensor_layer["\0" + up] = up
+        imp.layer_out[up] = stacked[0]
+        main, x = "\0" + up, stacked[0]
     if x is None or len(x) != dims + 1 or dims not in (1, 2, 3):
         return imp.placeholder(node, main)
     if _fixed_filter(imp, node):
@@ -183,9 +192,50 @@ def map_conv(imp, node, main, acts, facts):
             params["standardized"] = standardized
         if magnitude:
             params["weight_norm"] = magnitude
-        imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src, weights=weights)
+        conv = imp.emit("conv2d" if dims == 2 else "conv3d", node, params, src,
+                        weights=weights, out=[] if stacked else None)
+        if stacked:
+            imp.layer_out[conv] = stacked[1]
+            imp.expect.append((conv, stacked[1], node))
     if bn is not None:
         _restore_bn(imp, node, bn, int(w[0]))
+    if stacked:
+        last = imp.layers[-1].name
+        imp.tensor_layer["\0" + last] = last
+        imp.emit("view", node, {"shape": imp.per_sample(node.output[0])}, "\0" + last,
+                 name=imp.layer_name(node, "unstacked"))
+
+
+def _stacked(imp, node, x, w, dims: int, facts) -> tuple[tuple, tuple] | None:
+    """A 2-D convolution whose per-sample input has one axis more than an image: PyTorch runs
+    it on a batch merged with another axis, ``(B·k, C, H, W)`` (windows: EfficientViT-M's local
+    attention over 7×7 windows; heads: MViTv2's pooled queries, keys and values; frames). Per
+    sample that is the same filter over k images, planned as one image of the k stacked
+    along the height: the same parameters, the same input kept and output made, the same
+    products. Only where the stacked image convolves to the k outputs stacked (the windows'
+    padding symmetric, the strides dividing evenly); else None (then a placeholder, said).
+    Returns the stacked input's and output's per-sample shapes."""
+    if dims != 2 or x is None or len(x) != 4:
+        return None
+    k, c, h, wd = (int(v) for v in x)
+    out = imp.per_sample(node.output[0])
+    group = int(imp.attr(node, "group", 1) or 1)
+    if out is None or len(out) != 4 or int(out[0]) != k or c != int(w[1]) * group:
+        return None
+    pads = conv_padding(imp, node, dims, facts, raw=True)
+    if pads is None or pads[:2] != pads[2:]:
+        return None
+    kernel = imp.attr(node, "kernel_shape") or list(w[2:])
+    strides = imp.attr(node, "strides") or [1] * dims
+    dilations = imp.attr(node, "dilations") or [1] * dims
+
+    def size(n: int, a: int) -> int:
+        return (n + 2 * pads[a] - int(dilations[a]) * (int(kernel[a]) - 1) - 1) // \
+            int(strides[a]) + 1
+    if size(k * h, 0) != k * int(out[2]) or size(wd, 1) != int(out[3]) or \
+            size(h, 0) != int(out[2]):
+        return None
+    return (c, k * h, wd), (int(out[1]), k * int(out[2]), int(out[3]))
 
 
 def _bias_beside_norm(imp, node, bias: bool, bn: str | None, units: int) -> bool:
