@@ -116,10 +116,15 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
 HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin",
              # round 13: self-supervised and contrastive image towers, hierarchical ones
              "hf_dinov2", "hf_siglip", "hf_clip", "hf_beit", "hf_segformer", "hf_swinv2",
-             "hf_convnextv2", "hf_pvtv2")
+             "hf_convnextv2", "hf_pvtv2",
+             # round 14: mobile and convolutional families of transformers, a detection
+             # transformer's encoder, dense prediction, weight standardisation, registers
+             "hf_mobilevit", "hf_efficientnet", "hf_regnet", "hf_levit", "hf_yolos", "hf_dpt",
+             "hf_data2vec_vision", "hf_bit", "hf_mobilenet_v2", "hf_focalnet",
+             "hf_swiftformer", "hf_dinov2_reg")
 # round 13: an audio model of transformers (raw waveform in: a convolution feature encoder,
 # then a transformer), 16,000 samples (one second at 16 kHz)
-HF_AUDIO = ("hf_wav2vec2",)
+HF_AUDIO = ("hf_wav2vec2", "hf_hubert", "hf_wavlm")
 TORCH_NETS = ("conv1d_net", "norms_net", "unet_net", "mha_weights_net", "transformer_net",
               "r3d_18_net")
 MODES = ("dynamo_eval", "dynamo_train", "legacy_train", "legacy_eval")
@@ -196,6 +201,41 @@ def _hf_vision(name: str):
             hidden_sizes=[48, 96, 192, 384], depths=[1, 1, 2, 1])))
     if name == "hf_pvtv2":  # spatial-reduction attention, depthwise convolution in the MLP
         return _Pixels(tf.PvtV2Model(tf.PvtV2Config(depths=[1, 1, 1, 1])))
+    if name == "hf_mobilevit":  # convolutions and transformers over unfolded patches
+        return _Pixels(tf.MobileViTModel(tf.MobileViTConfig(
+            hidden_sizes=[48, 64, 80], neck_hidden_sizes=[8, 8, 16, 16, 24, 32, 64]),
+            expand_output=False))
+    if name == "hf_efficientnet":  # squeeze-excitation, depthwise, drop-connect
+        return _Pixels(tf.EfficientNetModel(tf.EfficientNetConfig(
+            width_coefficient=0.5, depth_coefficient=0.5)))
+    if name == "hf_regnet":
+        return _Pixels(tf.RegNetModel(tf.RegNetConfig(
+            hidden_sizes=[32, 64, 160, 384], depths=[1, 1, 2, 1], groups_width=16)))
+    if name == "hf_levit":  # attention biases gathered by a constant index, batch norms
+        return _Pixels(tf.LevitModel(tf.LevitConfig()))
+    if name == "hf_yolos":  # a ViT with detection tokens
+        return _Pixels(tf.YolosModel(tf.YolosConfig(**small, num_detection_tokens=10),
+                                     add_pooling_layer=False))
+    if name == "hf_dpt":  # ViT backbone and a convolutional decoder (depth estimation)
+        return _Pixels(tf.DPTModel(tf.DPTConfig(**small, backbone_out_indices=[0, 1]),
+                                   add_pooling_layer=False))
+    if name == "hf_data2vec_vision":  # BEiT-style relative-position bias
+        return _Pixels(tf.Data2VecVisionModel(tf.Data2VecVisionConfig(
+            **small, use_relative_position_bias=True), add_pooling_layer=False))
+    if name == "hf_bit":  # weight-standardised convolutions, group norm
+        return _Pixels(tf.BitModel(tf.BitConfig(hidden_sizes=[128, 256, 512, 1024],
+                                                depths=[1, 1, 1, 1])))
+    if name == "hf_mobilenet_v2":
+        return _Pixels(tf.MobileNetV2Model(tf.MobileNetV2Config(depth_multiplier=0.5)))
+    if name == "hf_focalnet":  # focal modulation instead of attention
+        return _Pixels(tf.FocalNetModel(tf.FocalNetConfig(embed_dim=48, depths=[1, 1, 2, 1]),
+                                        add_pooling_layer=False))
+    if name == "hf_swiftformer":  # efficient additive attention
+        return _Pixels(tf.SwiftFormerModel(tf.SwiftFormerConfig(depths=[1, 1, 2, 1],
+                                                                embed_dims=[24, 32, 64, 96])))
+    if name == "hf_dinov2_reg":  # register tokens
+        return _Pixels(tf.Dinov2WithRegistersModel(tf.Dinov2WithRegistersConfig(
+            **small, image_size=224, patch_size=16, num_register_tokens=4)))
     if name == "hf_swin":  # relative-position bias added to the scores (warned)
         return _Pixels(tf.SwinModel(tf.SwinConfig(embed_dim=48, depths=[2, 2],
                                                   num_heads=[3, 6], window_size=7)))
@@ -402,13 +442,17 @@ def build(name: str):
         torch.manual_seed(0)
         return _torch_net(name)
     if name in HF_AUDIO:
-        import transformers as tf  # noqa: PLC0415 - only this row needs it
+        import transformers as tf  # noqa: PLC0415 - only these rows need it
 
         torch.manual_seed(0)
-        return _Pixels(tf.Wav2Vec2Model(tf.Wav2Vec2Config(
-            hidden_size=128, num_hidden_layers=2, num_attention_heads=4,
-            intermediate_size=512, conv_dim=(64,) * 7, num_conv_pos_embeddings=32,
-            num_conv_pos_embedding_groups=4, layerdrop=0.0)), "input_values"), (16000,)
+        audio = {"hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+                 "intermediate_size": 512, "conv_dim": (64,) * 7, "num_conv_pos_embeddings": 32,
+                 "num_conv_pos_embedding_groups": 4, "layerdrop": 0.0}
+        cls = {"hf_wav2vec2": (tf.Wav2Vec2Model, tf.Wav2Vec2Config),
+               "hf_hubert": (tf.HubertModel, tf.HubertConfig),  # wav2vec2's network
+               # gated relative-position bias in every layer's attention
+               "hf_wavlm": (tf.WavLMModel, tf.WavLMConfig)}[name]
+        return _Pixels(cls[0](cls[1](**audio)), "input_values"), (16000,)
     if name.startswith("timm_"):
         import timm  # noqa: PLC0415 - optional, only these rows need it
 

@@ -14,6 +14,8 @@ from planner.core.importers.onnx.common import FLOAT_TYPES, percent, recalled
 from planner.core.layers import numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
+_BLOCK_INDEX = re.compile(r"\.\d+(?=\.|$)")  # a repeated block's index in a module path
+
 
 class WeightAccounting:
     """Every weight initializer attributed to a layer: origins, sharing, folded parameters and
@@ -592,8 +594,16 @@ class WeightAccounting:
         if sig is None:
             return None
         lost, kept = set(), set()
+        # A parameter of one repeated block that the file has under another block's name
+        # (the optimiser stores equal tensors once: an untrained WavLM's gru_rel_pos_const,
+        # ones in every layer, kept as layer 0's) was merged, not folded: its module lost
+        # nothing (else every constant its nodes read, the folded T×T position bias, would be
+        # counted as that parameter).
+        present = {_BLOCK_INDEX.sub(".#", t) for t in self.init_dims if "." in t}
         for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
             module = target.rsplit(".", 1)[0] if "." in target else ""
+            if target not in self.init_dims and _BLOCK_INDEX.sub(".#", target) in present:
+                continue
             (kept if target in self.init_dims else lost).add(module)
         # (a module that kept one of its parameters lost the other to a merge with an equal
         # tensor, an untrained network's zero bias, not to folding)
