@@ -778,3 +778,25 @@ def test_convolution_over_windows_merged_into_the_batch(tmp_path, stride, pads, 
     assert conv.out_shape == (16, 4 * out, out)
     # kept: the convolution's input (the 4 windows' values) and the ReLU's output
     assert saved_elements(r, batch=2) == 16 * (2 * win) ** 2 + 4 * 16 * out * out
+
+
+def test_3d_convolution_over_heads_merged_into_the_batch(tmp_path):
+    """The video MViT pools queries with a depthwise Conv3d over ``(B·heads, C, T, H, W)``:
+    planned as one clip of the heads stacked along time (parameters the file's, the input
+    kept), not as an operator the planner does not understand."""
+    h = helper
+    nodes = [
+        h.make_node("Reshape", ["x", "s"], ["xh"], name="/attn/Reshape"),
+        h.make_node("Conv", ["xh", "pool_q.weight"], ["q"], name="/attn/pool_q/Conv",
+                    kernel_shape=[3, 3, 3], strides=[1, 2, 2], pads=[1] * 6, group=8),
+        h.make_node("Relu", ["q"], ["y"], name="/act/Relu"),
+    ]
+    inits = [const("s", [-1, 8, 4, 8, 8], np.int64), weight("pool_q.weight", (8, 1, 3, 3, 3))]
+    r = imp(tmp_path, build(nodes, [tensor("x", ["N", 16, 4, 8, 8])], [tensor("y", None)],
+                            inits), batch=2)
+    a = analyze(r.draft)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    assert a.ok and a.parameters == 8 * 27 and a.output_shape == (2, 8, 4, 4, 4)
+    conv = next(info for info in a.layers if info.kind == "conv3d")
+    assert conv.out_shape == (8, 8, 4, 4)
+    assert saved_elements(r, batch=2) == 16 * 4 * 8 * 8 + 2 * 8 * 4 * 4 * 4

@@ -207,23 +207,24 @@ def map_conv(imp, node, main, acts, facts):
 
 
 def _stacked(imp, node, x, w, dims: int, facts) -> tuple[tuple, tuple] | None:
-    """A 2-D convolution whose per-sample input has one axis more than an image: PyTorch runs
-    it on a batch merged with another axis, ``(B·k, C, H, W)`` (windows: EfficientViT-M's local
-    attention over 7×7 windows; heads: MViTv2's pooled queries, keys and values; frames). Per
-    sample that is the same filter over k images, planned as one image of the k stacked
-    along the height: the same parameters, the same input kept and output made, the same
-    products. Only where the stacked image convolves to the k outputs stacked (the windows'
-    padding symmetric, the strides dividing evenly); else None (then a placeholder, said).
-    Returns the stacked input's and output's per-sample shapes."""
-    if dims != 2 or x is None or len(x) != 4:
+    """A 2-D or 3-D convolution whose per-sample input has one axis more than an image or a
+    clip: PyTorch runs it on a batch merged with another axis, ``(B·k, C, H, W)`` (windows:
+    EfficientViT-M's local attention over 7×7 windows; heads: MViTv2's pooled queries, keys
+    and values, ``(B·heads, C, T, H, W)`` in the video MViT; frames). Per sample that is the
+    same filter over k images, planned as one image of the k stacked along the first spatial
+    axis: the same parameters, the same input kept and output made, the same products. Only
+    where the stacked image convolves to the k outputs stacked (the padding symmetric, the
+    strides dividing evenly); else None (then a placeholder, said). Returns the stacked
+    input's and output's per-sample shapes."""
+    if dims not in (2, 3) or x is None or len(x) != dims + 2:
         return None
-    k, c, h, wd = (int(v) for v in x)
+    k, c, *space = (int(v) for v in x)
     out = imp.per_sample(node.output[0])
     group = int(imp.attr(node, "group", 1) or 1)
-    if out is None or len(out) != 4 or int(out[0]) != k or c != int(w[1]) * group:
+    if out is None or len(out) != dims + 2 or int(out[0]) != k or c != int(w[1]) * group:
         return None
     pads = conv_padding(imp, node, dims, facts, raw=True)
-    if pads is None or pads[:2] != pads[2:]:
+    if pads is None or pads[:dims] != pads[dims:]:
         return None
     kernel = imp.attr(node, "kernel_shape") or list(w[2:])
     strides = imp.attr(node, "strides") or [1] * dims
@@ -232,10 +233,11 @@ def _stacked(imp, node, x, w, dims: int, facts) -> tuple[tuple, tuple] | None:
     def size(n: int, a: int) -> int:
         return (n + 2 * pads[a] - int(dilations[a]) * (int(kernel[a]) - 1) - 1) // \
             int(strides[a]) + 1
-    if size(k * h, 0) != k * int(out[2]) or size(wd, 1) != int(out[3]) or \
-            size(h, 0) != int(out[2]):
+    outs = [int(v) for v in out[2:]]
+    if size(k * space[0], 0) != k * outs[0] or \
+            any(size(n, a) != o for a, (n, o) in enumerate(zip(space, outs))):
         return None
-    return (c, k * h, wd), (int(out[1]), k * int(out[2]), int(out[3]))
+    return (c, k * space[0], *space[1:]), (int(out[1]), k * outs[0], *outs[1:])
 
 
 def _bias_beside_norm(imp, node, bias: bool, bn: str | None, units: int) -> bool:
