@@ -7518,6 +7518,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>图按元素的取值挑选元素（{ops}）：其后的形状只有在网络运行时才知道，这里是假定的，因此该处的规划只是猜测（检测器的后处理：框解码、非极大值抑制）。请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
     <message>
+        <source>ONNX shape inference leaves too many tensor shapes unknown: the graph builds lists of tensors ({op} node &apos;{node}&apos;: torch.tensor_split, or a Python list the legacy exporter traced), whose shapes inference does not follow. Export with the default exporter (torch.onnx.export(model, (x,), &apos;m.onnx&apos;)), which writes such splits as slices.</source>
+        <translation>ONNX 形状推断留下太多未知的张量形状：图构建了张量列表（{op} 节点“{node}”：torch.tensor_split，或旧版导出器追踪到的 Python 列表），形状推断无法跟踪其形状。请改用默认导出器导出（torch.onnx.export(model, (x,), 'm.onnx')），它将这类拆分写成切片。</translation>
+    </message>
+    <message>
         <source>The graph has control flow that depends on the data ({op} node &apos;{node}&apos;): which branch runs, or how often, is known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
         <translation>图中有取决于数据的控制流（{op} 节点 &apos;{node}&apos;）：走哪个分支、执行几次，只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
     </message>
@@ -7528,6 +7532,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>ONNX shape inference leaves too many tensor shapes unknown: the graph selects elements by their values ({ops}), so the shapes after them are known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
         <translation>ONNX 形状推断留下太多未知的张量形状：图按元素的取值挑选元素（{ops}），因此其后的形状只有在网络运行时才知道（检测器的后处理：框解码、非极大值抑制）。规划器只规划不含这部分的图：请将网络导出到其原始输出为止（主干和检测头，不含后处理）。</translation>
+    </message>
+    <message>
+        <source>ONNX shape inference leaves too many tensor shapes unknown (missing shapes), the last at {op} node &apos;{node}&apos;</source>
+        <translation>ONNX 形状推断后仍有过多张量形状未知（缺少形状），最后一处在 {op} 节点“{node}”</translation>
     </message>
     <message>
         <source>ONNX shape inference leaves too many tensor shapes unknown (missing shapes)</source>

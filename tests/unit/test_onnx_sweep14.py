@@ -61,3 +61,47 @@ def test_a_parameter_merged_with_another_blocks_does_not_make_its_constants_para
     assert a.parameters == 2 * c + c * 4
     assert any("'permute'" in w and "computed when the file was exported" in w
                for w in r.warnings), r.warnings
+
+
+def test_a_list_of_tensors_built_in_a_loop_is_refused_with_the_exporter_to_use(tmp_path):
+    """torchvision's video MViT calls torch.tensor_split, which the legacy exporter writes as
+    a Loop appending slices to a sequence, then SequenceAt: shape inference loses every shape
+    after it. Before: refused as data-dependent control flow ("a detector's
+    post-processing"), or with "too many tensor shapes unknown (missing shapes)". Now the
+    refusal names the list and the exporter that writes such splits as slices."""
+    from onnx import TensorProto
+
+    from planner.core.importers.onnx import OnnxImportError
+
+    body = h.make_graph(
+        [h.make_node("Identity", ["cond_in"], ["cond_out"]),
+         h.make_node("Gather", ["starts", "i"], ["st"], axis=0),
+         h.make_node("Gather", ["ends", "i"], ["en"], axis=0),
+         h.make_node("Unsqueeze", ["st", "ax0"], ["st1"]),
+         h.make_node("Unsqueeze", ["en", "ax0"], ["en1"]),
+         h.make_node("Slice", ["x", "st1", "en1", "ax1"], ["piece"]),
+         h.make_node("SequenceInsert", ["seq_in", "piece"], ["seq_out"])],
+        "body",
+        [h.make_tensor_value_info("i", TensorProto.INT64, []),
+         h.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         h.make_tensor_sequence_value_info("seq_in", TensorProto.FLOAT, None)],
+        [h.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         h.make_tensor_sequence_value_info("seq_out", TensorProto.FLOAT, None)])
+    nodes = [
+        h.make_node("SequenceEmpty", [], ["seq0"], name="/pool/SequenceEmpty",
+                    dtype=TensorProto.FLOAT),
+        h.make_node("Loop", ["trips", "true", "seq0"], ["seq"], name="/pool/Loop", body=body),
+        h.make_node("SequenceAt", ["seq", "one"], ["rest"], name="/pool/SequenceAt"),
+        h.make_node("Conv", ["rest", "w"], ["c"], name="/conv/Conv", kernel_shape=[1, 1]),
+        h.make_node("Relu", ["c"], ["y"], name="/relu/Relu"),
+    ]
+    inits = [const("trips", 2, np.int64), const("true", True, np.bool_),
+             const("starts", [0, 1], np.int64), const("ends", [1, 8], np.int64),
+             const("ax0", [0], np.int64), const("ax1", [1], np.int64),
+             const("one", 1, np.int64), weight("w", (4, 7, 1, 1))]
+    model = build(nodes, [tensor("x", ["N", 8, 6, 6])], [tensor("y", None)], inits)
+    with pytest.raises(OnnxImportError) as err:
+        import_saved(tmp_path, model, batch=2)
+    text = str(err.value)
+    assert "lists of tensors" in text and "'/pool/Loop'" in text
+    assert "default exporter" in text and "post-processing" not in text

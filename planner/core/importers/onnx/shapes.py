@@ -33,6 +33,10 @@ CONTROL_FLOW = frozenset({"If", "Loop", "Scan"})
 # Operators that draw random values (no gradient flows from them).
 RANDOM_OPS = frozenset({"RandomUniform", "RandomNormal", "RandomUniformLike",
                         "RandomNormalLike", "Bernoulli", "Multinomial"})
+# Operators of lists of tensors (the legacy exporter's torch.tensor_split, traced lists).
+SEQUENCE_OPS = frozenset({"SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceAt",
+                          "SequenceErase", "SequenceLength", "SplitToSequence",
+                          "ConcatFromSequence"})
 # Operators whose output size depends on the values of their input.
 DATA_DEPENDENT = frozenset({"NonZero", "NonMaxSuppression", "Compress", "Unique", "TopK"})
 
@@ -52,6 +56,7 @@ class ShapeTracking:
         self.injected = injected
         assumed: set[str] = set()
         previous = -1
+        stuck = None  # the last node inference left without a shape
         for _round in range(MAX_INFERENCE_ROUNDS):
             try:
                 inferred = si.infer_shapes(work, check_type=False, strict_mode=False,
@@ -109,6 +114,9 @@ class ShapeTracking:
                         ops=", ".join(data_dependent)))
                 return
             node, out_names, src = missing
+            stuck = node
+            if node.op_type == "Loop" and _builds_list(node):
+                self.fail(_lists(node))
             if node.op_type in CONTROL_FLOW:
                 self.fail(_control_flow(node.op_type, node.name or out_names[0]))
             if len(assumed) >= MAX_UNKNOWN_OPS or len(self.shapes) <= previous and not out_names:
@@ -134,6 +142,13 @@ class ShapeTracking:
                 "non-maximum suppression). The planner plans a graph without it: export the "
                 "network up to its raw outputs (backbone and heads, without the "
                 "post-processing)."), ops=", ".join(data_dependent)))
+        if stuck is not None and stuck.op_type in SEQUENCE_OPS:
+            self.fail(_lists(stuck))
+        if stuck is not None:
+            self.fail(Msg(QT_TRANSLATE_NOOP(
+                "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
+                "shapes), the last at {op} node '{node}'"), op=stuck.op_type,
+                node=stuck.name or (stuck.output[0] if stuck.output else "")))
         self.fail(Msg(QT_TRANSLATE_NOOP(
             "core", "ONNX shape inference leaves too many tensor shapes unknown (missing "
             "shapes)")))
@@ -281,6 +296,8 @@ class ShapeTracking:
                 # name from the graph around it (the default exporter's nn.EmbeddingBag: a
                 # Loop over the bags): its shapes may be recorded, but what it computes is in
                 # a body the planner does not plan.
+                if flow.op_type == "Loop" and _builds_list(flow):
+                    self.fail(_lists(flow))
                 self.fail(_control_flow(flow.op_type, flow.name or flow.output[0]))
             if _pass == 0:
                 self.batch_tables = self._batch_tables()
@@ -804,6 +821,25 @@ def outer_reads(node, limit: int = 100_000) -> set[str]:
                     stack.extend((sub, defined | set(n.output)) for sub in a.graphs)
             defined.update(n.output)
     return reads
+
+
+def _builds_list(node) -> bool:
+    """A Loop whose body appends to a list of tensors (the legacy exporter's tensor_split)."""
+    for a in node.attribute:
+        if a.name == "body" and any(n.op_type in SEQUENCE_OPS for n in a.g.node[:10_000]):
+            return True
+    return False
+
+
+def _lists(node) -> Msg:
+    """The refusal of a graph that builds lists of tensors, whose shapes inference loses."""
+    return Msg(QT_TRANSLATE_NOOP(
+        "core", "ONNX shape inference leaves too many tensor shapes unknown: the graph "
+        "builds lists of tensors ({op} node '{node}': torch.tensor_split, or a Python list the "
+        "legacy exporter traced), whose shapes inference does not follow. Export with the "
+        "default exporter (torch.onnx.export(model, (x,), 'm.onnx')), which writes such splits "
+        "as slices."), op=node.op_type,
+        node=node.name or (node.output[0] if node.output else ""))
 
 
 def _control_flow(op: str, node: str) -> Msg:
