@@ -5,7 +5,8 @@ Where a library has its own exporter, the file is made the way its users make it
 * Ultralytics (YOLO): ``YOLO("yolov8n.yaml").export(format="onnx", imgsz=320)``, which fuses
   every Conv module's batch norm before calling ``torch.onnx.export`` (and runs onnxslim when
   it is installed). Autograd's side: the same network, unfused, in training mode.
-* diffusers (``UNet2DModel``: the noisy sample and the timestep in),
+* diffusers (``UNet2DModel``: the noisy sample and the timestep in; ``UNet2DConditionModel``:
+  the text encoder's hidden states too; ``AutoencoderKL``),
   segmentation_models_pytorch (U-Net on ResNet-18, SegFormer) and open_clip (the ViT-B/32
   image tower): ``torch.onnx.export`` both ways (the default exporter in eval mode; the legacy
   one in training mode).
@@ -112,6 +113,50 @@ def _diffusers_unet():
         lambda b: (torch.randn(b, 3, 32, 32), torch.tensor([10] * b))
 
 
+class _CondUnet(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x, t, text):
+        return self.m(x, t, encoder_hidden_states=text).sample
+
+
+def _diffusers_cond_unet():
+    """A Stable-Diffusion-style UNet2DConditionModel, small: latents, the timestep and the
+    text encoder's hidden states in (cross-attention), as DreamBooth and LoRA fine-tuning
+    train it."""
+    import diffusers  # noqa: PLC0415
+
+    return _CondUnet(diffusers.UNet2DConditionModel(
+        sample_size=16, in_channels=4, out_channels=4, layers_per_block=1,
+        block_out_channels=(32, 64), norm_num_groups=8, cross_attention_dim=64,
+        attention_head_dim=8,
+        down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+        up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"))), \
+        lambda b: (torch.randn(b, 4, 16, 16), torch.tensor([10] * b), torch.randn(b, 77, 64))
+
+
+class _Vae(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x).sample
+
+
+def _diffusers_vae():
+    """diffusers' AutoencoderKL (Stable Diffusion's VAE), small: an image in, its
+    reconstruction out (the encoder, the sampled latent, the decoder with its mid attention)."""
+    import diffusers  # noqa: PLC0415
+
+    return _Vae(diffusers.AutoencoderKL(
+        in_channels=3, out_channels=3, latent_channels=4, block_out_channels=(32, 64),
+        down_block_types=("DownEncoderBlock2D",) * 2, up_block_types=("UpDecoderBlock2D",) * 2,
+        norm_num_groups=8, sample_size=64)), lambda b: (torch.randn(b, 3, 64, 64),)
+
+
 def _smp(arch: str, encoder: str):
     def make():
         import segmentation_models_pytorch as smp  # noqa: PLC0415
@@ -132,6 +177,9 @@ def _clip_visual():
 # torch.onnx.export both ways
 EXPORTED = (
     ("diffusers_unet2d", "diffusers", _diffusers_unet),  # sample and timestep in
+    # round 14: Stable Diffusion's UNet (text hidden states in) and VAE
+    ("diffusers_unet2d_condition", "diffusers", _diffusers_cond_unet),
+    ("diffusers_autoencoder_kl", "diffusers", _diffusers_vae),
     ("smp_unet_resnet18", "segmentation_models_pytorch", _smp("Unet", "resnet18")),
     ("smp_segformer_mit_b0", "segmentation_models_pytorch", _smp("Segformer", "mit_b0")),
     ("open_clip_vit_b32", "open_clip", _clip_visual),
