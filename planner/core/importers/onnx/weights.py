@@ -557,7 +557,8 @@ class WeightAccounting:
             own = self.__dict__.get("_folded_own")
             if own is None:
                 norms = self._folded_norm_scopes()
-                own = self._folded_own = {m for m in self.folded_modules if m not in norms}
+                own = self._folded_own = {m for m in self.folded_modules if m not in norms} - \
+                    self._merged_modules()
                 self._folded_within = {".".join(parts[:k]) for parts in
                                        (m.split(".") for m in own)
                                        for k in range(1, len(parts))}
@@ -572,6 +573,26 @@ class WeightAccounting:
             return scope in self._folded_within and \
                 sum(1 for d in self.init_dims[o] if d > 1) == 1
         return sum(1 for d in self.init_dims[o] if d > 1) == 1
+
+    def _merged_modules(self) -> set[str]:
+        """Modules whose missing parameter was merged with its twin in another block, not
+        folded: their own nodes read that twin (WavLM's layer 1 multiplies by layer 0's
+        gru_rel_pos_const). Not where the nodes read a folded constant instead (the default
+        exporter's view of a layer scale, EfficientFormer's ``gamma.view(1, -1, 1, 1)``, while
+        its attention blocks' scales, read as they are, are in the file under the same
+        pattern)."""
+        twins = self.__dict__.get("_twin_patterns") or {}
+        if not twins:
+            return set()
+        merged = set()
+        for node in self.nodes:
+            scope = self.module_scope(node)
+            patterns = twins.get(scope)
+            if patterns and scope not in merged and any(
+                    i in self.init_dims and _BLOCK_INDEX.sub(".#", i) in patterns
+                    for i in node.input):
+                merged.add(scope)
+        return merged
 
     def _folded_norm_scopes(self) -> set[str]:
         """The batch norms the default exporter folded into convolutions (by module)."""
@@ -594,17 +615,20 @@ class WeightAccounting:
         if sig is None:
             return None
         lost, kept = set(), set()
-        # A parameter of one repeated block that the file has under another block's name
-        # (the optimiser stores equal tensors once: an untrained WavLM's gru_rel_pos_const,
-        # ones in every layer, kept as layer 0's) was merged, not folded: its module lost
-        # nothing (else every constant its nodes read, the folded T×T position bias, would be
-        # counted as that parameter).
+        # A missing parameter of a repeated block whose twin in another block the file has
+        # (the same path but for the blocks' numbers) may have been merged with it, not
+        # folded: the optimiser stores equal tensors once (an untrained WavLM's
+        # gru_rel_pos_const, ones in every layer, kept as layer 0's). Which it was, the
+        # module's own nodes tell (``_merged_modules``): they read the twin.
         present = {_BLOCK_INDEX.sub(".#", t) for t in self.init_dims if "." in t}
+        twins: dict[str, set[str]] = defaultdict(set)
         for target in re.findall(r": PARAMETER target='([^']+)'", sig[:4_000_000]):
             module = target.rsplit(".", 1)[0] if "." in target else ""
-            if target not in self.init_dims and _BLOCK_INDEX.sub(".#", target) in present:
-                continue
             (kept if target in self.init_dims else lost).add(module)
+            pattern = _BLOCK_INDEX.sub(".#", target)
+            if target not in self.init_dims and pattern in present:
+                twins[module].add(pattern)
+        self._twin_patterns = dict(twins)
         # (a module that kept one of its parameters lost the other to a merge with an equal
         # tensor, an untrained network's zero bias, not to folding)
         return lost - kept
