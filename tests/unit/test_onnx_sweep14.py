@@ -138,3 +138,27 @@ def test_a_folded_layer_scale_is_still_counted_where_a_twin_is_in_the_file(tmp_p
     # both products keep their input for their scale's gradient; the ReLU its output
     from onnx_fixtures import saved_per_sample
     assert saved_per_sample(r) == 3 * c * 16
+
+
+def test_1d_pooling_is_planned_over_a_height_of_one(tmp_path):
+    """MaxPool1d and AvgPool1d (a 1-D CNN's pooling; Next-ViT reduces its keys and values
+    with AvgPool1d): before, operators not understood (Next-ViT-S: 3, marked incomplete); now
+    pooled as 2-D over a height of 1, like the 1-D convolution, keeping what PyTorch keeps
+    (max: its input and the int64 indices; average: its input)."""
+    nodes = [
+        h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/conv/Conv", kernel_shape=[3],
+                    pads=[1, 1]),
+        h.make_node("MaxPool", ["c"], ["m"], name="/pool/MaxPool", kernel_shape=[2],
+                    strides=[2]),
+        h.make_node("AveragePool", ["m"], ["y"], name="/sr/AveragePool", kernel_shape=[2],
+                    strides=[2]),
+    ]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 4, 32])], [tensor("y", None)],
+                                     [weight("conv.weight", (8, 4, 3))]), batch=2)
+    a = analyze(r.draft)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    assert a.ok and a.parameters == 8 * 4 * 3 and a.output_shape == (8, 8)
+    from onnx_fixtures import saved_per_sample
+    # conv input 4×32, max-pool input 8×32 and its 8×16 int64 indices (2 fp32 elements
+    # each), average-pool input 8×16
+    assert saved_per_sample(r) == 4 * 32 + 8 * 32 + 2 * 8 * 16 + 8 * 16

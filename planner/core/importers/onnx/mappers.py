@@ -72,6 +72,8 @@ def _map_pool(kind: str):
     def mapper(imp, node, main, acts, facts):
         x = imp.per_sample(main)
         raw = _pool_params(imp, node, facts, raw=True)
+        if raw is not None and x is not None and len(x) == 2 and len(raw["pads"]) == 2:
+            return _pool_1d(imp, node, main, x, raw, kind)
         if raw is None or x is None or len(x) not in (3, 4):
             return imp.placeholder(node, main)
         padded = uneven_pad(imp, node, main, x, raw["pads"]) if len(x) == 3 else None
@@ -83,6 +85,28 @@ def _map_pool(kind: str):
             params = _pool_params(imp, node, facts)
         imp.emit(kind, node, params, main)
     return mapper
+
+
+def _pool_1d(imp, node, main: str, x, raw: dict, kind: str) -> None:
+    """MaxPool1d / AvgPool1d (a 1-D CNN's pooling; Next-ViT's reduction of its keys and
+    values over the sequence): a 2-D pooling over a height of 1 between two views, as a 1-D
+    convolution is planned (the same bytes kept and made)."""
+    begin, end = raw["pads"]
+    out = imp.per_sample(node.output[0])
+    if begin != end or out is None or len(out) != 2:
+        return imp.placeholder(node, main)
+    up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
+                  name=imp.layer_name(node, "as2d"))
+    imp.tensor_layer["\0" + up] = up
+    imp.layer_out[up] = (x[0], 1, x[1])
+    pool = imp.emit(kind, node, {"kernel": (1, int(raw["kernel"])),
+                                 "stride": (1, int(raw["stride"])), "padding": (0, int(begin)),
+                                 "ceil_mode": raw["ceil_mode"]}, "\0" + up, out=[])
+    imp.tensor_layer["\0" + pool] = pool
+    imp.layer_out[pool] = (out[0], 1, out[1])
+    imp.expect.append((pool, (out[0], 1, out[1]), node))
+    imp.emit("view", node, {"shape": out}, "\0" + pool, name=imp.layer_name(node, "as1d"))
+    return None
 
 
 def _followed_by_flatten(imp, tensor: str) -> bool:
