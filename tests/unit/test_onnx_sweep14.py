@@ -162,3 +162,20 @@ def test_1d_pooling_is_planned_over_a_height_of_one(tmp_path):
     # conv input 4×32, max-pool input 8×32 and its 8×16 int64 indices (2 fp32 elements
     # each), average-pool input 8×16
     assert saved_per_sample(r) == 4 * 32 + 8 * 32 + 2 * 8 * 16 + 8 * 16
+
+
+def test_global_max_pooling_is_planned(tmp_path):
+    """GlobalMaxPool (AdaptiveMaxPool2d(1): CBAM's channel attention, timm's 'max' and
+    'catavgmax' global pools) was an operator not understood (marked incomplete); now planned
+    with what PyTorch keeps: its input and its C×1×1 indices."""
+    nodes = [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/conv/Conv",
+                         kernel_shape=[1, 1]),
+             h.make_node("GlobalMaxPool", ["c"], ["m"], name="/pool/GlobalMaxPool"),
+             h.make_node("Flatten", ["m"], ["y"], name="/flat/Flatten")]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 3, 4, 4])], [tensor("y", None)],
+                                     [weight("conv.weight", (8, 3, 1, 1))]), batch=2)
+    a = analyze(r.draft)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    assert a.ok and a.output_shape == (8,)
+    from onnx_fixtures import saved_per_sample
+    assert saved_per_sample(r) == 3 * 16 + 8 * 16 + 8  # conv input, pool input, indices

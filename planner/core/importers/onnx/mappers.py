@@ -137,6 +137,18 @@ def _map_global_avgpool(imp, node, main, acts, facts):
                                    "shape": imp.per_sample(node.output[0])}, main)
 
 
+def _map_global_maxpool(imp, node, main, acts, facts):
+    """GlobalMaxPool (AdaptiveMaxPool2d(1): CBAM's channel attention, timm's 'max' and
+    'avgmax' global pools): PyTorch's adaptive max pooling keeps its input and the int64
+    indices of its C×1×1 output (planned as the output's size: C values a sample)."""
+    x = imp.per_sample(main)
+    out = imp.per_sample(node.output[0])
+    if x is None or out is None or len(x) not in (2, 3, 4):
+        return imp.placeholder(node, main)
+    imp.emit("elementwise", node, {"op": "other", "keeps": "input_output", "shape": out},
+             main)
+
+
 def _map_reduce(imp, node, main, acts, facts):
     x = imp.per_sample(main)
     out = imp.per_sample(node.output[0])
@@ -1577,6 +1589,7 @@ MAPPERS = {
     "MaxPool": _map_pool("maxpool"),
     "AveragePool": _map_pool("avgpool"),
     "GlobalAveragePool": _map_global_avgpool,
+    "GlobalMaxPool": _map_global_maxpool,
     "ReduceMean": _map_reduce,
     "ReduceSum": _map_reduce,
     "ReduceMax": _map_reduce,
