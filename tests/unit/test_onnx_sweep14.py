@@ -179,3 +179,63 @@ def test_global_max_pooling_is_planned(tmp_path):
     assert a.ok and a.output_shape == (8,)
     from onnx_fixtures import saved_per_sample
     assert saved_per_sample(r) == 3 * 16 + 8 * 16 + 8  # conv input, pool input, indices
+
+
+@pytest.mark.parametrize("op, function, keeps_output", [
+    ("Elu", "elu", False), ("Selu", "selu", False), ("Celu", "celu", False),
+    ("Softplus", "softplus", False), ("Mish", "mish", False), ("LogSoftmax", None, True),
+    ("Abs", None, False)])
+def test_more_activations_are_planned(tmp_path, op, function, keeps_output):
+    """ELU, SELU, CELU, Softplus, Mish (opset 18), log_softmax and abs were operators not
+    understood (marked incomplete); each now keeps what PyTorch keeps: its input, or for
+    log_softmax its output."""
+    from onnx_fixtures import saved_per_sample, single_op
+
+    r = import_saved(tmp_path, single_op(op, (8, 16), opset=18), batch=2)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    layer = r.draft.layers[-1]
+    if function:
+        assert layer.kind == "activation" and layer.params["function"] == function
+    assert saved_per_sample(r) == 8 * 16
+
+
+def test_mish_and_softplus_as_the_exporters_write_them_are_one_activation(tmp_path):
+    """The legacy exporter writes Mish below opset 18 as x · tanh(softplus(x)), and the
+    default exporter writes nn.Softplus as where(x > 20, x, softplus(x)): each is one
+    activation keeping x (PyTorch's mish and softplus), not three layers keeping more."""
+    from onnx_fixtures import saved_per_sample
+
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="/c/Conv", kernel_shape=[1, 1]),
+        h.make_node("Softplus", ["c"], ["sp"], name="/a/Softplus"),
+        h.make_node("Tanh", ["sp"], ["th"], name="/a/Tanh"),
+        h.make_node("Mul", ["c", "th"], ["mish"], name="/a/Mul"),
+        h.make_node("Softplus", ["mish"], ["sp2"], name="n3"),
+        h.make_node("Greater", ["mish", "threshold"], ["gt"], name="n9"),
+        h.make_node("Where", ["gt", "mish", "sp2"], ["y"], name="n10"),
+    ]
+    inits = [weight("w", (8, 3, 1, 1)), const("threshold", np.float32(20.0))]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 3, 4, 4])], [tensor("y", None)],
+                                     inits), batch=2)
+    assert r.report.complete, r.warnings
+    assert [(layer.kind, layer.params.get("function")) for layer in r.draft.layers[1:]] == [
+        ("conv2d", None), ("activation", "mish"), ("activation", "softplus")]
+    assert saved_per_sample(r) == 3 * 16 + 8 * 16 + 8 * 16
+
+
+def test_prelu_counts_its_slope_whatever_the_exporter_named_it(tmp_path):
+    """nn.PReLU's slope is a parameter: the default exporter stores its view, (1, C, 1, 1),
+    as a constant of its own ('val_6'). Before: an operator not understood, its slope a weight
+    of no layer."""
+    from onnx_fixtures import saved_per_sample
+
+    nodes = [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="node_conv2d",
+                         kernel_shape=[1, 1]),
+             h.make_node("PRelu", ["c", "val_6"], ["y"], name="node_prelu")]
+    inits = [weight("conv.weight", (8, 3, 1, 1)), weight("val_6", (1, 8, 1, 1), 0.25)]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 3, 4, 4])], [tensor("y", None)],
+                                     inits), batch=2)
+    a = analyze(r.draft)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    assert a.parameters == 8 * 3 + 8
+    assert saved_per_sample(r) == 3 * 16 + 8 * 16

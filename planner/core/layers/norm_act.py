@@ -26,15 +26,17 @@ from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
 
 ACTIVATIONS = ("relu", "leaky_relu", "gelu", "silu", "sigmoid", "tanh", "relu6", "hardswish",
-               "hardsigmoid", "gelu_new")
+               "hardsigmoid", "gelu_new", "elu", "selu", "celu", "softplus", "mish")
 # Hugging Face's NewGELUActivation (GPT-2's "gelu_new"): 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
 # written as separate ops, which keep x (pow), the tanh output, 0.5·x and 1 + tanh.
 _COMPOSITE_KEEPS = {"gelu_new": 3}
 # Functions whose backward needs the output (so in-place is free) vs the input.
 _KEEPS_OUTPUT = {"relu", "sigmoid", "tanh"}
-# leaky_relu_ keeps its result; the others below need their original input, so in place they
+# leaky_relu_ (and the ELUs in place) keep their result; the others need their original input
+# (ELU, SELU, CELU, Softplus and Mish out of place too), so in place they
 # keep a copy of it (autograd saves the input before it is overwritten).
-_INPLACE_KEEPS_OUTPUT = _KEEPS_OUTPUT | {"leaky_relu"}
+# (elu_, selu_ and celu_ too: their backward reads the result, ``is_result=True``)
+_INPLACE_KEEPS_OUTPUT = _KEEPS_OUTPUT | {"leaky_relu", "elu", "selu", "celu"}
 
 
 def _batchnorm(params, ins):
@@ -114,6 +116,11 @@ _ACTIVATION_COST = {  # FLOPs per element
     "silu": 5,
     "hardswish": 4,
     "hardsigmoid": 3,
+    "elu": 4,
+    "selu": 4,
+    "celu": 4,
+    "softplus": 4,
+    "mish": 8,
 }
 
 

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from planner.core.importers.onnx import contrib, tf_export
-from planner.core.importers.onnx.common import MAX_CONSTANT_WALK, flat, fx_call
+from planner.core.importers.onnx.common import FLOAT_TYPES, MAX_CONSTANT_WALK, flat, fx_call
 from planner.core.importers.onnx.computed import (
     broadcast_operand,
     gather_indices,
@@ -313,6 +313,24 @@ def _map_clip(imp, node, main, acts, facts):
 
 def _map_softmax(imp, node, main, acts, facts):
     imp.emit("softmax", node, {}, main)
+
+
+def _map_prelu(imp, node, main, acts, facts):
+    """PReLU: its learned slope (one, or one a channel) is a parameter; PyTorch keeps the
+    input (and reads the slope) for both gradients."""
+    slope = node.input[1] if len(node.input) > 1 else ""
+    # (the slope is PReLU's weight whatever the exporter named it: the default exporter
+    # stores its view, (1, C, 1, 1), as a constant of its own, 'val_6')
+    origin = imp.origin(slope) if slope else None
+    learned = numel(imp.init_dims[origin]) if origin in imp.init_dims and \
+        imp.init_type.get(origin) in FLOAT_TYPES else 0
+    imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
+             main, weights=(slope,) if learned else ())
+
+
+def _map_abs(imp, node, main, acts, facts):
+    """abs() keeps its input (the gradient is the input's sign)."""
+    imp.emit("elementwise", node, {"op": "other", "keeps": "input"}, main)
 
 
 def dropout_ratio(imp, node) -> float:
@@ -1312,6 +1330,9 @@ def _map_rows_of_weight(imp, node, main, table, learned: bool = False) -> None:
 
 
 def _map_where(imp, node, main, acts, facts):
+    if facts.get("activation"):  # an activation written with a Where (patterns: softplus)
+        imp.emit("activation", node, {"function": facts["activation"]}, facts["root"])
+        return
     ins = [i for i in node.input[1:3] if i]
     data = [i for i in ins if i in imp.acts and i in imp.tensor_layer]
     if not data:
@@ -1612,6 +1633,15 @@ MAPPERS = {
     "Tanh": _map_activation("tanh"),
     "HardSwish": _map_activation("hardswish"),
     "HardSigmoid": _map_activation("hardsigmoid"),
+    "Elu": _map_activation("elu"),
+    "Selu": _map_activation("selu"),
+    "Celu": _map_activation("celu"),
+    "Softplus": _map_activation("softplus"),
+    "Mish": _map_activation("mish"),
+    "Swish": _map_activation("silu"),  # (opset 24: x · sigmoid(alpha · x); alpha 1 is SiLU)
+    "LogSoftmax": _map_softmax,  # (log_softmax keeps its output, as softmax does)
+    "PRelu": _map_prelu,
+    "Abs": _map_abs,
     "Clip": _map_clip,
     "Softmax": _map_softmax,
     "Dropout": _map_dropout,

@@ -99,6 +99,28 @@ def _ultralytics_bn(imp, node) -> str | None:
     return w[:-len(".conv.weight")] + ".bn"
 
 
+def _softplus_threshold(imp, k: int) -> bool:
+    """``where(x > threshold, x, softplus(x))``: PyTorch's Softplus (beta 1, its threshold of
+    20) as the default exporter writes it. Fused into one softplus at the Where (which reads
+    x; the comparison and the ONNX Softplus are skipped). True where it was."""
+    nodes = imp.nodes
+    node = nodes[k]
+    x = node.input[0]
+    u = only_consumer(imp, node.output[0])
+    if u is None or nodes[u].op_type != "Where" or len(nodes[u].input) != 3:
+        return False
+    where = nodes[u]
+    if list(where.input[1:]) != [x, node.output[0]]:
+        return False
+    g = imp.producer.get(where.input[0])
+    if g is None or nodes[g].op_type != "Greater" or nodes[g].input[0] != x or \
+            nodes[g].input[1] in imp.acts or only_consumer(imp, nodes[g].output[0]) != u:
+        return False
+    imp.skip.update((k, g))
+    imp.fused[u] = {"activation": "softplus", "root": x}
+    return True
+
+
 def prepass(imp) -> None:
     nodes = imp.nodes
     named = any("." in name and not name.startswith("onnx::") for name in imp.init_dims)
@@ -111,6 +133,20 @@ def prepass(imp) -> None:
                 if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
                     imp.skip.add(k)
                     imp.fused[u] = {"silu": node.input[0]}
+        elif op == "Softplus" and node.output and node.input and _softplus_threshold(imp, k):
+            pass  # (the default exporter's softplus with its threshold: one softplus)
+        elif op == "Softplus" and node.output and node.input:
+            # x · tanh(softplus(x)): Mish as the legacy exporter writes it below opset 18 (no
+            # Mish op): one mish keeping x, not three layers keeping x, the tanh and a product
+            t = only_consumer(imp, node.output[0])
+            u = only_consumer(imp, nodes[t].output[0]) if t is not None and \
+                nodes[t].op_type == "Tanh" and nodes[t].output else None
+            if u is not None:
+                mul = nodes[u]
+                if mul.op_type == "Mul" and set(mul.input) == {node.input[0],
+                                                                nodes[t].output[0]}:
+                    imp.skip.update((k, t))
+                    imp.fused[u] = {"silu": node.input[0], "function": "mish"}
         elif op == "HardSigmoid" and node.output and \
                 abs(float(imp.attr(node, "alpha", 0.2)) - 1 / 6) < 1e-4 and \
                 abs(float(imp.attr(node, "beta", 0.5)) - 0.5) < 1e-6:
