@@ -10,9 +10,10 @@ parameter count, the FLOPs, and which tensors the framework keeps for the backwa
 follow what PyTorch's autograd saves (``derivatives.yaml``) on CUDA:
 
 * convolution and fully connected keep their input;
-* ReLU, sigmoid and tanh keep their output; GELU, SiLU, LeakyReLU, ReLU6 (hardtanh), Hardswish
-  and Hardsigmoid keep their input. In place, ReLU, sigmoid, tanh and LeakyReLU keep the output
-  (the same storage); the others keep a copy of their input, made before it is overwritten;
+* ReLU, sigmoid and tanh keep their output; GELU, SiLU, LeakyReLU, ReLU6 (hardtanh), Hardswish,
+  Hardsigmoid, ELU, SELU, CELU, Softplus and Mish keep their input. In place, ReLU, sigmoid,
+  tanh, LeakyReLU and the ELUs keep the output (the same storage); the others keep a copy of
+  their input, made before it is overwritten;
 * batch norm keeps its input plus per-channel mean and inverse std (fp32, not per sample);
 * layer norm keeps its input plus a mean and inverse std per normalised row (fp32);
 * max pooling keeps its input and int64 indices of the output's shape;
