@@ -26,7 +26,7 @@ def _warned_import(tmp_path):
     h = helper
     nodes = [h.make_node("MatMul", ["x", "blk.w.weight"], ["s"], name="/blk/MatMul"),
              h.make_node("Add", ["s", "onnx::Add_7"], ["b"], name="/blk/Add"),
-             h.make_node("Celu", ["b"], ["y"], name="/blk/Celu")]
+             h.make_node("Hardmax", ["b"], ["y"], name="/blk/Hardmax")]
     inits = [weight("blk.w.weight", (16, 16)), const("onnx::Add_7", np.full((1, 4, 16), 0.1))]
     model = build(nodes, [tensor("x", [1, 4, 16])], [tensor("y", None)], inits)
     return import_onnx(save(model, tmp_path / "w.onnx"), batch=8)
@@ -40,7 +40,7 @@ def test_import_warnings_notes_and_errors_are_translated(zh_app, tmp_path):  # n
         zh = i18n.tr_msg(line)
         assert zh != str(line) and any("\u4e00" <= c <= "\u9fff" for c in zh), zh
     unknown = next(w for w in r.warnings if "does not understand" in w)
-    assert "Celu" in i18n.tr_msg(unknown) and "不理解" in i18n.tr_msg(unknown)
+    assert "Hardmax" in i18n.tr_msg(unknown) and "不理解" in i18n.tr_msg(unknown)
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"\x08\x07garbage-that-is-not-protobuf" * 3)
     with pytest.raises(OnnxImportError) as err:
