@@ -239,3 +239,38 @@ def test_prelu_counts_its_slope_whatever_the_exporter_named_it(tmp_path):
     assert r.report.complete and r.report.not_understood == 0, r.warnings
     assert a.parameters == 8 * 3 + 8
     assert saved_per_sample(r) == 3 * 16 + 8 * 16
+
+
+def test_log_and_elementwise_max_min_are_planned(tmp_path):
+    """log() keeps its input; torch.maximum / minimum of two activations keep both. Before:
+    operators not understood (marked incomplete)."""
+    from onnx_fixtures import saved_per_sample
+
+    nodes = [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/c/Conv",
+                         kernel_shape=[1, 1]),
+             h.make_node("Exp", ["c"], ["e"], name="/n/Exp"),
+             h.make_node("Log", ["e"], ["l"], name="/n/Log"),
+             h.make_node("Max", ["l", "x"], ["y"], name="/n/Max")]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 8, 4, 4])], [tensor("y", None)],
+                                     [weight("conv.weight", (8, 8, 1, 1))]), batch=2)
+    assert r.report.complete and r.report.not_understood == 0, r.warnings
+    # conv input; exp's output; log's input (the same tensor); max's two inputs (log's output
+    # and x, which the conv keeps already)
+    assert saved_per_sample(r) == 8 * 16 + 8 * 16 + 8 * 16
+
+
+@pytest.mark.parametrize("name", ["scales", "val_3", "onnx::Resize_3"])
+def test_a_resize_scales_initializer_is_no_weight(tmp_path, name):
+    """A Resize's float scales stored as an initializer (as re-saving tools write them, named
+    'scales'): before, a weight tensor of no layer (marked incomplete), or, named by the
+    legacy exporter, a constant 'computed when the file was exported'. A Resize's region,
+    scales and sizes are never parameters."""
+    nodes = [h.make_node("Conv", ["x", "conv.weight"], ["c"], name="/c/Conv",
+                         kernel_shape=[1, 1]),
+             h.make_node("Resize", ["c", "", name], ["y"], name="/up/Resize", mode="nearest")]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 8, 4, 4])], [tensor("y", None)],
+                                     [weight("conv.weight", (8, 8, 1, 1)),
+                                      const(name, [1, 1, 2, 2], np.float32)], opset=13),
+                     batch=2)
+    assert r.report.complete and not r.warnings, r.warnings
+    assert analyze(r.draft).output_shape == (8, 8, 8)

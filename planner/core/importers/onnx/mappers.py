@@ -329,7 +329,7 @@ def _map_prelu(imp, node, main, acts, facts):
 
 
 def _map_abs(imp, node, main, acts, facts):
-    """abs() keeps its input (the gradient is the input's sign)."""
+    """abs() and log() keep their input (the gradient is the input's sign, or 1 / input)."""
     imp.emit("elementwise", node, {"op": "other", "keeps": "input"}, main)
 
 
@@ -682,7 +682,7 @@ def _map_binary(imp, node, main, acts, facts):
         # (a factor made from parameters counted at an earlier layer is learned too: the
         # product keeps its activation for their gradient)
         keeps = "input" if learned or counted else "nothing"
-    elif op == "Pow":
+    elif op in ("Pow", "Max", "Min"):  # (torch.maximum / minimum keep both operands)
         keeps = "input"
     else:
         keeps = "nothing"
@@ -1642,6 +1642,9 @@ MAPPERS = {
     "LogSoftmax": _map_softmax,  # (log_softmax keeps its output, as softmax does)
     "PRelu": _map_prelu,
     "Abs": _map_abs,
+    "Log": _map_abs,  # (log keeps its input, as abs does)
+    "Max": _map_binary,
+    "Min": _map_binary,
     "Clip": _map_clip,
     "Softmax": _map_softmax,
     "Dropout": _map_dropout,

@@ -14,6 +14,19 @@ from planner.core.importers.onnx.common import FLOAT_TYPES, percent, recalled
 from planner.core.layers import numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
+# Inputs that are never a parameter, whatever they are named: a Resize's region, scales and
+# sizes (a float 'scales' initializer of a re-saved file was a weight of no layer: incomplete)
+_NOT_PARAMETERS = {"Resize": frozenset({1, 2, 3}), "Upsample": frozenset({1})}
+
+
+def _operands(node) -> list[str]:
+    """The inputs of ``node`` a parameter may be among."""
+    skip = _NOT_PARAMETERS.get(node.op_type)
+    if not skip:
+        return node.input
+    return [i for k, i in enumerate(node.input) if k not in skip]
+
+
 _BLOCK_INDEX = re.compile(r"\.\d+(?=\.|$)")  # a repeated block's index in a module path
 
 
@@ -83,7 +96,8 @@ class WeightAccounting:
         unread = {t: numel(d) for t, d in self.init_dims.items()
                   if t not in seen and t not in claimed and numel(d) > 1
                   and self.init_type.get(t) in FLOAT_TYPES and t not in self.buffers
-                  and t not in self.quant_meta and self.is_learned(t)}
+                  and t not in self.quant_meta and self.is_learned(t)
+                  and t not in self.__dict__.get("_not_parameters", ())}
         if not unread:
             return
         n = sum(unread.values())
@@ -127,7 +141,11 @@ class WeightAccounting:
         """The learned float initializers the planned nodes read (through constant
         subgraphs), with their elements, and every tensor the walk saw."""
         stack = [i for k, node in enumerate(self.nodes) if self.status.get(k) != "constant"
-                 for i in node.input if i and i not in self.acts]
+                 for i in _operands(node) if i and i not in self.acts]
+        # (and what those inputs read is no weight read by no node: ``_unread_weights``)
+        self._not_parameters = {i for node in self.nodes if node.op_type in _NOT_PARAMETERS
+                                for k, i in enumerate(node.input)
+                                if k in _NOT_PARAMETERS[node.op_type]}
         seen: set[str] = set()
         weights: dict[str, int] = {}
         while stack:
@@ -144,7 +162,7 @@ class WeightAccounting:
                 continue
             p = self.producer.get(t)
             if p is not None:
-                stack.extend(i for i in self.nodes[p].input if i and i not in self.acts)
+                stack.extend(i for i in _operands(self.nodes[p]) if i and i not in self.acts)
         return weights, seen
 
     def _derived_warnings(self, seen: set[str], claimed) -> None:
