@@ -75,10 +75,19 @@ def uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, tu
         return imp.uneven_pads[key], padding
     name = imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": shape},
                     main, out=[], name=imp.layer_name(node, "pad"))
-    imp.tensor_layer["\0" + name] = name
-    imp.layer_out[name] = shape
+    planned(imp, name, shape)
     imp.uneven_pads[key] = name
     return name, padding
+
+
+def planned(imp, layer: str, shape: tuple[int, ...] | None = None) -> str:
+    """The importer's own name for ``layer``'s output (a layer between the file's tensors: a
+    convolution's lifting views, an F.pad the exporter fused), to read it as a tensor; its
+    per-sample ``shape`` recorded where given."""
+    imp.tensor_layer["\0" + layer] = layer
+    if shape is not None:
+        imp.layer_out[layer] = shape
+    return "\0" + layer
 
 
 def view_to(imp, node, main: str, tensor: str, suffix: str = "") -> None:
@@ -119,9 +128,7 @@ def map_conv(imp, node, main, acts, facts):
         # windows stacked along the height, between two views
         up = imp.emit("view", node, {"shape": stacked[0]}, main, out=[],
                       name=imp.layer_name(node, "stacked"))
-        imp.tensor_layer["\0" + up] = up
-        imp.layer_out[up] = stacked[0]
-        main, x = "\0" + up, stacked[0]
+        main, x = planned(imp, up, stacked[0]), stacked[0]
     if x is None or len(x) != dims + 1 or dims not in (1, 2, 3):
         return imp.placeholder(node, main)
     if _fixed_filter(imp, node):
@@ -157,10 +164,8 @@ def map_conv(imp, node, main, acts, facts):
         # A 1-D convolution as a 2-D one over a height of 1 (the same parameters and bytes).
         def lift(v):  # no padding over the height of 1
             return (0, int(v)) if isinstance(v, int) else (0,) + tuple(int(a) for a in v)
-        up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
-                      name=imp.layer_name(node, "as2d"))
-        imp.tensor_layer["\0" + up] = up
-        imp.layer_out[up] = (x[0], 1, x[1])
+        up = planned(imp, imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
+                                   name=imp.layer_name(node, "as2d")), (x[0], 1, x[1]))
         params = {"filters": int(w[0]), "kernel": (1, int(kernel[0])),
                   "stride": (1, int(strides[0])),
                   "padding": padding if isinstance(padding, str) else lift(padding),
@@ -169,14 +174,13 @@ def map_conv(imp, node, main, acts, facts):
             params["standardized"] = standardized
         if magnitude:
             params["weight_norm"] = magnitude
-        conv = imp.emit("conv2d", node, params, "\0" + up, out=[], weights=weights)
-        imp.tensor_layer["\0" + conv] = conv
+        conv = imp.emit("conv2d", node, params, up, out=[], weights=weights)
         out1 = imp.per_sample(node.output[0])
-        imp.layer_out[conv] = (out1[0], 1, out1[1]) if out1 else None
+        conv_t = planned(imp, conv, (out1[0], 1, out1[1]) if out1 else None)
         if out1:  # checked against the plan like every mapped layer's shape
             imp.expect.append((conv, (out1[0], 1, out1[1]), node))
         out = imp.per_sample(node.output[0])
-        imp.emit("view", node, {"shape": out}, "\0" + conv, name=imp.layer_name(node, "as1d"))
+        imp.emit("view", node, {"shape": out}, conv_t, name=imp.layer_name(node, "as1d"))
     else:
         src = main
         padded = uneven_pad(imp, node, main, x, conv_padding(imp, node, dims, facts,
@@ -200,10 +204,8 @@ def map_conv(imp, node, main, acts, facts):
     if bn is not None:
         _restore_bn(imp, node, bn, int(w[0]))
     if stacked:
-        last = imp.layers[-1].name
-        imp.tensor_layer["\0" + last] = last
-        imp.emit("view", node, {"shape": imp.per_sample(node.output[0])}, "\0" + last,
-                 name=imp.layer_name(node, "unstacked"))
+        imp.emit("view", node, {"shape": imp.per_sample(node.output[0])},
+                 planned(imp, imp.layers[-1].name), name=imp.layer_name(node, "unstacked"))
 
 
 def _stacked(imp, node, x, w, dims: int, facts) -> tuple[tuple, tuple] | None:

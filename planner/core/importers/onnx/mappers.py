@@ -19,7 +19,7 @@ from planner.core.importers.onnx.computed import (
     larger_computed_factor,
 )
 from planner.core.importers.onnx.convolution import (
-    map_conv, map_conv_transpose, norm_padding, one, uneven_pad, view_to)
+    map_conv, map_conv_transpose, norm_padding, one, planned, uneven_pad, view_to)
 from planner.core.importers.onnx.patterns import (
     elided_contiguous_query,
     elided_copies,
@@ -95,17 +95,14 @@ def _pool_1d(imp, node, main: str, x, raw: dict, kind: str) -> None:
     out = imp.per_sample(node.output[0])
     if begin != end or out is None or len(out) != 2:
         return imp.placeholder(node, main)
-    up = imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
-                  name=imp.layer_name(node, "as2d"))
-    imp.tensor_layer["\0" + up] = up
-    imp.layer_out[up] = (x[0], 1, x[1])
+    up = planned(imp, imp.emit("view", node, {"shape": (x[0], 1, x[1])}, main, out=[],
+                               name=imp.layer_name(node, "as2d")), (x[0], 1, x[1]))
     pool = imp.emit(kind, node, {"kernel": (1, int(raw["kernel"])),
                                  "stride": (1, int(raw["stride"])), "padding": (0, int(begin)),
-                                 "ceil_mode": raw["ceil_mode"]}, "\0" + up, out=[])
-    imp.tensor_layer["\0" + pool] = pool
-    imp.layer_out[pool] = (out[0], 1, out[1])
+                                 "ceil_mode": raw["ceil_mode"]}, up, out=[])
     imp.expect.append((pool, (out[0], 1, out[1]), node))
-    imp.emit("view", node, {"shape": out}, "\0" + pool, name=imp.layer_name(node, "as1d"))
+    imp.emit("view", node, {"shape": out}, planned(imp, pool, (out[0], 1, out[1])),
+             name=imp.layer_name(node, "as1d"))
     return None
 
 
@@ -328,7 +325,7 @@ def _map_prelu(imp, node, main, acts, facts):
              main, weights=(slope,) if learned else ())
 
 
-def _map_abs(imp, node, main, acts, facts):
+def _map_keeps_input(imp, node, main, acts, facts):
     """abs() and log() keep their input (the gradient is the input's sign, or 1 / input)."""
     imp.emit("elementwise", node, {"op": "other", "keeps": "input"}, main)
 
@@ -1641,8 +1638,8 @@ MAPPERS = {
     "Swish": _map_activation("silu"),  # (opset 24: x · sigmoid(alpha · x); alpha 1 is SiLU)
     "LogSoftmax": _map_softmax,  # (log_softmax keeps its output, as softmax does)
     "PRelu": _map_prelu,
-    "Abs": _map_abs,
-    "Log": _map_abs,  # (log keeps its input, as abs does)
+    "Abs": _map_keeps_input,
+    "Log": _map_keeps_input,
     "Max": _map_binary,
     "Min": _map_binary,
     "Clip": _map_clip,

@@ -99,6 +99,19 @@ def _ultralytics_bn(imp, node) -> str | None:
     return w[:-len(".conv.weight")] + ".bn"
 
 
+def _gated(imp, gate_nodes: tuple[int, ...], x: str, gate: str, function: str) -> None:
+    """``x · gate(x)``, where the gate's only reader is that product (SiLU, Hardswish, Mish as
+    exporters write them out): one activation ``function`` at the product, keeping x; the
+    gate's nodes are skipped."""
+    u = only_consumer(imp, gate)
+    if u is None:
+        return
+    mul = imp.nodes[u]
+    if mul.op_type == "Mul" and set(mul.input) == {x, gate}:
+        imp.skip.update(gate_nodes)
+        imp.fused[u] = {"silu": x} if function == "silu" else {"silu": x, "function": function}
+
+
 def _softplus_threshold(imp, k: int) -> bool:
     """``where(x > threshold, x, softplus(x))``: PyTorch's Softplus (beta 1, its threshold of
     20) as the default exporter writes it. Fused into one softplus at the Where (which reads
@@ -127,37 +140,21 @@ def prepass(imp) -> None:
     for k, node in enumerate(nodes):
         op = node.op_type
         if op == "Sigmoid" and node.output:
-            u = only_consumer(imp, node.output[0])
-            if u is not None:
-                mul = nodes[u]
-                if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
-                    imp.skip.add(k)
-                    imp.fused[u] = {"silu": node.input[0]}
-        elif op == "Softplus" and node.output and node.input and _softplus_threshold(imp, k):
-            pass  # (the default exporter's softplus with its threshold: one softplus)
+            _gated(imp, (k,), node.input[0], node.output[0], "silu")
         elif op == "Softplus" and node.output and node.input:
-            # x · tanh(softplus(x)): Mish as the legacy exporter writes it below opset 18 (no
+            # the default exporter's softplus with its threshold: one softplus; else
+            # x · tanh(softplus(x)), Mish as the legacy exporter writes it below opset 18 (no
             # Mish op): one mish keeping x, not three layers keeping x, the tanh and a product
             t = only_consumer(imp, node.output[0])
-            u = only_consumer(imp, nodes[t].output[0]) if t is not None and \
-                nodes[t].op_type == "Tanh" and nodes[t].output else None
-            if u is not None:
-                mul = nodes[u]
-                if mul.op_type == "Mul" and set(mul.input) == {node.input[0],
-                                                                nodes[t].output[0]}:
-                    imp.skip.update((k, t))
-                    imp.fused[u] = {"silu": node.input[0], "function": "mish"}
+            if not _softplus_threshold(imp, k) and t is not None and \
+                    nodes[t].op_type == "Tanh" and nodes[t].output:
+                _gated(imp, (k, t), node.input[0], nodes[t].output[0], "mish")
         elif op == "HardSigmoid" and node.output and \
                 abs(float(imp.attr(node, "alpha", 0.2)) - 1 / 6) < 1e-4 and \
                 abs(float(imp.attr(node, "beta", 0.5)) - 0.5) < 1e-6:
             # x · hardsigmoid(x): hardswish as the legacy exporter writes it below opset 14
             # (no HardSwish op): one hardswish keeping x, not a product keeping both
-            u = only_consumer(imp, node.output[0])
-            if u is not None:
-                mul = nodes[u]
-                if mul.op_type == "Mul" and set(mul.input) == {node.input[0], node.output[0]}:
-                    imp.skip.add(k)
-                    imp.fused[u] = {"silu": node.input[0], "function": "hardswish"}
+            _gated(imp, (k,), node.input[0], node.output[0], "hardswish")
         elif op in ("MatMul", "Gemm") and len(node.input) >= 2 and imp.is_weight(node.input[1]) \
                 and len(imp.dims_of(node.input[1]) or ()) == 2 and node.output:
             w = imp.dims_of(node.input[1])
