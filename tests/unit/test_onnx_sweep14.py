@@ -274,3 +274,15 @@ def test_a_resize_scales_initializer_is_no_weight(tmp_path, name):
                      batch=2)
     assert r.report.complete and not r.warnings, r.warnings
     assert analyze(r.draft).output_shape == (8, 8, 8)
+
+
+def test_a_max_over_three_activations_is_said_not_planned_from_two(tmp_path):
+    """ONNX's Max is variadic; the plan's elementwise layer reads two operands, so a Max of
+    three activations is an operator not understood (marked incomplete), not a layer that
+    drops its third input."""
+    nodes = [h.make_node("Relu", ["x"], ["a"], name="/a/Relu"),
+             h.make_node("Sigmoid", ["x"], ["b"], name="/b/Sigmoid"),
+             h.make_node("Max", ["a", "b", "x"], ["y"], name="/m/Max")]
+    r = import_saved(tmp_path, build(nodes, [tensor("x", ["N", 8, 4, 4])], [tensor("y", None)]),
+                     batch=2)
+    assert not r.report.complete and r.report.not_understood_ops == ("Max",)

@@ -325,6 +325,14 @@ def _map_prelu(imp, node, main, acts, facts):
              main, weights=(slope,) if learned else ())
 
 
+def _map_max_min(imp, node, main, acts, facts):
+    """Elementwise Max / Min of two operands (torch.maximum / minimum); ONNX's variadic form
+    over more activations is no layer the plan has: a placeholder, said."""
+    if sum(1 for i in node.input if i and i in imp.acts) > 2:
+        return imp.placeholder(node, main)
+    return _map_binary(imp, node, main, acts, facts)
+
+
 def _map_keeps_input(imp, node, main, acts, facts):
     """abs() and log() keep their input (the gradient is the input's sign, or 1 / input)."""
     imp.emit("elementwise", node, {"op": "other", "keeps": "input"}, main)
@@ -1640,8 +1648,8 @@ MAPPERS = {
     "PRelu": _map_prelu,
     "Abs": _map_keeps_input,
     "Log": _map_keeps_input,
-    "Max": _map_binary,
-    "Min": _map_binary,
+    "Max": _map_max_min,
+    "Min": _map_max_min,
     "Clip": _map_clip,
     "Softmax": _map_softmax,
     "Dropout": _map_dropout,
