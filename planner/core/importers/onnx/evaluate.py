@@ -28,8 +28,11 @@ _UNARY = {
 EVALUABLE = set(_BINARY) | set(_UNARY) | {
     "Shape", "Size", "Identity", "Cast", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice",
     "Div", "Where", "Range", "ConstantOfShape", "Reshape", "Expand", "Tile", "Transpose",
-    "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Flatten", "Sum", "CastLike",
+    "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Flatten", "Sum", "CastLike", "Clip",
 }
+# Operators whose optional inputs change the result: evaluated only where every input the node
+# names has a value (an omitted one is None, as is one not known: ``evaluate`` cannot tell).
+NEEDS_ALL_INPUTS = frozenset({"Clip"})
 
 
 def _axes(node_attr, inputs, k):
@@ -86,6 +89,17 @@ def evaluate(op: str, attr, inputs: list, shape_of0, np_dtype) -> list | None:
             out = _BINARY[op](x, y)
         return [out.astype(np.result_type(x, y)) if op not in (
             "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or") else out]
+    if op == "Clip":
+        # timm's TensorFlow "same" padding: max(needed, 0) as Clip(x, 0) (opset 11+: the bounds
+        # are inputs; before, attributes)
+        low = inputs[1] if len(inputs) > 1 and inputs[1] is not None else attr("min")
+        high = inputs[2] if len(inputs) > 2 and inputs[2] is not None else attr("max")
+        out = x
+        if low is not None:
+            out = np.maximum(out, np.asarray(low).reshape(()))
+        if high is not None:
+            out = np.minimum(out, np.asarray(high).reshape(()))
+        return [out.astype(x.dtype)]
     if op == "Sum":
         if any(v is None for v in inputs):
             return None

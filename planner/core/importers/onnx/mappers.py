@@ -1125,7 +1125,13 @@ def _map_pad(imp, node, main, acts, facts):
     out = imp.per_sample(node.output[0])
     if out is None:
         return imp.placeholder(node, main)
-    imp.emit("elementwise", node, {"op": "other", "keeps": "nothing", "shape": out}, main)
+    mode = imp.attr(node, "mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else str(mode)
+    # PyTorch's reflection and replication pads keep their input for backward
+    # (reflection_pad2d_backward(grad, self, padding)); a constant pad and the circular one
+    # (slices and a concat) keep nothing.
+    keeps = "input" if mode in ("reflect", "edge") else "nothing"
+    imp.emit("elementwise", node, {"op": "other", "keeps": keeps, "shape": out}, main)
 
 
 def _map_rnn(kind: str):

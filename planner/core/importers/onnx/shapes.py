@@ -18,7 +18,12 @@ from planner.core.importers.onnx.common import (
     one_line,
 )
 from planner.core.importers.onnx.branches import inline_known_ifs
-from planner.core.importers.onnx.evaluate import EVALUABLE, MAX_VALUE_ELEMENTS, evaluate
+from planner.core.importers.onnx.evaluate import (
+    EVALUABLE,
+    MAX_VALUE_ELEMENTS,
+    NEEDS_ALL_INPUTS,
+    evaluate,
+)
 from planner.core.importers.onnx.graph import GraphError
 from planner.core.importers.onnx.strides import contiguous, view_strides
 from planner.core.layers import MAX_DIM, numel, shape_str
@@ -189,6 +194,8 @@ class ShapeTracking:
                 continue
             ins = [values.get(i) if i else None for i in node.input]
             if op not in ("Shape", "Size") and (not ins or ins[0] is None):
+                continue
+            if op in NEEDS_ALL_INPUTS and any(i and v is None for i, v in zip(node.input, ins)):
                 continue
 
             def attr(name, default=None, _node=node):
