@@ -7519,7 +7519,7 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     </message>
     <message>
         <source>ONNX shape inference leaves too many tensor shapes unknown: the graph builds lists of tensors ({op} node &apos;{node}&apos;: torch.tensor_split, or a Python list the legacy exporter traced), whose shapes inference does not follow. Export with the default exporter (torch.onnx.export(model, (x,), &apos;m.onnx&apos;)), which writes such splits as slices.</source>
-        <translation>ONNX 形状推断留下太多未知的张量形状：图构建了张量列表（{op} 节点“{node}”：torch.tensor_split，或旧版导出器追踪到的 Python 列表），形状推断无法跟踪其形状。请改用默认导出器导出（torch.onnx.export(model, (x,), 'm.onnx')），它将这类拆分写成切片。</translation>
+        <translation>ONNX 形状推断留下太多未知的张量形状：图构建了张量列表（{op} 节点“{node}”：torch.tensor_split，或旧版导出器追踪到的 Python 列表），形状推断无法跟踪其形状。请改用默认导出器导出（torch.onnx.export(model, (x,), &apos;m.onnx&apos;)），它将这类拆分写成切片。</translation>
     </message>
     <message>
         <source>The graph has control flow that depends on the data ({op} node &apos;{node}&apos;): which branch runs, or how often, is known only when the network runs (a detector&apos;s post-processing: box decoding, non-maximum suppression). The planner plans a graph without it: export the network up to its raw outputs (backbone and heads, without the post-processing).</source>
@@ -7620,6 +7620,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
     <message>
         <source>{n} weight tensor(s) of the file ({values} values, {pct} % of the {read} the plan reads) are read by no node of the plan: {names}. If they are the network&apos;s parameters (of nodes left out, or of a module the traced call never ran), the plan lacks them.</source>
         <translation>文件中有 {n} 个权重张量（{values} 个值，相当于规划所读取的 {read} 个值的 {pct} %）没有被规划中的任何节点读取：{names}。如果它们是网络的参数（属于被略去的节点，或属于追踪调用从未运行的模块），规划中就缺少它们。</translation>
+    </message>
+    <message>
+        <source>{n} convolution or linear weight(s) of the file ({names}) are constants the exporter computed from parameters (a standardised weight times its gain, as timm&apos;s ScaledStdConv; a weight norm): the plan counts each as one weight of its shape. The parameters they came from beyond that (a gain per output channel: up to {values}) are not in the file, nor what the standardisation keeps for backward. Export in training mode (model.train(), dynamo=False) to count them.</source>
+        <translation>文件中的 {n} 个卷积或线性层权重（{names}）是导出器由参数计算出的常量（标准化权重乘以其增益，如 timm 的 ScaledStdConv；权重归一化）：计划把每个都按其形状计为一个权重。它们所来自的其余参数（每个输出通道一个增益：至多 {values} 个）不在文件中，标准化为反向传播保留的内容也不在其中。请以训练模式导出（model.train()，dynamo=False）以计入它们。</translation>
     </message>
     <message>
         <source>Learned layers compute a tensor from constants alone (a position-bias MLP over a table of relative coordinates, as in Swin-V2): their parameters are counted, but what they keep for backward is not planned: {values} values and {masks} one-byte dropout mask elements ({mib} MiB in fp32), the same at every batch.</source>

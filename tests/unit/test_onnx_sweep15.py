@@ -90,3 +90,74 @@ def test_same_padding_computed_with_clip_resolves(tmp_path):
     a = analyze(r.draft)
     assert a.ok, a.problems
     assert tuple(a.layers[-1].out_shape) == (8, out, out)
+
+
+def _latent_pool(c: int = 8, t: int = 5) -> onnx.ModelProto:
+    """timm's attention pool (test_vit3, legacy exporter at batch 1): a learned latent query
+    expanded over the batch, latent.expand(B, -1, -1), projected by q and attending over the
+    tokens."""
+    nodes = [
+        h.make_node("Shape", ["x"], ["shp"], name="/attn_pool/Shape"),
+        h.make_node("Gather", ["shp", "zero"], ["b"], axis=0, name="/attn_pool/Gather"),
+        h.make_node("Unsqueeze", ["b", "ax0"], ["b1"], name="/attn_pool/Unsqueeze"),
+        h.make_node("Concat", ["b1", "rest"], ["target"], axis=0, name="/attn_pool/Concat"),
+        h.make_node("Expand", ["attn_pool.latent", "target"], ["lat"], name="/attn_pool/Expand"),
+        h.make_node("MatMul", ["lat", "attn_pool.q.weight"], ["q"], name="/attn_pool/q/MatMul"),
+        h.make_node("Transpose", ["x"], ["xt"], perm=[0, 2, 1], name="/attn_pool/Transpose"),
+        h.make_node("MatMul", ["q", "xt"], ["s"], name="/attn_pool/MatMul"),
+        h.make_node("Softmax", ["s"], ["p"], axis=-1, name="/attn_pool/Softmax"),
+        h.make_node("MatMul", ["p", "x"], ["y"], name="/attn_pool/MatMul_1"),
+    ]
+    inits = [weight("attn_pool.latent", (1, 1, c)), weight("attn_pool.q.weight", (c, c)),
+             const("zero", 0, np.int64), const("ax0", [0], np.int64),
+             const("rest", [1, c], np.int64)]
+    return build(nodes, [tensor("x", [1, t, c])], [tensor("y", [1, 1, c])], inits)
+
+
+def test_a_learned_latent_expanded_over_the_batch_is_a_parameter(tmp_path):
+    """The latent was taken for a constant table expanded over the batch (a coordinate table,
+    as ConViT's): its parameters were left out with no word (test_vit3: 96 short)."""
+    c = 8
+    r = import_saved(tmp_path, _latent_pool(c), batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c + c * c
+    assert r.report.complete
+
+
+def _std_conv_file(folded_name: str) -> onnx.ModelProto:
+    """A default-exporter (eval) file whose convolution weight is a constant the exporter
+    computed: named after the op that made it, as the default exporter names its folds."""
+    nodes = [
+        h.make_node("Conv", ["x", folded_name, "stem.conv.bias"], ["y"], kernel_shape=[3, 3],
+                    pads=[1, 1, 1, 1], name="node_Conv_1"),
+        h.make_node("Relu", ["y"], ["z"], name="node_relu"),
+    ]
+    for n in nodes:
+        p = n.metadata_props.add()
+        p.key, p.value = "pkg.torch.onnx.name_scopes", str(["", "stem", "stem.conv"])
+    inits = [weight(folded_name, (16, 3, 3, 3)), weight("stem.conv.bias", (16,))]
+    model = build(nodes, [tensor("x", ["N", 3, 8, 8])], [tensor("z", ["N", 16, 8, 8])], inits,
+                  opset=18)
+    model.producer_name, model.producer_version = "pytorch", "2.14.1"
+    return model
+
+
+def test_a_convolution_weight_computed_at_export_is_said(tmp_path):
+    """timm's ScaledStdConv (NFNets) in an eval export of the default exporter: each
+    convolution's weight is standardize(weight) * gain, folded into one constant ('view_2'),
+    so the per-channel gains (800 parameters of test_nfnet) were missing with no word; the
+    only note said 'per-channel factors' were counted. Now it is said, with the gains' upper
+    bound, and the estimate is incomplete."""
+    r = import_saved(tmp_path, _std_conv_file("view_2"), batch=2)
+    text = " ".join(str(w) for w in r.warnings)
+    assert "computed from parameters" in text and "16" in text, text
+    assert not r.report.complete
+
+
+def test_a_transposed_parameter_folded_at_export_is_no_loss(tmp_path):
+    """A parameter only transposed at export (BoTNet's relative-position table, 'transpose_10')
+    holds all its values: no warning, the estimate stays complete."""
+    r = import_saved(tmp_path, _std_conv_file("transpose_10"), batch=2)
+    assert not [w for w in r.warnings if "computed from parameters" in str(w)]
+    assert r.report.complete

@@ -981,12 +981,32 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         layer reading it keeps its copy)."""
         t = node.output[0]
         table = self.origin(node.input[0]) or node.input[0]
+        params = {"op": "other", "keeps": "nothing", "shape": self.per_sample(t)}
+        if table in self.init_dims and self._learned_table(table):
+            # a learned tensor expanded over the batch (timm's attention-pool latent query,
+            # latent.expand(B, -1, -1) before its q projection): the layer's parameter
+            params["parameters"] = numel(self.init_dims[table])
+            self.emit("elementwise", node, params, self.input_name, out=[t], index=k,
+                      weights=(node.input[0],))
+            return
         if table in self.init_dims:
             self.buffers.add(table)  # data (a coordinate table), not a parameter
-        self.emit("elementwise", node, {"op": "other", "keeps": "nothing",
-                                        "shape": self.per_sample(t)}, self.input_name,
-                  out=[t], index=k)
+        self.emit("elementwise", node, params, self.input_name, out=[t], index=k)
         self.expanded_tables += 1
+
+    def _learned_table(self, table: str) -> bool:
+        """An expanded initializer is a parameter of the network: the exported program's
+        signature says so, or (without one) the default exporter's record of the traced
+        operations names it, or the legacy exporter kept its module path."""
+        if not self.is_learned(table):
+            return False
+        listed = self.__dict__.get("signature", {}).get(table)
+        if listed:
+            return listed == "PARAMETER"
+        if self.dynamo:
+            return bool(self.fx_parameters) and \
+                table.replace(".", "_").lower() in self.fx_parameters
+        return self.named_parameters and "." in table
 
     def _random_source(self, k: int, node) -> None:
         """Random values drawn per sample (shapes._random_sources): a tensor of every sample,

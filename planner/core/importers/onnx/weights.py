@@ -27,6 +27,15 @@ def _operands(node) -> list[str]:
     return [i for k, i in enumerate(node.input) if k not in skip]
 
 
+# Layer kinds whose weight is a product's operand (a whole weight folded at export is said apart
+# from per-channel factors).
+_PRODUCT_KINDS = frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d",
+                            "fc", "generic"})
+
+# Names the default exporter gives a constant it folded from one parameter by a layout op.
+_LAYOUT_ONLY = re.compile(r"(transpose|permute|t|expand|unsqueeze|squeeze|clone|contiguous|"
+                          r"flatten|alias|detach|numpy_t)(_\d+)?")
+
 _BLOCK_INDEX = re.compile(r"\.\d+(?=\.|$)")  # a repeated block's index in a module path
 
 
@@ -170,7 +179,30 @@ class WeightAccounting:
         parameters) and constant-only learned layers' kept tensors, said with their figures."""
         derived = set(t for t in seen if t not in claimed and t in self.init_dims
                       and self.is_derived(t))
-        self.folded_counted = sum(1 for t in claimed if self.is_derived(t))
+        folded = [t for t in claimed if self.is_derived(t)]
+        # A convolution's or linear layer's whole weight computed at export (timm's
+        # ScaledStdConv: standardize(weight) * gain, folded by the default exporter in eval
+        # mode): counted as one weight of its shape; what it was computed from beyond that
+        # (a gain per output channel) is not in the file.
+        # (named by the default exporter after the op that made it: a transpose or permute of
+        # one parameter, as a relative-position table for a product, moves values only)
+        products = [t for t in folded if len(self.init_dims[t]) >= 2 and any(
+            kind in _PRODUCT_KINDS for kind, _scope in self.claimants.get(t, ()))
+            and not _LAYOUT_ONLY.fullmatch(t)]
+        self.folded_counted = len(folded) - len(products)
+        if products:
+            self.incomplete = True
+            gains = sum(int(self.init_dims[t][0]) for t in products)
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} convolution or linear weight(s) of the file ({names}) are constants "
+                "the exporter computed from parameters (a standardised weight times its gain, "
+                "as timm's ScaledStdConv; a weight norm): the plan counts each as one weight of "
+                "its shape. The parameters they came from beyond that (a gain per output "
+                "channel: up to {values}) are not in the file, nor what the standardisation "
+                "keeps for backward. Export in training mode (model.train(), dynamo=False) to "
+                "count them."), n=len(products), values=f"{gains:,}",
+                names=", ".join(f"'{t}'" for t in sorted(products)[:3])
+                + (", ..." if len(products) > 3 else "")))
         if self.dynamo_names:
             # The optimiser's own name for what it computed from initializers ('val_3': a
             # position-bias MLP's first product, weight times coordinate table), where no
