@@ -32,9 +32,12 @@ def _operands(node) -> list[str]:
 _PRODUCT_KINDS = frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d",
                             "fc", "generic"})
 
-# Names the default exporter gives a constant it folded from one parameter by a layout op.
-_LAYOUT_ONLY = re.compile(r"(transpose|permute|t|expand|unsqueeze|squeeze|clone|contiguous|"
-                          r"flatten|alias|detach|numpy_t)(_\d+)?")
+# Names the default exporter gives a constant it computed (named after the op that made it):
+# a weight standardised (``reshape_as`` after a batch norm over the weight: 'view_8'), scaled or
+# normalised. A parameter only transposed or permuted ('transpose_10': a relative-position table
+# for a product) holds all its values, and other names are no evidence.
+_COMPUTED_WEIGHT = re.compile(r"(view|reshape|_unsafe_view|mul|div|add|sub|_weight_norm|"
+                              r"weight_norm|getitem|rsqrt|sqrt|pow|where)(_\d+)?")
 
 _BLOCK_INDEX = re.compile(r"\.\d+(?=\.|$)")  # a repeated block's index in a module path
 
@@ -184,11 +187,9 @@ class WeightAccounting:
         # ScaledStdConv: standardize(weight) * gain, folded by the default exporter in eval
         # mode): counted as one weight of its shape; what it was computed from beyond that
         # (a gain per output channel) is not in the file.
-        # (named by the default exporter after the op that made it: a transpose or permute of
-        # one parameter, as a relative-position table for a product, moves values only)
         products = [t for t in folded if len(self.init_dims[t]) >= 2 and any(
             kind in _PRODUCT_KINDS for kind, _scope in self.claimants.get(t, ()))
-            and not _LAYOUT_ONLY.fullmatch(t)]
+            and _COMPUTED_WEIGHT.fullmatch(t)]
         self.folded_counted = len(folded) - len(products)
         if products:
             self.incomplete = True
