@@ -88,7 +88,14 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  "llama_tiny_eager", "qwen2_tiny_eager", "phi3_tiny_eager", "qwen3_tiny_eager",
                  # round 14: mixture of experts, multi-query attention, partial rotary with
                  # biased projections, sliding-window code models
-                 "mixtral_tiny", "gpt_bigcode_tiny", "stablelm_tiny", "starcoder2_tiny")
+                 "mixtral_tiny", "gpt_bigcode_tiny", "stablelm_tiny", "starcoder2_tiny",
+                 # round 15: recent decoders (``_TEXT15``), convolution and pooling encoders,
+                 # Fourier mixing and a state-space model
+                 "cohere_tiny", "olmo2_tiny", "gemma3_tiny", "glm_tiny", "helium_tiny",
+                 "apertus_tiny", "lfm2_tiny", "seedoss_tiny", "arcee_tiny", "ernie45_tiny",
+                 "olmo3_tiny", "exaone4_tiny", "nemotron_tiny", "persimmon_tiny", "mpt_tiny",
+                 "xglm_tiny", "biogpt_tiny", "codegen_tiny", "squeezebert_tiny", "funnel_tiny",
+                 "convbert_tiny", "megatronbert_tiny", "fnet_tiny", "mamba_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -109,7 +116,11 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  "timm_efficientformerv2_s0", "timm_mambaout_femto", "timm_starnet_s1",
                  "timm_xcit_nano_12_p16_224", "timm_gcvit_xxtiny", "timm_pvt_v2_b0",
                  "timm_hiera_tiny_224", "timm_resmlp_12_224", "timm_gmlp_ti16_224",
-                 "timm_crossvit_tiny_240", "timm_inception_next_tiny", "timm_sequencer2d_s")
+                 "timm_crossvit_tiny_240", "timm_inception_next_tiny", "timm_sequencer2d_s",
+                 # round 15: anti-aliased pooling (reflect pad), TF-'same' padding, scaled
+                 # weight standardisation, an attention pool's latent query, a hybrid ViT
+                 "timm_resnetblur18", "timm_tf_efficientnet_b0", "timm_test_nfnet",
+                 "timm_nf_resnet26", "timm_test_vit3", "timm_vit_tiny_r_s16_p8_224")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
@@ -299,9 +310,70 @@ class _UNet(torch.nn.Module):
                                                align_corners=False)
 
 
+def _text15(name: str):
+    """Round 15's text families: small configs, token ids in; None for another name."""
+    import transformers as tf  # noqa: PLC0415 - only the text rows need it
+
+    ll = {"hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "intermediate_size": 344, "bos_token_id": 0,
+          "eos_token_id": 0, "pad_token_id": 0, "vocab_size": 1000,
+          "attn_implementation": "sdpa"}
+    hd = {**ll, "head_dim": 32}
+    bertish = {"hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+               "intermediate_size": 512, "vocab_size": 1000}
+    builders = {
+        "cohere": lambda: tf.CohereModel(tf.CohereConfig(**ll)),
+        "olmo2": lambda: tf.Olmo2Model(tf.Olmo2Config(**ll)),
+        # (sliding-window and global layers; eager: its soft-capping has no SDPA path)
+        "gemma3": lambda: tf.Gemma3TextModel(tf.Gemma3TextConfig(
+            **{**hd, "sliding_window": 64, "attn_implementation": "eager"})),
+        "glm": lambda: tf.GlmModel(tf.GlmConfig(**hd)),  # interleaved rotary
+        "helium": lambda: tf.HeliumModel(tf.HeliumConfig(**hd)),
+        "apertus": lambda: tf.ApertusModel(tf.ApertusConfig(**ll)),  # xIELU, learned scalars
+        "lfm2": lambda: tf.Lfm2Model(tf.Lfm2Config(  # a short convolution, then attention
+            **{**ll, "layer_types": ["conv", "full_attention"]})),
+        "seedoss": lambda: tf.SeedOssModel(tf.SeedOssConfig(**hd)),
+        "arcee": lambda: tf.ArceeModel(tf.ArceeConfig(**ll)),  # ReLU² MLP
+        "ernie45": lambda: tf.Ernie4_5Model(tf.Ernie4_5Config(**hd)),
+        "olmo3": lambda: tf.Olmo3Model(tf.Olmo3Config(**ll)),
+        "exaone4": lambda: tf.Exaone4Model(tf.Exaone4Config(**ll)),
+        "nemotron": lambda: tf.NemotronModel(tf.NemotronConfig(**hd)),  # LayerNorm1p, ReLU²
+        "persimmon": lambda: tf.PersimmonModel(tf.PersimmonConfig(**bertish)),
+        "mpt": lambda: tf.MptModel(tf.MptConfig(d_model=128, n_layers=2, n_heads=4,
+                                                vocab_size=1000, max_seq_len=256)),
+        "xglm": lambda: tf.XGLMModel(tf.XGLMConfig(
+            d_model=128, num_layers=2, attention_heads=4, ffn_dim=512, vocab_size=1000,
+            max_position_embeddings=256)),
+        "biogpt": lambda: tf.BioGptModel(tf.BioGptConfig(**bertish)),
+        "codegen": lambda: tf.CodeGenModel(tf.CodeGenConfig(
+            n_embd=128, n_layer=2, n_head=4, rotary_dim=16, n_positions=256, vocab_size=1000,
+            bos_token_id=0, eos_token_id=0)),
+        # (grouped 1-D convolutions in place of linear layers; its pooler is in the model)
+        "squeezebert": lambda: tf.SqueezeBertModel(tf.SqueezeBertConfig(
+            **bertish, embedding_size=128)),
+        "funnel": lambda: tf.FunnelBaseModel(tf.FunnelConfig(  # pools the sequence
+            d_model=128, n_head=4, d_head=32, d_inner=512, block_sizes=[1, 1],
+            vocab_size=1000)),
+        "convbert": lambda: tf.ConvBertModel(tf.ConvBertConfig(**bertish, embedding_size=128)),
+        "megatronbert": lambda: tf.MegatronBertModel(tf.MegatronBertConfig(**bertish),
+                                                     add_pooling_layer=False),
+        "fnet": lambda: tf.FNetModel(tf.FNetConfig(  # Fourier transforms mix the tokens
+            hidden_size=128, num_hidden_layers=2, intermediate_size=512, vocab_size=1000),
+            add_pooling_layer=False),
+        "mamba": lambda: tf.MambaModel(tf.MambaConfig(
+            hidden_size=64, num_hidden_layers=2, state_size=8, vocab_size=1000,
+            use_mambapy=False)),
+    }
+    make = builders.get(name.removesuffix("_tiny"))
+    return _Ids(make()) if make else None
+
+
 def _text(name: str):
     import transformers as tf  # noqa: PLC0415 - only the text rows need it
 
+    made = _text15(name)
+    if made is not None:
+        return made
     attn = "eager" if name.endswith("_eager") else "sdpa"
     small = {"vocab_size": 1000, "attn_implementation": attn}
     if name.startswith("albert"):  # one layer's weights shared by all four layers
