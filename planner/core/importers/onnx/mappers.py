@@ -812,9 +812,15 @@ def _map_region(imp, node, main, acts, facts):
         eager = bool(facts.get("written_out"))
         if eager:
             imp.eager_layernorms.append(imp.per_sample(root))
-        imp.emit("layernorm", node, {"implementation": "eager"} if eager else {}, root,
-                 name=name, weights=weights)
-        if len(weights) != 2:
+        # (a scale alone: Cohere's and OLMo's LayerNorm without a bias; neither: a norm
+        # without affine parameters)
+        params = {"implementation": "eager"} if eager else {}
+        if len(weights) == 1:
+            params["bias"] = False
+        elif not weights:
+            params["affine"] = False
+        imp.emit("layernorm", node, params, root, name=name, weights=weights)
+        if len(weights) > 2:
             imp.notes.append(Msg(QT_TRANSLATE_NOOP(
                 "core", "A layer norm written out as operators ('{node}') has {n} learned "
                 "tensor(s); the plan counts a scale and a bias."), node=imp.node_label(node),

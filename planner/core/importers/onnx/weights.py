@@ -596,7 +596,12 @@ class WeightAccounting:
             return self.named_parameters and o.startswith("onnx::") and \
                 self.init_type.get(o) in FLOAT_TYPES and \
                 sum(1 for d in self.init_dims[o] if d > 1) == 1
-        if not self.is_derived(o):
+        # (a one-element constant is evidence only with the file's list of parameters: a
+        # learned scalar folded with the function of it the network applies, xIELU's
+        # softplus(alpha) stored as 'softplus', in a module that lost that parameter)
+        scalar = self.folded_modules is not None and self._derived_name(o) and \
+            numel(self.init_dims[o]) == 1 and self.init_type.get(o) in FLOAT_TYPES
+        if not scalar and not self.is_derived(o):
             return False
         if self.folded_modules is not None:
             # (not a batch norm folded into a convolution: the plan puts those back; YOLO's
@@ -617,6 +622,8 @@ class WeightAccounting:
                 return False
             if scope in own:
                 return True
+            if scalar:
+                return False
             # A module containing one that lost a parameter (an attention whose projections'
             # weights the exporter stored transposed under its own names): only a per-channel
             # factor there, not its rotary tables or masks (a Granite's or OLMo-2's default
@@ -735,12 +742,17 @@ class WeightAccounting:
             known = cache[name] = self._is_derived(name)
         return known
 
+    def _derived_name(self, name: str) -> bool:
+        """A name the default exporter gives a constant it computed (after the op that made
+        it), not a parameter's module path nor the optimiser's own 'val_N'."""
+        return self.dynamo_names and "." not in name and not re.fullmatch(r"val_\d+", name) \
+            and not name.startswith("onnx::") and name.lower() not in self.fx_parameters
+
     def _is_derived(self, name: str) -> bool:
         if self.init_type.get(name) not in FLOAT_TYPES or \
                 numel(self.init_dims.get(name, ())) <= 1:
             return False
-        if self.dynamo_names:  # parameters keep their module path; its constants do not
-            return "." not in name and not re.fullmatch(r"val_\d+", name) and \
-                not name.startswith("onnx::") and name.lower() not in self.fx_parameters
+        if self.dynamo_names:
+            return self._derived_name(name)
         return name.startswith("/") and name.endswith("_output_0")  # legacy constant folding
 

@@ -1,0 +1,108 @@
+"""Misses found by round 16's checks of round 15's sweep, rebuilt with onnx.helper (no torch):
+each test fails on the importer as it was before its fix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import helper  # noqa: E402
+from onnx_fixtures import build, const, import_saved, saved_per_sample, tensor, weight  # noqa: E402
+
+from planner.core.network import analyze  # noqa: E402
+
+h = helper
+
+
+def _scoped(node, *scopes: str):
+    p = node.metadata_props.add()
+    p.key, p.value = "pkg.torch.onnx.name_scopes", str(["", *scopes, node.name])
+    return node
+
+
+def _signed(model, *parameters: str):
+    p = model.graph.metadata_props.add()
+    p.key = "pkg.torch.export.ExportedProgram.graph_signature"
+    p.value = "\n# inputs\n" + "\n".join(
+        f"p_{n.replace('.', '_')}: PARAMETER target='{n}'" for n in parameters)
+    return model
+
+
+def _xielu(signed: bool = True):
+    """Apertus's xIELU activation as the default exporter writes it: the learned scalar
+    alpha_p is folded with the softplus applied to it into a one-element constant named
+    'softplus', and the product with it reads the linear layer's output."""
+    t, c = 8, 16
+    act = ("blocks.0", "blocks.0.mlp", "blocks.0.mlp.act")
+    nodes = [
+        _scoped(h.make_node("MatMul", ["x", "blocks.0.mlp.up.weight"], ["u"],
+                            name="node_linear"), "blocks.0", "blocks.0.mlp",
+                "blocks.0.mlp.up"),
+        _scoped(h.make_node("Mul", ["softplus", "u"], ["a"], name="node_mul"), *act),
+        _scoped(h.make_node("Relu", ["a"], ["y"], name="node_relu"), "head"),
+    ]
+    inits = [weight("blocks.0.mlp.up.weight", (c, c)), const("softplus", [0.8])]
+    model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, c])], inits)
+    if signed:
+        _signed(model, "blocks.0.mlp.up.weight", "blocks.0.mlp.act.alpha_p")
+    return model, t, c
+
+
+def test_a_learned_scalar_folded_with_its_function_is_still_learned(tmp_path):
+    """Apertus (transformers) from the default exporter, training mode too: xIELU's
+    softplus(alpha_p) is one constant ('softplus'), so the product with it kept nothing and
+    its parameter was not counted: the plan was 10.1 % short and 4 parameters short, with no
+    word. The file's list of parameters says the activation's module lost alpha_p: the
+    product keeps its other operand for that gradient and the scalar is a parameter."""
+    model, t, c = _xielu()
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c * c + 1
+    # x (the linear layer's input), u (for alpha_p's gradient), the ReLU's output
+    assert saved_per_sample(r) == 3 * t * c
+
+
+def test_a_scalar_constant_without_the_files_list_of_parameters_is_a_constant(tmp_path):
+    """Without the exported program's signature nothing says the scalar was learned: a
+    one-element constant is a constant (the plan as before: the product keeps nothing)."""
+    model, t, c = _xielu(signed=False)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c * c
+    assert saved_per_sample(r) == 2 * t * c  # x and the ReLU's output
+
+
+@pytest.mark.parametrize("learned", [("ln.weight",), ()])
+def test_a_layer_norm_written_out_without_a_bias_counts_only_its_scale(tmp_path, learned):
+    """Cohere's LayerNorm (transformers) has a scale and no bias, written in Python: mean,
+    x − mean, its square's mean, rsqrt, then · weight. The plan counted a scale and a bias
+    for it (+384 parameters on a two-layer Cohere, marked incomplete by the count check);
+    now the norm has the learned tensors the file gives it, one or none."""
+    t, c = 16, 32
+    nodes = [
+        h.make_node("ReduceMean", ["x", "last"], ["mu"], name="node_mean"),
+        h.make_node("Sub", ["x", "mu"], ["xc"], name="node_sub"),
+        h.make_node("Pow", ["xc", "two"], ["sq"], name="node_pow"),
+        h.make_node("ReduceMean", ["sq", "last"], ["var"], name="node_mean_1"),
+        h.make_node("Add", ["var", "eps"], ["ve"], name="node_add"),
+        h.make_node("Sqrt", ["ve"], ["sd"], name="node_sqrt"),
+        h.make_node("Reciprocal", ["sd"], ["rs"], name="node_rsqrt"),
+        h.make_node("Mul", ["xc", "rs"], ["xn"], name="node_mul"),
+    ]
+    if learned:
+        nodes.append(h.make_node("Mul", ["ln.weight", "xn"], ["n"], name="node_mul_1"))
+    nodes.append(h.make_node("MatMul", ["n" if learned else "xn", "fc.weight"], ["y"],
+                             name="node_linear"))
+    inits = [const("two", 2.0), const("eps", 1e-5), const("last", [-1], np.int64),
+             weight("fc.weight", (c, c))] + [weight(w, (c,)) for w in learned]
+    model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, c])], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c * c + c * len(learned)
+    assert r.report.complete, r.warnings
+    assert not [w for w in r.warnings if "parameters but its layers read" in str(w)]
