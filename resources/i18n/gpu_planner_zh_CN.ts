@@ -7622,6 +7622,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中有 {n} 个权重张量（{values} 个值，相当于规划所读取的 {read} 个值的 {pct} %）没有被规划中的任何节点读取：{names}。如果它们是网络的参数（属于被略去的节点，或属于追踪调用从未运行的模块），规划中就缺少它们。</translation>
     </message>
     <message>
+        <source>{n} learned one-element parameter(s) of the file ({names}) are read by the plan&apos;s layers as constants: the plan does not count them, nor what their gradients keep for backward.</source>
+        <translation>文件中有 {n} 个可学习的单元素参数（{names}）被计划的层当作常量读取：计划没有计入它们，也没有计入它们的梯度在反向传播中需要保存的张量。</translation>
+    </message>
+    <message>
         <source>{n} convolution or linear weight(s) of the file ({names}) are constants the exporter computed from parameters (a standardised weight times its gain, as timm&apos;s ScaledStdConv; a weight norm): the plan counts each as one weight of its shape. The parameters they came from beyond that (a gain per output channel: up to {values}) are not in the file, nor what the standardisation keeps for backward. Export in training mode (model.train(), dynamo=False) to count them.</source>
         <translation>文件中的 {n} 个卷积或线性层权重（{names}）是导出器由参数计算出的常量（标准化权重乘以其增益，如 timm 的 ScaledStdConv；权重归一化）：计划把每个都按其形状计为一个权重。它们所来自的其余参数（每个输出通道一个增益：至多 {values} 个）不在文件中，标准化为反向传播保留的内容也不在其中。请以训练模式导出（model.train()，dynamo=False）以计入它们。</translation>
     </message>

@@ -106,3 +106,43 @@ def test_a_layer_norm_written_out_without_a_bias_counts_only_its_scale(tmp_path,
     assert a.parameters == c * c + c * len(learned)
     assert r.report.complete, r.warnings
     assert not [w for w in r.warnings if "parameters but its layers read" in str(w)]
+
+
+def test_a_single_prelu_slope_read_through_unsqueeze_is_its_parameter(tmp_path):
+    """MONAI's UNet uses nn.PReLU() (one slope) after every convolution; the legacy exporter
+    reads the slope through an Unsqueeze, which the importer took for a constant: the plan
+    was 13 parameters short on MONAI's 2-D UNet, silently."""
+    c = 4
+    nodes = [
+        h.make_node("Conv", ["x", "conv.weight"], ["y0"], kernel_shape=[3, 3], pads=[1] * 4,
+                    name="/conv/Conv"),
+        h.make_node("Unsqueeze", ["act.weight", "axes"], ["slope"], name="/act/Unsqueeze"),
+        h.make_node("PRelu", ["y0", "slope"], ["y"], name="/act/PRelu"),
+    ]
+    inits = [weight("conv.weight", (c, 3, 3, 3)), weight("act.weight", (1,), 0.25),
+             const("axes", [1, 2], np.int64)]
+    model = build(nodes, [tensor("x", ["N", 3, 8, 8])], [tensor("y", ["N", c, 8, 8])], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == c * 27 + 1
+    assert r.report.complete, r.warnings
+
+
+def test_a_learned_scalar_no_layer_counts_is_said(tmp_path):
+    """A learned one-element parameter read where no layer counts it (a generalised-mean
+    pool's exponent p: x.pow(p)) was dropped from the count without a word, as the weight
+    guards skip one-element tensors; now it is named and the estimate marked incomplete."""
+    c = 4
+    nodes = [
+        h.make_node("Conv", ["x", "conv.weight"], ["y0"], kernel_shape=[3, 3], pads=[1] * 4,
+                    name="/conv/Conv"),
+        h.make_node("Pow", ["y0", "pool.p"], ["y1"], name="/pool/Pow"),
+        h.make_node("GlobalAveragePool", ["y1"], ["y"], name="/pool/GlobalAveragePool"),
+    ]
+    inits = [weight("conv.weight", (c, 3, 3, 3)), weight("pool.p", (1,), 3.0)]
+    model = build(nodes, [tensor("x", ["N", 3, 8, 8])], [tensor("y", ["N", c, 1, 1])], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    assert not r.report.complete
+    said = [w for w in r.warnings if "one-element parameter(s)" in w]
+    assert len(said) == 1 and "'pool.p'" in said[0], r.warnings

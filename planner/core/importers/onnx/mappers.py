@@ -319,10 +319,26 @@ def _map_prelu(imp, node, main, acts, facts):
     # (the slope is PReLU's weight whatever the exporter named it: the default exporter
     # stores its view, (1, C, 1, 1), as a constant of its own, 'val_6')
     origin = imp.origin(slope) if slope else None
+    if origin is None and slope:
+        # (a one-element slope through a view: the legacy exporter's Unsqueeze of
+        # nn.PReLU()'s single weight, MONAI's default activation, which origin() takes for a
+        # scalar operand of arithmetic)
+        origin = slope
+        for _hop in range(8):
+            p = imp.producer.get(origin)
+            if origin in imp.init_dims or p is None or imp.nodes[p].op_type not in _VIEW_OPS \
+                    or not imp.nodes[p].input:
+                break
+            origin = imp.nodes[p].input[0]
+        slope = origin
     learned = numel(imp.init_dims[origin]) if origin in imp.init_dims and \
         imp.init_type.get(origin) in FLOAT_TYPES else 0
     imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
              main, weights=(slope,) if learned else ())
+
+
+_VIEW_OPS = frozenset({"Identity", "Cast", "Unsqueeze", "Squeeze", "Reshape", "Flatten",
+                       "Expand"})
 
 
 def _map_max_min(imp, node, main, acts, facts):

@@ -79,6 +79,7 @@ class WeightAccounting:
                 "of the plan: {names}."), n=len(unclaimed), values=f"{n:,}",
                 names=names + (", ..." if len(unclaimed) > 4 else "")))
         self._unread_weights(seen, claimed, file_weights)
+        self._unclaimed_scalars(seen, claimed)
         plan = analysis.parameters
         constant_parts = sum(self.constant_parts.values())
         expected = claimed_total + self.restored_bn_params + constant_parts
@@ -123,6 +124,23 @@ class WeightAccounting:
             "ran), the plan lacks them."), n=len(unread), values=f"{n:,}",
             pct=percent(n, read), read=f"{read:,}",
             names=", ".join(f"'{t}'" for t in names[:4]) + (", ..." if len(names) > 4 else "")))
+
+    def _unclaimed_scalars(self, seen: set[str], claimed) -> None:
+        """One-element learned parameters (a PReLU's single slope, a learned temperature)
+        that planned nodes read but no layer counts: the weight guards above skip one-element
+        tensors (an exporter's own scalars are many), so these are said here by name, with
+        the estimate marked incomplete (what their gradients keep may be missing too)."""
+        scalars = sorted(t for t in seen if t in self.init_dims and t not in claimed
+                         and numel(self.init_dims[t]) == 1 and self.scalar_parameter(t) == t)
+        if not scalars:
+            return
+        self.incomplete = True
+        self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+            "core", "{n} learned one-element parameter(s) of the file ({names}) are read by the "
+            "plan's layers as constants: the plan does not count them, nor what their "
+            "gradients keep for backward."), n=len(scalars),
+            names=", ".join(f"'{t}'" for t in scalars[:4]) + (", ..." if len(scalars) > 4
+                                                             else "")))
 
     def _node_warnings(self) -> None:
         """Nodes by status; operators not understood and nodes not planned, said."""
