@@ -239,6 +239,9 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         self.part_claims: dict[str, tuple[int, int]] = {}  # packed weight -> (elements, claims)
         self.weight_constants: set[str] = set()  # constants folded from weights (1 + w)
         self.norm_affine: set[int] = set()  # nodes of a norm's scale and shift, folded
+        # (layers that end an instance or group norm, planned as element-wise layers: an
+        # activation after one is in place as after any norm)
+        self.norm_layers: set[str] = set()
         self.embedded_masks: dict | None = None  # masks read from the file (kvcache), once
         self.data_inputs: list[str] = []  # the inputs the plan follows
         self.square_consts: dict[str, Any] = {}  # possible attention masks (kvcache)
@@ -1164,7 +1167,8 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                     _INPLACE_FUNCTIONS:
                 src = layer.source() or layers[i - 1].name
                 inplace = readers[src] == 1 and src != layers[0].name and \
-                    src not in inputs and _inplace_after(layer, kinds.get(src))
+                    src not in inputs and _inplace_after(
+                        layer, "groupnorm" if src in self.norm_layers else kinds.get(src))
                 if layer.params.get("inplace", not inplace) is not inplace:
                     layer = layer.replace(inplace=inplace)  # (equal already: kept as it is)
             out.append(layer)

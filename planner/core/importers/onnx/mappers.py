@@ -264,8 +264,9 @@ def _map_instancenorm(imp, node, main, acts, facts):
     and its two tensors are the norm's parameters."""
     weights = tuple(i for i in node.input[1:3] if i and _learned(imp, i))
     learned = sum(_learned(imp, i) for i in weights)
-    imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
-             main, weights=weights)
+    imp.norm_layers.add(imp.emit("elementwise", node, {"op": "other", "keeps": "input",
+                                                       "parameters": learned},
+                                 main, weights=weights))
     # GroupNorm's affine: Reshape → Mul(weight) → Add(bias), one value per channel each.
     view = only_consumer(imp, node.output[0])
     if view is None or imp.nodes[view].op_type != "Reshape":
@@ -665,9 +666,10 @@ def _map_binary(imp, node, main, acts, facts):
         call = fx_call(node)
         learned = not (call is not None and call[0] == "aten.group_norm.default" and
                        len(call[1]) > 3 and call[1][2 if op == "Mul" else 3] == "None")
-        imp.emit("elementwise", node, {"op": op.lower(), "keeps": "nothing",
-                                       "parameters": numel(imp.init_dims[o]) if learned else 0},
-                 main, weights=(o,) if learned else ())
+        imp.norm_layers.add(imp.emit(
+            "elementwise", node, {"op": op.lower(), "keeps": "nothing",
+                                  "parameters": numel(imp.init_dims[o]) if learned else 0},
+            main, weights=(o,) if learned else ()))
         return
     learned = _learned(imp, other) if other else 0
     weights: tuple[str, ...] = (other,) if learned else ()

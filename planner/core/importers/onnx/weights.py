@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from planner.core.importers.onnx.common import FLOAT_TYPES, percent, recalled
+from planner.core.importers.onnx.common import FLOAT_TYPES, fx_call, percent, recalled
 from planner.core.layers import numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -621,6 +621,12 @@ class WeightAccounting:
             numel(self.init_dims[o]) == 1 and self.init_type.get(o) in FLOAT_TYPES
         if not scalar and not self.is_derived(o):
             return False
+        if self._reads_lost_parameter(node):
+            # The default exporter's record of the call says it read a parameter the file
+            # lacks (ResMLP's Affine, addcmul(beta, alpha, x), whose alpha · 1 the optimiser
+            # folded into 'tmp' while beta stayed): whatever the module kept, this constant
+            # is that parameter.
+            return True
         if self.folded_modules is not None:
             # (not a batch norm folded into a convolution: the plan puts those back; YOLO's
             # detection head, whose folded anchor strides are no parameter, has dozens)
@@ -649,6 +655,20 @@ class WeightAccounting:
             return scope in self._folded_within and \
                 sum(1 for d in self.init_dims[o] if d > 1) == 1
         return sum(1 for d in self.init_dims[o] if d > 1) == 1
+
+    def _reads_lost_parameter(self, node) -> bool:
+        """The default exporter's record of ``node``'s call reads a parameter ('%p_…') that
+        the exported program lists and the file lacks."""
+        lost = self.__dict__.get("_lost_parameters")
+        if lost is None:
+            lost = self._lost_parameters = {
+                t.replace(".", "_").lower() for t, kind in self.signature.items()
+                if kind == "PARAMETER" and t not in self.init_dims}
+        if not lost:
+            return False
+        call = fx_call(node)
+        return call is not None and any(
+            a.startswith("%p_") and a[3:].lower() in lost for a in call[1])
 
     def _merged_modules(self) -> set[str]:
         """Modules whose missing parameter was merged with its twin in another block, not
