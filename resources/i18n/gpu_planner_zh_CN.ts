@@ -7306,6 +7306,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>{n} 个用 Erf 展开写出的 GELU 与导出器写出 torch GELU 的形式不同（自 opset 20 起为一个 Gelu 算子；之前为 x * (erf(x / sqrt 2) + 1) * 0.5），因此按逐个运算规划，与 PyTorch 运行用 Python 写的 GELU 一致（ESM 的 x * 0.5 * (1 + erf(x / sqrt 2)) 为反向传播保留 x / sqrt 2、x * 0.5 和 1 + erf）。如果训练时那里运行的是一个 GELU，则在批量 {batch}、fp32 下规划高出 {mib} MiB（占其保存激活的 {pct} %）。</translation>
     </message>
     <message>
+        <source>{n} activation(s) (ELU, SELU, CELU, leaky ReLU) are planned keeping their input for backward, as PyTorch&apos;s modules do by default (inplace=False). Run in place (inplace=True, as MONAI&apos;s VNet and BasicUNet and DCGAN-style networks run them) they keep their output in their input&apos;s storage instead, and activation memory is {mib} MiB lower than planned at batch {batch} ({pct} % of the plan&apos;s saved activations). The file does not record which.</source>
+        <translation>有 {n} 个激活层（ELU、SELU、CELU、Leaky ReLU）按 PyTorch 模块的默认方式（inplace=False）规划为反向传播保存其输入。若以原地方式运行（inplace=True，如 MONAI 的 VNet 和 BasicUNet 以及 DCGAN 类网络），它们改为在输入的存储中保存输出，此时在批大小 {batch} 下激活内存比规划低 {mib} MiB（占计划保存激活的 {pct} %）。文件中没有记录是哪一种。</translation>
+    </message>
+    <message>
         <source>{n} max or min reduction(s) over one axis could be amax / amin or torch.max(x, dim): dynamo=False writes both as the same ReduceMax (the default exporter&apos;s file says which). The plan takes amax, which keeps its input (the whole storage of a view, such as a q sliced from a packed projection) and its result for backward, the larger here; if the network uses torch.max(x, dim), which keeps int64 indices of its result instead, activation memory is {mib} MiB lower than planned at batch {batch}.</source>
         <translation>{n} 个沿单轴的 max 或 min 归约可能是 amax / amin，也可能是 torch.max(x, dim)：dynamo=False 把两者写成同样的 ReduceMax（默认导出器的文件会注明是哪一个）。规划按 amax 计算：它为反向传播保留输入（若输入是视图，则保留整个存储，例如从打包投影切出的 q）和结果，此处两者中较大；若网络使用 torch.max(x, dim)（改为保留结果的 int64 索引），在批大小 {batch} 下激活内存比规划低 {mib} MiB。</translation>
     </message>

@@ -1160,22 +1160,36 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         out = []
         kinds = {layer.name: layer.kind for layer in layers}
         frozen = self._peft_frozen()
+        maybe_inplace: list[int] = []  # (indices of activations that may run in place)
         for i, layer in enumerate(layers):
             if layer.name in frozen:
                 layer = layer.replace(frozen=True)
-            if layer.name in self.auto_inplace and layer.params.get("function") in \
-                    _INPLACE_FUNCTIONS:
+            function = layer.params.get("function")
+            if layer.name in self.auto_inplace and function in _INPLACE_FUNCTIONS | _MAYBE_INPLACE:
                 src = layer.source() or layers[i - 1].name
-                inplace = readers[src] == 1 and src != layers[0].name and \
-                    src not in inputs and _inplace_after(
-                        layer, "groupnorm" if src in self.norm_layers else kinds.get(src))
-                if layer.params.get("inplace", not inplace) is not inplace:
+                free = readers[src] == 1 and src != layers[0].name and src not in inputs
+                inplace = free and function in _INPLACE_FUNCTIONS and _inplace_after(
+                    layer, "groupnorm" if src in self.norm_layers else kinds.get(src))
+                if free and not inplace and function in _MAYBE_INPLACE and \
+                        not layer.params.get("inplace"):
+                    maybe_inplace.append(i)
+                if function in _INPLACE_FUNCTIONS and \
+                        layer.params.get("inplace", not inplace) is not inplace:
                     layer = layer.replace(inplace=inplace)  # (equal already: kept as it is)
             out.append(layer)
+        self.maybe_inplace = maybe_inplace
         draft = NetworkDraft(self.path.stem or "imported", tuple(out),
                              f"Imported from {self.path.name} (ONNX opset {self.opset}).")
         analysis = analyze(draft)
         self.analysis = analysis
+        self.maybe_inplace_elements = 0
+        if self.maybe_inplace and analysis.ok:
+            # (in place, the activation's output shares its input's storage: one tensor less
+            # where a later layer keeps that output)
+            kept = {sid for info in analysis.layers for sid in info.saved_storages}
+            self.maybe_inplace_elements = sum(
+                numel(analysis.layers[i].out_shape) for i in self.maybe_inplace
+                if analysis.layers[i].output_storage in kept)
         plan_shapes = {info.name: info.out_shape for info in analysis.layers}
         drift = []
         for name, shape, what in self.expect:
@@ -1273,6 +1287,11 @@ def _exporter_constant(name: str) -> bool:
 _RANDOM_VIEWS = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
                            "Identity", "Slice", "Split", "Gather", "Expand", "Tile"})
 _INPLACE_FUNCTIONS = {"relu", "relu6", "leaky_relu", "hardswish", "hardsigmoid"}
+# Activations that keep their input out of place and their output in place (in the input's
+# storage), which the file cannot tell apart: planned out of place (PyTorch's default) but
+# where a leaky ReLU after a norm is (_inplace_after), and the difference said with its figure
+# (MONAI's VNet runs ELU(inplace=True) after its norms and residual sums: +26 % as planned).
+_MAYBE_INPLACE = {"leaky_relu", "elu", "celu", "selu"}
 _NORM_KINDS = {"batchnorm", "layernorm", "groupnorm", "rmsnorm"}
 
 
