@@ -248,3 +248,42 @@ def test_an_activation_after_a_norm_already_in_place_is_not_said(tmp_path):
     r = import_saved(tmp_path, _instance_norm_leaky(), batch=2)
     assert not [w for w in r.warnings if "Run in place" in w]
     assert r.report.complete
+
+
+def test_separate_biases_concatenated_then_sliced_are_each_their_projections(tmp_path):
+    """F.multi_head_attention_forward with separate q, k and v weights (open_clip's ResNet
+    attention pool) concatenates the three biases and slices each back, with bounds computed
+    from the concatenation's shape. Each slice was traced to the first bias: q's counted
+    three times, k's and v's said to belong to no layer, the estimate marked incomplete."""
+    t, e = 4, 8
+    i64 = np.int64
+    nodes = [h.make_node("MatMul", ["x", f"attnpool.{p}_proj.weight"], [f"m{p}"],
+                         name=f"/attnpool/MatMul_{p}") for p in "qkv"]
+    nodes += [
+        h.make_node("Concat", ["attnpool.q_proj.bias", "attnpool.k_proj.bias",
+                               "attnpool.v_proj.bias"], ["cb"], axis=0, name="/attnpool/Concat"),
+        h.make_node("Shape", ["cb"], ["sh"], name="/attnpool/Shape"),
+        h.make_node("Gather", ["sh", "zero"], ["n3"], axis=0, name="/attnpool/Gather"),
+        h.make_node("Div", ["n3", "three"], ["n1"], name="/attnpool/Div"),
+        h.make_node("Unsqueeze", ["n1", "ax0"], ["e1"], name="/attnpool/Unsqueeze"),
+        h.make_node("Mul", ["e1", "two"], ["e2"], name="/attnpool/Mul"),
+        h.make_node("Unsqueeze", ["n3", "ax0"], ["e3"], name="/attnpool/Unsqueeze_1"),
+        h.make_node("Slice", ["cb", "zeros", "e1"], ["bq"], name="/attnpool/Slice"),
+        h.make_node("Slice", ["cb", "e1", "e2"], ["bk"], name="/attnpool/Slice_1"),
+        h.make_node("Slice", ["cb", "e2", "e3"], ["bv"], name="/attnpool/Slice_2"),
+    ]
+    nodes += [h.make_node("Add", [f"b{p}", f"m{p}"], [f"a{p}"], name=f"/attnpool/Add_{p}")
+              for p in "qkv"]
+    nodes += [h.make_node("Add", ["aq", "ak"], ["s"], name="/attnpool/Add_s"),
+              h.make_node("Add", ["s", "av"], ["y"], name="/attnpool/Add_y")]
+    inits = [weight(f"attnpool.{p}_proj.weight", (e, e)) for p in "qkv"]
+    inits += [weight(f"attnpool.{p}_proj.bias", (e,), 0.1 * k) for k, p in enumerate("qkv", 1)]
+    inits += [const("zero", 0, i64), const("three", 3, i64), const("two", [2], i64),
+              const("ax0", [0], i64), const("zeros", [0], i64)]
+    model = build(nodes, [tensor("x", ["N", t, e])], [tensor("y", ["N", t, e])], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    assert a.parameters == 3 * e * e + 3 * e
+    assert r.report.complete, r.warnings
+    assert not [w for w in r.warnings if "belong to no layer" in w or "counted once per" in w]

@@ -33,6 +33,7 @@ from planner.core.importers.onnx.common import (
     SMALL_ELEMENTS,
     STEM,
     ImportFailure,
+    flat,
     one_line,
     release_freed_memory,
     squeezed,
@@ -601,6 +602,40 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
         """The value of a small constant tensor (initializer, Constant, or computed), or None."""
         return self.values.get(name) if name else None
 
+    def _concat_part(self, node) -> str | None:
+        """The one input of a Concat of weights that a Slice of it takes whole, or None:
+        F.multi_head_attention_forward concatenates separate q, k and v biases (open_clip's
+        attention pool) and slices each back, with bounds the shape arithmetic computes."""
+        p = self.producer.get(node.input[0]) if node.input else None
+        if p is None or self.nodes[p].op_type != "Concat" or len(node.input) < 3:
+            return None
+        cat = self.nodes[p]
+        axis = self.attr(cat, "axis")
+        starts, ends = self.const(node.input[1]), self.const(node.input[2])
+        axes = self.const(node.input[3]) if len(node.input) > 3 and node.input[3] else [0]
+        steps = self.const(node.input[4]) if len(node.input) > 4 and node.input[4] else [1]
+        if starts is None or ends is None or axes is None or steps is None:
+            return None
+        try:
+            starts, ends = [int(v) for v in flat(starts)], [int(v) for v in flat(ends)]
+            axes, steps = [int(v) for v in flat(axes)], [int(v) for v in flat(steps)]
+        except (TypeError, ValueError):
+            return None
+        if len(starts) != 1 or len(ends) != 1 or steps != [1] or axis is None:
+            return None
+        dims = [self.init_dims.get(self.origin(i) or "") for i in cat.input]
+        rank = len(dims[0]) if dims and dims[0] is not None else 0
+        if not rank or any(d is None or len(d) != rank for d in dims) or \
+                axes[0] % rank != axis % rank:
+            return None
+        offset = 0
+        for i, d in zip(cat.input, dims):
+            size = int(d[axis % rank])
+            if starts[0] == offset and ends[0] == offset + size:
+                return i
+            offset += size
+        return None
+
     def origin(self, name: str) -> str | None:
         """The initializer a weight tensor comes from (through Identity, Cast, Transpose,
         Reshape and the like of constants), or None."""
@@ -615,6 +650,12 @@ class Importer(InputSelection, WeightAccounting, ShapeTracking):
                                     "Sqrt", "Add", "Gather", "Slice", "Split", "Concat", "Tile",
                                     "CastLike", "DequantizeLinear"):
                 return None
+            if node.op_type == "Slice":
+                part = self._concat_part(node)
+                if part is not None:
+                    name = part
+                    seen += 1
+                    continue
             # (a one-element tensor only through a rename: the legacy exporter's Identity of
             # a learned scalar merged with its equals; a scalar operand of arithmetic is not
             # the weight)
