@@ -7610,6 +7610,10 @@ The Planner and the advice do not need it. “Try the simulated demo” shows wh
         <translation>文件中的 {n} 个权重张量（{values} 个值）不属于计划中的任何层：{names}。</translation>
     </message>
     <message>
+        <source>{n} position table(s) of the file ({names}: {values} values) hold sine and cosine waves: taken as fixed tables, as PyTorch code makes them (a buffer, or requires_grad=False as in RoFormer&apos;s and Marian&apos;s sinusoidal embeddings): not counted as parameters, and nothing is kept for their gradients.</source>
+        <translation>文件中有 {n} 个位置表（{names}：{values} 个值）存放的是正弦和余弦波：按 PyTorch 代码的做法（缓冲区，或像 RoFormer 和 Marian 的正弦位置嵌入那样设为 requires_grad=False）视为固定表：不计为参数，也不为其梯度保存任何张量。</translation>
+    </message>
+    <message>
         <source>{n} weight(s) are built by concatenating learned parameters with constants (Swin-V2&apos;s bias: q_bias, a zero k_bias buffer, v_bias): the plan counts the constant part as parameters, {values} more than the network has.</source>
         <translation>{n} 个权重由可学习参数与常量拼接而成（Swin-V2 的偏置：q_bias、全零的 k_bias 缓冲区、v_bias）：规划把常量部分也算作参数，比网络实际多 {values} 个。</translation>
     </message>

@@ -287,3 +287,41 @@ def test_separate_biases_concatenated_then_sliced_are_each_their_projections(tmp
     assert a.parameters == 3 * e * e + 3 * e
     assert r.report.complete, r.warnings
     assert not [w for w in r.warnings if "belong to no layer" in w or "counted once per" in w]
+
+
+def _sinusoid(p: int, d: int) -> np.ndarray:
+    pos = np.arange(p)[:, None] / np.power(10000, 2 * np.arange(d // 2)[None, :] / d)
+    return np.concatenate([np.sin(pos), np.cos(pos)], axis=1).astype(np.float32)
+
+
+@pytest.mark.parametrize("sinusoid", [True, False])
+def test_a_sinusoidal_position_table_is_fixed_not_learned(tmp_path, sinusoid):
+    """RoFormer's (and Marian's) SinusoidalPositionalEmbedding is an nn.Embedding whose weight
+    is the sine formula with requires_grad=False; the legacy exporter names it as a parameter.
+    Taken for a learned table, the rotary products with it kept both operands for its
+    gradient: RoFormer +14.1 % and the table counted once per layer, silent. A table of the
+    formula is now fixed (said); a learned table of the same shape is unchanged."""
+    t, d, p = 8, 16, 64
+    table = _sinusoid(p, d) if sinusoid else \
+        np.random.default_rng(0).normal(size=(p, d)).astype(np.float32)
+    nodes = [
+        h.make_node("MatMul", ["x", "m.q.weight"], ["q"], name="/m/q/MatMul"),
+        h.make_node("Slice", ["m.embed_positions.weight", "zero", "tlen", "ax0"], ["pos"],
+                    name="/m/embed_positions/Slice"),
+        h.make_node("Mul", ["q", "pos"], ["y"], name="/m/Mul"),
+    ]
+    inits = [weight("m.q.weight", (d, d)), const("m.embed_positions.weight", table),
+             const("zero", [0], np.int64), const("tlen", [t], np.int64),
+             const("ax0", [0], np.int64)]
+    model = build(nodes, [tensor("x", ["N", t, d])], [tensor("y", ["N", t, d])], inits)
+    r = import_saved(tmp_path, model, batch=2)
+    a = analyze(r.draft)
+    assert a.ok, a.problems
+    said = [w for w in r.warnings if "sine and cosine waves" in w]
+    if sinusoid:
+        assert a.parameters == d * d and len(said) == 1
+        assert "'m.embed_positions.weight'" in said[0]
+        assert saved_per_sample(r) == t * d  # x only: q is kept for no gradient
+    else:
+        assert a.parameters == d * d + p * d and not said
+        assert saved_per_sample(r) == 2 * t * d  # x, and q for the table's gradient

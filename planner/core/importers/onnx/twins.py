@@ -252,3 +252,41 @@ def _copy_chain(imp, twin) -> list[str]:
             imp.claims_of[name].append(init)
         copies.append(name)
     return copies
+
+
+def sinusoid_table(imp, name: str) -> bool:
+    """The initializer is a fixed sinusoidal position table (row p: sin(p·w) in one half or the
+    even columns, cos(p·w) in the other, w = 1 in the first column; a leading zeroed padding
+    row or two allowed): RoFormer's and Marian's SinusoidalPositionalEmbedding make it an
+    nn.Embedding weight with requires_grad=False, which the file names as a parameter. Only a
+    2-D float table that a Gather or Slice reads is looked at (an embedding lookup), once."""
+    cache = imp.__dict__.setdefault("_sinusoid", {})
+    known = cache.get(name)
+    if known is not None:
+        return known
+    cache[name] = False
+    dims = imp.init_dims.get(name, ())
+    if len(dims) != 2 or dims[0] < 16 or not 4 <= dims[1] <= 8192 or dims[1] % 2 or \
+            imp.init_type.get(name) != 1 or numel(dims) > MAX_READ_ELEMENTS or not any(
+                imp.nodes[k].op_type in ("Gather", "Slice") and imp.nodes[k].input[0] == name
+                for k in imp.consumers.get(name, ())):
+        return False
+    source = imp.value_source.get(name, False)
+    v = stored_values(imp, name)
+    if source is not False and name not in imp.value_source and name not in imp.values:
+        imp.value_source[name] = source  # (read again where a later step needs it)
+    if v is None:
+        return False
+    import numpy as np  # noqa: PLC0415
+
+    half = dims[1] // 2
+    for first in range(3):
+        p = np.arange(dims[0] - first, dtype=np.float64)
+        rows = v[first:].astype(np.float64)
+        for sin_col, cos_col in ((0, half), (0, 1)):
+            if np.allclose(rows[:, sin_col], np.sin(p), atol=1e-3) and \
+                    np.allclose(rows[:, cos_col], np.cos(p), atol=1e-3) and \
+                    float(np.abs(rows).max()) <= 1.0 + 1e-3:
+                cache[name] = True
+                return True
+    return False

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 
 from planner.core.importers.onnx.common import FLOAT_TYPES, fx_call, percent, recalled
+from planner.core.importers.onnx.twins import sinusoid_table
 from planner.core.layers import numel
 from planner.i18n import QT_TRANSLATE_NOOP, Msg
 
@@ -80,6 +81,15 @@ class WeightAccounting:
                 names=names + (", ..." if len(unclaimed) > 4 else "")))
         self._unread_weights(seen, claimed, file_weights)
         self._unclaimed_scalars(seen, claimed)
+        tables = sorted(t for t in self.__dict__.get("_sinusoid", {}).items() if t[1])
+        if tables:
+            self.warnings.append(Msg(QT_TRANSLATE_NOOP(
+                "core", "{n} position table(s) of the file ({names}: {values} values) hold sine "
+                "and cosine waves: taken as fixed tables, as PyTorch code makes them (a buffer, "
+                "or requires_grad=False as in RoFormer's and Marian's sinusoidal embeddings): "
+                "not counted as parameters, and nothing is kept for their gradients."),
+                n=len(tables), names=", ".join(f"'{t}'" for t, _ in tables[:3]),
+                values=f"{sum(numel(self.init_dims[t]) for t, _ in tables):,}"))
         plan = analysis.parameters
         constant_parts = sum(self.constant_parts.values())
         expected = claimed_total + self.restored_bn_params + constant_parts
@@ -744,7 +754,7 @@ class WeightAccounting:
         if not self.named_parameters:
             return True
         return not (o.startswith(("onnx::", "/", "_")) or re.fullmatch(r"val_\d+", o)
-                    or self.is_derived(o) or self._is_buffer(o))
+                    or self.is_derived(o) or self._is_buffer(o) or sinusoid_table(self, o))
 
     def scalar_parameter(self, name: str) -> str | None:
         """The one-element learned parameter ``name`` is (read directly or through an
