@@ -95,7 +95,10 @@ TEXT_NETWORKS = ("bert_tiny", "bert_tiny_eager", "gpt2_tiny", "gpt2_tiny_eager",
                  "apertus_tiny", "lfm2_tiny", "seedoss_tiny", "arcee_tiny", "ernie45_tiny",
                  "olmo3_tiny", "exaone4_tiny", "nemotron_tiny", "persimmon_tiny", "mpt_tiny",
                  "xglm_tiny", "biogpt_tiny", "codegen_tiny", "squeezebert_tiny", "funnel_tiny",
-                 "convbert_tiny", "megatronbert_tiny", "fnet_tiny", "mamba_tiny")
+                 "convbert_tiny", "megatronbert_tiny", "fnet_tiny", "mamba_tiny",
+                 # round 16 (``_text15``'s table)
+                 "roformer_tiny", "rembert_tiny", "canine_tiny", "xlnet_tiny", "ibert_tiny",
+                 "xmod_tiny", "glm4_tiny")
 SEQUENCE = 128
 # Networks from another vision library (timm, random weights), where it is installed: the
 # transformer and mixer families the torchvision list has least of.
@@ -132,7 +135,10 @@ HF_VISION = ("hf_resnet", "hf_convnext", "hf_vit", "hf_swin",
              # transformer's encoder, dense prediction, weight standardisation, registers
              "hf_mobilevit", "hf_efficientnet", "hf_regnet", "hf_levit", "hf_yolos", "hf_dpt",
              "hf_data2vec_vision", "hf_bit", "hf_mobilenet_v2", "hf_focalnet",
-             "hf_swiftformer", "hf_dinov2_reg")
+             "hf_swiftformer", "hf_dinov2_reg",
+             # round 16 (``_hf_vision``'s table)
+             "hf_poolformer", "hf_mobilevitv2", "hf_glpn", "hf_vitdet", "hf_hiera", "hf_pvt",
+             "hf_dinov3")
 # round 13: an audio model of transformers (raw waveform in: a convolution feature encoder,
 # then a transformer), 16,000 samples (one second at 16 kHz)
 HF_AUDIO = ("hf_wav2vec2", "hf_hubert", "hf_wavlm")
@@ -247,6 +253,29 @@ def _hf_vision(name: str):
     if name == "hf_dinov2_reg":  # register tokens
         return _Pixels(tf.Dinov2WithRegistersModel(tf.Dinov2WithRegistersConfig(
             **small, image_size=224, patch_size=16, num_register_tokens=4)))
+    # round 16: pooling mixers, separable attention, dense prediction, windowed ViT with
+    # relative positions, mask-unit pooling, spatial-reduction attention, rotary DINOv3
+    made = {
+        "hf_poolformer": lambda: tf.PoolFormerModel(tf.PoolFormerConfig(
+            depths=[1, 1, 1, 1], hidden_sizes=[32, 64, 96, 128])),
+        "hf_mobilevitv2": lambda: tf.MobileViTV2Model(tf.MobileViTV2Config(
+            width_multiplier=0.5)),
+        "hf_glpn": lambda: tf.GLPNModel(tf.GLPNConfig(
+            depths=[1, 1, 1, 1], hidden_sizes=[16, 32, 64, 128],
+            num_attention_heads=[1, 2, 4, 8], decoder_hidden_size=32)),
+        "hf_vitdet": lambda: tf.VitDetModel(tf.VitDetConfig(
+            hidden_size=96, num_hidden_layers=2, num_attention_heads=4, mlp_ratio=2,
+            window_size=7, window_block_indices=[0], use_relative_position_embeddings=True)),
+        "hf_hiera": lambda: tf.HieraModel(tf.HieraConfig(
+            embed_dim=32, depths=[1, 1, 1, 1], num_heads=[1, 2, 4, 8])),
+        "hf_pvt": lambda: tf.PvtModel(tf.PvtConfig(
+            hidden_sizes=[32, 64, 128, 256], depths=[1, 1, 1, 1],
+            num_attention_heads=[1, 2, 4, 8])),
+        "hf_dinov3": lambda: tf.DINOv3ViTModel(tf.DINOv3ViTConfig(
+            hidden_size=96, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256)),
+    }.get(name)
+    if made is not None:
+        return _Pixels(made())
     if name == "hf_swin":  # relative-position bias added to the scores (warned)
         return _Pixels(tf.SwinModel(tf.SwinConfig(embed_dim=48, depths=[2, 2],
                                                   num_heads=[3, 6], window_size=7)))
@@ -311,7 +340,8 @@ class _UNet(torch.nn.Module):
 
 
 def _text15(name: str):
-    """Round 15's text families: small configs, token ids in; None for another name."""
+    """Round 15's and 16's text families: small configs, token ids in; None for another
+    name."""
     import transformers as tf  # noqa: PLC0415 - only the text rows need it
 
     ll = {"hidden_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
@@ -360,6 +390,20 @@ def _text15(name: str):
         "fnet": lambda: tf.FNetModel(tf.FNetConfig(  # Fourier transforms mix the tokens
             hidden_size=128, num_hidden_layers=2, intermediate_size=512, vocab_size=1000),
             add_pooling_layer=False),
+        # round 16: rotary encoders with a sinusoidal table, decoupled embeddings, character
+        # hashing and downsampling, two-stream attention, adapters per language, GLM-4
+        "roformer": lambda: tf.RoFormerModel(tf.RoFormerConfig(**bertish, embedding_size=128)),
+        "rembert": lambda: tf.RemBertModel(tf.RemBertConfig(
+            **bertish, input_embedding_size=64, output_embedding_size=128)),
+        "canine": lambda: tf.CanineModel(tf.CanineConfig(
+            hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+            num_hash_buckets=512, downsampling_rate=4)),
+        "xlnet": lambda: tf.XLNetModel(tf.XLNetConfig(
+            d_model=128, n_layer=2, n_head=4, d_inner=512, vocab_size=1000)),
+        "ibert": lambda: tf.IBertModel(tf.IBertConfig(**bertish)),
+        "xmod": lambda: tf.XmodModel(tf.XmodConfig(**bertish, languages=("en_XX",),
+                                                   default_language="en_XX")),
+        "glm4": lambda: tf.Glm4Model(tf.Glm4Config(**hd)),
         "mamba": lambda: tf.MambaModel(tf.MambaConfig(
             hidden_size=64, num_hidden_layers=2, state_size=8, vocab_size=1000,
             use_mambapy=False)),

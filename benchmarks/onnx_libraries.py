@@ -200,7 +200,8 @@ def _clip_text():
     import open_clip  # noqa: PLC0415
 
     m = open_clip.create_model("ViT-B-32", pretrained=None)
-    m.visual = None  # (the image tower, which the text's export never reads)
+    # (the image tower and the logit scale, which the text's export never reads)
+    m.visual, m.logit_scale = None, None
     return _ClipText(m), \
         lambda b: (torch.randint(0, 1000, (b, 77)),)
 
