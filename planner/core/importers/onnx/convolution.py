@@ -55,6 +55,13 @@ def conv_padding(imp, node, dims: int, facts, raw: bool = False):
     return norm_padding(pads[:dims], pads[dims:], imp, node, node.op_type)
 
 
+def _fused_pad(node) -> bool:
+    """The default exporter's optimiser fused an explicit Pad (F.pad) into this convolution
+    (its rewrite rule FuseConvPad, recorded on the node)."""
+    return any(p.key == "pkg.onnxscript.rewriter.rule_name" and "FuseConvPad" in p.value
+               for p in node.metadata_props)
+
+
 def uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, tuple] | None:
     """A 2-D convolution padding unevenly (an F.pad the legacy exporter fused into it:
     HGNetV2's stem, timm's TF-'same' padding; Conv2d(padding='same') with an even kernel):
@@ -62,10 +69,12 @@ def uneven_pad(imp, node, main: str, x, pads: list[int] | None) -> tuple[str, tu
     the even part. Plans that pad (the layer's name, its output shape), or None."""
     # (the planned input: a Pad node the patterns fused into the convolution is not planned)
     x = imp.layer_out.get(imp.tensor_layer[main]) or x
+    explicit = _fused_pad(node) and pads is not None and any(pads)
     if pads is None or len(pads) != 4 or x is None or len(x) != 3 or min(pads) < 0 or \
-            pads[:2] == pads[2:]:
+            pads[:2] == pads[2:] and not explicit:
         return None
-    even = [min(b, e) for b, e in zip(pads[:2], pads[2:])]
+    # (a pad the optimiser fused is all explicit: the convolution keeps the padded tensor)
+    even = [0, 0] if explicit else [min(b, e) for b, e in zip(pads[:2], pads[2:])]
     grow = [b + e - 2 * k for b, e, k in zip(pads[:2], pads[2:], even)]
     shape = (x[0], x[1] + grow[0], x[2] + grow[1])
     key = (imp.tensor_layer[main], tuple(b - k for b, k in zip(pads[:2], even)), shape)

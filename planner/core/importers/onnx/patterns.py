@@ -172,8 +172,11 @@ def prepass(imp) -> None:
         elif op == "Pad" and node.output:
             u = only_consumer(imp, node.output[0])
             pads = _pads_of(imp, node)
+            # (not into a convolution: an explicit pad before one is PyTorch's F.pad, a
+            # 'same' padding of an even kernel or timm's and EfficientNet-PyTorch's TF-'same'
+            # convolutions, and the convolution keeps the padded tensor, not its input)
             if u is not None and pads is not None and nodes[u].op_type in (
-                    "Conv", "MaxPool", "AveragePool") and nodes[u].input[0] == node.output[0]:
+                    "MaxPool", "AveragePool") and nodes[u].input[0] == node.output[0]:
                 imp.skip.add(k)
                 imp.fused.setdefault(u, {})["extra_pads"] = pads
         elif op == "Conv":
