@@ -436,7 +436,8 @@ def _text(name: str):
         # q/k norms (Qwen3), logit soft-capping and sandwich norms (Gemma-2), NoPE layers
         # (SmolLM3), scaled residuals and logits (Granite), non-parametric norms (OLMo)
         key = name.split("_")[0]
-        cls = {"qwen3": (tf.Qwen3Model, tf.Qwen3Config), "gemma2": (tf.Gemma2Model, tf.Gemma2Config),
+        cls = {"qwen3": (tf.Qwen3Model, tf.Qwen3Config),
+               "gemma2": (tf.Gemma2Model, tf.Gemma2Config),
                "smollm3": (tf.SmolLM3Model, tf.SmolLM3Config),
                "granite": (tf.GraniteModel, tf.GraniteConfig),
                "olmo": (tf.OlmoModel, tf.OlmoConfig)}[key]
@@ -736,7 +737,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default="/work/onnx-cache", help="folder of exported files")
     ap.add_argument("--batches", default="2,8")
     extra: tuple[str, ...] = TORCH_NETS
-    for module, rows in (("transformers", TEXT_NETWORKS + HF_VISION + HF_AUDIO), ("timm", TIMM_NETWORKS)):
+    for module, rows in (("transformers", TEXT_NETWORKS + HF_VISION + HF_AUDIO),
+                         ("timm", TIMM_NETWORKS)):
         try:
             __import__(module)
             extra += rows

@@ -179,3 +179,19 @@ def lstm_net(bidirectional: bool = False, last_only: bool = False) -> onnx.Model
              weight("fc.w2", (hidden * dirs, 5)), weight("fc.b", (5,)),
              const("shape2", [0, -1], np.int64), const("shape3", [0, 0, -1], np.int64)]
     return build(nodes, [tensor("x", ["N", steps, feats])], [out], inits)
+
+
+def scoped(node, *scopes: str):
+    """The default exporter's record of the module a node belongs to (its name scopes)."""
+    p = node.metadata_props.add()
+    p.key, p.value = "pkg.torch.onnx.name_scopes", repr(["", *scopes, node.name])
+    return node
+
+
+def signed(model: onnx.ModelProto, *parameters: str) -> onnx.ModelProto:
+    """The default exporter's record of the exported program's parameters (its signature)."""
+    p = model.graph.metadata_props.add()
+    p.key = "pkg.torch.export.ExportedProgram.graph_signature"
+    p.value = "\n# inputs\n" + "\n".join(
+        f"p_{n.replace('.', '_')}: PARAMETER target='{n}'" for n in parameters)
+    return model

@@ -10,18 +10,10 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, const, import_saved, saved_per_sample, tensor  # noqa: E402
+from onnx_fixtures import build, const, import_saved, saved_per_sample, scoped, tensor  # noqa: E402
 
 h = helper
 C, HW = 8, 6
-
-
-def _scoped(node, *scopes: str):
-    """The default exporter's record of the module a node belongs to."""
-    p = node.metadata_props.add()
-    p.key = "pkg.torch.onnx.name_scopes"
-    p.value = repr(["", *scopes, node.name])
-    return node
 
 
 def _signature(model, params: list[str]):
@@ -39,8 +31,8 @@ def _norm_inits(prefix: str):
 def _bn(x, prefix, out, scope):
     w, b = f"{prefix}.weight", f"{prefix}.bias"
     # the optimiser also stores the running mean (0) and variance (1) as the bias and weight
-    return _scoped(h.make_node("BatchNormalization", [x, w, b, b, w], [out],
-                               name=f"node_bn_{out}"), *scope)
+    return scoped(h.make_node("BatchNormalization", [x, w, b, b, w], [out],
+                              name=f"node_bn_{out}"), *scope)
 
 
 def _dpn_block(merged: bool):
@@ -52,16 +44,16 @@ def _dpn_block(merged: bool):
                         const("blk.b.conv.weight", np.full((C, C, 3, 3), 0.2))]
     for m in ("a",) if merged else ("a", "b"):
         nodes += [_bn("x", f"blk.{m}.bn", f"n_{m}", ["blk", f"blk.{m}", f"blk.{m}.bn"]),
-                  _scoped(h.make_node("Relu", [f"n_{m}"], [f"r_{m}"], name=f"node_relu_{m}"),
-                          "blk", f"blk.{m}", f"blk.{m}.bn", f"blk.{m}.bn.act")]
+                  scoped(h.make_node("Relu", [f"n_{m}"], [f"r_{m}"], name=f"node_relu_{m}"),
+                         "blk", f"blk.{m}", f"blk.{m}.bn", f"blk.{m}.bn.act")]
         inits += _norm_inits(f"blk.{m}.bn")
     rb = "r_a" if merged else "r_b"
     nodes += [
-        _scoped(h.make_node("Conv", ["r_a", "blk.a.conv.weight"], ["ca"], name="node_Conv_1"),
-                "blk", "blk.a", "blk.a.conv"),
-        _scoped(h.make_node("Conv", [rb, "blk.b.conv.weight"], ["cb"], name="node_Conv_2",
-                            pads=[1, 1, 1, 1]), "blk", "blk.c", "blk.c.bn"),
-        _scoped(h.make_node("Add", ["ca", "cb"], ["y"], name="node_add"), "blk")]
+        scoped(h.make_node("Conv", ["r_a", "blk.a.conv.weight"], ["ca"], name="node_Conv_1"),
+               "blk", "blk.a", "blk.a.conv"),
+        scoped(h.make_node("Conv", [rb, "blk.b.conv.weight"], ["cb"], name="node_Conv_2",
+                           pads=[1, 1, 1, 1]), "blk", "blk.c", "blk.c.bn"),
+        scoped(h.make_node("Add", ["ca", "cb"], ["y"], name="node_add"), "blk")]
     model = build(nodes, [tensor("x", [1, C, HW, HW])], [tensor("y", None)], inits)
     return _signature(model, ["blk.a.bn.weight", "blk.a.bn.bias", "blk.a.conv.weight",
                               "blk.b.bn.weight", "blk.b.bn.bias", "blk.b.conv.weight"])
@@ -85,19 +77,19 @@ def _mixer(merged: bool):
     identity batch norm, the norm an identity batch norm; merged, one norm serves both."""
     mix = ["blk", "blk.mixer"]
     nodes = [_bn("x", "blk.mixer.identity", "n_m", mix + ["blk.mixer.identity"]),
-             _scoped(h.make_node("Conv", ["x", "blk.mixer.conv.weight"], ["dw"],
-                                 name="node_Conv_1", group=C, pads=[1, 1, 1, 1]),
-                     *mix, "blk.mixer.conv"),
-             _scoped(h.make_node("Add", ["dw", "n_m"], ["m"], name="node_add"), *mix)]
+             scoped(h.make_node("Conv", ["x", "blk.mixer.conv.weight"], ["dw"],
+                                name="node_Conv_1", group=C, pads=[1, 1, 1, 1]),
+                    *mix, "blk.mixer.conv"),
+             scoped(h.make_node("Add", ["dw", "n_m"], ["m"], name="node_add"), *mix)]
     inits = [const("blk.mixer.conv.weight", np.full((C, 1, 3, 3), 0.1)),
              *_norm_inits("blk.mixer.identity")]
     if not merged:
         nodes.append(_bn("x", "blk.norm.identity", "n_n",
                          ["blk", "blk.norm", "blk.norm.identity"]))
         inits += _norm_inits("blk.norm.identity")
-    nodes += [_scoped(h.make_node("Sub", ["m", "n_m" if merged else "n_n"], ["d"],
-                                  name="node_sub"), "blk"),
-              _scoped(h.make_node("Add", ["x", "d"], ["y"], name="node_add_1"), "blk")]
+    nodes += [scoped(h.make_node("Sub", ["m", "n_m" if merged else "n_n"], ["d"],
+                                 name="node_sub"), "blk"),
+              scoped(h.make_node("Add", ["x", "d"], ["y"], name="node_add_1"), "blk")]
     model = build(nodes, [tensor("x", [1, C, HW, HW])], [tensor("y", None)], inits)
     return _signature(model, ["blk.mixer.identity.weight", "blk.mixer.identity.bias",
                               "blk.mixer.conv.weight", "blk.norm.identity.weight",
@@ -120,7 +112,7 @@ def test_a_merged_norm_whose_readers_cannot_be_told_is_said(tmp_path):
     for node in model.graph.node:
         if node.name == "node_Conv_2":
             del node.metadata_props[:]
-            _scoped(node, "blk", "blk.a", "blk.a.conv2")
+            scoped(node, "blk", "blk.a", "blk.a.conv2")
     model.graph.initializer[1].name = "blk.a.conv2.weight"
     model.graph.node[3].input[1] = "blk.a.conv2.weight"
     r = import_saved(tmp_path, model, batch=2)
@@ -143,7 +135,7 @@ def _blurred(dynamo: bool, learned: bool = False):
     if dynamo:
         inits.append(const("blk.aa.filt", blur))
         for node, scope in zip(nodes, ("blk.conv", "blk.aa", "blk.aa")):
-            _scoped(node, "blk", scope)
+            scoped(node, "blk", scope)
     else:
         nodes.insert(0, h.make_node("Constant", [], ["filt_const"], name="/blk/aa/Constant",
                                     value=onnx.numpy_helper.from_array(blur)))
@@ -175,12 +167,12 @@ def _folded(own_bias: bool, signed: bool = True, zero: bool = False):
     export): its bias input is the folded shift. ``own_bias``: the convolution had a bias of
     its own (ResNeSt's attention fc1), as the signature lists. ``zero``: the folded shift was
     zero and the exporter dropped it (untrained VGG-BN: zero conv biases, zero norm shifts)."""
-    conv = _scoped(h.make_node("Conv", ["x", "blk.fc1.weight"] + ["blk.fc1.bias"] * (not zero),
-                               ["c"], name="node_Conv_0"), "blk", "blk.bn1")
+    conv = scoped(h.make_node("Conv", ["x", "blk.fc1.weight"] + ["blk.fc1.bias"] * (not zero),
+                              ["c"], name="node_Conv_0"), "blk", "blk.bn1")
     p = conv.metadata_props.add()
     p.key = "pkg.onnxscript.rewriter.rule_name"
     p.value = "FuseBatchNormIntoConv"
-    nodes = [conv, _scoped(h.make_node("Relu", ["c"], ["y"], name="node_relu"), "blk")]
+    nodes = [conv, scoped(h.make_node("Relu", ["c"], ["y"], name="node_relu"), "blk")]
     model = build(nodes, [tensor("x", [1, C, HW, HW])], [tensor("y", None)],
                   [const("blk.fc1.weight", np.full((C, C, 1, 1), 0.1))]
                   + [const("blk.fc1.bias", np.full(C, 0.3))] * (not zero))
@@ -222,12 +214,12 @@ def _two_linears(fill: bool, signed: bool, own: bool = True):
     nodes = []
     for k, m in enumerate("ab"):
         src = "x" if k == 0 else "r"
-        nodes += [_scoped(h.make_node("MatMul", [src, "a.fc.weight"], [f"m{k}"],
-                                      name=f"node_MatMul_{k}"), f"{m}", f"{m}.fc"),
-                  _scoped(h.make_node("Add", [f"m{k}", "a.fc.bias"], [f"y{k}"],
-                                      name=f"node_Add_{k}"), f"{m}", f"{m}.fc")]
+        nodes += [scoped(h.make_node("MatMul", [src, "a.fc.weight"], [f"m{k}"],
+                                     name=f"node_MatMul_{k}"), f"{m}", f"{m}.fc"),
+                  scoped(h.make_node("Add", [f"m{k}", "a.fc.bias"], [f"y{k}"],
+                                     name=f"node_Add_{k}"), f"{m}", f"{m}.fc")]
         if k == 0:
-            nodes.append(_scoped(h.make_node("Relu", ["y0"], ["r"], name="node_relu"), "act"))
+            nodes.append(scoped(h.make_node("Relu", ["y0"], ["r"], name="node_relu"), "act"))
     model = build(nodes, [tensor("x", [1, 4, C])], [tensor("y1", None)],
                   [const("a.fc.weight", w), const("a.fc.bias", b)])
     if signed:

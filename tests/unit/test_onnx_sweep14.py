@@ -10,17 +10,11 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, const, import_saved, tensor, weight  # noqa: E402
+from onnx_fixtures import build, const, import_saved, scoped, signed, tensor, weight  # noqa: E402
 
 from planner.core.network import analyze  # noqa: E402
 
 h = helper
-
-
-def _scoped(node, *scopes: str):
-    p = node.metadata_props.add()
-    p.key, p.value = "pkg.torch.onnx.name_scopes", str(["", *scopes, node.name])
-    return node
 
 
 def test_a_parameter_merged_with_another_blocks_does_not_make_its_constants_parameters(
@@ -35,24 +29,20 @@ def test_a_parameter_merged_with_another_blocks_does_not_make_its_constants_para
     at export, named in that warning."""
     c, t = 16, 8
     nodes = [
-        _scoped(h.make_node("Mul", ["x", "blocks.0.attn.c"], ["y0"], name="node_mul"),
-                "blocks.0", "blocks.0.attn"),
-        _scoped(h.make_node("Mul", ["y0", "blocks.0.attn.c"], ["y1"], name="node_mul_1"),
-                "blocks.1", "blocks.1.attn"),
-        _scoped(h.make_node("Mul", ["y1", "permute"], ["y2"], name="node_mul_2"),
-                "blocks.1", "blocks.1.attn"),
-        _scoped(h.make_node("MatMul", ["y2", "head.weight"], ["y"], name="node_linear"),
-                "head"),
+        scoped(h.make_node("Mul", ["x", "blocks.0.attn.c"], ["y0"], name="node_mul"),
+               "blocks.0", "blocks.0.attn"),
+        scoped(h.make_node("Mul", ["y0", "blocks.0.attn.c"], ["y1"], name="node_mul_1"),
+               "blocks.1", "blocks.1.attn"),
+        scoped(h.make_node("Mul", ["y1", "permute"], ["y2"], name="node_mul_2"),
+               "blocks.1", "blocks.1.attn"),
+        scoped(h.make_node("MatMul", ["y2", "head.weight"], ["y"], name="node_linear"),
+               "head"),
     ]
     inits = [weight("blocks.0.attn.c", (1, 1, c), 1.0),
              const("permute", np.random.default_rng(0).normal(size=(t, c)).astype(np.float32)),
              weight("head.weight", (c, 4))]
     model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, 4])], inits)
-    p = model.graph.metadata_props.add()
-    p.key = "pkg.torch.export.ExportedProgram.graph_signature"
-    p.value = "\n# inputs\n" + "\n".join(
-        f"p_{n.replace('.', '_')}: PARAMETER target='{n}'"
-        for n in ("blocks.0.attn.c", "blocks.1.attn.c", "head.weight"))
+    signed(model, "blocks.0.attn.c", "blocks.1.attn.c", "head.weight")
     r = import_saved(tmp_path, model, batch=2)
     a = analyze(r.draft)
     assert a.ok, a.problems
@@ -116,21 +106,17 @@ def test_a_folded_layer_scale_is_still_counted_where_a_twin_is_in_the_file(tmp_p
     the saved bytes. A missing parameter is merged only where its module reads the twin."""
     c = 8
     nodes = [
-        _scoped(h.make_node("Mul", ["x", "view"], ["y0"], name="node_mul"),
-                "stages.0", "stages.0.blocks.0", "stages.0.blocks.0.ls1"),
-        _scoped(h.make_node("Mul", ["y0", "stages.1.blocks.0.ls1.gamma"], ["y1"],
-                            name="node_mul_1"),
-                "stages.1", "stages.1.blocks.0", "stages.1.blocks.0.ls1"),
-        _scoped(h.make_node("Relu", ["y1"], ["y"], name="node_relu"), "act"),
+        scoped(h.make_node("Mul", ["x", "view"], ["y0"], name="node_mul"),
+               "stages.0", "stages.0.blocks.0", "stages.0.blocks.0.ls1"),
+        scoped(h.make_node("Mul", ["y0", "stages.1.blocks.0.ls1.gamma"], ["y1"],
+                           name="node_mul_1"),
+               "stages.1", "stages.1.blocks.0", "stages.1.blocks.0.ls1"),
+        scoped(h.make_node("Relu", ["y1"], ["y"], name="node_relu"), "act"),
     ]
     inits = [const("view", np.full((1, c, 1, 1), 1e-5, np.float32)),
              const("stages.1.blocks.0.ls1.gamma", np.full((c, 1, 1), 2e-5, np.float32))]
     model = build(nodes, [tensor("x", ["N", c, 4, 4])], [tensor("y", ["N", c, 4, 4])], inits)
-    p = model.graph.metadata_props.add()
-    p.key = "pkg.torch.export.ExportedProgram.graph_signature"
-    p.value = "\n# inputs\n" + "\n".join(
-        f"p_{n.replace('.', '_')}: PARAMETER target='{n}'"
-        for n in ("stages.0.blocks.0.ls1.gamma", "stages.1.blocks.0.ls1.gamma"))
+    signed(model, "stages.0.blocks.0.ls1.gamma", "stages.1.blocks.0.ls1.gamma")
     r = import_saved(tmp_path, model, batch=2)
     a = analyze(r.draft)
     assert a.ok, a.problems

@@ -9,44 +9,39 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from onnx import helper  # noqa: E402
-from onnx_fixtures import build, const, import_saved, saved_per_sample, tensor, weight  # noqa: E402
+from onnx_fixtures import (  # noqa: E402
+    build,
+    const,
+    import_saved,
+    saved_per_sample,
+    scoped,
+    signed,
+    tensor,
+    weight,
+)
 
 from planner.core.network import analyze  # noqa: E402
 
 h = helper
 
 
-def _scoped(node, *scopes: str):
-    p = node.metadata_props.add()
-    p.key, p.value = "pkg.torch.onnx.name_scopes", str(["", *scopes, node.name])
-    return node
-
-
-def _signed(model, *parameters: str):
-    p = model.graph.metadata_props.add()
-    p.key = "pkg.torch.export.ExportedProgram.graph_signature"
-    p.value = "\n# inputs\n" + "\n".join(
-        f"p_{n.replace('.', '_')}: PARAMETER target='{n}'" for n in parameters)
-    return model
-
-
-def _xielu(signed: bool = True):
+def _xielu(listed: bool = True):
     """Apertus's xIELU activation as the default exporter writes it: the learned scalar
     alpha_p is folded with the softplus applied to it into a one-element constant named
     'softplus', and the product with it reads the linear layer's output."""
     t, c = 8, 16
     act = ("blocks.0", "blocks.0.mlp", "blocks.0.mlp.act")
     nodes = [
-        _scoped(h.make_node("MatMul", ["x", "blocks.0.mlp.up.weight"], ["u"],
-                            name="node_linear"), "blocks.0", "blocks.0.mlp",
-                "blocks.0.mlp.up"),
-        _scoped(h.make_node("Mul", ["softplus", "u"], ["a"], name="node_mul"), *act),
-        _scoped(h.make_node("Relu", ["a"], ["y"], name="node_relu"), "head"),
+        scoped(h.make_node("MatMul", ["x", "blocks.0.mlp.up.weight"], ["u"],
+                           name="node_linear"), "blocks.0", "blocks.0.mlp",
+               "blocks.0.mlp.up"),
+        scoped(h.make_node("Mul", ["softplus", "u"], ["a"], name="node_mul"), *act),
+        scoped(h.make_node("Relu", ["a"], ["y"], name="node_relu"), "head"),
     ]
     inits = [weight("blocks.0.mlp.up.weight", (c, c)), const("softplus", [0.8])]
     model = build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, c])], inits)
-    if signed:
-        _signed(model, "blocks.0.mlp.up.weight", "blocks.0.mlp.act.alpha_p")
+    if listed:
+        signed(model, "blocks.0.mlp.up.weight", "blocks.0.mlp.act.alpha_p")
     return model, t, c
 
 
@@ -68,7 +63,7 @@ def test_a_learned_scalar_folded_with_its_function_is_still_learned(tmp_path):
 def test_a_scalar_constant_without_the_files_list_of_parameters_is_a_constant(tmp_path):
     """Without the exported program's signature nothing says the scalar was learned: a
     one-element constant is a constant (the plan as before: the product keeps nothing)."""
-    model, t, c = _xielu(signed=False)
+    model, t, c = _xielu(listed=False)
     r = import_saved(tmp_path, model, batch=2)
     a = analyze(r.draft)
     assert a.ok, a.problems
@@ -193,19 +188,19 @@ def test_a_folded_factor_the_calls_record_names_as_a_lost_parameter_is_learned(t
     rec = ("%addcmul : [num_users=1] = call_function[target=torch.ops.aten.addcmul.default]"
            "(args = (%p_blocks_0_norm1_beta, %p_blocks_0_norm1_alpha, %x), kwargs = {})")
     nodes = [
-        _scoped(h.make_node("Mul", ["tmp", "x"], ["a"], name="n3"), "blocks.0",
-                "blocks.0.norm1"),
-        _scoped(h.make_node("Add", ["blocks.0.norm1.beta", "a"], ["b"], name="n4"),
-                "blocks.0", "blocks.0.norm1"),
-        _scoped(h.make_node("MatMul", ["b", "blocks.0.fc.weight"], ["y"], name="node_linear"),
-                "blocks.0", "blocks.0.fc"),
+        scoped(h.make_node("Mul", ["tmp", "x"], ["a"], name="n3"), "blocks.0",
+               "blocks.0.norm1"),
+        scoped(h.make_node("Add", ["blocks.0.norm1.beta", "a"], ["b"], name="n4"),
+               "blocks.0", "blocks.0.norm1"),
+        scoped(h.make_node("MatMul", ["b", "blocks.0.fc.weight"], ["y"], name="node_linear"),
+               "blocks.0", "blocks.0.fc"),
     ]
     for node in nodes[:2]:
         p = node.metadata_props.add()
         p.key, p.value = "pkg.torch.onnx.fx_node", rec
     inits = [const("tmp", np.ones((1, 1, c), np.float32)),
              weight("blocks.0.norm1.beta", (1, 1, c), 0.0), weight("blocks.0.fc.weight", (c, c))]
-    model = _signed(build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, c])], inits),
+    model = signed(build(nodes, [tensor("x", ["N", t, c])], [tensor("y", ["N", t, c])], inits),
                     "blocks.0.norm1.alpha", "blocks.0.norm1.beta", "blocks.0.fc.weight")
     r = import_saved(tmp_path, model, batch=2)
     a = analyze(r.draft)
