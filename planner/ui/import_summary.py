@@ -73,8 +73,14 @@ KINDS = (
                          "runs one written in Python. If training runs it as one operation "
                          "instead (as BLOOM's does), activation memory is lower by the figure "
                          "the details give, which can be large.")),
+    ("inplace", re.compile(r"Run in place", re.I), QT_TRANSLATE_NOOP(
+        "ImportSummary", "Some activations (ELU, leaky ReLU) may run in place, which the file "
+                         "cannot show: the plan keeps PyTorch's default, and if the network "
+                         "runs them in place (inplace=True) activation memory is lower by the "
+                         "figure the details give.")),
     ("weights", re.compile(r"belong to no layer|parameters but its layers read|constant\(s\)|"
-                           r"folded parameters and buffers", re.I), QT_TRANSLATE_NOOP(
+                           r"folded parameters and buffers|one-element parameter|"
+                           r"sine and cosine waves", re.I), QT_TRANSLATE_NOOP(
         "ImportSummary", "The file's weights and the plan's parameters do not match exactly: "
                          "the weight, gradient and optimizer memory may be off by that "
                          "difference.")),

@@ -1769,6 +1769,10 @@ reasons</source>
         <translation>以运算写出的 GELU 按步骤逐一规划，与 PyTorch 运行 Python 写成的 GELU 时一致。如果训练时它作为一个运算运行（如 BLOOM 的），激活内存会低于所示，差值见详细信息，可能很大。</translation>
     </message>
     <message>
+        <source>Some activations (ELU, leaky ReLU) may run in place, which the file cannot show: the plan keeps PyTorch&apos;s default, and if the network runs them in place (inplace=True) activation memory is lower by the figure the details give.</source>
+        <translation>部分激活层（ELU、Leaky ReLU）可能以原地方式运行，而文件无法体现这一点：计划采用 PyTorch 的默认方式；若网络以原地方式运行它们（inplace=True），激活内存会低于计划，差值见详细信息。</translation>
+    </message>
+    <message>
         <source>The file&apos;s weights and the plan&apos;s parameters do not match exactly: the weight, gradient and optimizer memory may be off by that difference.</source>
         <translation>文件的权重与计划的参数不完全一致：权重、梯度和优化器内存可能相差这个差值。</translation>
     </message>

@@ -189,3 +189,14 @@ def test_attention_bias_and_folded_buffer_lines_are_not_called_negligible(tmp_pa
               "parameters and buffers into one weight, which the plan counts whole as "
               "parameters.")
     assert classify([folded]) == (["weights"], 0)
+
+
+def test_an_activation_that_may_run_in_place_gets_its_own_sentence():
+    """The importer's figure for ELU / leaky ReLU layers that may run in place (MONAI's VNet:
+    21 % of the saved activations) gets its own plain sentence in the box, not 'other'."""
+    from planner.core.importers.onnx import MAYBE_INPLACE
+    from planner.ui.import_summary import classify
+    from planner.i18n import Msg
+
+    line = str(Msg(MAYBE_INPLACE, n=32, mib="18.8", batch=2, pct="21"))
+    assert classify([line]) == (["inplace"], 0)
