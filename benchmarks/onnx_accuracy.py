@@ -123,7 +123,16 @@ TIMM_NETWORKS = ("timm_vit_tiny_patch16_224", "timm_deit_tiny_patch16_224",
                  # round 15: anti-aliased pooling (reflect pad), TF-'same' padding, scaled
                  # weight standardisation, an attention pool's latent query, a hybrid ViT
                  "timm_resnetblur18", "timm_tf_efficientnet_b0", "timm_test_nfnet",
-                 "timm_nf_resnet26", "timm_test_vit3", "timm_vit_tiny_r_s16_p8_224")
+                 "timm_nf_resnet26", "timm_test_vit3", "timm_vit_tiny_r_s16_p8_224",
+                 # round 16: anti-aliased and space-to-depth, CSP and dual paths, split
+                 # attention, reparameterised, hybrid mobile, convolutional-attention ViTs
+                 "timm_tresnet_m", "timm_cspdarknet53", "timm_dla34", "timm_dpn68",
+                 "timm_selecsls42b", "timm_ese_vovnet19b_dw", "timm_skresnet18",
+                 "timm_resnest14d", "timm_regnetz_b16", "timm_gernet_s", "timm_fbnetv3_b",
+                 "timm_sebotnet33ts_256", "timm_coat_tiny", "timm_visformer_tiny",
+                 "timm_pit_ti_224", "timm_convit_tiny", "timm_davit_tiny",
+                 "timm_mobilenetv4_conv_small", "timm_mobilenetv4_hybrid_medium",
+                 "timm_repghostnet_050")
 # Image models of transformers (random weights, small configs; pixel values in) and small
 # torch.nn networks of constructs the families above lack (Conv1d, GroupNorm, InstanceNorm,
 # ConvTranspose + Resize).
