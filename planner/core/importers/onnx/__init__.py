@@ -221,16 +221,21 @@ WRITTEN_ERF_GELU = QT_TRANSLATE_NOOP(
 def _written_gelu_warning(imp, setup, written: dict, text: str = WRITTEN_GELU) -> Msg:
     """The figure for tanh GELUs planned op by op (patterns._written_tanh_gelu), or with
     ``WRITTEN_ERF_GELU`` for Erf GELUs Python wrote out."""
+    return _figure_warning(imp, setup, text, len(written),
+                           sum(written.values()) * setup.batch_size * 4)
+
+
+def _figure_warning(imp, setup, text: str, n: int, extra: int) -> Msg:
+    """A warning saying ``extra`` bytes of saved activations at the asked batch, in MiB and as
+    a share of what the plan keeps."""
     from planner.core.memory import estimate  # noqa: PLC0415
 
-    extra = sum(written.values()) * setup.batch_size * 4
     try:
         base = estimate(imp.analysis, setup).saved_bytes
     except Exception:  # noqa: BLE001 - a plan that cannot be estimated says so elsewhere
         base = 0
     pct = percent(extra, base, 0) if base > 0 else "?"
-    return Msg(text, n=len(written), mib=f"{extra / 2**20:,.1f}", batch=setup.batch_size,
-               pct=pct)
+    return Msg(text, n=n, mib=f"{extra / 2**20:,.1f}", batch=setup.batch_size, pct=pct)
 
 
 MAYBE_INPLACE = QT_TRANSLATE_NOOP(
@@ -240,18 +245,6 @@ MAYBE_INPLACE = QT_TRANSLATE_NOOP(
     "their output in their input's storage instead, and activation memory is {mib} MiB lower "
     "than planned at batch {batch} ({pct} % of the plan's saved activations). The file does not "
     "record which.")
-
-
-def _maybe_inplace_warning(imp, setup, extra: int) -> Msg:
-    """The figure for activations that may run in place (importer._MAYBE_INPLACE)."""
-    from planner.core.memory import estimate  # noqa: PLC0415
-
-    try:
-        base = estimate(imp.analysis, setup).saved_bytes
-    except Exception:  # noqa: BLE001 - a plan that cannot be estimated says so elsewhere
-        base = 0
-    return Msg(MAYBE_INPLACE, n=len(imp.maybe_inplace), mib=f"{extra / 2**20:,.1f}",
-               batch=setup.batch_size, pct=percent(extra, base, 0) if base > 0 else "?")
 
 
 AMBIGUOUS_AMAX = QT_TRANSLATE_NOOP(
@@ -508,7 +501,8 @@ def _import_onnx(path, batch, input_shape) -> ImportResult:
     # figure, the estimate not marked incomplete; the whole graph is planned)
     maybe_inplace = getattr(imp, "maybe_inplace_elements", 0) * setup.batch_size * 4
     if maybe_inplace:
-        warnings.append(_maybe_inplace_warning(imp, setup, maybe_inplace))
+        warnings.append(_figure_warning(imp, setup, MAYBE_INPLACE, len(imp.maybe_inplace),
+                                        maybe_inplace))
     for kind, n in sorted(imp.fused_patterns.items()):
         notes.append(Msg(FUSED[kind], n=n))
     # Figures said as "if the network ..." (contrib.notes: a FastGelu that may be GPT-2's

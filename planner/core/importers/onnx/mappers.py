@@ -324,22 +324,11 @@ def _map_prelu(imp, node, main, acts, facts):
         # (a one-element slope through a view: the legacy exporter's Unsqueeze of
         # nn.PReLU()'s single weight, MONAI's default activation, which origin() takes for a
         # scalar operand of arithmetic)
-        origin = slope
-        for _hop in range(8):
-            p = imp.producer.get(origin)
-            if origin in imp.init_dims or p is None or imp.nodes[p].op_type not in _VIEW_OPS \
-                    or not imp.nodes[p].input:
-                break
-            origin = imp.nodes[p].input[0]
-        slope = origin
+        origin = slope = _before_views(imp, slope)
     learned = numel(imp.init_dims[origin]) if origin in imp.init_dims and \
         imp.init_type.get(origin) in FLOAT_TYPES else 0
     imp.emit("elementwise", node, {"op": "other", "keeps": "input", "parameters": learned},
              main, weights=(slope,) if learned else ())
-
-
-_VIEW_OPS = frozenset({"Identity", "Cast", "Unsqueeze", "Squeeze", "Reshape", "Flatten",
-                       "Expand"})
 
 
 def _map_max_min(imp, node, main, acts, facts):
